@@ -1,0 +1,36 @@
+// Breadth-first search, direction-optimizing (Beamer, Asanović, Patterson,
+// SC'12), written as SpMV over the boolean semiring:
+//   push (top-down):  next = frontier · A   masked by unvisited   (small frontier)
+//   pull (bottom-up): next = Aᵀ frontier    masked by unvisited   (large frontier)
+// switching to pull when the frontier's edges exceed unexplored edges / alpha,
+// and back to push when the frontier shrinks below n / beta.
+#pragma once
+
+#include <vector>
+
+#include "graphrun/algorithms/pagerank.hpp"  // IterationInfo, IterationCallback
+#include "graphrun/engine/context.hpp"
+#include "graphrun/engine/graph.hpp"
+
+namespace graphrun {
+
+struct BfsOptions {
+  bool parents = false;  // also record a BFS-tree parent per vertex
+  double alpha = 15.0;   // Beamer's push -> pull threshold
+  double beta = 18.0;    // Beamer's pull -> push threshold
+  IterationCallback on_iteration;
+};
+
+struct BfsResult {
+  std::vector<std::int32_t> level;  // hops from the source; -1 = unreachable
+  std::vector<vertex_t> parent;     // if requested: parent, source's own id for the source, -1 unreachable
+  int depth = 0;                    // number of levels (largest level + 1)
+  vertex_t reached = 0;             // vertices with level >= 0
+  offset_t edges_examined = 0;      // adjacency entries scanned
+  int push_steps = 0, pull_steps = 0;
+  double seconds = 0;
+};
+
+BfsResult bfs(Context& ctx, const Graph& g, vertex_t source, const BfsOptions& options = {});
+
+}  // namespace graphrun

@@ -1,0 +1,46 @@
+// PageRank by power iteration, pull-style over the transpose.
+//
+//   r' = d * Aᵀ D⁻¹ r  +  d * (dangling mass)/n  +  (1-d)/n
+//
+// D is the out-degree (or out-weight) diagonal; dangling vertices (no
+// out-edge) spread their rank uniformly. Ranks sum to 1. Stops when the L1
+// change ||r' - r||_1 < tol or after max_iter iterations. This is NetworkX's
+// pagerank() with uniform personalization and dangling weights.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "graphrun/engine/context.hpp"
+#include "graphrun/engine/graph.hpp"
+
+namespace graphrun {
+
+struct IterationInfo {
+  int iteration = 0;      // 1-based
+  double residual = 0;    // PageRank: L1 change; BFS: unused
+  offset_t frontier = 0;  // BFS: frontier size after the step
+  double elapsed = 0;     // seconds since the algorithm started
+};
+// Called after every iteration; returning false stops the algorithm early.
+using IterationCallback = std::function<bool(const IterationInfo&)>;
+
+struct PageRankOptions {
+  double damping = 0.85;
+  double tol = 1e-6;
+  int max_iter = 100;
+  bool use_weights = true;  // weighted graphs: transition probabilities ∝ weight
+  IterationCallback on_iteration;
+};
+
+struct PageRankResult {
+  std::vector<double> rank;  // by dense vertex id
+  int iterations = 0;
+  double residual = 0;  // L1 change of the last iteration
+  bool converged = false;
+  double seconds = 0;
+};
+
+PageRankResult pagerank(Context& ctx, const Graph& g, const PageRankOptions& options = {});
+
+}  // namespace graphrun

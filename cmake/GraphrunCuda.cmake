@@ -1,0 +1,33 @@
+# GRAPHRUN_CUDA=AUTO|ON|OFF. AUTO turns the CUDA backend on when nvcc is
+# found (on PATH or in /usr/local/cuda); ON fails when it is not.
+# Sets GRAPHRUN_HAVE_CUDA. CMAKE_CUDA_ARCHITECTURES defaults to 90 (Hopper);
+# pass -DCMAKE_CUDA_ARCHITECTURES=... to build for other GPUs.
+include(CheckLanguage)
+set(GRAPHRUN_HAVE_CUDA OFF)
+if(NOT GRAPHRUN_CUDA STREQUAL "OFF")
+  if(NOT CMAKE_CUDA_COMPILER AND NOT DEFINED ENV{CUDACXX} AND EXISTS /usr/local/cuda/bin/nvcc)
+    find_program(_nvcc nvcc)
+    if(NOT _nvcc)
+      set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc CACHE FILEPATH "CUDA compiler")
+    endif()
+  endif()
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+      set(CMAKE_CUDA_ARCHITECTURES 90)
+    endif()
+    enable_language(CUDA)
+    # CMake 3.25 does not know that nvcc 12+ speaks C++20: teach it the flag.
+    if(NOT CMAKE_CUDA20_STANDARD_COMPILE_OPTION AND CMAKE_CUDA_COMPILER_VERSION VERSION_GREATER_EQUAL 12.0)
+      set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
+      set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
+    endif()
+    set(CMAKE_CUDA_STANDARD 20)
+    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+    find_package(CUDAToolkit REQUIRED)
+    set(GRAPHRUN_HAVE_CUDA ON)
+  elseif(GRAPHRUN_CUDA STREQUAL "ON")
+    message(FATAL_ERROR "GRAPHRUN_CUDA=ON but no CUDA compiler (nvcc) was found")
+  endif()
+endif()
+message(STATUS "graphrun: CUDA backend ${GRAPHRUN_HAVE_CUDA}")

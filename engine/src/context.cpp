@@ -1,0 +1,33 @@
+#include "graphrun/engine/context.hpp"
+
+#include <omp.h>
+
+#include <string>
+
+#include "graphrun/engine/error.hpp"
+
+namespace graphrun {
+
+Device parse_device(std::string_view name) {
+  if (name == "cpu") return Device::cpu;
+  if (name == "cuda") return Device::cuda;
+  throw ArgumentError("unknown device '" + std::string(name) + "' (expected cpu or cuda)");
+}
+
+std::string_view to_string(Device d) { return d == Device::cpu ? "cpu" : "cuda"; }
+
+Context::Context(Device device, int threads, int device_id)
+    : device_(device), threads_(threads), device_id_(device_id) {
+  if (threads < 0) throw ArgumentError("thread count must be >= 0 (0 = all available)");
+  if (threads_ == 0) threads_ = omp_get_max_threads();
+  if (threads_ < 1) threads_ = 1;
+}
+
+}  // namespace graphrun
+
+#if !defined(GRAPHRUN_HAVE_CUDA)
+#include "graphrun/engine/device_array.hpp"
+namespace graphrun {
+int cuda_device_count() noexcept { return 0; }
+}  // namespace graphrun
+#endif

@@ -1,0 +1,181 @@
+#include "graphrun/engine/csr.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+
+#include "graphrun/engine/error.hpp"
+
+namespace graphrun {
+
+template <class T>
+Csr<T>::Csr(vertex_t n_rows, vertex_t n_cols, std::vector<offset_t> row_ptr,
+            std::vector<vertex_t> col_idx, std::vector<T> values)
+    : n_rows_(n_rows),
+      n_cols_(n_cols),
+      row_ptr_(std::move(row_ptr)),
+      col_idx_(std::move(col_idx)),
+      values_(std::move(values)) {
+  if (n_rows < 0 || n_cols < 0) throw ArgumentError("Csr: negative shape");
+  if (row_ptr_.size() != static_cast<std::size_t>(n_rows) + 1)
+    throw ArgumentError("Csr: row_ptr must have n_rows + 1 entries");
+  if (row_ptr_.front() != 0 || row_ptr_.back() != static_cast<offset_t>(col_idx_.size()))
+    throw ArgumentError("Csr: row_ptr must start at 0 and end at nnz");
+  if (!values_.empty() && values_.size() != col_idx_.size())
+    throw ArgumentError("Csr: values must be empty (pattern) or hold nnz entries");
+  bool ok = true;
+#pragma omp parallel for schedule(dynamic, 1024) reduction(&& : ok)
+  for (vertex_t i = 0; i < n_rows; ++i) {
+    const offset_t b = row_ptr_[i], e = row_ptr_[i + 1];
+    if (e < b) {
+      ok = false;
+      continue;
+    }
+    for (offset_t k = b; k < e; ++k) {
+      const vertex_t c = col_idx_[k];
+      if (c < 0 || c >= n_cols || (k > b && col_idx_[k - 1] >= c)) ok = false;
+    }
+  }
+  if (!ok) throw ArgumentError("Csr: columns out of range, or not sorted and unique within a row");
+}
+
+template <class T>
+Csr<T> Csr<T>::from_coo(const Coo<T>& coo, Duplicates dup) {
+  const offset_t nnz = coo.nnz();
+  const bool pattern = coo.is_pattern();
+  if (coo.n_rows < 0 || coo.n_cols < 0) throw ArgumentError("Coo: negative shape");
+  if (coo.col.size() != coo.row.size() || (!pattern && coo.val.size() != coo.row.size()))
+    throw ArgumentError("Coo: row, col and val must have the same length");
+
+  // Counting sort by row; a stable scatter keeps input order within a row,
+  // which Duplicates::last relies on.
+  const int nt = omp_get_max_threads();
+  const vertex_t n = coo.n_rows;
+  std::vector<offset_t> counts(static_cast<std::size_t>(n) + 1, 0);
+  bool in_range = true;
+  for (offset_t k = 0; k < nnz; ++k) {
+    const vertex_t r = coo.row[k], c = coo.col[k];
+    if (r < 0 || r >= n || c < 0 || c >= coo.n_cols) {
+      in_range = false;
+      break;
+    }
+    ++counts[r + 1];
+  }
+  if (!in_range) throw ArgumentError("Coo: entry outside the matrix shape");
+  std::partial_sum(counts.begin(), counts.end(), counts.begin());
+
+  std::vector<vertex_t> cols(nnz);
+  std::vector<T> vals(pattern ? 0 : nnz);
+  std::vector<offset_t> next(counts.begin(), counts.end() - 1);
+  for (offset_t k = 0; k < nnz; ++k) {
+    const offset_t p = next[coo.row[k]]++;
+    cols[p] = coo.col[k];
+    if (!pattern) vals[p] = coo.val[k];
+  }
+
+  // Sort each row by column (stable: input order among equal columns) and
+  // merge duplicates in place; record the new row lengths.
+  std::vector<offset_t> new_len(static_cast<std::size_t>(n) + 1, 0);
+#pragma omp parallel num_threads(nt)
+  {
+    std::vector<offset_t> perm;
+    std::vector<vertex_t> tmp_c;
+    std::vector<T> tmp_v;
+#pragma omp for schedule(dynamic, 256)
+    for (vertex_t i = 0; i < n; ++i) {
+      const offset_t b = counts[i], e = counts[i + 1];
+      const offset_t len = e - b;
+      if (len == 0) continue;
+      vertex_t* c = cols.data() + b;
+      offset_t out = 0;
+      if (pattern) {
+        std::sort(c, c + len);
+        out = std::unique(c, c + len) - c;
+      } else {
+        T* v = vals.data() + b;
+        perm.resize(len);
+        std::iota(perm.begin(), perm.end(), offset_t{0});
+        if (!std::is_sorted(c, c + len)) {
+          std::stable_sort(perm.begin(), perm.end(),
+                           [c](offset_t x, offset_t y) { return c[x] < c[y]; });
+        }
+        tmp_c.resize(len);
+        tmp_v.resize(len);
+        for (offset_t k = 0; k < len; ++k) {
+          const vertex_t col = c[perm[k]];
+          const T val = v[perm[k]];
+          if (out > 0 && tmp_c[out - 1] == col) {
+            T& acc = tmp_v[out - 1];
+            acc = dup == Duplicates::sum ? acc + val : dup == Duplicates::max ? std::max(acc, val) : val;
+          } else {
+            tmp_c[out] = col;
+            tmp_v[out] = val;
+            ++out;
+          }
+        }
+        std::copy(tmp_c.begin(), tmp_c.begin() + out, c);
+        std::copy(tmp_v.begin(), tmp_v.begin() + out, v);
+      }
+      new_len[i + 1] = out;
+    }
+  }
+  std::partial_sum(new_len.begin(), new_len.end(), new_len.begin());
+  const offset_t out_nnz = new_len[n];
+  if (out_nnz != nnz) {
+    // Compact rows left over from duplicate merging (moving left only).
+    for (vertex_t i = 0; i < n; ++i) {
+      const offset_t src = counts[i], dst = new_len[i], len = new_len[i + 1] - new_len[i];
+      if (src != dst) {
+        std::copy(cols.begin() + src, cols.begin() + src + len, cols.begin() + dst);
+        if (!pattern) std::copy(vals.begin() + src, vals.begin() + src + len, vals.begin() + dst);
+      }
+    }
+    cols.resize(out_nnz);
+    cols.shrink_to_fit();
+    if (!pattern) {
+      vals.resize(out_nnz);
+      vals.shrink_to_fit();
+    }
+  }
+  Csr out;
+  out.n_rows_ = n;
+  out.n_cols_ = coo.n_cols;
+  out.row_ptr_ = std::move(new_len);
+  out.col_idx_ = std::move(cols);
+  out.values_ = std::move(vals);
+  return out;
+}
+
+template <class T>
+Csr<T> Csr<T>::transpose() const {
+  const offset_t nz = nnz();
+  const bool pattern = is_pattern();
+  std::vector<offset_t> tptr(static_cast<std::size_t>(n_cols_) + 1, 0);
+  for (offset_t k = 0; k < nz; ++k) ++tptr[col_idx_[k] + 1];
+  std::partial_sum(tptr.begin(), tptr.end(), tptr.begin());
+  std::vector<vertex_t> tcol(nz);
+  std::vector<T> tval(pattern ? 0 : nz);
+  // Scanning rows in order leaves each transposed row sorted by column.
+  std::vector<offset_t> next(tptr.begin(), tptr.end() - 1);
+  for (vertex_t i = 0; i < n_rows_; ++i) {
+    for (offset_t k = row_ptr_[i]; k < row_ptr_[i + 1]; ++k) {
+      const offset_t p = next[col_idx_[k]]++;
+      tcol[p] = i;
+      if (!pattern) tval[p] = values_[k];
+    }
+  }
+  Csr t;
+  t.n_rows_ = n_cols_;
+  t.n_cols_ = n_rows_;
+  t.row_ptr_ = std::move(tptr);
+  t.col_idx_ = std::move(tcol);
+  t.values_ = std::move(tval);
+  return t;
+}
+
+template class Csr<float>;
+template class Csr<double>;
+
+}  // namespace graphrun

@@ -1,0 +1,65 @@
+#include <string>
+
+#include "graphrun/engine/cuda_check.hpp"
+#include "graphrun/engine/device_array.hpp"
+#include "graphrun/engine/error.hpp"
+
+namespace graphrun {
+
+namespace detail {
+void throw_cuda_error(cudaError_t err, const char* call, const char* file, int line) {
+  throw DeviceError(std::string(call) + " failed at " + file + ":" + std::to_string(line) + ": " +
+                    cudaGetErrorName(err) + " (" + cudaGetErrorString(err) + ")");
+}
+}  // namespace detail
+
+void throw_device_size_overflow() { throw SizeError("device array size overflows size_t"); }
+
+int cuda_device_count() noexcept {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    cudaGetLastError();  // clear the sticky "no device" error
+    return 0;
+  }
+  return n;
+}
+
+DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
+  if (bytes == 0) return;
+  const cudaError_t err = cudaMalloc(&ptr_, bytes);
+  if (err != cudaSuccess) {
+    cudaGetLastError();
+    std::size_t free_b = 0, total_b = 0;
+    cudaMemGetInfo(&free_b, &total_b);
+    throw DeviceError("cudaMalloc of " + std::to_string(bytes) + " bytes failed (" +
+                      std::to_string(free_b) + " of " + std::to_string(total_b) +
+                      " bytes free): " + cudaGetErrorString(err));
+  }
+}
+
+DeviceBuffer::~DeviceBuffer() {
+  if (ptr_) cudaFree(ptr_);  // never throws from a destructor
+}
+
+DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& o) noexcept {
+  if (this != &o) {
+    if (ptr_) cudaFree(ptr_);
+    ptr_ = o.ptr_;
+    bytes_ = o.bytes_;
+    o.ptr_ = nullptr;
+    o.bytes_ = 0;
+  }
+  return *this;
+}
+
+void DeviceBuffer::copy_from_host(const void* src, std::size_t bytes) {
+  if (bytes > bytes_) throw ArgumentError("DeviceBuffer: upload larger than the buffer");
+  if (bytes) GRAPHRUN_CUDA_CHECK(cudaMemcpy(ptr_, src, bytes, cudaMemcpyHostToDevice));
+}
+
+void DeviceBuffer::copy_to_host(void* dst, std::size_t bytes) const {
+  if (bytes > bytes_) throw ArgumentError("DeviceBuffer: download larger than the buffer");
+  if (bytes) GRAPHRUN_CUDA_CHECK(cudaMemcpy(dst, ptr_, bytes, cudaMemcpyDeviceToHost));
+}
+
+}  // namespace graphrun

@@ -1,0 +1,49 @@
+// Loading graphs. load_graph() picks the reader from the file name:
+//   *.mtx, *.mtx.gz   Matrix Market coordinate (read_matrix_market_graph)
+//   *.grb             graphrun's binary CSR cache (read_cache)
+//   anything else     SNAP edge list, plain or gzip (read_edge_list)
+// gzip is recognised by its magic bytes, not only by the .gz suffix.
+// Every malformed input throws InputError("FILE:LINE: what is wrong").
+#pragma once
+
+#include <string>
+
+#include "graphrun/engine/csr.hpp"
+#include "graphrun/engine/graph.hpp"
+
+namespace graphrun::io {
+
+struct LoadOptions {
+  // Symmetrize: every edge u->v also yields v->u (a self loop stays one entry).
+  bool undirected = false;
+  // Repeated edges: summed when weighted; an unweighted graph keeps one.
+  Duplicates duplicates = Duplicates::sum;
+  // Parser threads (0 = OpenMP default).
+  int threads = 0;
+};
+
+// Timing and volume of the last load, for summaries and MB/s figures.
+struct LoadStats {
+  std::size_t bytes_read = 0;  // uncompressed bytes parsed
+  double seconds_read = 0;     // reading + decompressing + parsing
+  double seconds_build = 0;    // remapping ids + assembling CSR
+};
+
+Graph load_graph(const std::string& path, const LoadOptions& options = {}, LoadStats* stats = nullptr);
+
+// SNAP edge list: '#' and '%' comment lines; "src dst [weight]" separated by
+// spaces or tabs; ids are arbitrary non-negative 64-bit integers, remapped to
+// dense ids in ascending order of input id. The graph is weighted when the
+// first data line has a third column (then every line must have one).
+Graph read_edge_list(const std::string& path, const LoadOptions& options = {}, LoadStats* stats = nullptr);
+
+// Matrix Market coordinate (real, integer, pattern; general or symmetric) as
+// a graph on ids 1..n (the file's own 1-based indices). Symmetric files, and
+// --undirected, give an undirected graph.
+Graph read_matrix_market_graph(const std::string& path, const LoadOptions& options = {},
+                               LoadStats* stats = nullptr);
+
+// Matrix Market as a plain matrix (rectangular allowed; symmetric expanded).
+Csr<double> read_matrix_market(const std::string& path);
+
+}  // namespace graphrun::io
