@@ -108,7 +108,9 @@ Csr<T> Csr<T>::from_coo(const Coo<T>& coo, Duplicates dup) {
           const T val = v[perm[k]];
           if (out > 0 && tmp_c[out - 1] == col) {
             T& acc = tmp_v[out - 1];
-            acc = dup == Duplicates::sum ? acc + val : dup == Duplicates::max ? std::max(acc, val) : val;
+            acc = dup == Duplicates::sum   ? acc + val
+                  : dup == Duplicates::max ? std::max(acc, val)
+                                           : val;
           } else {
             tmp_c[out] = col;
             tmp_v[out] = val;

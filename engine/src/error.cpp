@@ -7,7 +7,9 @@
 namespace graphrun {
 
 InputError::InputError(std::string file, std::int64_t line, const std::string& message)
-    : Error(file + ":" + std::to_string(line) + ": " + message), file_(std::move(file)), line_(line) {}
+    : Error(file + ":" + std::to_string(line) + ": " + message),
+      file_(std::move(file)),
+      line_(line) {}
 
 InputError::InputError(std::string file, const std::string& message)
     : Error(file + ": " + message), file_(std::move(file)) {}

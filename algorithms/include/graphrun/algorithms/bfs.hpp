@@ -23,10 +23,11 @@ struct BfsOptions {
 
 struct BfsResult {
   std::vector<std::int32_t> level;  // hops from the source; -1 = unreachable
-  std::vector<vertex_t> parent;     // if requested: parent, source's own id for the source, -1 unreachable
-  int depth = 0;                    // number of levels (largest level + 1)
-  vertex_t reached = 0;             // vertices with level >= 0
-  offset_t edges_examined = 0;      // adjacency entries scanned
+  std::vector<vertex_t>
+      parent;            // if requested: parent, source's own id for the source, -1 unreachable
+  int depth = 0;         // number of levels (largest level + 1)
+  vertex_t reached = 0;  // vertices with level >= 0
+  offset_t edges_examined = 0;  // adjacency entries scanned
   int push_steps = 0, pull_steps = 0;
   double seconds = 0;
 };

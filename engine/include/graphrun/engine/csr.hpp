@@ -31,7 +31,8 @@ struct CsrView {
 #if defined(__CUDACC__)
   __host__ __device__
 #endif
-  T value(offset_t k) const {
+      T
+      value(offset_t k) const {
     return values ? values[k] : T(1);
   }
 };
@@ -71,8 +72,8 @@ class Csr {
   }
 
   CsrView<T> view() const noexcept {
-    return {n_rows_, n_cols_, nnz(), row_ptr_.data(), col_idx_.data(),
-            values_.empty() ? nullptr : values_.data()};
+    return {n_rows_,         n_cols_,         nnz(),
+            row_ptr_.data(), col_idx_.data(), values_.empty() ? nullptr : values_.data()};
   }
 
   // Aᵀ as CSR (columns of the result stay sorted), in parallel.

@@ -8,9 +8,9 @@ namespace graphrun::detail {
 [[noreturn]] void throw_cuda_error(cudaError_t err, const char* call, const char* file, int line);
 }
 
-#define GRAPHRUN_CUDA_CHECK(call)                                                      \
-  do {                                                                                 \
-    const cudaError_t graphrun_err_ = (call);                                          \
-    if (graphrun_err_ != cudaSuccess)                                                  \
+#define GRAPHRUN_CUDA_CHECK(call)                                                     \
+  do {                                                                                \
+    const cudaError_t graphrun_err_ = (call);                                         \
+    if (graphrun_err_ != cudaSuccess)                                                 \
       ::graphrun::detail::throw_cuda_error(graphrun_err_, #call, __FILE__, __LINE__); \
   } while (0)

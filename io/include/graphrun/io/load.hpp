@@ -6,6 +6,7 @@
 // Every malformed input throws InputError("FILE:LINE: what is wrong").
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "graphrun/engine/csr.hpp"
@@ -20,6 +21,9 @@ struct LoadOptions {
   Duplicates duplicates = Duplicates::sum;
   // Parser threads (0 = OpenMP default).
   int threads = 0;
+  // Called now and then with the fraction of the input consumed (0..1), from
+  // the calling thread; drives the command line's progress bar.
+  std::function<void(double)> on_progress;
 };
 
 // Timing and volume of the last load, for summaries and MB/s figures.
@@ -29,13 +33,15 @@ struct LoadStats {
   double seconds_build = 0;    // remapping ids + assembling CSR
 };
 
-Graph load_graph(const std::string& path, const LoadOptions& options = {}, LoadStats* stats = nullptr);
+Graph load_graph(const std::string& path, const LoadOptions& options = {},
+                 LoadStats* stats = nullptr);
 
 // SNAP edge list: '#' and '%' comment lines; "src dst [weight]" separated by
 // spaces or tabs; ids are arbitrary non-negative 64-bit integers, remapped to
 // dense ids in ascending order of input id. The graph is weighted when the
 // first data line has a third column (then every line must have one).
-Graph read_edge_list(const std::string& path, const LoadOptions& options = {}, LoadStats* stats = nullptr);
+Graph read_edge_list(const std::string& path, const LoadOptions& options = {},
+                     LoadStats* stats = nullptr);
 
 // Matrix Market coordinate (real, integer, pattern; general or symmetric) as
 // a graph on ids 1..n (the file's own 1-based indices). Symmetric files, and
