@@ -1,0 +1,63 @@
+// Device memory and the first kernel, end to end. Skips where there is no
+// CUDA backend or no GPU; scripts/gpu-check.sh runs it on a GPU machine.
+#include "graphrun/engine/device_array.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+#include "graphrun/engine/error.hpp"
+#include "graphrun/kernels/cuda/fill.hpp"
+
+namespace graphrun {
+namespace {
+
+#if defined(GRAPHRUN_HAVE_CUDA)
+class CudaTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  }
+};
+
+TEST_F(CudaTest, UploadDownloadRoundTrip) {
+  std::vector<std::int64_t> host(100'003);
+  std::iota(host.begin(), host.end(), std::int64_t{-7});
+  DeviceArray<std::int64_t> d{std::span<const std::int64_t>(host)};
+  EXPECT_EQ(d.size(), host.size());
+  EXPECT_EQ(d.download(), host);
+}
+
+TEST_F(CudaTest, FillCoversEveryElementForAwkwardSizes) {
+  // Sizes around block and grid-stride boundaries, and past 65535 blocks.
+  for (std::size_t n :
+       {std::size_t{1}, std::size_t{255}, std::size_t{257}, std::size_t{65535 * 256 + 3}}) {
+    DeviceArray<double> d(n);
+    cuda::fill(d, 2.5);
+    auto h = d.download();
+    ASSERT_EQ(h.size(), n);
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(h[i], 2.5) << "n=" << n << " i=" << i;
+  }
+}
+
+TEST_F(CudaTest, AllocationTooLargeIsADeviceErrorNamingTheBytes) {
+  try {
+    DeviceArray<double> d(std::size_t{1} << 50);  // 8 PiB
+    FAIL() << "allocation should have failed";
+  } catch (const DeviceError& e) {
+    EXPECT_NE(std::string(e.what()).find("bytes"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(CudaTest, SizeOverflowIsCaughtBeforeAllocating) {
+  EXPECT_THROW(DeviceArray<double>(~std::size_t{0} / 4), SizeError);
+}
+#endif
+
+// Runs in every build: without a GPU or backend the count is 0, never a throw.
+TEST(CudaAvailability, DeviceCountNeverThrows) { EXPECT_GE(cuda_device_count(), 0); }
+
+}  // namespace
+}  // namespace graphrun
