@@ -1,0 +1,20 @@
+# Script mode: install, build the consumer against the install, run it.
+file(REMOVE_RECURSE ${WORK_DIR})
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}\n${err}")
+  endif()
+  set(last_output "${out}" PARENT_SCOPE)
+endfunction()
+run(${CMAKE_COMMAND} --install ${BINARY_DIR} --prefix ${WORK_DIR}/prefix)
+run(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build
+    -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix -DCMAKE_BUILD_TYPE=Release)
+run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
+run(${WORK_DIR}/build/top_pagerank ${DATASET})
+# Zachary's karate club: the instructor (1) and the administrator (34) lead.
+string(REGEX MATCH "^[0-9]+" first "${last_output}")
+if(NOT (first STREQUAL "34" OR first STREQUAL "1"))
+  message(FATAL_ERROR "unexpected top vertex '${first}' in:\n${last_output}")
+endif()
+message(STATUS "consumer output:\n${last_output}")
