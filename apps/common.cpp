@@ -1,0 +1,223 @@
+#include "common.hpp"
+
+#include <omp.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdarg>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+
+#include "graphrun/engine/error.hpp"
+#include "progress.hpp"
+
+namespace graphrun::cli {
+
+const char* const input_help =
+    "INPUT FORMATS (chosen by the file name):\n"
+    "  *.mtx, *.mtx.gz  Matrix Market coordinate (real, integer or pattern; general or\n"
+    "                   symmetric, a symmetric file is an undirected graph); vertex ids\n"
+    "                   are the file's 1-based indices\n"
+    "  *.grb            graphrun's binary CSR cache (make one with 'graphrun convert')\n"
+    "  any other name   SNAP edge list: one edge 'SRC DST [WEIGHT]' per line, fields\n"
+    "                   separated by spaces or tabs, '#' and '%' start comment lines;\n"
+    "                   ids are any non-negative 64-bit integers; the graph is weighted\n"
+    "                   when lines have a third column; plain text or gzip (.gz,\n"
+    "                   recognised by its content)\n"
+    "EDGES:\n"
+    "  Self loops are kept. A repeated edge counts once in an unweighted graph; in a\n"
+    "  weighted graph the weights of repeated edges are summed. --undirected adds the\n"
+    "  reverse of every edge (a self loop stays one edge).\n";
+
+const char* const exit_status_help =
+    "EXIT STATUS:\n"
+    "  0 success; 2 bad option or bad input (the message names FILE:LINE where a line\n"
+    "  applies); 1 any other failure (device error, write error, out of memory).\n"
+    "  Errors print 'graphrun: error: ...' on stderr; an output file is written to a\n"
+    "  temporary file and renamed into place only when everything succeeded.\n";
+
+void add_common_options(CLI::App& sub, CommonOptions& o) {
+  sub.add_option("INPUT", o.input, "Graph file: edge list (.txt, .gz), Matrix Market (.mtx), .grb")
+      ->required()
+      ->type_name("FILE");
+  sub.add_flag("--undirected", o.undirected,
+               "Treat the graph as undirected: add the reverse of every edge");
+  sub.add_option("--device", o.device, "Where to run: cpu or cuda")
+      ->check(CLI::IsMember({"cpu", "cuda"}))
+      ->default_str("cpu")
+      ->type_name("DEV");
+  sub.add_option("--threads", o.threads, "CPU threads; 0 = all cores (or OMP_NUM_THREADS)")
+      ->check(int_at_least(0, "a thread count >= 0 (0 = all cores)"))
+      ->default_str("0")
+      ->type_name("N");
+  sub.add_flag("-q,--quiet", o.quiet, "No summary line and no progress bar on stderr");
+}
+
+namespace {
+
+bool parse_int(const std::string& s, long long& v) {
+  const char* first = s.data();
+  const char* last = s.data() + s.size();
+  if (first != last && *first == '+') ++first;
+  auto [p, ec] = std::from_chars(first, last, v);
+  return ec == std::errc() && p == last && first != last;
+}
+
+bool parse_real(const std::string& s, double& v) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  errno = 0;
+  v = std::strtod(s.c_str(), &end);
+  return end == s.c_str() + s.size() && errno != ERANGE;
+}
+
+}  // namespace
+
+CLI::Validator int_at_least(long long lo, std::string what) {
+  return CLI::Validator(
+      [lo, what](std::string& s) -> std::string {
+        long long v = 0;
+        if (!parse_int(s, v) || v < lo || v > std::numeric_limits<int>::max())
+          return "expected " + what + ", got '" + s + "'";
+        return {};
+      },
+      "", "");
+}
+
+CLI::Validator real_in(double lo, bool lo_open, double hi, bool hi_open, std::string what) {
+  return CLI::Validator(
+      [=](std::string& s) -> std::string {
+        double v = 0;
+        const bool ok = parse_real(s, v) && std::isfinite(v) && (lo_open ? v > lo : v >= lo) &&
+                        (hi_open ? v < hi : v <= hi);
+        if (!ok) return "expected " + what + ", got '" + s + "'";
+        return {};
+      },
+      "", "");
+}
+
+Context make_context(const CommonOptions& o, std::string_view command) {
+  const Device device = parse_device(o.device);
+  if (device == Device::cuda) {
+#if defined(GRAPHRUN_HAVE_CUDA)
+    throw ArgumentError("the CUDA backend for " + std::string(command) +
+                        " is not available yet; use --device cpu");
+#else
+    throw ArgumentError(
+        "this build of graphrun has no CUDA backend (configured without CUDA), "
+        "so " +
+        std::string(command) + " cannot run with --device cuda; use --device cpu");
+#endif
+  }
+  if (o.threads < 0) throw ArgumentError("--threads must be >= 0 (0 = all cores)");
+  // Every OpenMP region (loader, kernels, analysis) then honours --threads.
+  if (o.threads > 0) omp_set_num_threads(o.threads);
+  return Context(device, o.threads);
+}
+
+Loaded load_input(const CommonOptions& o) {
+  // A clear message for the most common mistake; the reader reports the rest
+  // (permissions, malformed content) itself.
+  std::error_code ec;
+  const auto status = std::filesystem::status(o.input, ec);
+  if (!std::filesystem::exists(status)) throw InputError(o.input, "no such file");
+  if (std::filesystem::is_directory(status))
+    throw InputError(o.input, "is a folder, not a graph file");
+
+  ProgressBar bar("load", !o.quiet);
+  io::LoadOptions options;
+  options.undirected = o.undirected;
+  options.threads = o.threads;
+  options.on_progress = [&bar](double fraction) { bar.update(fraction); };
+  Loaded out;
+  Stopwatch sw;
+  out.graph = io::load_graph(o.input, options, &out.stats);
+  out.seconds = sw.seconds();
+  return out;
+}
+
+void check_output_path(const std::string& path) {
+  if (path == "-") return;
+  if (path.empty()) throw ArgumentError("--output: empty file name");
+  const std::filesystem::path p(path);
+  std::error_code ec;
+  if (std::filesystem::is_directory(p, ec))
+    throw ArgumentError(path + ": is a folder; --output needs a file name");
+  const auto dir = p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");
+  if (!std::filesystem::is_directory(dir, ec))
+    throw ArgumentError(path + ": cannot write there: folder " + dir.string() + " does not exist");
+}
+
+std::uint64_t parse_vertex_id(const std::string& text, std::string_view option) {
+  std::uint64_t v = 0;
+  const char* first = text.data();
+  const char* last = text.data() + text.size();
+  auto [p, ec] = std::from_chars(first, last, v);
+  if (ec == std::errc::result_out_of_range)
+    throw ArgumentError(std::string(option) + ": vertex id '" + text + "' is beyond 2^64-1");
+  if (ec != std::errc() || p != last || first == last)
+    throw ArgumentError(std::string(option) + ": '" + text +
+                        "' is not a vertex id (a non-negative integer)");
+  return v;
+}
+
+TextWriter& TextWriter::put(std::uint64_t v) {
+  char tmp[24];
+  auto [p, ec] = std::to_chars(tmp, tmp + sizeof tmp, v);
+  buf_.append(tmp, p);
+  return maybe_flush();
+}
+
+TextWriter& TextWriter::put(std::int64_t v) {
+  char tmp[24];
+  auto [p, ec] = std::to_chars(tmp, tmp + sizeof tmp, v);
+  buf_.append(tmp, p);
+  return maybe_flush();
+}
+
+TextWriter& TextWriter::put(double v) {
+  char tmp[40];
+  auto [p, ec] = std::to_chars(tmp, tmp + sizeof tmp, v, std::chars_format::general, 17);
+  buf_.append(tmp, p);
+  return maybe_flush();
+}
+
+void TextWriter::flush() {
+  if (!buf_.empty()) std::fwrite(buf_.data(), 1, buf_.size(), f_);
+  buf_.clear();
+}
+
+void check_stdout() {
+  if (std::fflush(stdout) != 0 || std::ferror(stdout))
+    throw Error(std::string("writing to standard output failed: ") + std::strerror(errno));
+}
+
+std::string format(const char* fmt, ...) {
+  char small[256];
+  va_list ap;
+  va_start(ap, fmt);
+  const int n = std::vsnprintf(small, sizeof small, fmt, ap);
+  va_end(ap);
+  if (n < 0) return {};
+  if (static_cast<std::size_t>(n) < sizeof small) return std::string(small, n);
+  std::string out(static_cast<std::size_t>(n), '\0');
+  va_start(ap, fmt);
+  std::vsnprintf(out.data(), out.size() + 1, fmt, ap);
+  va_end(ap);
+  return out;
+}
+
+void print_summary(const CommonOptions& o, const std::string& line) {
+  if (o.quiet) return;
+  std::fprintf(stderr, "%s\n", line.c_str());
+}
+
+std::string graph_size(const Graph& g) {
+  return format("%lld vertices, %lld edges", static_cast<long long>(g.n_vertices()),
+                static_cast<long long>(g.n_edges()));
+}
+
+}  // namespace graphrun::cli
