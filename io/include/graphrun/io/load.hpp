@@ -6,6 +6,7 @@
 // Every malformed input throws InputError("FILE:LINE: what is wrong").
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <string>
 
@@ -21,6 +22,9 @@ struct LoadOptions {
   Duplicates duplicates = Duplicates::sum;
   // Parser threads (0 = OpenMP default).
   int threads = 0;
+  // Bytes of text per parse chunk (0 = chosen from the file size and thread
+  // count). Small values exercise chunk boundaries in tests.
+  std::size_t chunk_bytes = 0;
   // Called now and then with the fraction of the input consumed (0..1), from
   // the calling thread; drives the command line's progress bar.
   std::function<void(double)> on_progress;

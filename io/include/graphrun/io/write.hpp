@@ -33,6 +33,11 @@ class OutputFile {
 // values with 17 significant digits ("pattern" when the matrix is one).
 void write_matrix_market(const std::string& path, const Csr<double>& a);
 
+// SNAP edge list in the graph's input ids ("src<TAB>dst[<TAB>weight]"); an
+// undirected graph writes each edge once, so read_edge_list with
+// `undirected` reads back the same graph.
+void write_edge_list(const std::string& path, const Graph& g);
+
 // graphrun's binary CSR cache (.grb): header with magic, version and sizes,
 // then the arrays as stored in memory; loads at disk speed.
 void write_cache(const std::string& path, const Graph& g);

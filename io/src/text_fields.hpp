@@ -1,0 +1,118 @@
+// Field scanners for the text readers (internal to io/).
+//
+// Hand-written because they are the hot loop of every text load: no locale,
+// no iostreams, no allocation. Every scanner stops at a blank, '\r' or '\n';
+// the buffers they run over always end with '\n' (see text_input.hpp), so
+// they never need the end pointer.
+#pragma once
+
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+namespace graphrun::io::detail {
+
+inline bool is_blank(char c) noexcept { return c == ' ' || c == '\t'; }
+inline bool ends_field(char c) noexcept { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+inline const char* skip_blanks(const char* p) noexcept {
+  while (is_blank(*p)) ++p;
+  return p;
+}
+
+// True at "\n" or "\r\n" (CRLF files are accepted as they are).
+inline bool at_line_end(const char* p) noexcept {
+  return *p == '\n' || (*p == '\r' && p[1] == '\n');
+}
+
+// One past the '\n' that ends the line containing p.
+inline const char* next_line(const char* p) noexcept {
+  while (*p != '\n') ++p;
+  return p + 1;
+}
+
+enum class FieldError { none, not_a_number, negative, too_large, not_finite };
+
+// A non-negative decimal integer of at most 64 bits; advances p past it.
+inline FieldError parse_u64(const char*& p, std::uint64_t& out) noexcept {
+  const char* s = p;
+  unsigned d = static_cast<unsigned char>(*s) - unsigned('0');
+  if (d > 9) {
+    const unsigned next = static_cast<unsigned char>(s[1]) - unsigned('0');
+    return *s == '-' && next <= 9 ? FieldError::negative : FieldError::not_a_number;
+  }
+  std::uint64_t v = 0;
+  bool overflow = false;
+  do {
+    // Up to 19 digits cannot overflow; the builtins cost a flag test each.
+    overflow |= __builtin_mul_overflow(v, std::uint64_t{10}, &v);
+    overflow |= __builtin_add_overflow(v, std::uint64_t{d}, &v);
+    d = static_cast<unsigned char>(*++s) - unsigned('0');
+  } while (d <= 9);
+  if (!ends_field(*s)) return FieldError::not_a_number;
+  if (overflow) return FieldError::too_large;
+  p = s;
+  out = v;
+  return FieldError::none;
+}
+
+// A finite floating-point number (decimal or exponent form, optional sign).
+inline FieldError parse_weight(const char*& p, double& out) noexcept {
+  const char* s = p;
+  if (*s == '+') ++s;  // from_chars takes no '+', files do
+  const char* e = s;
+  while (!ends_field(*e)) ++e;
+  const auto r = std::from_chars(s, e, out);
+  if (r.ec == std::errc::result_out_of_range) return FieldError::not_finite;
+  if (r.ec != std::errc() || r.ptr != e) return FieldError::not_a_number;
+  if (!std::isfinite(out)) return FieldError::not_finite;
+  p = e;
+  return FieldError::none;
+}
+
+// The field starting at p, for messages (cut short if very long).
+inline std::string field_text(const char* p) {
+  const char* e = p;
+  while (!ends_field(*e) && e - p < 40) ++e;
+  std::string s(p, e);
+  if (!ends_field(*e)) s += "...";
+  return s;
+}
+
+// Blank-separated fields on the line starting at p (for column-count messages).
+inline int count_fields(const char* p) noexcept {
+  int n = 0;
+  for (p = skip_blanks(p); !at_line_end(p); p = skip_blanks(p)) {
+    ++n;
+    while (!ends_field(*p)) ++p;
+    if (*p == '\r' && p[1] != '\n') ++p;  // a stray '\r' inside the line
+  }
+  return n;
+}
+
+// "source id '-3' is negative" and friends; `what` names the field.
+// (Built by appending: GCC 12 warns falsely on chains of operator+.)
+inline std::string field_message(FieldError e, const char* what, const char* p) {
+  std::string m(what);
+  m += " '";
+  m += field_text(p);
+  switch (e) {
+    case FieldError::negative:
+      m += "' is negative";
+      break;
+    case FieldError::too_large:
+      m += "' does not fit in 64 bits";
+      break;
+    case FieldError::not_finite:
+      m += "' is not a finite number";
+      break;
+    case FieldError::not_a_number:
+    case FieldError::none:
+      m += "' is not a number";
+      break;
+  }
+  return m;
+}
+
+}  // namespace graphrun::io::detail

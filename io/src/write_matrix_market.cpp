@@ -1,0 +1,41 @@
+// Matrix Market writer: coordinate real general (or pattern), 1-based. CSR
+// order is row-major with sorted columns, so the output is sorted as is.
+
+#include "graphrun/io/write.hpp"
+#include "text_writer.hpp"
+
+namespace graphrun::io {
+
+void write_matrix_market(const std::string& path, const Csr<double>& a) {
+  OutputFile out(path);
+  {
+    detail::TextWriter w(out.stream());
+    w.text(a.is_pattern() ? "%%MatrixMarket matrix coordinate pattern general\n"
+                          : "%%MatrixMarket matrix coordinate real general\n");
+    w.text("% written by graphrun\n");
+    w.integer(a.n_rows());
+    w.put(' ');
+    w.integer(a.n_cols());
+    w.put(' ');
+    w.integer(a.nnz());
+    w.put('\n');
+    const auto& row_ptr = a.row_ptr();
+    const auto& col_idx = a.col_idx();
+    const auto& values = a.values();
+    for (vertex_t i = 0; i < a.n_rows(); ++i) {
+      for (offset_t k = row_ptr[i]; k < row_ptr[i + 1]; ++k) {
+        w.integer(i + 1);
+        w.put(' ');
+        w.integer(col_idx[k] + 1);
+        if (!a.is_pattern()) {
+          w.put(' ');
+          w.real(values[k]);
+        }
+        w.put('\n');
+      }
+    }
+  }
+  out.commit();
+}
+
+}  // namespace graphrun::io
