@@ -84,10 +84,10 @@ Command add_bfs(CLI::App& root) {
   auto args = std::make_shared<BfsArgs>();
   CLI::App* sub = root.add_subcommand(
       "bfs",
-      "Breadth-first search from --source: the level (number of hops along out-edges) of\n"
-      "every vertex, -1 where unreachable; optionally a BFS-tree parent per vertex.\n"
-      "Direction-optimizing (Beamer et al.): top-down while the frontier is small,\n"
-      "bottom-up when it is large.");
+      "Breadth-first search: hop count from --source to every vertex\n"
+      "The level of every vertex (number of hops along out-edges from the source; -1 where\n"
+      "unreachable) and optionally a BFS-tree parent. Direction-optimizing (Beamer et al.):\n"
+      "top-down while the frontier is small, bottom-up when it is large.");
   add_common_options(*sub, args->common);
   sub->add_option("--source,-s", args->source, "Start vertex, an id as written in INPUT")
       ->required()
@@ -104,7 +104,7 @@ Command add_bfs(CLI::App& root) {
                   "  unreachable vertex has parent -1. IDs are the input's. A source that\n"
                   "  does not occur in INPUT is an error (exit status 2).\n") +
       input_help + exit_status_help +
-      "EXAMPLE:\n"
+      "\nEXAMPLE:\n"
       "  graphrun bfs roadNet-CA.txt.gz --source 0 --parents --output levels.tsv\n");
   return {sub, [args] { run_bfs(*args); }};
 }

@@ -64,16 +64,17 @@ Command add_convert(CLI::App& root) {
   auto args = std::make_shared<ConvertArgs>();
   CLI::App* sub = root.add_subcommand(
       "convert",
-      "Convert a graph to graphrun's binary CSR cache (OUTPUT ending in .grb: loads at\n"
-      "disk speed and keeps the input's ids) or to Matrix Market (OUTPUT ending in .mtx:\n"
-      "coordinate real general, or pattern for an unweighted graph, 1-based). The graph is\n"
-      "written as loaded: duplicates merged, and with --undirected both directions stored.");
+      "Convert a graph to the binary cache (.grb) or Matrix Market (.mtx)\n"
+      "OUTPUT ending in .grb: graphrun's binary CSR cache, which loads at disk speed and\n"
+      "keeps the input's ids. OUTPUT ending in .mtx: Matrix Market coordinate real general\n"
+      "(pattern for an unweighted graph), 1-based, vertices numbered in ascending input id.\n"
+      "The graph is written as loaded: duplicates merged, with --undirected both directions.");
   add_common_options(*sub, args->common);
   sub->add_option("OUTPUT", args->output, "File to write: *.grb or *.mtx")
       ->required()
       ->type_name("OUTPUT");
   sub->footer(std::string(input_help) + exit_status_help +
-              "EXAMPLE:\n"
+              "\nEXAMPLE:\n"
               "  graphrun convert com-Orkut.ungraph.txt.gz orkut.grb --undirected\n"
               "  graphrun pagerank orkut.grb\n");
   return {sub, [args] { run_convert(*args); }};

@@ -90,7 +90,10 @@ void run_info(const InfoArgs& a) {
   std::size_t last = 0;
   for (std::size_t b = 0; b < out.histogram.size(); ++b)
     if (out.histogram[b] != 0 || in_stats.histogram[b] != 0) last = b;
-  std::printf("%-18s %12s %12s\n", "degree histogram:", "out", directed ? "in" : "");
+  if (directed)
+    std::printf("%-18s %12s %12s\n", "degree histogram:", "out", "in");
+  else
+    std::printf("%-18s %12s\n", "degree histogram:", "degree");
   for (std::size_t b = 0; b <= last; ++b) {
     if (directed)
       std::printf("  %-16s %12lld %12lld\n", bucket_text(b).c_str(),
@@ -118,16 +121,17 @@ Command add_info(CLI::App& root) {
   auto args = std::make_shared<InfoArgs>();
   CLI::App* sub = root.add_subcommand(
       "info",
-      "Describe a graph: vertices, edges (stored entries; for an undirected graph also the\n"
-      "undirected edge count), directed/weighted, self loops, out- and in-degree statistics\n"
-      "(min, max, mean, stddev, coefficient of variation, empty rows), the degree histogram\n"
-      "in log2 buckets, and the bytes of the CSR arrays.");
+      "Sizes and degree statistics of a graph\n"
+      "Vertices, edges (stored entries; for an undirected graph also the undirected edge\n"
+      "count), directed/weighted, self loops, out- and in-degree statistics (min, max, mean,\n"
+      "stddev, coefficient of variation, empty rows), the degree histogram in log2 buckets,\n"
+      "and the bytes of the CSR arrays.");
   add_common_options(*sub, args->common);
   sub->footer(std::string("OUTPUT:\n"
                           "  Aligned 'key: value' lines on stdout; the histogram lists how many\n"
                           "  vertices have a degree in each range 0, 1, 2-3, 4-7, ...\n") +
               input_help + exit_status_help +
-              "EXAMPLE:\n"
+              "\nEXAMPLE:\n"
               "  graphrun info soc-LiveJournal1.txt.gz --undirected\n");
   return {sub, [args] { run_info(*args); }};
 }

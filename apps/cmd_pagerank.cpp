@@ -95,10 +95,11 @@ Command add_pagerank(CLI::App& root) {
   auto args = std::make_shared<PageRankArgs>();
   CLI::App* sub = root.add_subcommand(
       "pagerank",
-      "PageRank of every vertex by power iteration: damping d, uniform teleport, the rank of\n"
-      "vertices without out-edges spread uniformly, ranks sum to 1; stops when the L1 change\n"
-      "of the rank vector falls below --tol or after --max-iter iterations (NetworkX's\n"
-      "pagerank()). Weighted graphs split a vertex's rank in proportion to edge weights.");
+      "PageRank score of every vertex (power iteration)\n"
+      "Computes r = d * (A^T D^-1 r + dangling/n) + (1 - d)/n until the L1 change of r is\n"
+      "below --tol, or for --max-iter iterations: damping d, uniform teleport, the rank of\n"
+      "vertices without out-edges spread uniformly, ranks sum to 1 (NetworkX's pagerank()).\n"
+      "In a weighted graph a vertex's rank flows along out-edges in proportion to weight.");
   add_common_options(*sub, args->common);
   sub->add_option("--damping,-d", args->damping, "Damping factor d, in [0, 1)")
       ->check(real_in(0, false, 1, true, "a damping factor in [0, 1)"))
@@ -128,7 +129,7 @@ Command add_pagerank(CLI::App& root) {
                   "  --output gets every vertex in ascending id order. A summary line (sizes,\n"
                   "  iterations, residual, times) goes to stderr.\n") +
       input_help + exit_status_help +
-      "EXAMPLE:\n"
+      "\nEXAMPLE:\n"
       "  graphrun pagerank web-Google.txt.gz --top 5 --output ranks.tsv\n");
   return {sub, [args] { run_pagerank(*args); }};
 }

@@ -17,7 +17,7 @@
 namespace graphrun::cli {
 
 const char* const input_help =
-    "INPUT FORMATS (chosen by the file name):\n"
+    "\nINPUT FORMATS (chosen by the file name):\n"
     "  *.mtx, *.mtx.gz  Matrix Market coordinate (real, integer or pattern; general or\n"
     "                   symmetric, a symmetric file is an undirected graph); vertex ids\n"
     "                   are the file's 1-based indices\n"
@@ -33,7 +33,7 @@ const char* const input_help =
     "  reverse of every edge (a self loop stays one edge).\n";
 
 const char* const exit_status_help =
-    "EXIT STATUS:\n"
+    "\nEXIT STATUS:\n"
     "  0 success; 2 bad option or bad input (the message names FILE:LINE where a line\n"
     "  applies); 1 any other failure (device error, write error, out of memory).\n"
     "  Errors print 'graphrun: error: ...' on stderr; an output file is written to a\n"

@@ -1,9 +1,13 @@
 // graphrun: the command line. One file per subcommand (cmd_*.cpp); what they
 // share, including the exit-status policy, is in common.hpp.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <memory>
 #include <new>
+#include <sstream>
+#include <string>
 
 #include "commands.hpp"
 #include "common.hpp"
@@ -16,6 +20,24 @@
 namespace {
 
 using namespace graphrun::cli;
+
+// Lists each subcommand with the first line of its description only (the
+// rest is for `graphrun SUBCOMMAND --help`), and leaves a blank line after a
+// description.
+class Formatter : public CLI::Formatter {
+ public:
+  std::string make_subcommand(const CLI::App* sub) const override {
+    std::string first = sub->get_description();
+    first = first.substr(0, first.find('\n'));
+    std::stringstream out;
+    CLI::detail::format_help(out, sub->get_display_name(true), first, column_width_);
+    return out.str();
+  }
+  std::string make_description(const CLI::App* app) const override {
+    const std::string d = CLI::Formatter::make_description(app);
+    return d.empty() ? d : d + "\n";
+  }
+};
 
 int fail(int status, const char* message) {
   std::fflush(stdout);
@@ -51,7 +73,9 @@ int main(int argc, char** argv) {
       "Loads a graph once into CSR and runs an algorithm on it; results are tab-separated\n"
       "lines keyed by the input's vertex ids.",
       "graphrun");
-  app.get_formatter()->column_width(28);
+  auto formatter = std::make_shared<Formatter>();
+  formatter->column_width(28);
+  app.formatter(formatter);
   app.set_version_flag("--version", std::string("graphrun " GRAPHRUN_VERSION) +
 #if defined(GRAPHRUN_HAVE_CUDA)
                                         " (CUDA backend: built)"
@@ -62,16 +86,22 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
 
   const Command commands[] = {add_pagerank(app), add_bfs(app), add_info(app), add_convert(app)};
-  app.footer(std::string(exit_status_help) +
-             "Run 'graphrun SUBCOMMAND --help' for a subcommand's options, input formats and "
+  app.footer(std::string(exit_status_help + 1) +
+             "\nRun 'graphrun SUBCOMMAND --help' for a subcommand's options, input formats and "
              "output.\n"
-             "EXAMPLE:\n"
+             "\nEXAMPLE:\n"
              "  graphrun pagerank karate.mtx --top 5\n");
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    if (argc > 1 && argv[1][0] != '-' &&
+        std::none_of(std::begin(commands), std::end(commands),
+                     [&](const Command& c) { return c.app->get_name() == argv[1]; }))
+      return fail(exit_usage, ("unknown subcommand '" + std::string(argv[1]) +
+                               "' (expected pagerank, bfs, info or convert; see graphrun --help)")
+                                  .c_str());
     const int status = fail(exit_usage, e.what());
     std::fprintf(stderr, "Run 'graphrun%s --help' for usage.\n",
                  [&]() -> std::string {
