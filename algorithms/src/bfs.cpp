@@ -105,7 +105,8 @@ class Bfs {
     res.reached = 1;
     res.depth = 1;
 
-    for (std::int32_t depth = 1; n_f > 0; ++depth) {
+    // A frontier without out-edges reaches nothing more: stop there.
+    for (std::int32_t depth = 1; n_f > 0 && m_f > 0; ++depth) {
       // Choose the direction of this step.
       if (!dense) {
         if (m_f > 0 && static_cast<double>(m_f) > static_cast<double>(m_u) / o_.alpha) {

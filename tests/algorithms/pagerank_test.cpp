@@ -1,0 +1,213 @@
+// PageRank against three oracles:
+//  - boost::graph::page_rank where the definitions coincide. Boost's step is
+//    r'(v) = (1-d) + d Σ r(u)/outdeg(u): its teleport term is (1-d), not
+//    (1-d)/n, it runs a fixed number of iterations and does not redistribute
+//    dangling mass. So: unweighted graphs where every vertex has an out-edge
+//    (no sinks), 200 Boost iterations, Boost's ranks normalized to sum 1,
+//    ours at tol 1e-12, compared within 1e-9 in L1.
+//  - a dense serial PageRank (tests/support/algorithm_oracles.hpp) that does
+//    handle dangling vertices and weights, on graphs with sinks;
+//  - NetworkX values for two hand-made graphs (a self loop, a dangling and an
+//    isolated vertex; a weighted graph), computed with
+//    networkx.algorithms.link_analysis.pagerank_alg._pagerank_python(tol=1e-15).
+#include "graphrun/algorithms/pagerank.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <limits>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "graphrun/engine/error.hpp"
+#include "support/algorithm_oracles.hpp"
+#include "support/random_graphs.hpp"
+
+namespace graphrun {
+namespace {
+
+using test::GraphShape;
+
+PageRankResult run(const Graph& g, int threads, double tol = 1e-12, int max_iter = 1000) {
+  Context ctx(Device::cpu, threads);
+  PageRankOptions o;
+  o.tol = tol;
+  o.max_iter = max_iter;
+  return pagerank(ctx, g, o);
+}
+
+double sum(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
+
+TEST(PageRank, MatchesBoostOnGraphsWithoutSinks) {
+  struct C {
+    GraphShape shape;
+    vertex_t n;
+    double deg;
+  };
+  const C cases[] = {{GraphShape::no_sinks, 1, 1},    {GraphShape::no_sinks, 2, 1},
+                     {GraphShape::no_sinks, 500, 3},  {GraphShape::no_sinks, 3000, 1},
+                     {GraphShape::no_sinks, 4001, 8}, {GraphShape::chain, 300, 1}};
+  std::uint64_t seed = 7;
+  for (const C& c : cases) {
+    for (bool directed : {true, false}) {
+      // A directed chain has a sink; only its undirected form qualifies.
+      if (c.shape == GraphShape::chain && directed) continue;
+      const Graph g = test::random_graph(c.shape, c.n, c.deg, directed, false, ++seed);
+      for (vertex_t v = 0; v < g.n_vertices(); ++v) ASSERT_GT(g.adj().row_length(v), 0);
+      const std::vector<double> expect = test::boost_pagerank(g, 0.85, 200);
+      for (int threads : {1, 2}) {
+        const PageRankResult r = run(g, threads);
+        const std::string what = test::to_string(c.shape) + " n=" + std::to_string(c.n) +
+                                 (directed ? " directed" : " undirected") +
+                                 " threads=" + std::to_string(threads);
+        EXPECT_TRUE(r.converged) << what;
+        EXPECT_LT(r.residual, 1e-12) << what;
+        EXPECT_LE(test::l1_distance(r.rank, expect), 1e-9) << what;
+      }
+    }
+  }
+}
+
+TEST(PageRank, MatchesDenseReferenceWithSinks) {
+  struct C {
+    GraphShape shape;
+    vertex_t n;
+    double deg;
+  };
+  const C cases[] = {{GraphShape::erdos_renyi, 400, 1.5}, {GraphShape::erdos_renyi, 3, 0.5},
+                     {GraphShape::power_law, 600, 4},     {GraphShape::star, 200, 1},
+                     {GraphShape::chain, 150, 1},         {GraphShape::disconnected, 500, 3}};
+  std::uint64_t seed = 300;
+  for (const C& c : cases) {
+    for (bool directed : {true, false}) {
+      for (bool weighted : {false, true}) {
+        const Graph g = test::random_graph(c.shape, c.n, c.deg, directed, weighted, ++seed);
+        const std::vector<double> expect = test::dense_pagerank(g, 0.85, true);
+        for (int threads : {1, 2}) {
+          const PageRankResult r = run(g, threads);
+          const std::string what = test::to_string(c.shape) + " n=" + std::to_string(c.n) +
+                                   (directed ? " directed" : " undirected") +
+                                   (weighted ? " weighted" : "") +
+                                   " threads=" + std::to_string(threads);
+          EXPECT_TRUE(r.converged) << what;
+          EXPECT_LE(test::l1_distance(r.rank, expect), 1e-9) << what;
+          EXPECT_NEAR(sum(r.rank), 1.0, 1e-12) << what;
+        }
+      }
+    }
+  }
+}
+
+TEST(PageRank, NetworkxValues) {
+  // 0->1, 1->1 (self loop), 1->2, 2->0, 2->1, 3->2; 4 isolated (dangling).
+  Coo<double> coo;
+  coo.n_rows = coo.n_cols = 5;
+  coo.row = {0, 1, 1, 2, 2, 3};
+  coo.col = {1, 1, 2, 0, 1, 2};
+  const Graph g(Csr<double>::from_coo(coo), {}, true, false);
+  const std::vector<double> nx = {0.15414089210090737, 0.4959315658898729, 0.2776383853827138,
+                                  0.03614457831325302, 0.03614457831325302};
+  EXPECT_LE(test::l1_distance(run(g, 2).rank, nx), 1e-10);
+
+  // Weighted: 0->1 (2), 0->2 (1), 1->2 (0.5), 2->0 (3), 2->3 (1); 3 dangling.
+  Coo<double> w;
+  w.n_rows = w.n_cols = 4;
+  w.row = {0, 0, 1, 2, 2};
+  w.col = {1, 2, 2, 0, 3};
+  w.val = {2.0, 1.0, 0.5, 3.0, 1.0};
+  const Graph gw(Csr<double>::from_coo(w), {}, true, true);
+  const std::vector<double> nxw = {0.28639559332427983, 0.22961474440404778, 0.3436418590389422,
+                                   0.1403478032327301};
+  EXPECT_LE(test::l1_distance(run(gw, 1).rank, nxw), 1e-10);
+}
+
+TEST(PageRank, IgnoringWeightsEqualsUnweighted) {
+  const Graph gw = test::random_graph(GraphShape::power_law, 800, 4, true, true, 9);
+  const Graph gu(
+      Csr<double>(gw.adj().n_rows(), gw.adj().n_cols(), gw.adj().row_ptr(), gw.adj().col_idx(), {}),
+      {}, true, false);
+  Context ctx(Device::cpu, 2);
+  PageRankOptions o;
+  o.use_weights = false;
+  const PageRankResult a = pagerank(ctx, gw, o);
+  const PageRankResult b = pagerank(ctx, gu, o);
+  ASSERT_EQ(a.rank.size(), b.rank.size());
+  EXPECT_EQ(std::memcmp(a.rank.data(), b.rank.data(), a.rank.size() * sizeof(double)), 0);
+  o.use_weights = true;
+  EXPECT_GT(test::l1_distance(pagerank(ctx, gw, o).rank, a.rank), 1e-6);
+}
+
+TEST(PageRank, DeterministicBits) {
+  const Graph g = test::random_graph(GraphShape::power_law, 30000, 8, true, true, 21);
+  for (int threads : {1, 2}) {
+    const PageRankResult a = run(g, threads, 1e-10);
+    const PageRankResult b = run(g, threads, 1e-10);
+    ASSERT_EQ(a.iterations, b.iterations);
+    ASSERT_EQ(a.rank.size(), b.rank.size());
+    EXPECT_EQ(std::memcmp(a.rank.data(), b.rank.data(), a.rank.size() * sizeof(double)), 0)
+        << "threads=" << threads;
+    EXPECT_EQ(a.residual, b.residual);
+  }
+}
+
+TEST(PageRank, EmptyAndSingleVertex) {
+  Context ctx(Device::cpu, 2);
+  const PageRankResult e = pagerank(ctx, Graph());
+  EXPECT_TRUE(e.rank.empty());
+  EXPECT_EQ(e.iterations, 0);
+  Coo<double> one;
+  one.n_rows = one.n_cols = 1;
+  const Graph g1(Csr<double>::from_coo(one), {}, true, false);
+  const PageRankResult r = pagerank(ctx, g1);
+  ASSERT_EQ(r.rank.size(), 1u);
+  EXPECT_DOUBLE_EQ(r.rank[0], 1.0);
+  EXPECT_TRUE(r.converged);
+}
+
+TEST(PageRank, CallbackAndIterationLimit) {
+  const Graph g = test::random_graph(GraphShape::erdos_renyi, 1000, 3, true, false, 4);
+  Context ctx(Device::cpu, 2);
+  PageRankOptions o;
+  o.tol = 1e-14;
+  int calls = 0;
+  double last = std::numeric_limits<double>::infinity();
+  o.on_iteration = [&](const IterationInfo& info) {
+    ++calls;
+    EXPECT_EQ(info.iteration, calls);
+    EXPECT_LT(info.residual, last * 1.0001);
+    last = info.residual;
+    return calls < 4;
+  };
+  const PageRankResult r = pagerank(ctx, g, o);
+  EXPECT_EQ(calls, 4);
+  EXPECT_EQ(r.iterations, 4);
+  EXPECT_FALSE(r.converged);
+  EXPECT_EQ(r.residual, last);
+
+  o.on_iteration = nullptr;
+  o.max_iter = 7;
+  const PageRankResult m = pagerank(ctx, g, o);
+  EXPECT_EQ(m.iterations, 7);
+  EXPECT_FALSE(m.converged);
+  EXPECT_NEAR(sum(m.rank), 1.0, 1e-12);
+}
+
+TEST(PageRank, RejectsBadOptions) {
+  const Graph g = test::random_graph(GraphShape::chain, 10, 1, true, false, 1);
+  Context ctx(Device::cpu, 1);
+  auto with = [](auto f) {
+    PageRankOptions o;
+    f(o);
+    return o;
+  };
+  EXPECT_THROW(pagerank(ctx, g, with([](auto& o) { o.damping = 1.0; })), ArgumentError);
+  EXPECT_THROW(pagerank(ctx, g, with([](auto& o) { o.damping = -0.1; })), ArgumentError);
+  EXPECT_THROW(pagerank(ctx, g, with([](auto& o) { o.damping = std::nan(""); })), ArgumentError);
+  EXPECT_THROW(pagerank(ctx, g, with([](auto& o) { o.tol = 0; })), ArgumentError);
+  EXPECT_THROW(pagerank(ctx, g, with([](auto& o) { o.max_iter = 0; })), ArgumentError);
+  EXPECT_NO_THROW(pagerank(ctx, g, with([](auto& o) { o.damping = 0; })));
+}
+
+}  // namespace
+}  // namespace graphrun
