@@ -1,0 +1,455 @@
+// End-to-end tests of the graphrun command line: exit status, output files,
+// error messages, and that a failed run leaves no file behind.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result {
+  int status = -1;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream s(text);
+  for (std::string line; std::getline(s, line);) lines.push_back(line);
+  return lines;
+}
+
+std::vector<std::string> fields_of(const std::string& line) {
+  std::vector<std::string> fields;
+  std::istringstream s(line);
+  for (std::string f; std::getline(s, f, '\t');) fields.push_back(f);
+  return fields;
+}
+
+// A small directed graph: a 3-cycle 10 -> 20 -> 30 -> 10, 30 -> 40 -> 10,
+// a self loop on 50 and a repeated edge.
+constexpr const char* small_graph =
+    "# a small graph\n"
+    "10 20\n"
+    "20 30\n"
+    "30 10\n"
+    "30 40\n"
+    "40 10\n"
+    "50 50\n"
+    "10 20\n";
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/graphrun-cli-test-XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    root_ = tmpl;
+    work_ = root_ / "work";
+    fs::create_directory(work_);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(root_, ec);
+  }
+
+  // Runs `graphrun ARGS` inside the work folder; stdout and stderr are
+  // captured outside it, so the work folder holds only what graphrun wrote.
+  Result run(const std::string& args) {
+    const fs::path out = root_ / "stdout", err = root_ / "stderr";
+    const std::string cmd = "cd '" + work_.string() + "' && '" GRAPHRUN_EXE "' " + args + " >'" +
+                            out.string() + "' 2>'" + err.string() + "' </dev/null";
+    const int raw = std::system(cmd.c_str());
+    Result r;
+    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
+  }
+
+  void write(const std::string& name, const std::string& content) {
+    std::ofstream f(work_ / name, std::ios::binary);
+    f << content;
+  }
+
+  void write_gzip(const std::string& name, const std::string& content) {
+    gzFile f = gzopen((work_ / name).c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    ASSERT_EQ(gzwrite(f, content.data(), static_cast<unsigned>(content.size())),
+              static_cast<int>(content.size()));
+    ASSERT_EQ(gzclose(f), Z_OK);
+  }
+
+  std::set<std::string> work_files() const {
+    std::set<std::string> names;
+    for (const auto& e : fs::directory_iterator(work_)) names.insert(e.path().filename().string());
+    return names;
+  }
+
+  fs::path root_, work_;
+};
+
+std::string describe(const Result& r) {
+  return "status " + std::to_string(r.status) + "\nstdout:\n" + r.out + "\nstderr:\n" + r.err;
+}
+
+// ---------------------------------------------------------------- pagerank
+
+TEST_F(CliTest, PageRankWritesEveryVertexAndTopK) {
+  write("g.txt", small_graph);
+  const Result r = run("pagerank g.txt --top 3 --output ranks.tsv");
+  ASSERT_EQ(r.status, 0) << describe(r);
+
+  // --output: every vertex, ascending input id, ranks summing to 1.
+  const auto all = lines_of(slurp(work_ / "ranks.tsv"));
+  ASSERT_EQ(all.size(), 5u);
+  const std::vector<std::string> ids = {"10", "20", "30", "40", "50"};
+  double sum = 0;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const auto f = fields_of(all[i]);
+    ASSERT_EQ(f.size(), 2u) << all[i];
+    EXPECT_EQ(f[0], ids[i]);
+    const double rank = std::strtod(f[1].c_str(), nullptr);
+    EXPECT_GT(rank, 0.0);
+    sum += rank;
+  }
+  EXPECT_NEAR(sum, 1.0, 1e-12);
+
+  // stdout: the 3 best, descending, the same text as in the file.
+  const auto top = lines_of(r.out);
+  ASSERT_EQ(top.size(), 3u) << r.out;
+  double previous = 2.0;
+  for (const auto& line : top) {
+    const auto f = fields_of(line);
+    ASSERT_EQ(f.size(), 2u) << line;
+    const double rank = std::strtod(f[1].c_str(), nullptr);
+    EXPECT_LE(rank, previous);
+    previous = rank;
+    EXPECT_NE(std::find(all.begin(), all.end(), line), all.end()) << line;
+  }
+  // The first is the best of all.
+  double best = 0;
+  for (const auto& line : all)
+    best = std::max(best, std::strtod(fields_of(line)[1].c_str(), nullptr));
+  EXPECT_EQ(std::strtod(fields_of(top[0])[1].c_str(), nullptr), best);
+
+  // The summary line on stderr.
+  EXPECT_NE(r.err.find("pagerank: 5 vertices"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("iterations"), std::string::npos) << r.err;
+  EXPECT_EQ(work_files(), (std::set<std::string>{"g.txt", "ranks.tsv"}));
+}
+
+TEST_F(CliTest, PageRankDefaultTopIsAllWhenFewerThanTen) {
+  write("g.txt", small_graph);
+  const Result r = run("pagerank g.txt");
+  ASSERT_EQ(r.status, 0) << describe(r);
+  EXPECT_EQ(lines_of(r.out).size(), 5u);
+  const Result none = run("pagerank g.txt --top 0 -q");
+  ASSERT_EQ(none.status, 0) << describe(none);
+  EXPECT_EQ(none.out, "");
+}
+
+TEST_F(CliTest, PageRankOutputDashIsStdout) {
+  write("g.txt", small_graph);
+  const Result r = run("pagerank g.txt --output - --quiet");
+  ASSERT_EQ(r.status, 0) << describe(r);
+  const auto all = lines_of(r.out);
+  ASSERT_EQ(all.size(), 5u);
+  EXPECT_EQ(fields_of(all[0])[0], "10");
+  EXPECT_EQ(work_files(), (std::set<std::string>{"g.txt"}));
+}
+
+TEST_F(CliTest, PageRankWeightedAndUnweightedDiffer) {
+  write("w.txt", "1 2 1\n1 3 9\n2 1 1\n3 1 1\n");
+  const Result weighted = run("pagerank w.txt --output - -q");
+  const Result unweighted = run("pagerank w.txt --unweighted --output - -q");
+  ASSERT_EQ(weighted.status, 0) << describe(weighted);
+  ASSERT_EQ(unweighted.status, 0) << describe(unweighted);
+  EXPECT_NE(weighted.out, unweighted.out);
+  // Unweighted: 2 and 3 are symmetric.
+  const auto u = lines_of(unweighted.out);
+  ASSERT_EQ(u.size(), 3u);
+  EXPECT_EQ(fields_of(u[1])[1], fields_of(u[2])[1]);
+}
+
+TEST_F(CliTest, PageRankThreadCountsAgree) {
+  write("g.txt", small_graph);
+  const Result one = run("pagerank g.txt --threads 1 --output - -q");
+  const Result two = run("pagerank g.txt --threads 2 --output - -q");
+  ASSERT_EQ(one.status, 0) << describe(one);
+  ASSERT_EQ(two.status, 0) << describe(two);
+  const auto a = lines_of(one.out), b = lines_of(two.out);
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i)
+    EXPECT_NEAR(std::strtod(fields_of(a[i])[1].c_str(), nullptr),
+                std::strtod(fields_of(b[i])[1].c_str(), nullptr), 1e-12);
+}
+
+// ---------------------------------------------------------------- bfs
+
+TEST_F(CliTest, BfsLevelsOnAPathWithUnreachableVertices) {
+  // A path 1 -> 2 -> 3 -> 4, and 9 -> 8 out of reach of 1.
+  write("p.txt", "1 2\n2 3\n3 4\n9 8\n");
+  const Result r = run("bfs p.txt --source 1");
+  ASSERT_EQ(r.status, 0) << describe(r);
+  EXPECT_EQ(r.out, "1\t0\n2\t1\n3\t2\n4\t3\n8\t-1\n9\t-1\n");
+  EXPECT_NE(r.err.find("bfs: 6 vertices"), std::string::npos) << r.err;
+}
+
+TEST_F(CliTest, BfsParents) {
+  write("p.txt", "1 2\n2 3\n3 4\n9 8\n");
+  const Result r = run("bfs p.txt --source 1 --parents --output levels.tsv");
+  ASSERT_EQ(r.status, 0) << describe(r);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(slurp(work_ / "levels.tsv"),
+            "1\t0\t1\n2\t1\t1\n3\t2\t2\n4\t3\t3\n8\t-1\t-1\n9\t-1\t-1\n");
+}
+
+TEST_F(CliTest, BfsUndirectedWalksEdgesBackwards) {
+  write("p.txt", "1 2\n2 3\n3 4\n9 8\n");
+  const Result directed = run("bfs p.txt --source 4 -q");
+  ASSERT_EQ(directed.status, 0) << describe(directed);
+  EXPECT_EQ(directed.out, "1\t-1\n2\t-1\n3\t-1\n4\t0\n8\t-1\n9\t-1\n");
+  const Result undirected = run("bfs p.txt --source 4 --undirected -q");
+  ASSERT_EQ(undirected.status, 0) << describe(undirected);
+  EXPECT_EQ(undirected.out, "1\t3\n2\t2\n3\t1\n4\t0\n8\t-1\n9\t-1\n");
+}
+
+TEST_F(CliTest, BfsUnknownSourceIsAnError) {
+  write("p.txt", "1 2\n2 3\n");
+  const Result r = run("bfs p.txt --source 77 --output levels.tsv");
+  EXPECT_EQ(r.status, 2) << describe(r);
+  EXPECT_NE(r.err.find("graphrun: error:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("source vertex 77 does not occur in p.txt"), std::string::npos) << r.err;
+  EXPECT_EQ(work_files(), (std::set<std::string>{"p.txt"}));
+}
+
+// ---------------------------------------------------------------- info, convert
+
+TEST_F(CliTest, InfoPrintsCounts) {
+  write("g.txt", small_graph);
+  const Result r = run("info g.txt");
+  ASSERT_EQ(r.status, 0) << describe(r);
+  EXPECT_NE(r.out.find("vertices:          5\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("edges:             6\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("self loops:        1\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("directed:          yes"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("degree histogram"), std::string::npos) << r.out;
+
+  const Result u = run("info g.txt --undirected");
+  ASSERT_EQ(u.status, 0) << describe(u);
+  // 5 distinct undirected edges + the self loop; stored: 2 * 5 + 1.
+  EXPECT_NE(u.out.find("edges:             6 undirected (11 stored"), std::string::npos) << u.out;
+  EXPECT_NE(u.out.find("directed:          no"), std::string::npos) << u.out;
+}
+
+TEST_F(CliTest, ConvertToCacheGivesIdenticalPageRank) {
+  write("g.txt", small_graph);
+  write("w.txt", "5 7 0.5\n7 9 2.5\n9 5 1\n9 7 1\n7 9 0.25\n");
+  for (const std::string name : {"g", "w"}) {
+    SCOPED_TRACE(name);
+    const Result c = run("convert " + name + ".txt " + name + ".grb");
+    ASSERT_EQ(c.status, 0) << describe(c);
+    const Result a = run("pagerank " + name + ".txt --output a.tsv -q");
+    const Result b = run("pagerank " + name + ".grb --output b.tsv -q");
+    ASSERT_EQ(a.status, 0) << describe(a);
+    ASSERT_EQ(b.status, 0) << describe(b);
+    EXPECT_EQ(slurp(work_ / "a.tsv"), slurp(work_ / "b.tsv"));
+    EXPECT_FALSE(slurp(work_ / "a.tsv").empty());
+  }
+}
+
+TEST_F(CliTest, ConvertToMatrixMarket) {
+  write("p.txt", "1 2\n2 3\n3 4\n");
+  const Result c = run("convert p.txt p.mtx");
+  ASSERT_EQ(c.status, 0) << describe(c);
+  EXPECT_EQ(slurp(work_ / "p.mtx").rfind("%%MatrixMarket matrix coordinate", 0), 0u);
+  // Ids 1..4 survive the round trip through Matrix Market's 1-based indices.
+  const Result b = run("bfs p.mtx --source 1 -q");
+  ASSERT_EQ(b.status, 0) << describe(b);
+  EXPECT_EQ(b.out, "1\t0\n2\t1\n3\t2\n4\t3\n");
+}
+
+TEST_F(CliTest, ConvertRefusesUnknownExtension) {
+  write("p.txt", "1 2\n");
+  const Result r = run("convert p.txt p.csv");
+  EXPECT_EQ(r.status, 2) << describe(r);
+  EXPECT_NE(r.err.find("graphrun: error:"), std::string::npos) << r.err;
+  EXPECT_EQ(work_files(), (std::set<std::string>{"p.txt"}));
+}
+
+// ---------------------------------------------------------------- malformed input
+
+struct BadInput {
+  const char* test_name;
+  const char* file;
+  const char* content;  // nullptr: see the test (gzip, missing file)
+  int line;             // 0: no line applies
+};
+
+class MalformedInput : public CliTest, public ::testing::WithParamInterface<BadInput> {};
+
+TEST_P(MalformedInput, ExitsTwoNamesTheFileAndWritesNothing) {
+  const BadInput& bad = GetParam();
+  std::set<std::string> inputs;
+  const std::string file = bad.file;
+  if (file == "truncated.txt.gz") {
+    std::string text;
+    for (int i = 0; i < 20000; ++i) text += std::to_string(i) + " " + std::to_string(i + 1) + "\n";
+    write_gzip("full.gz", text);
+    const std::string gz = slurp(work_ / "full.gz");
+    fs::remove(work_ / "full.gz");
+    ASSERT_GT(gz.size(), 200u);
+    write(file, gz.substr(0, gz.size() / 2));
+    inputs.insert(file);
+  } else if (file == "folder") {
+    fs::create_directory(work_ / file);
+    inputs.insert(file);
+  } else if (bad.content != nullptr) {
+    write(file, bad.content);
+    inputs.insert(file);
+  }
+
+  const std::vector<std::string> commands = {
+      "pagerank " + file + " --output out.tsv",
+      "bfs " + file + " --source 1 --output out.tsv",
+      "info " + file,
+      "convert " + file + " out.grb",
+  };
+  for (const auto& command : commands) {
+    SCOPED_TRACE(command);
+    const Result r = run(command);
+    EXPECT_EQ(r.status, 2) << describe(r);
+    EXPECT_EQ(r.err.rfind("graphrun: error: ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(file), std::string::npos) << r.err;
+    if (bad.line > 0) {
+      EXPECT_NE(r.err.find(file + ":" + std::to_string(bad.line) + ":"), std::string::npos)
+          << r.err;
+    }
+    // Nothing written: no output, no temporary file.
+    EXPECT_EQ(work_files(), inputs);
+    EXPECT_EQ(r.out, "");
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cli, MalformedInput,
+    ::testing::Values(BadInput{"NonNumeric", "nonnumeric.txt", "1 2\n2 x\n", 2},
+                      BadInput{"NegativeId", "negative.txt", "1 2\n-3 2\n", 2},
+                      BadInput{"IdBeyond64Bits", "huge.txt", "1 2\n18446744073709551616 2\n", 2},
+                      BadInput{"MissingColumn", "missing.txt", "1 2\n2 3\n3\n", 3},
+                      BadInput{"NanWeight", "nan.txt", "1 2 1.5\n2 3 nan\n", 2},
+                      BadInput{"InfWeight", "inf.txt", "1 2 1.5\n2 3 0.5\n3 1 inf\n", 3},
+                      BadInput{"EmptyFile", "empty.txt", "", 0},
+                      BadInput{"OnlyComments", "comments.txt", "# nothing\n% here\n", 0},
+                      BadInput{"TruncatedGzip", "truncated.txt.gz", nullptr, 0},
+                      BadInput{"MatrixMarketHeaderLies", "lies.mtx",
+                               "%%MatrixMarket matrix coordinate pattern general\n3 3 5\n1 2\n2 "
+                               "3\n",
+                               0},
+                      BadInput{"MatrixMarketIndexBeyondSize", "beyond.mtx",
+                               "%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2\n2 "
+                               "9\n",
+                               4},
+                      BadInput{"MissingFile", "no-such-file.txt", nullptr, 0},
+                      BadInput{"Folder", "folder", nullptr, 0}),
+    [](const ::testing::TestParamInfo<BadInput>& p) { return p.param.test_name; });
+
+// ---------------------------------------------------------------- options
+
+TEST_F(CliTest, BadOptionsExitTwo) {
+  write("g.txt", small_graph);
+  const std::vector<std::string> commands = {
+      "pagerank g.txt --threads -1 --output out.tsv",
+      "pagerank g.txt --threads=-4",
+      "pagerank g.txt --threads many",
+      "pagerank g.txt --damping 1.5 --output out.tsv",
+      "pagerank g.txt --damping 1",
+      "pagerank g.txt --damping -0.1",
+      "pagerank g.txt --damping nan",
+      "pagerank g.txt --tol 0",
+      "pagerank g.txt --tol -1e-3",
+      "pagerank g.txt --max-iter 0",
+      "pagerank g.txt --top -1",
+      "pagerank g.txt --device gpu",
+      "pagerank g.txt --device cuda --output out.tsv",
+      "pagerank g.txt --no-such-option",
+      "pagerank g.txt extra.txt",
+      "pagerank g.txt --output no-such-folder/out.tsv",
+      "pagerank",
+      "bfs g.txt",
+      "bfs g.txt --source 12345 --output out.tsv",
+      "bfs g.txt --source -1",
+      "bfs g.txt --source ten",
+      "bfs g.txt --source 99999999999999999999999",
+      "bfs g.txt --source 10 --device cuda",
+      "info g.txt --threads -2",
+      "convert g.txt",
+      "no-such-subcommand g.txt",
+      "",
+  };
+  for (const auto& command : commands) {
+    SCOPED_TRACE(command);
+    const Result r = run(command);
+    EXPECT_EQ(r.status, 2) << describe(r);
+    EXPECT_EQ(r.err.rfind("graphrun: error: ", 0), 0u) << r.err;
+    EXPECT_EQ(work_files(), (std::set<std::string>{"g.txt"}));
+  }
+}
+
+TEST_F(CliTest, CudaRefusalSaysWhy) {
+  write("g.txt", small_graph);
+  const Result r = run("pagerank g.txt --device cuda");
+  EXPECT_EQ(r.status, 2) << describe(r);
+  EXPECT_NE(r.err.find("CUDA backend"), std::string::npos) << r.err;
+}
+
+TEST_F(CliTest, HelpTeachesFormats) {
+  for (const std::string sub : {"pagerank", "bfs", "info", "convert"}) {
+    SCOPED_TRACE(sub);
+    const Result r = run(sub + " --help");
+    EXPECT_EQ(r.status, 0) << describe(r);
+    for (const char* needle : {".mtx", ".grb", ".gz", "edge list", "Self loops", "--undirected",
+                               "--threads", "--device", "--quiet", "EXAMPLE", "EXIT STATUS"})
+      EXPECT_NE(r.out.find(needle), std::string::npos) << needle << "\n" << r.out;
+  }
+  const Result top = run("--help");
+  EXPECT_EQ(top.status, 0) << describe(top);
+  for (const char* sub : {"pagerank", "bfs", "info", "convert"})
+    EXPECT_NE(top.out.find(sub), std::string::npos) << top.out;
+  const Result version = run("--version");
+  EXPECT_EQ(version.status, 0) << describe(version);
+  EXPECT_EQ(version.out.rfind("graphrun ", 0), 0u) << version.out;
+}
+
+TEST_F(CliTest, QuietMeansEmptyStderr) {
+  write("g.txt", small_graph);
+  write("p.txt", "1 2\n2 3\n");
+  for (const std::string command :
+       {"pagerank g.txt --quiet --output r.tsv", "bfs p.txt --source 1 -q", "info g.txt --quiet",
+        "convert g.txt g.grb --quiet", "convert p.txt p.mtx --quiet"}) {
+    SCOPED_TRACE(command);
+    const Result r = run(command);
+    EXPECT_EQ(r.status, 0) << describe(r);
+    EXPECT_EQ(r.err, "");
+  }
+}
+
+}  // namespace
