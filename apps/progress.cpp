@@ -49,7 +49,7 @@ void ProgressBar::draw(double fraction, std::string_view detail) {
   line += ' ';
   if (fraction >= 0) {
     fraction = std::clamp(fraction, 0.0, 1.0);
-    constexpr int width = 30;
+    constexpr int width = 24;
     const int filled = static_cast<int>(std::lround(fraction * width));
     line += '[';
     line.append(static_cast<std::size_t>(filled), '#');
