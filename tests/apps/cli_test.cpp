@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <ostream>
 #include <set>
 #include <sstream>
 #include <string>
@@ -295,6 +296,25 @@ TEST_F(CliTest, ConvertRefusesUnknownExtension) {
   EXPECT_EQ(work_files(), (std::set<std::string>{"p.txt"}));
 }
 
+TEST_F(CliTest, KarateClubMatchesNetworkX) {
+  // Zachary's karate club, shipped in datasets/: NetworkX's pagerank() gives
+  // node 33 0.100918, node 0 0.097002, node 32 0.071692.
+  const std::string karate = GRAPHRUN_SOURCE_DIR "/datasets/karate/karate.txt.gz";
+  if (!fs::exists(karate)) GTEST_SKIP() << karate << " not found";
+  const Result r = run("pagerank '" + karate + "' --undirected --top 3");
+  ASSERT_EQ(r.status, 0) << describe(r);
+  const auto top = lines_of(r.out);
+  ASSERT_EQ(top.size(), 3u) << r.out;
+  const std::vector<std::pair<std::string, double>> expected = {
+      {"33", 0.100918}, {"0", 0.097002}, {"32", 0.071692}};
+  for (std::size_t i = 0; i < 3; ++i) {
+    const auto f = fields_of(top[i]);
+    EXPECT_EQ(f[0], expected[i].first);
+    EXPECT_NEAR(std::strtod(f[1].c_str(), nullptr), expected[i].second, 1e-5);
+  }
+  EXPECT_NE(r.err.find("pagerank: 34 vertices, 156 edges"), std::string::npos) << r.err;
+}
+
 // ---------------------------------------------------------------- malformed input
 
 struct BadInput {
@@ -303,6 +323,8 @@ struct BadInput {
   const char* content;  // nullptr: see the test (gzip, missing file)
   int line;             // 0: no line applies
 };
+
+void PrintTo(const BadInput& bad, std::ostream* os) { *os << bad.test_name; }
 
 class MalformedInput : public CliTest, public ::testing::WithParamInterface<BadInput> {};
 
