@@ -1,0 +1,208 @@
+// Matrix Market: fields, symmetries, lying headers, write -> read round trip.
+
+#include <gtest/gtest.h>
+
+#include "graphrun/io/load.hpp"
+#include "graphrun/io/write.hpp"
+#include "io_test_support.hpp"
+
+namespace graphrun::io::test {
+namespace {
+
+struct CsrArrays {
+  vertex_t rows, cols;
+  std::vector<offset_t> row_ptr;
+  std::vector<vertex_t> col_idx;
+  std::vector<double> values;
+  bool operator==(const CsrArrays&) const = default;
+};
+
+CsrArrays csr_arrays(const Csr<double>& a) {
+  return {a.n_rows(), a.n_cols(), a.row_ptr(), a.col_idx(), a.values()};
+}
+
+TEST(MatrixMarket, RealGeneralRectangularSumsDuplicates) {
+  TempDir dir;
+  const std::string path = write_file(dir.file("a.mtx"),
+                                      "%%MatrixMarket matrix coordinate real general\n"
+                                      "% a comment\n"
+                                      "%\n"
+                                      "3 4 4\n"
+                                      "1 1 1.5\n"
+                                      "3 4 -2\n"
+                                      "2 1 3e0\n"
+                                      "1 1 0.5\n");
+  const CsrArrays want{3, 4, {0, 1, 2, 3}, {0, 0, 3}, {2.0, 3.0, -2.0}};
+  EXPECT_EQ(csr_arrays(read_matrix_market(path)), want);
+}
+
+TEST(MatrixMarket, IntegerSymmetricIsExpanded) {
+  TempDir dir;
+  const std::string path = write_file(dir.file("s.mtx"),
+                                      "%%MatrixMarket matrix coordinate integer symmetric\n"
+                                      "3 3 3\n"
+                                      "1 1 4\n"
+                                      "2 1 5\n"
+                                      "3 2 6\n");
+  const CsrArrays want{3, 3, {0, 2, 4, 5}, {0, 1, 0, 2, 1}, {4, 5, 5, 6, 6}};
+  EXPECT_EQ(csr_arrays(read_matrix_market(path)), want);
+}
+
+TEST(MatrixMarket, SkewSymmetricNegatesTheMirror) {
+  TempDir dir;
+  const std::string path = write_file(dir.file("k.mtx"),
+                                      "%%MatrixMarket matrix coordinate real skew-symmetric\n"
+                                      "2 2 1\n"
+                                      "2 1 3\n");
+  const CsrArrays want{2, 2, {0, 1, 2}, {1, 0}, {-3, 3}};
+  EXPECT_EQ(csr_arrays(read_matrix_market(path)), want);
+}
+
+TEST(MatrixMarket, PatternSymmetricGraphIsUndirectedWithIdsOneToN) {
+  TempDir dir;
+  const std::string path = write_gz(dir.file("p.mtx.gz"),
+                                    "%%MatrixMarket matrix coordinate pattern symmetric\r\n"
+                                    "4 4 3\r\n"
+                                    "2 1\r\n"
+                                    "3 3\r\n"
+                                    "4 2\r\n");
+  const Graph g = load_graph(path);
+  EXPECT_FALSE(g.directed());
+  EXPECT_FALSE(g.weighted());
+  EXPECT_TRUE(g.adj().is_pattern());
+  const Arrays want{{0, 1, 3, 4, 5}, {1, 0, 3, 2, 1}, {}, {1, 2, 3, 4}};
+  EXPECT_EQ(arrays(g), want);
+}
+
+TEST(MatrixMarket, GeneralGraphIsDirectedUnlessAskedOtherwise) {
+  TempDir dir;
+  const std::string path = write_file(dir.file("d.mtx"),
+                                      "%%MatrixMarket matrix coordinate real general\n"
+                                      "3 3 2\n"
+                                      "1 2 0.25\n"
+                                      "2 1 0.5\n");
+  const Graph d = read_matrix_market_graph(path);
+  EXPECT_TRUE(d.directed());
+  EXPECT_TRUE(d.weighted());
+  EXPECT_EQ(arrays(d), (Arrays{{0, 1, 2, 2}, {1, 0}, {0.25, 0.5}, {1, 2, 3}}));
+  LoadOptions opt;
+  opt.undirected = true;
+  const Graph u = read_matrix_market_graph(path, opt);
+  EXPECT_FALSE(u.directed());
+  EXPECT_EQ(arrays(u), (Arrays{{0, 1, 2, 2}, {1, 0}, {0.75, 0.75}, {1, 2, 3}}));
+}
+
+TEST(MatrixMarket, WriteReadRoundTripIsExact) {
+  TempDir dir;
+  Coo<double> coo;
+  coo.n_rows = 4;
+  coo.n_cols = 6;
+  coo.row = {0, 3, 3, 1, 0};
+  coo.col = {5, 0, 2, 1, 0};
+  coo.val = {0.1, 1.0 / 3.0, -2.5e10, 1e-300, -0.0};
+  const Csr<double> a = Csr<double>::from_coo(coo);
+  write_matrix_market(dir.file("rt.mtx"), a);
+  EXPECT_EQ(csr_arrays(read_matrix_market(dir.file("rt.mtx"))), csr_arrays(a));
+  EXPECT_NE(read_file(dir.file("rt.mtx")).find("0.10000000000000001"), std::string::npos);
+
+  coo.val.clear();
+  const Csr<double> p = Csr<double>::from_coo(coo);
+  write_matrix_market(dir.file("p.mtx"), p);
+  EXPECT_EQ(
+      read_file(dir.file("p.mtx")).rfind("%%MatrixMarket matrix coordinate pattern general\n", 0),
+      0u);
+  const Csr<double> back = read_matrix_market(dir.file("p.mtx"));
+  EXPECT_TRUE(back.is_pattern());
+  EXPECT_EQ(csr_arrays(back), csr_arrays(p));
+}
+
+struct BadMtx {
+  const char* name;
+  const char* text;
+  std::int64_t line;
+  const char* fragment;
+};
+
+const BadMtx bad_mtx[] = {
+    {"too_few", "%%MatrixMarket matrix coordinate real general\n3 3 3\n1 1 1\n2 2 2\n", 4,
+     "only 2 entries, the header declares 3"},
+    {"too_many",
+     "%%MatrixMarket matrix coordinate real general\n% c\n3 3 2\n1 1 1\n2 2 2\n\n3 3 3\n", 7,
+     "more entries than the 2 declared"},
+    {"row_beyond", "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1\n4 2 2\n", 4,
+     "row index 4 beyond the 3 rows"},
+    {"col_beyond", "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 3\n", 3,
+     "column index 3 beyond the 2 columns"},
+    {"index_zero", "%%MatrixMarket matrix coordinate real general\n3 3 1\n0 1 1\n", 3,
+     "row index 0 (Matrix Market indices start at 1)"},
+    {"missing_value", "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 1\n", 3,
+     "expected 3 columns"},
+    {"pattern_with_value", "%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 1 5\n", 3,
+     "expected 2 columns"},
+    {"nan_value", "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 1 nan\n", 3,
+     "not a finite number"},
+    {"negative_index", "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 -1 1\n", 3,
+     "negative"},
+    {"complex", "%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 0\n", 1,
+     "unsupported Matrix Market field 'complex'"},
+    {"array", "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n", 1,
+     "unsupported Matrix Market format 'array'"},
+    {"hermitian", "%%MatrixMarket matrix coordinate real hermitian\n1 1 1\n1 1 1\n", 1,
+     "unsupported Matrix Market symmetry 'hermitian'"},
+    {"no_banner", "3 3 1\n1 1 1\n", 1, "not a Matrix Market file"},
+    {"bad_size_line", "%%MatrixMarket matrix coordinate real general\n% c\n3 x 1\n", 3,
+     "column count 'x' is not a number"},
+    {"short_size_line", "%%MatrixMarket matrix coordinate real general\n3 3\n", 2,
+     "size line needs 3 numbers"},
+    {"symmetric_rectangular", "%%MatrixMarket matrix coordinate real symmetric\n2 3 0\n", 2,
+     "must be square"},
+};
+
+class MatrixMarketErrors : public ::testing::TestWithParam<BadMtx> {};
+
+TEST_P(MatrixMarketErrors, NameFileAndLine) {
+  const BadMtx& c = GetParam();
+  TempDir dir;
+  const std::string path = write_file(dir.file(std::string(c.name) + ".mtx"), c.text);
+  expect_input_error([&] { read_matrix_market(path); }, path, c.line, c.fragment);
+  LoadOptions opt;
+  opt.threads = 2;
+  opt.chunk_bytes = 4;
+  expect_input_error([&] { read_matrix_market_graph(path, opt); }, path, c.line, c.fragment);
+}
+
+INSTANTIATE_TEST_SUITE_P(Malformed, MatrixMarketErrors, ::testing::ValuesIn(bad_mtx),
+                         [](const auto& test_info) { return std::string(test_info.param.name); });
+
+TEST(MatrixMarketErrors, GraphMustBeSquare) {
+  TempDir dir;
+  const std::string path = write_file(dir.file("r.mtx"),
+                                      "%%MatrixMarket matrix coordinate real general\n"
+                                      "2 3 1\n"
+                                      "1 3 1\n");
+  expect_input_error([&] { read_matrix_market_graph(path); }, path, 2, "square");
+  EXPECT_EQ(read_matrix_market(path).n_cols(), 3);  // fine as a plain matrix
+}
+
+TEST(MatrixMarketErrors, NoSizeLine) {
+  TempDir dir;
+  const std::string path =
+      write_file(dir.file("n.mtx"), "%%MatrixMarket matrix coordinate real general\n% c\n");
+  expect_input_error([&] { read_matrix_market(path); }, path, 0, "no size line");
+}
+
+TEST(MatrixMarketErrors, TooManyRowsIsASizeError) {
+  TempDir dir;
+  const std::string path = write_file(dir.file("huge.mtx"),
+                                      "%%MatrixMarket matrix coordinate pattern general\n"
+                                      "3000000000 3 0\n");
+  try {
+    read_matrix_market(path);
+    ADD_FAILURE() << "expected SizeError";
+  } catch (const SizeError& e) {
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace graphrun::io::test
