@@ -77,7 +77,7 @@ void run_info(const InfoArgs& a) {
     const auto [lo, hi] = std::minmax_element(adj.values().begin(), adj.values().end());
     double total = 0;
     for (double w : adj.values()) total += w;
-    line("weights", format("min %.17g, max %.17g, total %.17g", *lo, *hi, total));
+    line("weights", format("min %.17g, max %.17g, sum over stored entries %.17g", *lo, *hi, total));
   }
   line("self loops", format("%lld", static_cast<long long>(loops)));
   if (g.n_vertices() > 0)

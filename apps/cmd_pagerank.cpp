@@ -81,12 +81,12 @@ void run_pagerank(const PageRankArgs& a) {
   }
   const double seconds_write = write_time.seconds();
 
-  print_summary(
-      a.common,
-      format("pagerank: %s, %d iterations (%s, L1 %.2g), load %.3f s, rank %.3f s, "
-             "write %.3f s",
-             graph_size(g).c_str(), r.iterations, r.converged ? "converged" : "NOT converged",
-             r.residual, in.seconds, seconds_rank, seconds_write));
+  print_summary(a.common,
+                format("pagerank: %s, %d iteration%s (%s, L1 %.2g), load %.3f s, rank %.3f s, "
+                       "write %.3f s",
+                       graph_size(g).c_str(), r.iterations, r.iterations == 1 ? "" : "s",
+                       r.converged ? "converged" : "NOT converged", r.residual, in.seconds,
+                       seconds_rank, seconds_write));
 }
 
 }  // namespace

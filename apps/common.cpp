@@ -123,8 +123,9 @@ Loaded load_input(const CommonOptions& o) {
   // (permissions, malformed content) itself.
   std::error_code ec;
   const auto status = std::filesystem::status(o.input, ec);
-  if (!std::filesystem::exists(status)) throw InputError(o.input, "no such file");
-  if (std::filesystem::is_directory(status))
+  if (status.type() == std::filesystem::file_type::not_found)
+    throw InputError(o.input, "no such file");
+  if (status.type() == std::filesystem::file_type::directory)
     throw InputError(o.input, "is a folder, not a graph file");
 
   ProgressBar bar("load", !o.quiet);
