@@ -88,9 +88,4 @@ IdMap::IdMap(const std::vector<std::span<const std::uint64_t>>& parts, std::uint
   checked_vertex_count(ids_.size(), path);
 }
 
-vertex_t IdMap::operator()(std::uint64_t id) const noexcept {
-  if (!direct_.empty()) return direct_[static_cast<std::size_t>(id)];
-  return static_cast<vertex_t>(std::lower_bound(ids_.begin(), ids_.end(), id) - ids_.begin());
-}
-
 }  // namespace graphrun::io::detail

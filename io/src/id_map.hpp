@@ -9,6 +9,7 @@
 //    pairwise in parallel, endpoints found by binary search. O(m log m).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -26,8 +27,12 @@ class IdMap {
         const std::string& path);
 
   vertex_t size() const noexcept { return static_cast<vertex_t>(ids_.size()); }
-  // Dense id of an input id that was among the parts.
-  vertex_t operator()(std::uint64_t id) const noexcept;
+  // Dense id of an input id that was among the parts. Inline: it runs once
+  // per endpoint, in the hot loop that assembles COO.
+  vertex_t operator()(std::uint64_t id) const noexcept {
+    if (!direct_.empty()) return direct_[static_cast<std::size_t>(id)];
+    return static_cast<vertex_t>(std::lower_bound(ids_.begin(), ids_.end(), id) - ids_.begin());
+  }
   // Sorted distinct input ids (moved out: the map is done after this).
   std::vector<std::uint64_t> take_ids() { return std::move(ids_); }
   bool direct() const noexcept { return !direct_.empty(); }

@@ -1,0 +1,49 @@
+// io_load_bench FILE... [--threads N] [--repeat R]: load each file R times
+// and print the best read+parse rate (MB/s of uncompressed text) and the
+// build time. A program, not a test: the figures go in reports.
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "graphrun/io/load.hpp"
+
+int main(int argc, char** argv) {
+  std::vector<std::string> files;
+  int threads = 0, repeat = 5;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--threads" && i + 1 < argc) {
+      threads = std::atoi(argv[++i]);
+    } else if (a == "--repeat" && i + 1 < argc) {
+      repeat = std::atoi(argv[++i]);
+    } else {
+      files.push_back(a);
+    }
+  }
+  std::printf("%-40s %7s %10s %12s %9s %9s %10s %10s\n", "file", "threads", "MB", "edges", "read_s",
+              "build_s", "read_MB/s", "total_MB/s");
+  for (const auto& f : files) {
+    graphrun::io::LoadOptions opt;
+    opt.threads = threads;
+    graphrun::io::LoadStats best;
+    double best_total = 1e300;
+    long long edges = 0;
+    for (int r = 0; r < repeat; ++r) {
+      graphrun::io::LoadStats s;
+      const graphrun::Graph g = graphrun::io::load_graph(f, opt, &s);
+      edges = g.n_edges();
+      if (s.seconds_read + s.seconds_build < best_total) {
+        best_total = s.seconds_read + s.seconds_build;
+        best = s;
+      }
+    }
+    const double mb = static_cast<double>(best.bytes_read) / 1e6;
+    const std::string name = f.size() > 40 ? "..." + f.substr(f.size() - 37) : f;
+    std::printf("%-40s %7d %10.2f %12lld %9.4f %9.4f %10.1f %10.1f\n", name.c_str(), threads, mb,
+                edges, best.seconds_read, best.seconds_build, mb / best.seconds_read,
+                mb / best_total);
+  }
+}
