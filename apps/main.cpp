@@ -90,7 +90,7 @@ int main(int argc, char** argv) {
              "\nRun 'graphrun SUBCOMMAND --help' for a subcommand's options, input formats and "
              "output.\n"
              "\nEXAMPLE:\n"
-             "  graphrun pagerank karate.mtx --top 5\n");
+             "  graphrun pagerank datasets/karate/karate.txt.gz --undirected --top 5\n");
 
   try {
     app.parse(argc, argv);
