@@ -212,6 +212,9 @@ TEST_F(CliTest, BfsLevelsOnAPathWithUnreachableVertices) {
   ASSERT_EQ(r.status, 0) << describe(r);
   EXPECT_EQ(r.out, "1\t0\n2\t1\n3\t2\n4\t3\n8\t-1\n9\t-1\n");
   EXPECT_NE(r.err.find("bfs: 6 vertices"), std::string::npos) << r.err;
+  // stderr is not a terminal here: the summary line and no progress bar.
+  EXPECT_EQ(lines_of(r.err).size(), 1u) << r.err;
+  EXPECT_EQ(r.err.find('\r'), std::string::npos) << r.err;
 }
 
 TEST_F(CliTest, BfsParents) {
