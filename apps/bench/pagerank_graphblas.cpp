@@ -41,7 +41,7 @@ void ok(GrB_Info info, const char* what) {
   if (info != GrB_SUCCESS && info != GrB_NO_VALUE)
     throw std::runtime_error(std::string("GraphBLAS call failed: ") + what);
 }
-#define GRB(call) ok((call), #call)
+#define GRB_CHECK(call) ok((call), #call)
 
 // Decompression rate of zlib alone on the file (MB/s of output), or 0 when
 // the file is not gzip: what no .gz loader can beat on one thread.
@@ -84,7 +84,7 @@ GrB_Matrix to_graphblas(const graphrun::Csr<double>& a) {
   std::vector<GrB_Index> aj(a.col_idx().begin(), a.col_idx().end());
   std::vector<double> ax(std::max<GrB_Index>(nnz, 1), 1.0);
   GrB_Matrix m;
-  GRB(GrB_Matrix_import_FP64(&m, GrB_FP64, n, n, ap.data(), aj.data(), ax.data(), n + 1, nnz, nnz,
+  GRB_CHECK(GrB_Matrix_import_FP64(&m, GrB_FP64, n, n, ap.data(), aj.data(), ax.data(), n + 1, nnz, nnz,
                              GrB_CSR_FORMAT));
   return m;
 }
@@ -113,32 +113,32 @@ GraphBlasPageRank graphblas_pagerank(const graphrun::Graph& g, int iters, double
     }
   }
   GrB_Vector d, r, t, w, sink_vals;
-  GRB(GrB_Vector_new(&d, GrB_FP64, n));
-  GRB(GrB_Vector_build_FP64(d, di.data(), dx.data(), di.size(), GrB_PLUS_FP64));
-  GRB(GrB_Vector_new(&r, GrB_FP64, n));
-  GRB(GrB_Vector_new(&t, GrB_FP64, n));
-  GRB(GrB_Vector_new(&w, GrB_FP64, n));
-  GRB(GrB_Vector_new(&sink_vals, GrB_FP64, sinks.size()));
-  GRB(GrB_Vector_assign_FP64(r, nullptr, nullptr, 1.0 / static_cast<double>(n), GrB_ALL, n,
+  GRB_CHECK(GrB_Vector_new(&d, GrB_FP64, n));
+  GRB_CHECK(GrB_Vector_build_FP64(d, di.data(), dx.data(), di.size(), GrB_PLUS_FP64));
+  GRB_CHECK(GrB_Vector_new(&r, GrB_FP64, n));
+  GRB_CHECK(GrB_Vector_new(&t, GrB_FP64, n));
+  GRB_CHECK(GrB_Vector_new(&w, GrB_FP64, n));
+  GRB_CHECK(GrB_Vector_new(&sink_vals, GrB_FP64, sinks.size()));
+  GRB_CHECK(GrB_Vector_assign_FP64(r, nullptr, nullptr, 1.0 / static_cast<double>(n), GrB_ALL, n,
                              nullptr));
-  GRB(GrB_wait(at, GrB_MATERIALIZE));
+  GRB_CHECK(GrB_Matrix_wait(at, GrB_MATERIALIZE));
   const double teleport = (1 - damping) / static_cast<double>(n);
   auto t0 = Clock::now();
   for (int k = 0; k < iters; ++k) {
     std::swap(t, r);  // t: the previous ranks
     double ssum = 0;
     if (!sinks.empty()) {
-      GRB(GrB_Vector_extract(sink_vals, nullptr, nullptr, t, sinks.data(), sinks.size(), nullptr));
-      GRB(GrB_Vector_reduce_FP64(&ssum, nullptr, GrB_PLUS_MONOID_FP64, sink_vals, nullptr));
+      GRB_CHECK(GrB_Vector_extract(sink_vals, nullptr, nullptr, t, sinks.data(), sinks.size(), nullptr));
+      GRB_CHECK(GrB_Vector_reduce_FP64(&ssum, nullptr, GrB_PLUS_MONOID_FP64, sink_vals, nullptr));
       ssum *= damping / static_cast<double>(n);
     }
-    GRB(GrB_Vector_assign_FP64(r, nullptr, nullptr, teleport + ssum, GrB_ALL, n, nullptr));
-    GRB(GrB_Vector_eWiseMult_BinaryOp(w, nullptr, nullptr, GrB_DIV_FP64, t, d, nullptr));
-    GRB(GrB_mxv(r, nullptr, GrB_PLUS_FP64, GxB_PLUS_SECOND_FP64, at, w, nullptr));
-    GRB(GrB_Vector_assign(t, nullptr, GrB_MINUS_FP64, r, GrB_ALL, n, nullptr));
-    GRB(GrB_Vector_apply(t, nullptr, nullptr, GrB_ABS_FP64, t, nullptr));
+    GRB_CHECK(GrB_Vector_assign_FP64(r, nullptr, nullptr, teleport + ssum, GrB_ALL, n, nullptr));
+    GRB_CHECK(GrB_Vector_eWiseMult_BinaryOp(w, nullptr, nullptr, GrB_DIV_FP64, t, d, nullptr));
+    GRB_CHECK(GrB_mxv(r, nullptr, GrB_PLUS_FP64, GxB_PLUS_SECOND_FP64, at, w, nullptr));
+    GRB_CHECK(GrB_Vector_assign(t, nullptr, GrB_MINUS_FP64, r, GrB_ALL, n, nullptr));
+    GRB_CHECK(GrB_Vector_apply(t, nullptr, nullptr, GrB_ABS_FP64, t, nullptr));
     double rdiff = 0;
-    GRB(GrB_Vector_reduce_FP64(&rdiff, nullptr, GrB_PLUS_MONOID_FP64, t, nullptr));
+    GRB_CHECK(GrB_Vector_reduce_FP64(&rdiff, nullptr, GrB_PLUS_MONOID_FP64, t, nullptr));
   }
   GraphBlasPageRank out;
   out.seconds = since(t0);
@@ -146,14 +146,14 @@ GraphBlasPageRank graphblas_pagerank(const graphrun::Graph& g, int iters, double
   std::vector<GrB_Index> ri(n);
   std::vector<double> rx(n);
   GrB_Index nv = n;
-  GRB(GrB_Vector_extractTuples_FP64(ri.data(), rx.data(), &nv, r));
+  GRB_CHECK(GrB_Vector_extractTuples_FP64(ri.data(), rx.data(), &nv, r));
   for (GrB_Index k = 0; k < nv; ++k) out.rank[ri[k]] = rx[k];
-  GrB_free(&at);
-  GrB_free(&d);
-  GrB_free(&r);
-  GrB_free(&t);
-  GrB_free(&w);
-  GrB_free(&sink_vals);
+  GrB_Matrix_free(&at);
+  GrB_Vector_free(&d);
+  GrB_Vector_free(&r);
+  GrB_Vector_free(&t);
+  GrB_Vector_free(&w);
+  GrB_Vector_free(&sink_vals);
   return out;
 }
 
@@ -184,8 +184,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   omp_set_num_threads(threads);
-  GRB(GrB_init(GrB_NONBLOCKING));
-  GRB(GxB_Global_Option_set(GxB_GLOBAL_NTHREADS, threads));
+  GRB_CHECK(GrB_init(GrB_NONBLOCKING));
+  GRB_CHECK(GxB_Global_Option_set(GxB_GLOBAL_NTHREADS, threads));
   const double bw = copy_bandwidth(threads);
   std::printf("threads %d, %d PageRank iterations, measured copy bandwidth %.1f GB/s\n\n", threads,
               iters, bw / 1e9);
