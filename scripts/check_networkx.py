@@ -23,7 +23,7 @@ Loading semantics (graphrun's, mirrored here):
     off-diagonal entries mirrored). Read with scipy.io.mmread when scipy is
     installed, else with the small reader below; complex, hermitian,
     skew-symmetric and non-square files are skipped.
-  - graphs with negative weights (several SuiteSparse matrices) have no
+  - graphs with inf/nan weights (graphrun refuses them) and graphs with negative weights (several SuiteSparse matrices) have no
     PageRank (NetworkX does not converge on them) and are skipped;
   - files with non-numeric vertex names, and side files (*.nodes.*,
     *groundtruth*, *complexes*), are skipped.
@@ -204,6 +204,8 @@ def check(task):
         else:
             g, weighted = read_edge_list(path, undirected)
         row.update(n=g.number_of_nodes(), edges=g.number_of_edges(), weighted=weighted)
+        if weighted and not all(math.isfinite(w) for _, _, w in g.edges(data="weight")):
+            raise Skip("non-finite weights: graphrun rejects the file")
         if weighted and any(w < 0 for _, _, w in g.edges(data="weight")):
             raise Skip("negative weights: not a Markov chain")
         try:
