@@ -16,8 +16,11 @@ namespace graphrun {
 
 struct BfsOptions {
   bool parents = false;  // also record a BFS-tree parent per vertex
-  double alpha = 15.0;   // Beamer's push -> pull threshold
-  double beta = 18.0;    // Beamer's pull -> push threshold
+  // Beamer's thresholds: pull when frontier out-edges > unvisited out-edges / alpha;
+  // back to push when the frontier shrinks below n / beta. alpha = 0 forces
+  // push only; alpha = beta = infinity pulls from the first step on. Both >= 0.
+  double alpha = 15.0;  // push -> pull threshold
+  double beta = 18.0;   // pull -> push threshold
   IterationCallback on_iteration;
 };
 
@@ -27,7 +30,10 @@ struct BfsResult {
       parent;            // if requested: parent, source's own id for the source, -1 unreachable
   int depth = 0;         // number of levels (largest level + 1)
   vertex_t reached = 0;  // vertices with level >= 0
-  offset_t edges_examined = 0;  // adjacency entries scanned
+  // Adjacency entries scanned: push steps count the frontier's out-edges;
+  // pull steps the in-edges of unvisited vertices (an upper bound, since a
+  // row stops at its first frontier neighbour).
+  offset_t edges_examined = 0;
   int push_steps = 0, pull_steps = 0;
   double seconds = 0;
 };
