@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Check graphrun's PageRank against NetworkX on real graphs.
 
-For every graph file in a datasets folder (default /work/shared/datasets:
+For every graph file in a datasets folder (default: the repository's datasets/;
+pass --datasets for a larger collection:
 SNAP edge lists *.txt.gz and Matrix Market *.mtx.gz), build the graph in
 NetworkX with graphrun's loading semantics, run nx.pagerank(alpha=0.85,
 tol=1e-12, max_iter=1000), run
@@ -249,7 +250,7 @@ def check(task):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("graphrun", nargs="?", help="path to the graphrun executable")
-    ap.add_argument("--datasets", default="/work/shared/datasets")
+    ap.add_argument("--datasets", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "datasets"))
     ap.add_argument("--only", nargs="*", help="dataset folder names to check")
     ap.add_argument("--max-edges", type=int, default=0,
                     help="skip files larger than this many data lines (0 = no limit)")
@@ -297,6 +298,9 @@ def main():
             failed += r["status"] == "FAIL"
     checked = len(tasks)
     print("%d checks, %d failed (limit L1 <= %g)" % (checked, failed, LIMIT))
+    if checked == 0:
+        print("nothing was checked: no usable graph in %s" % args.datasets, file=sys.stderr)
+        return 1
     return 1 if failed else 0
 
 
