@@ -20,8 +20,10 @@ Graph::Graph(Csr<double> adj, std::vector<std::uint64_t> ids, bool directed, boo
 const Csr<double>& Graph::transpose() const {
   // An undirected graph is its own transpose.
   if (!directed_) return adj_;
-  if (!transpose_) transpose_ = std::make_shared<const Csr<double>>(adj_.transpose());
-  return *transpose_;
+  std::call_once(transpose_->once, [this] {
+    transpose_->csr = std::make_unique<const Csr<double>>(adj_.transpose());
+  });
+  return *transpose_->csr;
 }
 
 std::optional<vertex_t> Graph::find(std::uint64_t input_id) const {

@@ -48,3 +48,19 @@ TEST(Graph, RejectsBadIdMaps) {
 
 }  // namespace
 }  // namespace graphrun
+
+namespace graphrun {
+namespace {
+
+TEST(Graph, TransposeBuiltOnceWhenManyThreadsAskAtOnce) {
+  Coo<double> coo{4, 4, {0, 1, 2, 3}, {1, 2, 3, 0}, {}};
+  Graph g(Csr<double>::from_coo(coo), {}, true, false);
+  std::vector<const Csr<double>*> seen(8);
+#pragma omp parallel for num_threads(8)
+  for (int t = 0; t < 8; ++t) seen[t] = &g.transpose();
+  for (auto* p : seen) EXPECT_EQ(p, seen[0]);
+  EXPECT_EQ(seen[0]->row_cols(1)[0], 0);  // 0 -> 1 is an in-edge of 1
+}
+
+}  // namespace
+}  // namespace graphrun

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -29,7 +30,8 @@ class Graph {
   bool weighted() const noexcept { return weighted_; }
 
   const Csr<double>& adj() const noexcept { return adj_; }
-  // Aᵀ: row i holds the in-edges of i. Built once, then cached.
+  // Aᵀ: row i holds the in-edges of i. Built once on first use, then cached;
+  // safe to call from several threads at once.
   const Csr<double>& transpose() const;
 
   // Input id of dense vertex v.
@@ -43,8 +45,14 @@ class Graph {
   std::vector<std::uint64_t> ids_;
   bool directed_ = true;
   bool weighted_ = false;
-  // shared_ptr so Graph stays cheaply movable; built lazily from const.
-  mutable std::shared_ptr<const Csr<double>> transpose_;
+  // Built lazily from const; behind a pointer so Graph stays movable and
+  // copies share one transpose (the adjacency never changes after
+  // construction).
+  struct TransposeCache {
+    std::once_flag once;
+    std::unique_ptr<const Csr<double>> csr;
+  };
+  std::shared_ptr<TransposeCache> transpose_ = std::make_shared<TransposeCache>();
 };
 
 }  // namespace graphrun
