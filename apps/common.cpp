@@ -213,6 +213,7 @@ std::string format(const char* fmt, ...) {
 
 void print_summary(const CommonOptions& o, const std::string& line) {
   if (o.quiet) return;
+  std::fflush(stdout);  // results first, when both streams go to one terminal
   std::fprintf(stderr, "%s\n", line.c_str());
 }
 

@@ -2,11 +2,12 @@
 // running PageRank the way LAGraph writes it (LAGr_PageRank, "GAP" variant),
 // on the same graphs, in one run, with the same number of threads.
 //
-//   graphrun-bench-cpu [--threads N] [--iters K] FILE...
+//   graphrun-bench-cpu [--threads N] [--iters K] [--reps R] FILE...
 //
 // For each graph it prints: load time and MB/s (uncompressed bytes parsed),
 // zlib's inflate rate on the same file (the floor for a .gz input), seconds
-// per PageRank iteration for both, the ratio, the memory-traffic floor of an
+// per PageRank iteration for both (median of R alternating runs of K
+// iterations each), the ratio, the memory-traffic floor of an
 // iteration (bytes that must move / measured copy bandwidth), and the L1
 // distance between the two rank vectors (they compute the same function).
 //
@@ -84,8 +85,8 @@ GrB_Matrix to_graphblas(const graphrun::Csr<double>& a) {
   std::vector<GrB_Index> aj(a.col_idx().begin(), a.col_idx().end());
   std::vector<double> ax(std::max<GrB_Index>(nnz, 1), 1.0);
   GrB_Matrix m;
-  GRB_CHECK(GrB_Matrix_import_FP64(&m, GrB_FP64, n, n, ap.data(), aj.data(), ax.data(), n + 1, nnz, nnz,
-                             GrB_CSR_FORMAT));
+  GRB_CHECK(GrB_Matrix_import_FP64(&m, GrB_FP64, n, n, ap.data(), aj.data(), ax.data(), n + 1, nnz,
+                                   nnz, GrB_CSR_FORMAT));
   return m;
 }
 
@@ -120,7 +121,7 @@ GraphBlasPageRank graphblas_pagerank(const graphrun::Graph& g, int iters, double
   GRB_CHECK(GrB_Vector_new(&w, GrB_FP64, n));
   GRB_CHECK(GrB_Vector_new(&sink_vals, GrB_FP64, sinks.size()));
   GRB_CHECK(GrB_Vector_assign_FP64(r, nullptr, nullptr, 1.0 / static_cast<double>(n), GrB_ALL, n,
-                             nullptr));
+                                   nullptr));
   GRB_CHECK(GrB_Matrix_wait(at, GrB_MATERIALIZE));
   const double teleport = (1 - damping) / static_cast<double>(n);
   auto t0 = Clock::now();
@@ -128,7 +129,8 @@ GraphBlasPageRank graphblas_pagerank(const graphrun::Graph& g, int iters, double
     std::swap(t, r);  // t: the previous ranks
     double ssum = 0;
     if (!sinks.empty()) {
-      GRB_CHECK(GrB_Vector_extract(sink_vals, nullptr, nullptr, t, sinks.data(), sinks.size(), nullptr));
+      GRB_CHECK(
+          GrB_Vector_extract(sink_vals, nullptr, nullptr, t, sinks.data(), sinks.size(), nullptr));
       GRB_CHECK(GrB_Vector_reduce_FP64(&ssum, nullptr, GrB_PLUS_MONOID_FP64, sink_vals, nullptr));
       ssum *= damping / static_cast<double>(n);
     }
@@ -157,6 +159,11 @@ GraphBlasPageRank graphblas_pagerank(const graphrun::Graph& g, int iters, double
   return out;
 }
 
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
 std::string base_name(const std::string& path) {
   auto s = path.substr(path.find_last_of('/') + 1);
   return s.substr(0, s.find('.'));
@@ -165,30 +172,34 @@ std::string base_name(const std::string& path) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int threads = 2, iters = 20;
+  int threads = 2, iters = 20, reps = 7;
   std::vector<std::string> files;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) {
       threads = std::atoi(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) {
+      reps = std::atoi(argv[++i]);
     } else if (!std::strcmp(argv[i], "--iters") && i + 1 < argc) {
       iters = std::atoi(argv[++i]);
     } else if (argv[i][0] == '-') {
-      std::fprintf(stderr, "usage: %s [--threads N] [--iters K] FILE...\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--threads N] [--iters K] [--reps R] FILE...\n", argv[0]);
       return 2;
     } else {
       files.emplace_back(argv[i]);
     }
   }
-  if (files.empty() || threads < 1 || iters < 1) {
-    std::fprintf(stderr, "usage: %s [--threads N] [--iters K] FILE...\n", argv[0]);
+  if (files.empty() || threads < 1 || iters < 1 || reps < 1) {
+    std::fprintf(stderr, "usage: %s [--threads N] [--iters K] [--reps R] FILE...\n", argv[0]);
     return 2;
   }
   omp_set_num_threads(threads);
   GRB_CHECK(GrB_init(GrB_NONBLOCKING));
   GRB_CHECK(GxB_Global_Option_set(GxB_GLOBAL_NTHREADS, threads));
   const double bw = copy_bandwidth(threads);
-  std::printf("threads %d, %d PageRank iterations, measured copy bandwidth %.1f GB/s\n\n", threads,
-              iters, bw / 1e9);
+  std::printf(
+      "threads %d, median of %d runs of %d PageRank iterations, measured copy bandwidth %.1f "
+      "GB/s\n\n",
+      threads, reps, iters, bw / 1e9);
   std::printf(
       "| graph | vertices | edges | load MB/s | zlib inflate MB/s | graphrun s/iter | GraphBLAS "
       "s/iter | speed-up | floor s/iter | graphrun / floor | L1(graphrun, GraphBLAS) |\n");
@@ -208,12 +219,20 @@ int main(int argc, char** argv) {
     po.tol = 1e-300;  // run exactly `iters` iterations
     po.max_iter = iters;
     po.use_weights = false;
-    graphrun::pagerank(ctx, g, po);  // warm-up
-    auto ours = graphrun::pagerank(ctx, g, po);
-    const double ours_it = ours.seconds / ours.iterations;
-    graphblas_pagerank(g, 2, damping);  // warm-up
-    auto theirs = graphblas_pagerank(g, iters, damping);
-    const double theirs_it = theirs.seconds / iters;
+    // Warm up both, then alternate them `reps` times (so that a slow spell
+    // of the machine hits both sides) and take each side's median.
+    graphrun::pagerank(ctx, g, po);
+    graphblas_pagerank(g, 2, damping);
+    std::vector<double> ours_t, theirs_t;
+    graphrun::PageRankResult ours;
+    GraphBlasPageRank theirs;
+    for (int rep = 0; rep < reps; ++rep) {
+      ours = graphrun::pagerank(ctx, g, po);
+      ours_t.push_back(ours.seconds / ours.iterations);
+      theirs = graphblas_pagerank(g, iters, damping);
+      theirs_t.push_back(theirs.seconds / iters);
+    }
+    const double ours_it = median(ours_t), theirs_it = median(theirs_t);
     double l1 = 0;
     for (graphrun::vertex_t v = 0; v < g.n_vertices(); ++v)
       l1 += std::fabs(ours.rank[v] - theirs.rank[v]);
