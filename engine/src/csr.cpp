@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <numeric>
 #include <string>
 
@@ -49,19 +50,24 @@ Csr<T> Csr<T>::from_coo(const Coo<T>& coo, Duplicates dup) {
   if (coo.col.size() != coo.row.size() || (!pattern && coo.val.size() != coo.row.size()))
     throw ArgumentError("Coo: row, col and val must have the same length");
 
-  // Counting sort by row; a stable scatter keeps input order within a row,
-  // which Duplicates::last relies on.
+  // Counting sort by row. Counting is parallel (atomic increments: the
+  // counts do not depend on their order). The scatter is parallel for a
+  // pattern, whose rows are sorted and deduplicated afterwards so the order
+  // it leaves within a row does not matter; with values it stays serial and
+  // stable, keeping input order within a row, which Duplicates::last and a
+  // reproducible summation order of duplicates rely on.
   const int nt = omp_get_max_threads();
   const vertex_t n = coo.n_rows;
   std::vector<offset_t> counts(static_cast<std::size_t>(n) + 1, 0);
   bool in_range = true;
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(&& : in_range)
   for (offset_t k = 0; k < nnz; ++k) {
     const vertex_t r = coo.row[k], c = coo.col[k];
     if (r < 0 || r >= n || c < 0 || c >= coo.n_cols) {
       in_range = false;
-      break;
+      continue;
     }
-    ++counts[r + 1];
+    std::atomic_ref<offset_t>(counts[r + 1]).fetch_add(1, std::memory_order_relaxed);
   }
   if (!in_range) throw ArgumentError("Coo: entry outside the matrix shape");
   std::partial_sum(counts.begin(), counts.end(), counts.begin());
@@ -69,10 +75,19 @@ Csr<T> Csr<T>::from_coo(const Coo<T>& coo, Duplicates dup) {
   std::vector<vertex_t> cols(nnz);
   std::vector<T> vals(pattern ? 0 : nnz);
   std::vector<offset_t> next(counts.begin(), counts.end() - 1);
-  for (offset_t k = 0; k < nnz; ++k) {
-    const offset_t p = next[coo.row[k]]++;
-    cols[p] = coo.col[k];
-    if (!pattern) vals[p] = coo.val[k];
+  if (pattern) {
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (offset_t k = 0; k < nnz; ++k) {
+      const offset_t p =
+          std::atomic_ref<offset_t>(next[coo.row[k]]).fetch_add(1, std::memory_order_relaxed);
+      cols[p] = coo.col[k];
+    }
+  } else {
+    for (offset_t k = 0; k < nnz; ++k) {
+      const offset_t p = next[coo.row[k]]++;
+      cols[p] = coo.col[k];
+      vals[p] = coo.val[k];
+    }
   }
 
   // Sort each row by column (stable: input order among equal columns) and
