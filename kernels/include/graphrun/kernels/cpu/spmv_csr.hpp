@@ -2,13 +2,13 @@
 //
 //   y(i) = add_k mul(A(i,k), x(k))   for every row i the mask allows
 //
-// Rows are split statically into one block per thread with equal
-// (nonzeros + rows) by binary search on row_ptr (cpu/partition.hpp): skewed
-// graphs stay balanced unless one row dominates, and the partition depends
-// only on the matrix and the thread count. Each row is reduced serially by
-// one thread, in column order, so y is bit-identical whatever the thread
-// count. A semiring with is_terminal() stops a row at its annihilator (OR
-// reaching true: bottom-up BFS).
+// Rows are split into blocks of equal work (nonzeros + rows) by binary
+// search on row_ptr (cpu/partition.hpp), a few blocks per thread handed out
+// dynamically: skewed graphs and unevenly loaded cores stay balanced unless
+// one row dominates. Each row is reduced by one thread in an order fixed by
+// the row alone (spmv_row), so y is bit-identical whatever the thread count
+// or the blocks. A semiring with is_terminal() stops a row at its
+// annihilator (OR reaching true: bottom-up BFS).
 //
 // Header-only template, so any semiring works (BFS's AnySecond, later SSSP
 // variants); the combinations the library itself uses are compiled once in
@@ -18,6 +18,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdint>
 
 #include "graphrun/engine/csr.hpp"
@@ -34,16 +35,39 @@ template <class S, bool Pattern, class T>
 inline typename S::value_type spmv_row(const CsrView<T>& a, vertex_t i,
                                        const typename S::value_type* x) {
   using V = typename S::value_type;
-  V acc = S::zero();
-  const offset_t end = a.row_ptr[i + 1];
-  for (offset_t k = a.row_ptr[i]; k < end; ++k) {
+  const offset_t begin = a.row_ptr[i], end = a.row_ptr[i + 1];
+  auto term = [&](offset_t k) {
     const V aik = Pattern ? semiring_entry<S>(T(1)) : semiring_entry<S>(a.values[k]);
-    acc = S::add(acc, S::mul(aik, x[a.col_idx[k]]));
-    if constexpr (SemiringWithTerminal<S>) {
+    return S::mul(aik, x[a.col_idx[k]]);
+  };
+  if constexpr (SemiringWithTerminal<S>) {
+    V acc = S::zero();
+    for (offset_t k = begin; k < end; ++k) {
+      acc = S::add(acc, term(k));
       if (S::is_terminal(acc)) break;
     }
+    return acc;
+  } else {
+    // Rows of 8 or more entries use four interleaved accumulators (entries
+    // k, k+4, ... go to the same one) so that their additions do not form one
+    // serial dependency chain: the gather latency, not the adder's, sets the
+    // pace. Short rows keep one chain (the bookkeeping would cost more). The
+    // order depends only on the row, never on the thread count.
+    V acc0 = S::zero();
+    offset_t k = begin;
+    if (end - begin >= 8) {
+      V acc1 = S::zero(), acc2 = S::zero(), acc3 = S::zero();
+      for (; k + 4 <= end; k += 4) {
+        acc0 = S::add(acc0, term(k));
+        acc1 = S::add(acc1, term(k + 1));
+        acc2 = S::add(acc2, term(k + 2));
+        acc3 = S::add(acc3, term(k + 3));
+      }
+      acc0 = S::add(S::add(acc0, acc1), S::add(acc2, acc3));
+    }
+    for (; k < end; ++k) acc0 = S::add(acc0, term(k));  // short rows: one chain
+    return acc0;
   }
-  return acc;
 }
 
 template <class S, bool Pattern, bool Masked, class T>
@@ -67,10 +91,15 @@ void spmv_csr_impl(const CsrView<T>& a, const typename S::value_type* x, typenam
     spmv_rows<S, Pattern, Masked>(a, x, y, mask, 0, a.n_rows);
     return;
   }
-#pragma omp parallel num_threads(threads)
-  {
-    const int parts = omp_get_num_threads();
-    const int p = omp_get_thread_num();
+  // A few blocks of equal work per thread, handed out dynamically: a thread
+  // whose core is slowed (by another process, or by cache misses its block
+  // happens to take) does not hold the others back. Each y(i) is computed
+  // by one thread from its row alone, so the result does not depend on the
+  // blocks or on who runs them.
+  const offset_t max_parts = std::max<offset_t>(1, work / (min_parallel_work / 4));
+  const int parts = static_cast<int>(std::min<offset_t>(offset_t{threads} * 8, max_parts));
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+  for (int p = 0; p < parts; ++p) {
     const vertex_t begin = partition_begin(a.row_ptr, a.n_rows, parts, p);
     const vertex_t end = partition_begin(a.row_ptr, a.n_rows, parts, p + 1);
     spmv_rows<S, Pattern, Masked>(a, x, y, mask, begin, end);
