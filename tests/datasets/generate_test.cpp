@@ -1,0 +1,83 @@
+// graphrun-generate: the graphs it writes have the sizes and structure its
+// parameters promise, load through the edge-list reader, and are the same
+// file for the same command.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "graphrun/engine/row_stats.hpp"
+#include "graphrun/io/load.hpp"
+
+namespace graphrun {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path generate(const std::string& args, const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / "graphrun_generate_test";
+  fs::create_directories(dir);
+  const fs::path out = dir / name;
+  const std::string cmd = std::string(GRAPHRUN_GENERATE_EXE) + " " + args + " -o " + out.string();
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  return out;
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+TEST(Generate, GridHasTheFivePointStructure) {
+  const auto path = generate("grid 30 40", "grid.txt");
+  io::LoadOptions o;
+  o.undirected = true;
+  Graph g = io::load_graph(path.string(), o);
+  EXPECT_EQ(g.n_vertices(), 30 * 40);
+  EXPECT_EQ(g.n_edges(), 2 * (30 * 39 + 40 * 29));  // both directions stored
+  RowStats s = analyze(g.adj().view());
+  EXPECT_EQ(s.min_length, 2);  // corners
+  EXPECT_EQ(s.max_length, 4);  // interior
+}
+
+TEST(Generate, UniformHasTheRequestedEdgeCountAndIsReproducible) {
+  const auto a = generate("uniform 5000 8 --seed 7", "u1.txt");
+  const auto b = generate("uniform 5000 8 --seed 7", "u2.txt");
+  const auto c = generate("uniform 5000 8 --seed 8", "u3.txt");
+  EXPECT_TRUE(slurp(a) == slurp(b)) << "same command, different files";
+  EXPECT_FALSE(slurp(a) == slurp(c)) << "another seed, the same file";
+  Graph g = io::load_graph(a.string());
+  EXPECT_LE(g.n_vertices(), 5000);
+  EXPECT_GT(g.n_vertices(), 4900);  // few of 5000 vertices miss all 80000 endpoints
+  // 40000 draws among 25M pairs: only a handful of repeats collapse.
+  EXPECT_GT(g.n_edges(), 39900);
+  EXPECT_LE(g.n_edges(), 40000);
+}
+
+TEST(Generate, RmatIsSkewed) {
+  const auto path = generate("rmat 14 16 --seed 3", "rmat.txt");
+  Graph g = io::load_graph(path.string());
+  EXPECT_LE(g.n_vertices(), 1 << 14);
+  RowStats s = analyze(g.adj().view());
+  // a = 0.57 concentrates edges on low ids: far more skewed than uniform
+  // (whose coefficient of variation would be about 1/sqrt(16) = 0.25).
+  EXPECT_GT(s.cv, 1.0);
+  EXPECT_GT(s.max_length, 50 * s.mean);
+}
+
+TEST(Generate, BadArgumentsExitTwo) {
+  for (const char* args : {"torus 3 3", "grid 0 5", "rmat 40 16", "uniform 10 x", "grid 3"}) {
+    const std::string cmd = std::string(GRAPHRUN_GENERATE_EXE) + " " + args + " >/dev/null 2>&1";
+    const int rc = std::system(cmd.c_str());
+    ASSERT_TRUE(WIFEXITED(rc)) << args;
+    EXPECT_EQ(WEXITSTATUS(rc), 2) << args;
+  }
+}
+
+}  // namespace
+}  // namespace graphrun
