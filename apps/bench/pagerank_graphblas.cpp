@@ -2,7 +2,7 @@
 // running PageRank the way LAGraph writes it (LAGr_PageRank, "GAP" variant),
 // on the same graphs, in one run, with the same number of threads.
 //
-//   graphrun-bench-cpu [--threads N] [--iters K] [--reps R] FILE...
+//   graphrun-bench-cpu [--threads N] [--iters K] [--reps R] [--undirected] FILE...
 //
 // For each graph it prints: load time and MB/s (uncompressed bytes parsed),
 // zlib's inflate rate on the same file (the floor for a .gz input), seconds
@@ -173,23 +173,29 @@ std::string base_name(const std::string& path) {
 
 int main(int argc, char** argv) {
   int threads = 2, iters = 20, reps = 7;
+  bool undirected = false;
   std::vector<std::string> files;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) {
       threads = std::atoi(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--undirected")) {
+      undirected = true;
     } else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) {
       reps = std::atoi(argv[++i]);
     } else if (!std::strcmp(argv[i], "--iters") && i + 1 < argc) {
       iters = std::atoi(argv[++i]);
     } else if (argv[i][0] == '-') {
-      std::fprintf(stderr, "usage: %s [--threads N] [--iters K] [--reps R] FILE...\n", argv[0]);
+      std::fprintf(stderr,
+                   "usage: %s [--threads N] [--iters K] [--reps R] [--undirected] FILE...\n",
+                   argv[0]);
       return 2;
     } else {
       files.emplace_back(argv[i]);
     }
   }
   if (files.empty() || threads < 1 || iters < 1 || reps < 1) {
-    std::fprintf(stderr, "usage: %s [--threads N] [--iters K] [--reps R] FILE...\n", argv[0]);
+    std::fprintf(stderr, "usage: %s [--threads N] [--iters K] [--reps R] [--undirected] FILE...\n",
+                 argv[0]);
     return 2;
   }
   omp_set_num_threads(threads);
@@ -209,6 +215,7 @@ int main(int argc, char** argv) {
     graphrun::io::LoadStats ls;
     graphrun::io::LoadOptions lo;
     lo.threads = threads;
+    lo.undirected = undirected;
     auto t0 = Clock::now();
     graphrun::Graph g = graphrun::io::load_graph(path, lo, &ls);
     const double load_s = since(t0);
