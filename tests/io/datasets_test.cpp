@@ -67,6 +67,7 @@ const std::map<std::string, std::pair<std::int64_t, std::string>> refused = {
 };
 
 bool is_graph_file(const std::string& name) {
+  if (name == "CMakeLists.txt") return false;  // datasets/generators/ builds a program
   const bool mtx = name.ends_with(".mtx.gz") || name.ends_with(".mtx");
   const bool txt = name.ends_with(".txt.gz") || name.ends_with(".txt");
   // Side files: vertex names, ground truth, reference complexes.
