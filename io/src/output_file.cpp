@@ -1,7 +1,9 @@
 // OutputFile: write beside the target, rename into place on commit.
 //
 // rename(2) within one directory is atomic, so readers of `path` see either
-// the old file or the complete new one, never a half-written one.
+// the old file or the complete new one, never a half-written one. The
+// temporary is removed when the run fails (destructor) and when it is
+// interrupted by SIGINT, SIGTERM or SIGHUP (temp_files.hpp).
 
 #include <unistd.h>
 
@@ -11,6 +13,7 @@
 
 #include "graphrun/engine/error.hpp"
 #include "graphrun/io/write.hpp"
+#include "temp_files.hpp"
 
 namespace graphrun::io {
 
@@ -28,16 +31,23 @@ OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
     return;
   }
   tmp_ = path_ + ".tmp." + std::to_string(::getpid());
+  temp_slot_ = detail::register_temp_file(tmp_);  // before the file exists
   f_ = std::fopen(tmp_.c_str(), "wb");
-  if (!f_) fail(path_, "cannot create", errno);
+  if (!f_) {
+    const int err = errno;
+    detail::unregister_temp_file(temp_slot_);
+    fail(path_, "cannot create", err);
+  }
   // Large writes: the writers emit many small pieces.
   std::setvbuf(f_, nullptr, _IOFBF, std::size_t(1) << 20);
 }
 
 OutputFile::~OutputFile() {
-  if (committed_ || !f_ || f_ == stdout) return;
-  std::fclose(f_);
-  std::remove(tmp_.c_str());
+  if (!committed_ && f_ && f_ != stdout) {
+    std::fclose(f_);
+    std::remove(tmp_.c_str());
+  }
+  detail::unregister_temp_file(temp_slot_);
 }
 
 void OutputFile::commit() {
@@ -61,6 +71,8 @@ void OutputFile::commit() {
     std::remove(tmp_.c_str());
     fail(path_, "cannot rename the finished file into place", err);
   }
+  detail::unregister_temp_file(temp_slot_);
+  temp_slot_ = -1;
   committed_ = true;
 }
 

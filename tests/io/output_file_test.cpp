@@ -1,6 +1,9 @@
 // OutputFile: all or nothing.
 
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "graphrun/io/write.hpp"
 #include "io_test_support.hpp"
@@ -23,6 +26,29 @@ TEST(OutputFile, NotCommittedLeavesNothing) {
     EXPECT_EQ(entries(dir).size(), 1u);  // the temporary file, while writing
   }
   EXPECT_TRUE(entries(dir).empty());
+}
+
+// A run stopped by a signal while its output is half-written: the child
+// process dies of the signal as it would have, and no temporary is left.
+TEST(OutputFile, InterruptedRunLeavesNoTemporary) {
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    TempDir dir;
+    const std::string target = dir.file("result.tsv");
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      OutputFile out(target);
+      std::fputs("half a result\n", out.stream());
+      std::fflush(out.stream());
+      ::raise(sig);
+      ::_exit(0);  // not reached
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFSIGNALED(status)) << "signal " << sig;
+    EXPECT_EQ(WTERMSIG(status), sig);
+    EXPECT_TRUE(entries(dir).empty()) << "signal " << sig << " left " << entries(dir).front();
+  }
 }
 
 TEST(OutputFile, CommittedFileIsInPlaceWithoutTemporary) {

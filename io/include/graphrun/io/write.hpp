@@ -1,6 +1,7 @@
 // Writers. Every output goes to a temporary file beside the target and is
 // renamed into place on commit(), so an interrupted or failed run leaves no
-// half-written file behind.
+// half-written file behind; the temporary itself is removed when the run
+// fails or is stopped by SIGINT, SIGTERM or SIGHUP.
 #pragma once
 
 #include <cstdio>
@@ -27,6 +28,7 @@ class OutputFile {
   std::string path_, tmp_;
   std::FILE* f_ = nullptr;
   bool committed_ = false;
+  int temp_slot_ = -1;  // registration for removal on SIGINT/SIGTERM/SIGHUP
 };
 
 // Matrix Market coordinate real general, 1-based, rows then columns sorted,
