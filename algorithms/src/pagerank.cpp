@@ -8,10 +8,10 @@
 //
 // One SpMV and one fused vector pass per iteration: the pass that writes r'
 // also sums the L1 change and prepares the next x and dangling mass.
-// Reductions go through fixed vertex blocks (their number depends on n
-// only) whose partial sums are added in block order, so the same input gives
-// bit-identical ranks at any thread count (OpenMP's reduction clause does
-// not promise an order).
+// Reductions go through fixed blocks (one per thread of the context) whose
+// partial sums are added in block order, so the same input and thread count
+// give bit-identical ranks (OpenMP's reduction clause does not promise an
+// order).
 #include "graphrun/algorithms/pagerank.hpp"
 
 #include <omp.h>
@@ -66,11 +66,7 @@ PageRankResult pagerank(Context& ctx, const Graph& g, const PageRankOptions& opt
 
   const bool weighted = options.use_weights && g.weighted() && !g.adj().is_pattern();
   const int threads = ctx.threads();
-  // Vertex blocks of the fused pass: a fixed count that depends on n alone,
-  // handed out dynamically (a slowed core does not hold the pass back), with
-  // one partial sum per block added in block order, so ranks are
-  // bit-identical whatever the thread count.
-  const Blocks blocks{n, static_cast<int>(std::clamp<vertex_t>(n / 4096, 1, 256))};
+  const Blocks blocks{n, std::max(1, std::min<int>(threads, n))};
   const double d = options.damping;
   const double inv_n = 1.0 / static_cast<double>(n);
 
@@ -98,7 +94,7 @@ PageRankResult pagerank(Context& ctx, const Graph& g, const PageRankOptions& opt
 
   // x = r ./ outw, dangling = Σ r over dangling vertices.
   auto scale = [&](const std::vector<double>& rank) {
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+#pragma omp parallel for num_threads(threads) schedule(static, 1)
     for (int b = 0; b < blocks.count; ++b) {
       double dangling = 0.0;
       for (vertex_t j = blocks.begin(b); j < blocks.begin(b + 1); ++j) {
@@ -117,7 +113,7 @@ PageRankResult pagerank(Context& ctx, const Graph& g, const PageRankOptions& opt
     spmv<PlusTimes<double>>(ctx, at, x.data(), y.data());
     const double base = (d * dangling + 1.0 - d) * inv_n;
     // r' = d y + base; err = |r' - r|_1; next x and dangling mass from r'.
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+#pragma omp parallel for num_threads(threads) schedule(static, 1)
     for (int b = 0; b < blocks.count; ++b) {
       double err = 0.0, dang = 0.0;
       for (vertex_t i = blocks.begin(b); i < blocks.begin(b + 1); ++i) {
