@@ -2,8 +2,7 @@
 # Installs what graphrun needs to build and test on Debian 12 (bookworm),
 # skipping what is already there. Run as root or with sudo available.
 #   build:   cmake g++ zlib CLI11 (OpenMP comes with g++)
-#   tests:   GoogleTest, Boost.Graph (oracle), python3 + NetworkX/SciPy (oracle),
-#            mcl (clustering oracle)
+#   tests:   GoogleTest, Boost.Graph (oracle), python3 + NetworkX/SciPy (oracle)
 #   bench:   SuiteSparse:GraphBLAS (the CPU anchor)
 #   style:   clang-format
 # The CUDA toolkit is not installed here: GRAPHRUN_CUDA=AUTO builds the CUDA
