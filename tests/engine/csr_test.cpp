@@ -2,6 +2,7 @@
 #include "graphrun/engine/csr.hpp"
 
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <map>
 #include <random>
@@ -113,6 +114,45 @@ TEST(CsrTranspose, MatchesDenseModelOnRandomMatrices) {
     for (auto& [rc, v] : want) want_t[{rc.second, rc.first}] = v;
     EXPECT_EQ(to_dense(t), want_t);
     EXPECT_EQ(to_dense(t.transpose()), want);
+  }
+}
+
+}  // namespace
+}  // namespace graphrun
+
+namespace graphrun {
+namespace {
+
+// The parallel transpose (row blocks per thread, per-thread column counts)
+// must give exactly the serial result — sorted rows, values in place — for
+// any thread count, including rows and columns left empty.
+TEST(CsrTranspose, SameResultAtAnyThreadCount) {
+  std::mt19937_64 rng(7);
+  for (bool pattern : {true, false}) {
+    Coo<double> coo{5000, 3000, {}, {}, {}};
+    for (int k = 0; k < 60000; ++k) {
+      // Skewed rows (low ids heavy), a band of empty columns [1000, 1100).
+      const auto r = static_cast<vertex_t>((rng() % 5000) * (rng() % 5000) / 5000);
+      auto c = static_cast<vertex_t>(rng() % 3000);
+      if (c >= 1000 && c < 1100) c = 0;
+      coo.row.push_back(r);
+      coo.col.push_back(c);
+      if (!pattern) coo.val.push_back(static_cast<double>(k));
+    }
+    const auto a = Csr<double>::from_coo(coo);
+    const int saved = omp_get_max_threads();
+    omp_set_num_threads(1);
+    const auto serial = a.transpose();
+    for (int threads : {2, 3, 7}) {
+      omp_set_num_threads(threads);
+      const auto t = a.transpose();
+      EXPECT_EQ(t.row_ptr(), serial.row_ptr()) << threads;
+      EXPECT_EQ(t.col_idx(), serial.col_idx()) << threads;
+      EXPECT_EQ(t.values(), serial.values()) << threads;
+    }
+    omp_set_num_threads(saved);
+    expect_well_formed(serial);
+    EXPECT_EQ(to_dense(serial.transpose()), to_dense(a));
   }
 }
 
