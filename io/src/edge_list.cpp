@@ -11,6 +11,7 @@
 #include <span>
 #include <vector>
 
+#include "coo_assembly.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/io/load.hpp"
 #include "id_map.hpp"
@@ -131,48 +132,25 @@ Graph read_edge_list(const std::string& path, const LoadOptions& options, LoadSt
   progress.phase(0.8, 1.0);
   std::vector<std::span<const std::uint64_t>> endpoints;
   std::uint64_t max_id = 0;
-  std::vector<offset_t> start(parsed.size() + 1, 0);  // first COO entry of each chunk
-  for (std::size_t i = 0; i < parsed.size(); ++i) {
-    const EdgeChunk& c = parsed[i];
+  for (const EdgeChunk& c : parsed) {
     endpoints.emplace_back(c.src);
     endpoints.emplace_back(c.dst);
     max_id = std::max(max_id, c.max_id);
-    const auto m = static_cast<offset_t>(c.src.size());
-    // Symmetrizing adds the reverse of every edge but a self loop.
-    const offset_t entries =
-        options.undirected ? checked_add<offset_t>(m, m - c.self_loops, "edge count") : m;
-    start[i + 1] = checked_add<offset_t>(start[i], entries, "edge count");
   }
+  // Symmetrizing adds the reverse of every edge but a self loop.
+  auto size = [](const EdgeChunk& c) { return c.src.size(); };
+  const std::vector<offset_t> start = coo_offsets(parsed, options.undirected, size,
+                                                  [](const EdgeChunk& c) { return c.self_loops; });
   if (start.back() == 0) throw InputError(path, "no edges");
   IdMap ids(endpoints, max_id, threads, path);
   progress.report(0.3);
 
   Coo<double> coo;
   coo.n_rows = coo.n_cols = ids.size();
-  const auto nnz = static_cast<std::size_t>(start.back());
-  coo.row.resize(nnz);
-  coo.col.resize(nnz);
-  if (weighted) coo.val.resize(nnz);
-  const auto n_chunks = static_cast<std::int64_t>(parsed.size());
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-  for (std::int64_t i = 0; i < n_chunks; ++i) {
-    EdgeChunk& c = parsed[i];
-    auto k = static_cast<std::size_t>(start[i]);
-    for (std::size_t e = 0; e < c.src.size(); ++e) {
-      const vertex_t u = ids(c.src[e]), v = ids(c.dst[e]);
-      coo.row[k] = u;
-      coo.col[k] = v;
-      if (weighted) coo.val[k] = c.weight[e];
-      ++k;
-      if (options.undirected && u != v) {
-        coo.row[k] = v;
-        coo.col[k] = u;
-        if (weighted) coo.val[k] = c.weight[e];
-        ++k;
-      }
-    }
-    c = EdgeChunk{};  // give the memory back as soon as possible
-  }
+  fill_coo(coo, start, parsed, options.undirected, 1.0, weighted, threads, size,
+           [&](const EdgeChunk& c, std::size_t e) {
+             return CooEntry{ids(c.src[e]), ids(c.dst[e]), weighted ? c.weight[e] : 1.0};
+           });
   progress.report(0.5);
   Csr<double> adj = Csr<double>::from_coo(coo, options.duplicates);
   coo = Coo<double>{};

@@ -16,6 +16,7 @@
 #include <sstream>
 #include <vector>
 
+#include "coo_assembly.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/io/load.hpp"
 #include "id_map.hpp"
@@ -226,40 +227,16 @@ Parsed read_coo(const std::string& path, int threads, std::size_t chunk_bytes, b
   progress.phase(0.8, 1.0);
   const bool expand = mirror || h.symmetry != Symmetry::general;
   const double sign = h.symmetry == Symmetry::skew_symmetric ? -1.0 : 1.0;
-  std::vector<offset_t> start(parsed.size() + 1, 0);
-  for (std::size_t i = 0; i < parsed.size(); ++i) {
-    const auto m = static_cast<offset_t>(parsed[i].row.size());
-    const offset_t entries =
-        expand ? checked_add<offset_t>(m, m - parsed[i].diagonal, "entry count") : m;
-    start[i + 1] = checked_add<offset_t>(start[i], entries, "entry count");
-  }
+  auto size = [](const EntryChunk& c) { return c.row.size(); };
+  const std::vector<offset_t> start =
+      coo_offsets(parsed, expand, size, [](const EntryChunk& c) { return c.diagonal; });
   Coo<double>& coo = out.coo;
   coo.n_rows = h.rows;
   coo.n_cols = h.cols;
-  const auto nnz = static_cast<std::size_t>(start.back());
-  coo.row.resize(nnz);
-  coo.col.resize(nnz);
-  if (!h.pattern) coo.val.resize(nnz);
-  const auto n_chunks = static_cast<std::int64_t>(parsed.size());
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-  for (std::int64_t i = 0; i < n_chunks; ++i) {
-    EntryChunk& c = parsed[i];
-    auto k = static_cast<std::size_t>(start[i]);
-    for (std::size_t e = 0; e < c.row.size(); ++e) {
-      const vertex_t r = c.row[e], col = c.col[e];
-      coo.row[k] = r;
-      coo.col[k] = col;
-      if (!h.pattern) coo.val[k] = c.val[e];
-      ++k;
-      if (expand && r != col) {
-        coo.row[k] = col;
-        coo.col[k] = r;
-        if (!h.pattern) coo.val[k] = sign * c.val[e];
-        ++k;
-      }
-    }
-    c = EntryChunk{};
-  }
+  fill_coo(coo, start, parsed, expand, sign, !h.pattern, threads, size,
+           [&](const EntryChunk& c, std::size_t e) {
+             return CooEntry{c.row[e], c.col[e], h.pattern ? 1.0 : c.val[e]};
+           });
   return out;
 }
 
