@@ -248,3 +248,12 @@ TEST(SpmvCsr, PartitionBalancesWork) {
 
 }  // namespace
 }  // namespace graphrun
+
+namespace graphrun {
+namespace {
+// OrAnd reads any non-zero entry as true (a plain cast would make 0.5 false).
+static_assert(semiring_entry<OrAnd>(0.5) == 1);
+static_assert(semiring_entry<OrAnd>(0.0f) == 0);
+static_assert(semiring_entry<PlusTimes<float>>(0.5) == 0.5f);
+}  // namespace
+}  // namespace graphrun

@@ -1,7 +1,9 @@
 // Semirings for SpMV: y(i) = add_k mul(A(i,k), x(k)), starting from zero().
 //
 // A semiring is a tiny stateless type with value_type, zero(), add() and
-// mul(). One that has an annihilator for add (a value after which further
+// mul(). One whose value type cannot take a matrix entry by a plain cast
+// declares `from_entry(a)` (OrAnd: any non-zero entry is true, where a cast
+// would turn 0.5 into false). One that has an annihilator for add (a value after which further
 // additions cannot change the result, e.g. `true` for OR) also provides
 // `is_terminal(v)`, which lets kernels stop a row early (BFS pull).
 #pragma once
@@ -45,6 +47,10 @@ struct OrAnd {
   static constexpr value_type add(value_type a, value_type b) { return a | b; }
   static constexpr value_type mul(value_type a, value_type b) { return (a != 0) & (b != 0); }
   static constexpr bool is_terminal(value_type v) { return v != 0; }
+  template <class T>
+  static constexpr value_type from_entry(T a) {
+    return a != T(0) ? 1 : 0;
+  }
 };
 
 template <class S>

@@ -2,10 +2,9 @@
 //
 // A matrix stores double or float entries (all ones for a pattern matrix);
 // a semiring computes in its own value_type. semiring_entry<S>(a) converts:
-//   - a semiring that declares `static value_type from_entry(T)` decides itself;
-//   - OrAnd maps any non-zero entry to 1 (a plain cast would send 0.5 to 0);
+//   - a semiring that declares `static value_type from_entry(T)` decides itself
+//     (OrAnd: any non-zero entry is 1, where a plain cast would send 0.5 to 0);
 //   - any other semiring uses static_cast.
-// (If semiring.hpp grows a from_entry on OrAnd, the special case goes away.)
 #pragma once
 
 #include <type_traits>
@@ -24,8 +23,6 @@ constexpr typename S::value_type semiring_entry(T a) {
   using V = typename S::value_type;
   if constexpr (SemiringWithEntryCast<S, T>) {
     return S::from_entry(a);
-  } else if constexpr (std::is_same_v<S, OrAnd>) {
-    return a != T(0) ? V(1) : V(0);
   } else {
     return static_cast<V>(a);
   }
