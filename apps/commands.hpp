@@ -12,5 +12,7 @@ Command add_pagerank(CLI::App& root);
 Command add_bfs(CLI::App& root);
 Command add_info(CLI::App& root);
 Command add_convert(CLI::App& root);
+Command add_spgemm(CLI::App& root);
+Command add_bench(CLI::App& root);
 
 }  // namespace graphrun::cli

@@ -85,7 +85,8 @@ int main(int argc, char** argv) {
   );
   app.require_subcommand(1);
 
-  const Command commands[] = {add_pagerank(app), add_bfs(app), add_info(app), add_convert(app)};
+  const Command commands[] = {add_pagerank(app), add_bfs(app),     add_spgemm(app),
+                              add_info(app),     add_convert(app), add_bench(app)};
   app.footer(std::string(exit_status_help + 1) +
              "\nRun 'graphrun SUBCOMMAND --help' for a subcommand's options, input formats and "
              "output.\n"
@@ -99,9 +100,11 @@ int main(int argc, char** argv) {
     if (argc > 1 && argv[1][0] != '-' &&
         std::none_of(std::begin(commands), std::end(commands),
                      [&](const Command& c) { return c.app->get_name() == argv[1]; }))
-      return fail(exit_usage, ("unknown subcommand '" + std::string(argv[1]) +
-                               "' (expected pagerank, bfs, info or convert; see graphrun --help)")
-                                  .c_str());
+      return fail(
+          exit_usage,
+          ("unknown subcommand '" + std::string(argv[1]) +
+           "' (expected pagerank, bfs, spgemm, info, convert or bench; see graphrun --help)")
+              .c_str());
     const int status = fail(exit_usage, e.what());
     std::fprintf(stderr, "Run 'graphrun%s --help' for usage.\n",
                  [&]() -> std::string {

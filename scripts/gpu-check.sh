@@ -5,7 +5,12 @@
 # suite. Logs go to $OUT (default ./gpu-check-out); a summary table is
 # printed last.
 #
-#   scripts/gpu-check.sh [--arch 90] [--no-sanitizer]
+#   scripts/gpu-check.sh [--arch 90] [--no-sanitizer] [--only REGEX] [--bench CMD]
+#
+#   --only REGEX   build and run only the test executables whose names match
+#                  (e.g. 'test_cuda_spmv'), skipping the full CPU suite
+#   --bench CMD    afterwards run CMD (e.g. 'build-gpu/graphrun bench spmv --suite ...'),
+#                  its output saved as $OUT/bench.log
 #
 # Without network access, missing build dependencies are unpacked from the
 # Debian packages in .deps/ (scripts/fetch-gpu-deps.sh downloads them).
@@ -13,11 +18,15 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 arch=90
 sanitize=1
+only=
+bench=
 while [ $# -gt 0 ]; do
   case "$1" in
     --arch) arch=$2; shift 2 ;;
     --no-sanitizer) sanitize=0; shift ;;
-    *) echo "usage: $0 [--arch SM] [--no-sanitizer]" >&2; exit 2 ;;
+    --only) only=$2; shift 2 ;;
+    --bench) bench=$2; shift 2 ;;
+    *) echo "usage: $0 [--arch SM] [--no-sanitizer] [--only REGEX] [--bench CMD]" >&2; exit 2 ;;
   esac
 done
 out=${OUT:-$PWD/gpu-check-out}
@@ -45,21 +54,38 @@ if [ -d .deps ] && ls .deps/*.deb >/dev/null 2>&1; then
                -DZLIB_LIBRARY="$zlib" -DBoost_INCLUDE_DIR="$prefix/usr/include"
                -DCLI11_DIR="$prefix/usr/share/cmake/CLI11")
 fi
+# The shared real graphs, where a copy travelled with the tree.
+[ -d .bench-data ] && cmake_args+=(-DGRAPHRUN_SHARED_DATASETS="$PWD/.bench-data")
 gen=(); command -v ninja >/dev/null && gen=(-G Ninja)
 step configure cmake -S . -B build-gpu "${gen[@]}" "${cmake_args[@]}"
-step build cmake --build build-gpu -j"$(nproc)"
-step gpu-tests ctest --test-dir build-gpu -L gpu --output-on-failure
-step all-tests ctest --test-dir build-gpu --output-on-failure -j"$(nproc)"
+if [ -n "$only" ]; then
+  targets=$(cmake --build build-gpu --target help 2>/dev/null | grep -oE '[A-Za-z0-9_]*test[A-Za-z0-9_]*' |
+            sort -u | grep -E "$only")
+  # shellcheck disable=SC2086
+  step build cmake --build build-gpu -j"$(nproc)" --target graphrun_cli $targets
+  for t in $(find build-gpu/tests -type f -executable -name '*test*' | sort); do
+    [[ "$(basename "$t")" =~ $only ]] && step "run-$(basename "$t")" "$t"
+  done
+else
+  step build cmake --build build-gpu -j"$(nproc)"
+  step gpu-tests ctest --test-dir build-gpu -L gpu --output-on-failure
+  step all-tests ctest --test-dir build-gpu --output-on-failure -j"$(nproc)"
+fi
 if [ "$sanitize" = 1 ] && command -v compute-sanitizer >/dev/null; then
   # Small cases only: every GPU test binary, memcheck; racecheck on kernels
   # that use shared memory.
   for t in build-gpu/tests/cuda/test_*; do
     [ -x "$t" ] || continue
+    [ -z "$only" ] || [[ "$(basename "$t")" =~ $only ]] || continue
     step "memcheck-$(basename "$t")" compute-sanitizer --tool memcheck --error-exitcode 1 \
       --leak-check full "$t" --gtest_filter='-*Large*:*TooLarge*'
     step "racecheck-$(basename "$t")" compute-sanitizer --tool racecheck --error-exitcode 1 \
       "$t" --gtest_filter='-*Large*:*TooLarge*'
   done
+fi
+if [ -n "$bench" ]; then
+  step bench bash -c "$bench"
+  cat "$out/bench.log"
 fi
 cp build-gpu/Testing/Temporary/LastTest.log "$out/ctest-last.log" 2>/dev/null
 

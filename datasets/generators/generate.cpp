@@ -11,9 +11,9 @@
 //                                                      (load it with --undirected)
 //
 // Output goes to stdout (or -o FILE): a comment header with the command,
-// then "src<TAB>dst" lines. The random stream is a fixed 64-bit generator
-// (splitmix64) mapped to ranges by multiply-shift, so the same command gives
-// the same file on every platform.
+// then "src<TAB>dst" lines. The graphs come from graphrun/generators.hpp
+// (also what `graphrun bench` uses for gen: inputs), so the same command gives
+// the same file on every platform and at every thread count.
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
@@ -22,23 +22,10 @@
 #include <string>
 #include <vector>
 
-namespace {
+#include "graphrun/engine/error.hpp"
+#include "graphrun/generators.hpp"
 
-struct SplitMix64 {
-  std::uint64_t state;
-  std::uint64_t next() {
-    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  // Uniform in [0, n) (Lemire's multiply-shift; bias below 2^-64 * n).
-  std::uint64_t below(std::uint64_t n) {
-    __extension__ using u128 = unsigned __int128;  // GCC/Clang; exact 64x64 -> 128
-    return static_cast<std::uint64_t>((static_cast<u128>(next()) * n) >> 64);
-  }
-  double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-};
+namespace {
 
 class EdgeWriter {
  public:
@@ -126,40 +113,23 @@ int main(int argc, char** argv) {
     std::fprintf(f, " %s", argv[i]);
   }
   std::fprintf(f, "\n");
-  {
-    EdgeWriter w(f);
-    SplitMix64 rng{seed};
+  try {
+    graphrun::Coo<double> coo;
     if (kind == "uniform") {
-      const std::uint64_t n = parse_u64(argv[2]), degree = parse_u64(argv[3]);
-      if (n == 0 || n > (1ULL << 31) || degree > (1ULL << 40) / n) usage();  // n*degree <= 2^40
-      for (std::uint64_t k = 0; k < n * degree; ++k) w.edge(rng.below(n), rng.below(n));
+      coo = graphrun::gen::uniform(parse_u64(argv[2]), parse_u64(argv[3]), seed);
     } else if (kind == "rmat") {
-      const std::uint64_t scale = parse_u64(argv[2]), ef = parse_u64(argv[3]);
-      if (scale == 0 || scale > 31 || ef == 0 || ef > (1ULL << 20)) usage();
-      const std::uint64_t m = ef << scale;
-      for (std::uint64_t k = 0; k < m; ++k) {
-        std::uint64_t u = 0, v = 0;
-        for (std::uint64_t bit = 0; bit < scale; ++bit) {
-          const double r = rng.unit();  // quadrant: a (0,0), b (0,1), c (1,0), else (1,1)
-          const bool row = r >= a + b, col = (r >= a && r < a + b) || r >= a + b + c;
-          u |= static_cast<std::uint64_t>(row) << bit;
-          v |= static_cast<std::uint64_t>(col) << bit;
-        }
-        w.edge(u, v);
-      }
-    } else if (kind == "grid") {
-      const std::uint64_t rows = parse_u64(argv[2]), cols = parse_u64(argv[3]);
-      if (rows == 0 || cols == 0 || rows > (1ULL << 31) / cols) usage();
-      for (std::uint64_t r = 0; r < rows; ++r) {
-        for (std::uint64_t col = 0; col < cols; ++col) {
-          const std::uint64_t v = r * cols + col;
-          if (col + 1 < cols) w.edge(v, v + 1);
-          if (r + 1 < rows) w.edge(v, v + cols);
-        }
-      }
+      const std::uint64_t scale = parse_u64(argv[2]);
+      if (scale == 0 || scale > 31) usage();
+      coo = graphrun::gen::rmat(static_cast<unsigned>(scale), parse_u64(argv[3]), seed, a, b, c);
     } else {
-      usage();
+      coo = graphrun::gen::grid(parse_u64(argv[2]), parse_u64(argv[3]));
     }
+    EdgeWriter w(f);
+    for (std::size_t k = 0; k < coo.row.size(); ++k)
+      w.edge(static_cast<std::uint64_t>(coo.row[k]), static_cast<std::uint64_t>(coo.col[k]));
+  } catch (const graphrun::Error& e) {
+    std::fprintf(stderr, "graphrun-generate: %s\n", e.what());
+    return 2;
   }
   if (std::fflush(f) != 0 || (out_path && std::fclose(f) != 0)) {
     std::perror("graphrun-generate");

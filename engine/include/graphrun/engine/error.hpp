@@ -48,4 +48,11 @@ class ArgumentError : public Error {
   using Error::Error;
 };
 
+// A derived format refused for this matrix (ELL padding past its limit, an
+// index past the format's range). Callers that choose formats fall back.
+class FormatError : public Error {
+ public:
+  using Error::Error;
+};
+
 }  // namespace graphrun

@@ -16,13 +16,21 @@
 
 namespace graphrun {
 
+#if defined(__CUDACC__)
+#define GRAPHRUN_HD __host__ __device__
+#else
+#define GRAPHRUN_HD
+#endif
+
+// The same struct serves host and device kernels: on the GPU `bits` is a
+// device pointer.
 struct Mask {
   const std::uint8_t* bits = nullptr;  // nullptr: no mask
   bool complement = false;
 
-  bool active() const noexcept { return bits != nullptr; }
+  GRAPHRUN_HD bool active() const noexcept { return bits != nullptr; }
   // Whether row i is computed.
-  bool allows(vertex_t i) const noexcept {
+  GRAPHRUN_HD bool allows(vertex_t i) const noexcept {
     return bits == nullptr || ((bits[i] != 0) != complement);
   }
 };

@@ -1,0 +1,77 @@
+// `graphrun bench spmv|pagerank|bfs|spgemm`: benchmark drivers that put a
+// graphrun kernel beside its anchor (cuSPARSE on the GPU, SuiteSparse:
+// GraphBLAS on the CPU) in one run and print Markdown tables.
+//
+// What every driver shares lives here: the options (inputs, suite, device,
+// threads, repetitions, CSV copy), the inputs — files, or generated graphs
+// named `gen:rmat:SCALE[:EF]`, `gen:grid:ROWSxCOLS`, `gen:uniform:N:DEG` —
+// loaded one at a time, a streaming table printer, and timing by medians.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "../common.hpp"
+
+namespace graphrun::cli::bench {
+
+struct BenchOptions {
+  std::vector<std::string> inputs;  // files and gen: specs
+  std::string suite_dir;            // --suite DIR: every graph under DIR, then the generated suite
+  std::string device = "cpu";
+  int threads = 0;
+  int reps = 0;  // 0: the driver's default
+  bool undirected = false;
+  std::string csv;  // --csv FILE: the table again as CSV
+};
+
+// Adds INPUT... (optional positional), --suite, --device, --threads, --reps,
+// --undirected, --csv to a bench subcommand.
+void add_bench_options(CLI::App& sub, BenchOptions& o);
+
+// The graphs of the generated suite: R-MAT scales 20 and 22 (edge factor 16),
+// a 2000x2000 5-point grid, a uniform random graph with 4M vertices, degree 16.
+std::vector<std::string> generated_suite();
+
+struct BenchGraph {
+  std::string name;  // file stem or the gen: spec
+  Graph graph;
+  double load_seconds = 0;
+};
+
+// Calls fn for every input in order (suite first when --suite is given),
+// loading each just before and freeing it after. A file that cannot be read
+// is reported on stderr and skipped, so one bad file does not end a suite.
+void for_each_graph(const BenchOptions& o, const std::function<void(const BenchGraph&)>& fn);
+
+// Builds one gen: spec in memory (ArgumentError for a malformed spec).
+Graph generate_graph(const std::string& spec, bool undirected, int threads);
+
+// A Markdown table printed row by row as results arrive (flushed), and kept
+// to be written as CSV at the end when --csv was given.
+class Table {
+ public:
+  Table(std::vector<std::string> columns, std::string csv_path);
+  void row(const std::vector<std::string>& cells);
+  void finish();  // writes the CSV (through OutputFile) if asked
+
+ private:
+  std::vector<std::string> columns_;
+  std::vector<std::vector<std::string>> rows_;
+  std::string csv_path_;
+};
+
+// The median of `reps` timings of fn (milliseconds), after one warm-up call.
+double median_ms(int reps, const std::function<void()>& fn);
+
+std::string fixed(double v, int digits);  // "%.*f"
+
+// The subcommands, one file each (bench/spmv.cpp, ...).
+Command add_bench_spmv(CLI::App& bench);
+Command add_bench_pagerank(CLI::App& bench);
+Command add_bench_bfs(CLI::App& bench);
+Command add_bench_spgemm(CLI::App& bench);
+
+}  // namespace graphrun::cli::bench

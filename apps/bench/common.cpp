@@ -1,0 +1,225 @@
+// What the benchmark drivers share (bench.hpp): options, inputs, tables, timing.
+#include <omp.h>
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <string_view>
+
+#include "bench.hpp"
+#include "graphrun/engine/error.hpp"
+#include "graphrun/generators.hpp"
+#include "graphrun/io/load.hpp"
+#include "graphrun/io/write.hpp"
+
+namespace graphrun::cli::bench {
+
+void add_bench_options(CLI::App& sub, BenchOptions& o) {
+  sub.add_option("INPUT", o.inputs,
+                 "Graph files (edge list, Matrix Market, .grb) or generated graphs:\n"
+                 "gen:rmat:SCALE[:EDGE_FACTOR] (Graph500 a=.57 b=c=.19, edge factor 16),\n"
+                 "gen:grid:ROWSxCOLS (5-point grid, undirected), gen:uniform:N:DEGREE")
+      ->type_name("FILE|GEN");
+  sub.add_option("--suite", o.suite_dir,
+                 "Also run every graph file under DIR (sorted by name), then the generated\n"
+                 "suite: gen:rmat:20 gen:rmat:22 gen:grid:2000x2000 gen:uniform:4000000:16")
+      ->type_name("DIR")
+      ->check(CLI::ExistingDirectory);
+  sub.add_option("--device", o.device, "Where to run: cpu or cuda")
+      ->check(CLI::IsMember({"cpu", "cuda"}))
+      ->default_str("cpu")
+      ->type_name("DEV");
+  sub.add_option("--threads", o.threads, "CPU threads; 0 = all cores (or OMP_NUM_THREADS)")
+      ->check(int_at_least(0, "a thread count >= 0 (0 = all cores)"))
+      ->type_name("N");
+  sub.add_option("--reps", o.reps, "Timed repetitions per measurement (median reported)")
+      ->check(int_at_least(1, "a repetition count >= 1"))
+      ->type_name("R");
+  sub.add_flag("--undirected", o.undirected,
+               "Symmetrize every input (add the reverse of each edge); grids always are");
+  sub.add_option("--csv", o.csv, "Also write the table as CSV to FILE")->type_name("FILE");
+}
+
+std::vector<std::string> generated_suite() {
+  return {"gen:rmat:20", "gen:rmat:22", "gen:grid:2000x2000", "gen:uniform:4000000:16"};
+}
+
+namespace {
+
+std::vector<std::string> split(std::string_view s, char sep) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t p = s.find(sep, start);
+    parts.emplace_back(s.substr(start, p - start));
+    if (p == std::string_view::npos) return parts;
+    start = p + 1;
+  }
+}
+
+std::uint64_t spec_number(const std::string& text, const std::string& spec) {
+  std::uint64_t v = 0;
+  const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || p != text.data() + text.size() || text.empty())
+    throw ArgumentError("generated graph '" + spec + "': '" + text + "' is not a number");
+  return v;
+}
+
+// Graph files of a suite folder; ground-truth, community and .mci files are not graphs.
+std::vector<std::string> suite_files(const std::string& dir) {
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
+    if (!e.is_regular_file()) continue;
+    const std::string name = e.path().filename().string();
+    const auto ends = [&](std::string_view suffix) {
+      return name.size() >= suffix.size() &&
+             name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+    };
+    if (!(ends(".txt") || ends(".txt.gz") || ends(".mtx") || ends(".mtx.gz") || ends(".grb")))
+      continue;
+    if (name.find("groundtruth") != std::string::npos ||
+        name.find("communit") != std::string::npos || name.find("cmty") != std::string::npos)
+      continue;
+    files.push_back(e.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::string stem(const std::string& path) {
+  std::string name = std::filesystem::path(path).filename().string();
+  for (std::string_view ext : {".gz", ".txt", ".mtx", ".grb"})
+    if (name.size() > ext.size() && name.ends_with(ext)) name.resize(name.size() - ext.size());
+  return name;
+}
+
+}  // namespace
+
+Graph generate_graph(const std::string& spec, bool undirected, int threads) {
+  const auto parts = split(spec, ':');
+  if (parts.size() < 2 || parts[0] != "gen")
+    throw ArgumentError("'" + spec + "' is not a generated-graph spec (gen:KIND:...)");
+  if (threads > 0) omp_set_num_threads(threads);
+  Coo<double> coo;
+  const std::string& kind = parts[1];
+  if (kind == "rmat" && (parts.size() == 3 || parts.size() == 4)) {
+    const std::uint64_t scale = spec_number(parts[2], spec);
+    if (scale == 0 || scale > 30) throw ArgumentError("'" + spec + "': R-MAT scale must be 1..30");
+    coo = gen::rmat(static_cast<unsigned>(scale),
+                    parts.size() == 4 ? spec_number(parts[3], spec) : 16);
+  } else if (kind == "grid" && parts.size() == 3) {
+    const auto rc = split(parts[2], 'x');
+    if (rc.size() != 2) throw ArgumentError("'" + spec + "': expected gen:grid:ROWSxCOLS");
+    coo = gen::grid(spec_number(rc[0], spec), spec_number(rc[1], spec));
+    undirected = true;
+  } else if (kind == "uniform" && parts.size() == 4) {
+    coo = gen::uniform(spec_number(parts[2], spec), spec_number(parts[3], spec));
+  } else {
+    throw ArgumentError("'" + spec +
+                        "' is not a generated-graph spec: expected gen:rmat:SCALE[:EF], "
+                        "gen:grid:ROWSxCOLS or gen:uniform:N:DEGREE");
+  }
+  if (undirected) {
+    const std::size_t m = coo.row.size();
+    coo.row.reserve(2 * m);
+    coo.col.reserve(2 * m);
+    for (std::size_t k = 0; k < m; ++k) {
+      if (coo.row[k] == coo.col[k]) continue;  // a self loop stays one entry
+      coo.row.push_back(coo.col[k]);
+      coo.col.push_back(coo.row[k]);
+    }
+  }
+  return Graph(Csr<double>::from_coo(coo), {}, !undirected, false);
+}
+
+void for_each_graph(const BenchOptions& o, const std::function<void(const BenchGraph&)>& fn) {
+  std::vector<std::string> inputs;
+  if (!o.suite_dir.empty()) {
+    inputs = suite_files(o.suite_dir);
+    for (auto& g : generated_suite()) inputs.push_back(g);
+  }
+  inputs.insert(inputs.end(), o.inputs.begin(), o.inputs.end());
+  if (inputs.empty()) throw ArgumentError("no input: give graph files, gen: specs or --suite DIR");
+  for (const std::string& in : inputs) {
+    BenchGraph g;
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+      if (in.starts_with("gen:")) {
+        g.name = in;
+        g.graph = generate_graph(in, o.undirected, o.threads);
+      } else {
+        g.name = stem(in);
+        io::LoadOptions lo;
+        lo.undirected = o.undirected;
+        lo.threads = o.threads;
+        g.graph = io::load_graph(in, lo);
+      }
+    } catch (const ArgumentError&) {
+      throw;  // a malformed gen: spec is the caller's mistake: stop
+    } catch (const Error& e) {
+      std::fflush(stdout);
+      std::fprintf(stderr, "graphrun: bench: skipping %s: %s\n", in.c_str(), e.what());
+      continue;
+    }
+    g.load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    fn(g);
+  }
+}
+
+Table::Table(std::vector<std::string> columns, std::string csv_path)
+    : columns_(std::move(columns)), csv_path_(std::move(csv_path)) {
+  std::string head = "|", rule = "|";
+  for (const auto& c : columns_) {
+    head += " " + c + " |";
+    rule += " --- |";
+  }
+  std::printf("%s\n%s\n", head.c_str(), rule.c_str());
+  std::fflush(stdout);
+}
+
+void Table::row(const std::vector<std::string>& cells) {
+  std::string line = "|";
+  for (const auto& c : cells) line += " " + c + " |";
+  std::printf("%s\n", line.c_str());
+  std::fflush(stdout);
+  rows_.push_back(cells);
+}
+
+void Table::finish() {
+  if (csv_path_.empty()) return;
+  io::OutputFile out(csv_path_);
+  const auto put = [&](const std::vector<std::string>& cells) {
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      const bool quote = cells[i].find_first_of(",\"") != std::string::npos;
+      std::string cell = cells[i];
+      if (quote) {
+        std::string q = "\"";
+        for (char ch : cell) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+        cell = q + "\"";
+      }
+      std::fprintf(out.stream(), "%s%s", i ? "," : "", cell.c_str());
+    }
+    std::fputc('\n', out.stream());
+  };
+  put(columns_);
+  for (const auto& r : rows_) put(r);
+  out.commit();
+}
+
+double median_ms(int reps, const std::function<void()>& fn) {
+  fn();  // warm-up: first-touch, caches, lazy initialization
+  std::vector<double> t(static_cast<std::size_t>(std::max(reps, 1)));
+  for (double& ms : t) {
+    const auto t0 = std::chrono::steady_clock::now();
+    fn();
+    ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  }
+  std::nth_element(t.begin(), t.begin() + t.size() / 2, t.end());
+  return t[t.size() / 2];
+}
+
+std::string fixed(double v, int digits) { return format("%.*f", digits, v); }
+
+}  // namespace graphrun::cli::bench

@@ -1,0 +1,69 @@
+// CSR in device memory: the same three arrays as Csr<T> (row_ptr, col_idx,
+// values; values empty for a pattern matrix), owned by DeviceArrays. The graph
+// is uploaded once; kernels take view(), whose pointers are device pointers.
+//
+//   DeviceCsr<double> d(host_csr);        // upload
+//   cuda::SpmvOperator<double> op(d, SpmvFormat::automatic);
+//   Csr<double> back = d.download();
+//
+// CUDA builds only (GRAPHRUN_HAVE_CUDA).
+#pragma once
+
+#include "graphrun/engine/csr.hpp"
+#include "graphrun/engine/device_array.hpp"
+
+#if defined(GRAPHRUN_HAVE_CUDA)
+namespace graphrun {
+
+template <class T>
+class DeviceCsr {
+ public:
+  DeviceCsr() = default;
+  // Uploads a host matrix.
+  explicit DeviceCsr(const Csr<T>& a)
+      : n_rows_(a.n_rows()),
+        n_cols_(a.n_cols()),
+        row_ptr_(std::span<const offset_t>(a.row_ptr())),
+        col_idx_(std::span<const vertex_t>(a.col_idx())),
+        values_(std::span<const T>(a.values())) {}
+  // Takes already-filled device arrays (a kernel's output); values may be empty.
+  DeviceCsr(vertex_t n_rows, vertex_t n_cols, DeviceArray<offset_t> row_ptr,
+            DeviceArray<vertex_t> col_idx, DeviceArray<T> values)
+      : n_rows_(n_rows),
+        n_cols_(n_cols),
+        row_ptr_(std::move(row_ptr)),
+        col_idx_(std::move(col_idx)),
+        values_(std::move(values)) {}
+
+  vertex_t n_rows() const noexcept { return n_rows_; }
+  vertex_t n_cols() const noexcept { return n_cols_; }
+  offset_t nnz() const noexcept { return static_cast<offset_t>(col_idx_.size()); }
+  bool is_pattern() const noexcept { return values_.size() == 0; }
+
+  CsrView<T> view() const noexcept {
+    return {n_rows_,         n_cols_,         nnz(),
+            row_ptr_.data(), col_idx_.data(), is_pattern() ? nullptr : values_.data()};
+  }
+  const DeviceArray<offset_t>& row_ptr() const noexcept { return row_ptr_; }
+  const DeviceArray<vertex_t>& col_idx() const noexcept { return col_idx_; }
+  const DeviceArray<T>& values() const noexcept { return values_; }
+
+  std::size_t bytes() const noexcept {
+    return row_ptr_.size() * sizeof(offset_t) + col_idx_.size() * sizeof(vertex_t) +
+           values_.size() * sizeof(T);
+  }
+
+  Csr<T> download() const {
+    return Csr<T>(n_rows_, n_cols_, row_ptr_.download(), col_idx_.download(), values_.download());
+  }
+
+ private:
+  vertex_t n_rows_ = 0;
+  vertex_t n_cols_ = 0;
+  DeviceArray<offset_t> row_ptr_;
+  DeviceArray<vertex_t> col_idx_;
+  DeviceArray<T> values_;
+};
+
+}  // namespace graphrun
+#endif  // GRAPHRUN_HAVE_CUDA

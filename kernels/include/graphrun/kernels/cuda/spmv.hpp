@@ -1,0 +1,53 @@
+// SpMV on the GPU: y = A ⊕.⊗ x over a semiring, with an optional mask, in any
+// of the formats of spmv_format.hpp.
+//
+//   DeviceCsr<double> a(host_csr);                              // upload once
+//   cuda::SpmvOperator<double> op(a, SpmvFormat::automatic);    // derive the format once
+//   op.apply<PlusTimes<double>>(x, y);                          // every iteration
+//   op.apply<OrAnd>(frontier, next, Mask{visited, true});       // BFS pull
+//
+// x, y and mask bits are device pointers. The operator builds its derived
+// format (ELL, HYB, JDS, COO, merge-path partition) on the device from the
+// CSR it was given and keeps a reference to that CSR, which must outlive it.
+// SpmvFormat::automatic asks choose_spmv_format(); a format that refuses the
+// matrix (FormatError, e.g. ELL past its padding limit) makes `automatic`
+// fall back to csr-warp, and an explicit request throw.
+//
+// Semirings: PlusTimes, MinPlus, MaxTimes over float and double, OrAnd; T is
+// float or double. CUDA builds only.
+#pragma once
+
+#include <memory>
+
+#include "graphrun/engine/device_csr.hpp"
+#include "graphrun/engine/spmv_format.hpp"
+#include "graphrun/kernels/mask.hpp"
+
+#if defined(GRAPHRUN_HAVE_CUDA)
+#include <cuda_runtime_api.h>
+
+namespace graphrun::cuda {
+
+template <class T>
+class SpmvOperator {
+ public:
+  SpmvOperator(const DeviceCsr<T>& a, SpmvFormat format);
+  ~SpmvOperator();
+  SpmvOperator(SpmvOperator&&) noexcept;
+  SpmvOperator& operator=(SpmvOperator&&) noexcept;
+
+  SpmvFormat format() const noexcept;  // the concrete format in use
+  std::size_t bytes() const noexcept;  // device bytes of the derived format (beyond the CSR)
+
+  template <class S>
+  void apply(const typename S::value_type* x, typename S::value_type* y, Mask mask = {},
+             cudaStream_t stream = nullptr) const;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace graphrun::cuda
+#endif  // GRAPHRUN_HAVE_CUDA
