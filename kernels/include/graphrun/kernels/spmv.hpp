@@ -11,34 +11,131 @@
 //   std::vector<double> x(a.n_cols(), 1.0), y(a.n_rows());
 //   spmv<PlusTimes<double>>(ctx, a.view(), x.data(), y.data());          // y = A·1
 //   spmv<OrAnd>(ctx, at.view(), frontier, next, Mask{visited, true});    // BFS pull
+//   spmv<PlusTimes<double>>(ctx, SpmvFormat::merge_path, a.view(), x.data(), y.data());
+//   const Ell<double> e = Ell<double>::from_csr(a);                      // build once,
+//   spmv<PlusTimes<double>>(ctx, e.view(), x.data(), y.data());          // apply often
 //
-// Layering (as CUB): this entry point picks the backend from ctx.device() and
-// the kernel from the matrix format; backends live in
-// graphrun/kernels/<backend>/spmv_<format>.hpp. Adding a format means adding
-// an overload taking its view (EllView, HybView, ...) or a format argument
-// chosen by choose_spmv_format(); adding a backend means a case below.
-// x and y live where the context runs (host memory for Device::cpu).
+// Layering (as CUB): these entry points pick the backend from ctx.device()
+// and the kernel from the format; backends live in
+// graphrun/kernels/<backend>/spmv_<format>.hpp. x and y live where the
+// context runs (host memory for Device::cpu). On the GPU, SpMV goes through
+// cuda::SpmvOperator (graphrun/kernels/cuda/spmv.hpp), which keeps the
+// matrix and its derived format in device memory; the entry points here
+// take host matrices and throw DeviceError for Device::cuda.
+//
+// What each format runs on the CPU:
+//   csr-thread, csr-warp   the OpenMP CSR kernel (cpu/spmv_csr.hpp): the
+//                          GPU's thread- and warp-per-row split is one
+//                          thing on a CPU
+//   merge-path             the OpenMP merge-path kernel (cpu/spmv_merge_path.hpp)
+//   coo, ell, hyb, jds     their serial references (cpu/spmv_<format>.hpp):
+//                          layouts made for GPU coalescing, kept on the CPU
+//                          to verify and compare, not to be fast
+//   automatic              choose_spmv_format(analyze(a), Device::cpu)
+// Given a CsrView and a format, coo/ell/hyb/jds are built from the CSR on
+// every call (ELL may refuse with FormatError); build them once and pass
+// their views to iterate.
 #pragma once
 
 #include "graphrun/engine/context.hpp"
 #include "graphrun/engine/csr.hpp"
 #include "graphrun/engine/error.hpp"
+#include "graphrun/engine/formats/coo_format.hpp"
+#include "graphrun/engine/formats/ell.hpp"
+#include "graphrun/engine/formats/hyb.hpp"
+#include "graphrun/engine/formats/jds.hpp"
+#include "graphrun/engine/formats/merge_path.hpp"
+#include "graphrun/engine/row_stats.hpp"
+#include "graphrun/engine/spmv_format.hpp"
+#include "graphrun/kernels/cpu/spmv_coo.hpp"
 #include "graphrun/kernels/cpu/spmv_csr.hpp"
+#include "graphrun/kernels/cpu/spmv_ell.hpp"
+#include "graphrun/kernels/cpu/spmv_hyb.hpp"
+#include "graphrun/kernels/cpu/spmv_jds.hpp"
+#include "graphrun/kernels/cpu/spmv_merge_path.hpp"
 #include "graphrun/kernels/mask.hpp"
 
 namespace graphrun {
 
+namespace detail {
+[[noreturn]] inline void spmv_needs_cpu() {
+  throw DeviceError(
+      "spmv: these entry points take host matrices; on the GPU use cuda::SpmvOperator");
+}
+}  // namespace detail
+
+// CSR on the CPU: the OpenMP CSR kernel.
 template <class S, class T>
 void spmv(Context& ctx, const CsrView<T>& a, const typename S::value_type* x,
           typename S::value_type* y, Mask mask = {}) {
-  switch (ctx.device()) {
-    case Device::cpu:
+  if (ctx.device() != Device::cpu) detail::spmv_needs_cpu();
+  cpu::spmv_csr<S>(a, x, y, mask, ctx.threads());
+}
+
+// CSR in the given format (see the table above).
+template <class S, class T>
+void spmv(Context& ctx, SpmvFormat format, const CsrView<T>& a, const typename S::value_type* x,
+          typename S::value_type* y, Mask mask = {}) {
+  if (ctx.device() != Device::cpu) detail::spmv_needs_cpu();
+  if (format == SpmvFormat::automatic) format = choose_spmv_format(analyze(a), Device::cpu);
+  switch (format) {
+    case SpmvFormat::automatic:  // choose_spmv_format never returns it
+    case SpmvFormat::csr_thread:
+    case SpmvFormat::csr_warp:
       cpu::spmv_csr<S>(a, x, y, mask, ctx.threads());
       return;
-    case Device::cuda:
-      break;
+    case SpmvFormat::merge_path:
+      cpu::spmv_merge_path<S>(a, x, y, mask, ctx.threads());
+      return;
+    case SpmvFormat::coo:
+      cpu::spmv_coo_reference<S>(CooMatrix<T>::from_csr(a).view(), x, y, mask);
+      return;
+    case SpmvFormat::ell:
+      cpu::spmv_ell_reference<S>(Ell<T>::from_csr(a).view(), x, y, mask);
+      return;
+    case SpmvFormat::hyb:
+      cpu::spmv_hyb_reference<S>(Hyb<T>::from_csr(a).view(), x, y, mask);
+      return;
+    case SpmvFormat::jds:
+      cpu::spmv_jds_reference<S>(Jds<T>::from_csr(a).view(), x, y, mask);
+      return;
   }
-  throw DeviceError("spmv: no CUDA kernel yet for this semiring and format");
+}
+
+// Derived formats already built (references on the CPU; merge-path parallel).
+template <class S, class T>
+void spmv(Context& ctx, const CooView<T>& a, const typename S::value_type* x,
+          typename S::value_type* y, Mask mask = {}) {
+  if (ctx.device() != Device::cpu) detail::spmv_needs_cpu();
+  cpu::spmv_coo_reference<S>(a, x, y, mask);
+}
+
+template <class S, class T>
+void spmv(Context& ctx, const EllView<T>& a, const typename S::value_type* x,
+          typename S::value_type* y, Mask mask = {}) {
+  if (ctx.device() != Device::cpu) detail::spmv_needs_cpu();
+  cpu::spmv_ell_reference<S>(a, x, y, mask);
+}
+
+template <class S, class T>
+void spmv(Context& ctx, const HybView<T>& a, const typename S::value_type* x,
+          typename S::value_type* y, Mask mask = {}) {
+  if (ctx.device() != Device::cpu) detail::spmv_needs_cpu();
+  cpu::spmv_hyb_reference<S>(a, x, y, mask);
+}
+
+template <class S, class T>
+void spmv(Context& ctx, const JdsView<T>& a, const typename S::value_type* x,
+          typename S::value_type* y, Mask mask = {}) {
+  if (ctx.device() != Device::cpu) detail::spmv_needs_cpu();
+  cpu::spmv_jds_reference<S>(a, x, y, mask);
+}
+
+template <class S, class T>
+void spmv(Context& ctx, const MergePathView<T>& a, const typename S::value_type* x,
+          typename S::value_type* y, Mask mask = {}) {
+  if (ctx.device() != Device::cpu) detail::spmv_needs_cpu();
+  cpu::spmv_merge_path<S>(a, x, y, mask, ctx.threads());
 }
 
 }  // namespace graphrun

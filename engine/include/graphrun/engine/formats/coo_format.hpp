@@ -1,0 +1,75 @@
+// COO as an SpMV format: one (row, col, value) triple per stored entry,
+// built from CSR and therefore sorted by (row, col).
+//
+//   row_idx[k], col_idx[k]   k = 0 .. nnz-1, sorted by (row, col), unique
+//   values[k]                the entry; EMPTY for a pattern matrix (all ones)
+//
+// Unlike the assembly Coo<T> (engine/coo.hpp: any order, duplicates), this
+// one is a faithful copy of a Csr<T> in another layout: it exists so that
+// every nonzero is an independent work item (the GPU gives each a thread,
+// and a segmented reduction by row finishes the sums).
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "graphrun/engine/csr.hpp"
+#include "graphrun/engine/types.hpp"
+
+namespace graphrun {
+
+// Non-owning view, the same layout on host and device.
+template <class T>
+struct CooView {
+  vertex_t n_rows = 0;
+  vertex_t n_cols = 0;
+  offset_t nnz = 0;
+  const vertex_t* row_idx = nullptr;
+  const vertex_t* col_idx = nullptr;
+  const T* values = nullptr;  // nullptr for a pattern matrix
+
+#if defined(__CUDACC__)
+  __host__ __device__
+#endif
+      T
+      value(offset_t k) const {
+    return values ? values[k] : T(1);
+  }
+};
+
+template <class T>
+class CooMatrix {
+ public:
+  CooMatrix() = default;
+  // The entries of `a` (a host CSR) in row-major COO order.
+  static CooMatrix from_csr(const CsrView<T>& a);
+  static CooMatrix from_csr(const Csr<T>& a) { return from_csr(a.view()); }
+
+  vertex_t n_rows() const noexcept { return n_rows_; }
+  vertex_t n_cols() const noexcept { return n_cols_; }
+  offset_t nnz() const noexcept { return static_cast<offset_t>(col_idx_.size()); }
+  bool is_pattern() const noexcept { return values_.empty(); }
+  const std::vector<vertex_t>& row_idx() const noexcept { return row_idx_; }
+  const std::vector<vertex_t>& col_idx() const noexcept { return col_idx_; }
+  const std::vector<T>& values() const noexcept { return values_; }
+
+  CooView<T> view() const noexcept {
+    return {n_rows_,         n_cols_,         nnz(),
+            row_idx_.data(), col_idx_.data(), values_.empty() ? nullptr : values_.data()};
+  }
+  std::size_t bytes() const noexcept {
+    return (row_idx_.size() + col_idx_.size()) * sizeof(vertex_t) + values_.size() * sizeof(T);
+  }
+
+ private:
+  vertex_t n_rows_ = 0;
+  vertex_t n_cols_ = 0;
+  std::vector<vertex_t> row_idx_;
+  std::vector<vertex_t> col_idx_;
+  std::vector<T> values_;
+};
+
+extern template class CooMatrix<float>;
+extern template class CooMatrix<double>;
+
+}  // namespace graphrun

@@ -1,0 +1,97 @@
+// The merge-path partition of CSR (Merrill & Garland, "Merge-based parallel
+// sparse matrix-vector multiplication", SC'16).
+//
+// SpMV over CSR is a merge of two sorted lists: the row ends
+// A = row_ptr[1 .. n_rows] and the entry indices B = 0, 1, ..., nnz-1. Walking
+// the merge, taking A[i] first while A[i] <= B[j], visits every entry of row
+// i (B steps) and then closes the row (an A step). The path has
+// n_rows + nnz steps; cutting it into P shares of equal length gives every
+// thread the same amount of work (rows + entries) however skewed the rows:
+// a long row is split between shares, an empty row still costs one step.
+//
+//   share_length    L = ceil((n_rows + nnz) / P)
+//   starts[p]       p = 0 .. P: the merge coordinate at diagonal
+//                   min(p * L, n_rows + nnz): (row, entry) = (row ends
+//                   consumed, entries consumed) before the share's first
+//                   step; starts[P] = (n_rows, nnz). Share p covers
+//                   [starts[p], starts[p+1]).
+//
+// Each start comes from a binary search along its diagonal
+// (merge_path_search), O(log n) and independent of the others. A share ends
+// mid-row with a partial sum (its carry-out), which a fix-up adds to that
+// row after all shares are done.
+#pragma once
+
+#include <algorithm>
+#include <vector>
+
+#include "graphrun/engine/csr.hpp"
+#include "graphrun/engine/types.hpp"
+
+namespace graphrun {
+
+#if defined(__CUDACC__)
+#define GRAPHRUN_MERGE_HD __host__ __device__
+#else
+#define GRAPHRUN_MERGE_HD
+#endif
+
+// A point on the merge path: `row` row ends and `entry` entries consumed.
+struct MergeCoord {
+  vertex_t row = 0;
+  offset_t entry = 0;
+
+  friend bool operator==(const MergeCoord&, const MergeCoord&) = default;
+};
+
+// The merge coordinate on `diagonal` (0 <= diagonal <= n_rows + nnz) of the
+// merge of row_end[0 .. n_rows-1] (= row_ptr + 1) with 0 .. nnz-1: the
+// largest row count i such that the first i row ends all come before entry
+// diagonal - i in the merge (row_end[i-1] <= diagonal - i).
+GRAPHRUN_MERGE_HD inline MergeCoord merge_path_search(offset_t diagonal, const offset_t* row_end,
+                                                      vertex_t n_rows, offset_t nnz) {
+  offset_t lo = diagonal > nnz ? diagonal - nnz : 0;
+  offset_t hi = diagonal < offset_t{n_rows} ? diagonal : offset_t{n_rows};
+  while (lo < hi) {
+    const offset_t mid = lo + (hi - lo) / 2;
+    if (row_end[mid] <= diagonal - mid - 1)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return {static_cast<vertex_t>(lo), diagonal - lo};
+}
+
+template <class T>
+struct MergePathView {
+  CsrView<T> csr;
+  int shares = 0;
+  offset_t share_length = 0;
+  const MergeCoord* starts = nullptr;  // shares + 1 coordinates
+};
+
+class MergePathPartition {
+ public:
+  MergePathPartition() : starts_(2) {}
+  // Cuts the merge path of a CSR with these row offsets (host memory) into
+  // `shares` >= 1 shares (ArgumentError otherwise).
+  MergePathPartition(const offset_t* row_ptr, vertex_t n_rows, int shares);
+  template <class T>
+  MergePathPartition(const CsrView<T>& a, int shares)
+      : MergePathPartition(a.row_ptr, a.n_rows, shares) {}
+
+  int shares() const noexcept { return static_cast<int>(starts_.size()) - 1; }
+  offset_t share_length() const noexcept { return share_length_; }
+  const std::vector<MergeCoord>& starts() const noexcept { return starts_; }
+
+  template <class T>
+  MergePathView<T> view(const CsrView<T>& a) const noexcept {
+    return {a, shares(), share_length_, starts_.data()};
+  }
+
+ private:
+  offset_t share_length_ = 0;
+  std::vector<MergeCoord> starts_;
+};
+
+}  // namespace graphrun

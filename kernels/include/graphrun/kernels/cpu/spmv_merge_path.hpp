@@ -1,0 +1,229 @@
+// SpMV on the CPU over the merge-path partition of CSR (Merrill & Garland,
+// SC'16; the partition is engine/formats/merge_path.hpp).
+//
+// The merge path of row ends and entries is cut into shares of equal length
+// (rows + entries), so every thread gets the same work even when one row
+// holds most entries (a power-law hub, which a row split gives to one
+// thread). Each share reduces the rows it closes and writes their y; the
+// row it ends inside leaves a partial sum, its carry-out. After all shares,
+// a serial fix-up adds the carry-outs, share by share in order, into their
+// rows. The result depends on the partition only, never on which thread
+// runs a share, so it is bit-identical run to run for a given number of
+// shares (and spmv_merge_path picks that from the thread count alone).
+// Floating-point sums of split rows are associated differently from a
+// serial loop: PlusTimes agrees with the CSR reference within rounding;
+// min, max and or exactly.
+//
+//   spmv_merge_path<S>(a, x, y, mask, threads)        partition on the fly
+//   spmv_merge_path<S>(partition.view(a), x, y, mask, threads)
+//   spmv_merge_path_reference<S>(partition.view(a), x, y, mask)
+//
+// The reference walks the merge path one step at a time, literally as in
+// the paper (close a row while row_end <= entry, else take the entry), share
+// after share, then fixes up: slow, serial, obviously the algorithm.
+#pragma once
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "graphrun/engine/csr.hpp"
+#include "graphrun/engine/formats/merge_path.hpp"
+#include "graphrun/engine/semiring.hpp"
+#include "graphrun/kernels/cpu/spmv_csr.hpp"  // GRAPHRUN_SPMV_CSR_COMBOS
+#include "graphrun/kernels/mask.hpp"
+#include "graphrun/kernels/semiring_traits.hpp"
+
+namespace graphrun::cpu {
+
+// The partial sum a share leaves for the row it ends inside.
+template <class V>
+struct MergeCarry {
+  vertex_t row = 0;
+  V value{};
+  bool present = false;  // false: the share ends on a row boundary
+};
+
+// How many shares spmv_merge_path(CsrView...) cuts for `threads` threads and
+// this much work (rows + nnz): one per thread (a share is already balanced
+// by construction; more would only add carry-outs), and a single share when
+// the work is too small to pay for a parallel region. A function of its
+// arguments alone, so results are reproducible per thread count.
+inline int merge_path_shares(int threads, offset_t work) {
+  constexpr offset_t min_share_work = 1 << 13;
+  const offset_t useful = std::max<offset_t>(1, work / min_share_work);
+  return static_cast<int>(std::min<offset_t>(std::max(threads, 1), useful));
+}
+
+namespace detail {
+
+// add over entries [begin, end) of mul(entry k, x(col_idx[k])), in the same
+// order spmv_csr's rows use: four interleaved accumulators on runs of 32+
+// entries, one chain otherwise; a terminal semiring stops at its annihilator.
+template <class S, bool Pattern, class T>
+inline typename S::value_type reduce_entries(const CsrView<T>& a, offset_t begin, offset_t end,
+                                             const typename S::value_type* x) {
+  using V = typename S::value_type;
+  auto term = [&](offset_t k) {
+    const V aik = Pattern ? semiring_entry<S>(T(1)) : semiring_entry<S>(a.values[k]);
+    return S::mul(aik, x[a.col_idx[k]]);
+  };
+  if constexpr (SemiringWithTerminal<S>) {
+    V acc = S::zero();
+    for (offset_t k = begin; k < end; ++k) {
+      acc = S::add(acc, term(k));
+      if (S::is_terminal(acc)) break;
+    }
+    return acc;
+  } else {
+    V acc0 = S::zero();
+    offset_t k = begin;
+    if (end - begin >= 32) {
+      V acc1 = S::zero(), acc2 = S::zero(), acc3 = S::zero();
+      for (; k + 4 <= end; k += 4) {
+        acc0 = S::add(acc0, term(k));
+        acc1 = S::add(acc1, term(k + 1));
+        acc2 = S::add(acc2, term(k + 2));
+        acc3 = S::add(acc3, term(k + 3));
+      }
+      acc0 = S::add(S::add(acc0, acc1), S::add(acc2, acc3));
+    }
+    for (; k < end; ++k) acc0 = S::add(acc0, term(k));
+    return acc0;
+  }
+}
+
+// One share [from, to) of the merge path: writes y for the rows it closes
+// (those the mask allows) and returns its carry-out.
+template <class S, bool Pattern, bool Masked, class T>
+MergeCarry<typename S::value_type> merge_path_share(const CsrView<T>& a, MergeCoord from,
+                                                    MergeCoord to, const typename S::value_type* x,
+                                                    typename S::value_type* y, Mask mask) {
+  offset_t k = from.entry;
+  for (vertex_t i = from.row; i < to.row; ++i) {
+    const offset_t row_end = a.row_ptr[i + 1];
+    if (!Masked || mask.allows(i)) y[i] = reduce_entries<S, Pattern>(a, k, row_end, x);
+    k = row_end;
+  }
+  MergeCarry<typename S::value_type> carry;
+  carry.row = to.row;
+  if (k < to.entry && (!Masked || mask.allows(to.row))) {
+    carry.value = reduce_entries<S, Pattern>(a, k, to.entry, x);
+    carry.present = true;
+  }
+  return carry;
+}
+
+// The fix-up: carry-outs added into their rows, in share order.
+template <class S>
+void merge_path_fixup(const std::vector<MergeCarry<typename S::value_type>>& carries,
+                      typename S::value_type* y) {
+  for (const auto& c : carries)
+    if (c.present) y[c.row] = S::add(y[c.row], c.value);
+}
+
+template <class S, bool Pattern, bool Masked, class T, class StartOf>
+void spmv_merge_path_impl(const CsrView<T>& a, int shares, StartOf start_of,
+                          const typename S::value_type* x, typename S::value_type* y, Mask mask,
+                          int threads) {
+  using V = typename S::value_type;
+  if (shares == 1) {  // the whole path: no row is split, nothing to fix up
+    merge_path_share<S, Pattern, Masked>(a, start_of(0), start_of(1), x, y, mask);
+    return;
+  }
+  std::vector<MergeCarry<V>> carries(static_cast<std::size_t>(shares));
+#pragma omp parallel for num_threads(std::max(1, std::min(threads, shares))) schedule(dynamic, 1)
+  for (int p = 0; p < shares; ++p)
+    carries[p] = merge_path_share<S, Pattern, Masked>(a, start_of(p), start_of(p + 1), x, y, mask);
+  merge_path_fixup<S>(carries, y);
+}
+
+template <class S, class T, class StartOf>
+void spmv_merge_path_dispatch(const CsrView<T>& a, int shares, StartOf start_of,
+                              const typename S::value_type* x, typename S::value_type* y, Mask mask,
+                              int threads) {
+  const bool pattern = a.values == nullptr;
+  if (pattern) {
+    if (mask.active())
+      spmv_merge_path_impl<S, true, true>(a, shares, start_of, x, y, mask, threads);
+    else
+      spmv_merge_path_impl<S, true, false>(a, shares, start_of, x, y, mask, threads);
+  } else {
+    if (mask.active())
+      spmv_merge_path_impl<S, false, true>(a, shares, start_of, x, y, mask, threads);
+    else
+      spmv_merge_path_impl<S, false, false>(a, shares, start_of, x, y, mask, threads);
+  }
+}
+
+}  // namespace detail
+
+// y = A ⊕.⊗ x over a given partition, its shares spread over `threads`
+// OpenMP threads. x has n_cols entries, y n_rows; they must not overlap.
+template <class S, class T>
+void spmv_merge_path(const MergePathView<T>& a, const typename S::value_type* x,
+                     typename S::value_type* y, Mask mask, int threads) {
+  const MergeCoord* starts = a.starts;
+  detail::spmv_merge_path_dispatch<S>(
+      a.csr, a.shares, [starts](int p) { return starts[p]; }, x, y, mask, threads);
+}
+
+// y = A ⊕.⊗ x with merge_path_shares(threads, rows + nnz) shares, whose
+// starts each thread finds by its own binary search (no partition kept).
+template <class S, class T>
+void spmv_merge_path(const CsrView<T>& a, const typename S::value_type* x,
+                     typename S::value_type* y, Mask mask, int threads) {
+  const offset_t total = offset_t{a.n_rows} + a.nnz;
+  const int shares = merge_path_shares(threads, total);
+  const offset_t length = total / shares + (total % shares != 0);
+  const offset_t* row_end = a.row_ptr + 1;
+  auto start_of = [=](int p) {
+    return merge_path_search(std::min(total, offset_t{p} * length), row_end, a.n_rows, a.nnz);
+  };
+  detail::spmv_merge_path_dispatch<S>(a, shares, start_of, x, y, mask, threads);
+}
+
+// The serial reference: the merge walked step by step, share after share,
+// then the fix-up in share order.
+template <class S, class T>
+void spmv_merge_path_reference(const MergePathView<T>& mp, const typename S::value_type* x,
+                               typename S::value_type* y, Mask mask = {}) {
+  using V = typename S::value_type;
+  const CsrView<T>& a = mp.csr;
+  std::vector<MergeCarry<V>> carries(static_cast<std::size_t>(mp.shares));
+  for (int p = 0; p < mp.shares; ++p) {
+    vertex_t i = mp.starts[p].row;
+    offset_t k = mp.starts[p].entry;
+    const MergeCoord end = mp.starts[p + 1];
+    V acc = S::zero();
+    bool open = false;  // acc holds entries of row i
+    while (i < end.row || k < end.entry) {
+      if (i < end.row && a.row_ptr[i + 1] <= k) {  // close row i
+        if (mask.allows(i)) y[i] = acc;
+        acc = S::zero();
+        open = false;
+        ++i;
+      } else {  // take entry k
+        acc = S::add(acc, S::mul(semiring_entry<S>(a.value(k)), x[a.col_idx[k]]));
+        open = true;
+        ++k;
+      }
+    }
+    if (open && mask.allows(i)) carries[p] = {i, acc, true};
+  }
+  detail::merge_path_fixup<S>(carries, y);
+}
+
+#define GRAPHRUN_SPMV_MERGE_PATH_EXTERN(S, T)                                                      \
+  extern template void spmv_merge_path<S, T>(                                                      \
+      const MergePathView<T>&, const typename S::value_type*, typename S::value_type*, Mask, int); \
+  extern template void spmv_merge_path<S, T>(const CsrView<T>&, const typename S::value_type*,     \
+                                             typename S::value_type*, Mask, int);                  \
+  extern template void spmv_merge_path_reference<S, T>(                                            \
+      const MergePathView<T>&, const typename S::value_type*, typename S::value_type*, Mask);
+GRAPHRUN_SPMV_CSR_COMBOS(GRAPHRUN_SPMV_MERGE_PATH_EXTERN)
+#undef GRAPHRUN_SPMV_MERGE_PATH_EXTERN
+
+}  // namespace graphrun::cpu
