@@ -1,0 +1,369 @@
+// The derived SpMV formats are built as their headers lay them out: COO,
+// ELL (and its refusal past the padding limit), HYB (and its width rule),
+// JDS (the permutation and the diagonals), and the merge-path partition
+// (equal shares covering the whole path, each start on the path). Checked
+// against direct readings of the CSR they come from, on random matrices of
+// the shapes that break kernels and on small matrices by hand.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "graphrun/engine/error.hpp"
+#include "graphrun/engine/formats/coo_format.hpp"
+#include "graphrun/engine/formats/ell.hpp"
+#include "graphrun/engine/formats/hyb.hpp"
+#include "graphrun/engine/formats/jds.hpp"
+#include "graphrun/engine/formats/merge_path.hpp"
+#include "graphrun/engine/row_stats.hpp"
+#include "support/random_graphs.hpp"
+
+namespace graphrun {
+namespace {
+
+using test::MatrixShape;
+
+struct Shape {
+  std::string name;
+  vertex_t rows, cols;
+  MatrixShape shape;
+  double per_row;
+};
+
+const std::vector<Shape>& shapes() {
+  static const std::vector<Shape> all = {
+      {"0x0", 0, 0, MatrixShape::uniform, 3},
+      {"5x0", 5, 0, MatrixShape::uniform, 3},
+      {"1x1", 1, 1, MatrixShape::uniform, 2},
+      {"uniform_97x61", 97, 61, MatrixShape::uniform, 4},
+      {"uniform_9001", 9001, 9001, MatrixShape::uniform, 6},
+      {"empty_rows_2001", 2001, 2001, MatrixShape::empty_rows, 5},
+      {"heavy_row_1500", 1500, 1500, MatrixShape::heavy_row, 6},
+      {"power_law_15001", 15001, 15001, MatrixShape::power_law, 8},
+      {"banded_13000x900", 13000, 900, MatrixShape::banded, 9},
+  };
+  return all;
+}
+
+// Every shape, weighted and pattern.
+template <class Fn>
+void for_each_matrix(Fn fn) {
+  std::uint64_t seed = 100;
+  for (const Shape& s : shapes())
+    for (bool pattern : {false, true}) {
+      const Csr<double> a =
+          test::random_csr<double>(s.rows, s.cols, s.shape, s.per_row, pattern, ++seed);
+      SCOPED_TRACE(s.name + (pattern ? " pattern" : " valued"));
+      fn(a);
+    }
+}
+
+TEST(CooFormat, IsCsrRowByRow) {
+  for_each_matrix([](const Csr<double>& a) {
+    const CooMatrix<double> c = CooMatrix<double>::from_csr(a);
+    ASSERT_EQ(c.nnz(), a.nnz());
+    EXPECT_EQ(c.n_rows(), a.n_rows());
+    EXPECT_EQ(c.n_cols(), a.n_cols());
+    EXPECT_EQ(c.is_pattern(), a.is_pattern());
+    EXPECT_EQ(c.col_idx(), a.col_idx());
+    EXPECT_EQ(c.values(), a.values());
+    for (vertex_t i = 0; i < a.n_rows(); ++i)
+      for (offset_t k = a.row_ptr()[i]; k < a.row_ptr()[i + 1]; ++k) ASSERT_EQ(c.row_idx()[k], i);
+    const CooView<double> v = c.view();
+    EXPECT_EQ(v.nnz, a.nnz());
+    EXPECT_EQ(v.values == nullptr, a.is_pattern());
+  });
+}
+
+TEST(EllFormat, ColumnMajorPaddedToTheLongestRow) {
+  int built = 0;
+  for_each_matrix([&](const Csr<double>& a) {
+    const RowStats s = analyze(a.view());
+    const bool fits = static_cast<double>(s.max_length) * a.n_rows() <=
+                      ell_max_fill * std::max<offset_t>(a.nnz(), 1);
+    if (!fits) {
+      EXPECT_THROW(Ell<double>::from_csr(a), FormatError);
+      return;
+    }
+    const Ell<double> e = Ell<double>::from_csr(a);
+    ++built;
+    ASSERT_EQ(e.width(), s.max_length);
+    ASSERT_EQ(static_cast<offset_t>(e.col_idx().size()), e.width() * a.n_rows());
+    EXPECT_EQ(e.values().size(), a.is_pattern() ? 0u : e.col_idx().size());
+    const offset_t n = a.n_rows();
+    for (vertex_t i = 0; i < a.n_rows(); ++i) {
+      const offset_t len = a.row_length(i);
+      for (offset_t j = 0; j < e.width(); ++j) {
+        const offset_t slot = j * n + i;
+        if (j < len) {
+          ASSERT_EQ(e.col_idx()[slot], a.col_idx()[a.row_ptr()[i] + j]) << i << "," << j;
+          if (!a.is_pattern()) {
+            ASSERT_EQ(e.values()[slot], a.values()[a.row_ptr()[i] + j]);
+          }
+        } else {
+          ASSERT_EQ(e.col_idx()[slot], -1) << i << "," << j;
+          if (!a.is_pattern()) {
+            ASSERT_EQ(e.values()[slot], 0.0);
+          }
+        }
+      }
+    }
+  });
+  EXPECT_GE(built, 8);  // most shapes fit; heavy_row and power_law must not
+}
+
+// The limit is ell_max_fill slots per nonzero, inclusive.
+TEST(EllFormat, RefusesPastThePaddingLimit) {
+  // n rows, one of length w, the others of length 1: slots w*n, nnz w+n-1.
+  auto matrix = [](vertex_t n, vertex_t w) {
+    Coo<double> coo;
+    coo.n_rows = n;
+    coo.n_cols = w;
+    for (vertex_t j = 0; j < w; ++j) {
+      coo.row.push_back(0);
+      coo.col.push_back(j);
+    }
+    for (vertex_t i = 1; i < n; ++i) {
+      coo.row.push_back(i);
+      coo.col.push_back(0);
+    }
+    return Csr<double>::from_coo(coo);
+  };
+  // n = 4, w = 3: slots 12, nnz 6: fill 2 -> built.
+  EXPECT_NO_THROW(Ell<double>::from_csr(matrix(4, 3)));
+  // n = 5, w = 5: slots 25, nnz 9: fill 2.78 -> built.
+  EXPECT_NO_THROW(Ell<double>::from_csr(matrix(5, 5)));
+  // n = 6, w = 6: slots 36, nnz 11: fill 3.27 -> refused.
+  EXPECT_THROW(Ell<double>::from_csr(matrix(6, 6)), FormatError);
+  // Exactly 3: n = 3, w = 3: slots 9, nnz 5 -> 1.8; build one at 3.0 by hand:
+  // 3 rows of lengths 3, 0, 0: slots 9, nnz 3.
+  Coo<double> coo{3, 3, {0, 0, 0}, {0, 1, 2}, {1, 2, 3}};
+  EXPECT_NO_THROW(Ell<double>::from_csr(Csr<double>::from_coo(coo)));
+  coo.n_rows = 4;  // slots 12 > 9
+  EXPECT_THROW(Ell<double>::from_csr(Csr<double>::from_coo(coo)), FormatError);
+  // Overflow of width * n_rows is a refusal, not a wrap-around.
+  EXPECT_FALSE(ell_fits(max_vertices, std::numeric_limits<offset_t>::max() / 2, 1));
+  EXPECT_TRUE(ell_fits(0, 0, 0));
+  EXPECT_TRUE(ell_fits(10, 0, 0));
+}
+
+TEST(EllFormat, EmptyShapes) {
+  const Ell<double> e = Ell<double>::from_csr(Csr<double>());
+  EXPECT_EQ(e.width(), 0);
+  EXPECT_TRUE(e.col_idx().empty());
+  Coo<float> coo{7, 3, {}, {}, {}};
+  const Ell<float> f = Ell<float>::from_csr(Csr<float>::from_coo(coo));
+  EXPECT_EQ(f.n_rows(), 7);
+  EXPECT_EQ(f.width(), 0);
+  EXPECT_THROW(Ell<double>::from_csr_truncated(Csr<double>().view(), -1), ArgumentError);
+}
+
+// The rule on hand-made histograms.
+TEST(HybFormat, EllWidthRuleOnHistograms) {
+  RowStats s;
+  s.n_rows = 30000;        // threshold max(4096, 10000) = 10000
+  s.histogram[1] = 5000;   // length 1
+  s.histogram[3] = 5000;   // lengths 4..7
+  s.histogram[5] = 5000;   // 16..31
+  s.histogram[6] = 15000;  // 32..63
+  // Rows of length >= 32: 15000 >= 10000 -> K = 32.
+  EXPECT_EQ(hyb_ell_width(s), 32);
+  s.histogram[6] = 9999;
+  s.histogram[1] = 5000 + 6001;
+  // >= 32: 9999; >= 16: 14999 -> K = 16.
+  EXPECT_EQ(hyb_ell_width(s), 16);
+  // Fewer than 4096 rows in all: ELL never pays, K = 0.
+  RowStats small;
+  small.n_rows = 4000;
+  small.histogram[4] = 4000;
+  EXPECT_EQ(hyb_ell_width(small), 0);
+  // 4096 rows of length >= 1 but only 4095 of length >= 2: K = 1.
+  RowStats edge;
+  edge.n_rows = 12000;  // threshold 4096 (12000 / 3 = 4000 < 4096)
+  edge.histogram[0] = 7904;
+  edge.histogram[1] = 1;
+  edge.histogram[2] = 4095;
+  EXPECT_EQ(hyb_ell_width(edge), 1);
+  EXPECT_EQ(hyb_ell_width(RowStats{}), 0);
+}
+
+// K on real matrices agrees with a direct count over the rows, and the two
+// parts hold exactly the first K and the remaining entries of each row.
+TEST(HybFormat, SplitsEveryRowAtK) {
+  int both_parts = 0;  // matrices whose ELL and COO parts are both non-empty
+  for_each_matrix([&](const Csr<double>& a) {
+    const Hyb<double> h = Hyb<double>::from_csr(a);
+    both_parts += h.ell_width() > 0 && h.coo().nnz() > 0;
+    const std::int64_t threshold = std::max<std::int64_t>(4096, a.n_rows() / 3);
+    offset_t expect_k = 0;
+    for (offset_t k = 1; k <= std::max<offset_t>(1, analyze(a.view()).max_length); k *= 2) {
+      std::int64_t rows = 0;
+      for (vertex_t i = 0; i < a.n_rows(); ++i) rows += a.row_length(i) >= k;
+      if (rows >= threshold) expect_k = k;
+    }
+    ASSERT_EQ(h.ell_width(), expect_k);
+    const offset_t n = a.n_rows(), K = h.ell_width();
+    const auto& coo = h.coo();
+    EXPECT_EQ(coo.is_pattern(), a.is_pattern());
+    offset_t c = 0;  // position in the COO part
+    for (vertex_t i = 0; i < a.n_rows(); ++i) {
+      const offset_t begin = a.row_ptr()[i], len = a.row_length(i);
+      for (offset_t j = 0; j < K; ++j) {
+        const vertex_t col = h.ell().col_idx()[j * n + i];
+        ASSERT_EQ(col, j < len ? a.col_idx()[begin + j] : -1);
+      }
+      for (offset_t j = K; j < len; ++j, ++c) {
+        ASSERT_LT(c, coo.nnz());
+        ASSERT_EQ(coo.row_idx()[c], i);
+        ASSERT_EQ(coo.col_idx()[c], a.col_idx()[begin + j]);
+        if (!a.is_pattern()) {
+          ASSERT_EQ(coo.values()[c], a.values()[begin + j]);
+        }
+      }
+    }
+    EXPECT_EQ(c, coo.nnz());
+  });
+  EXPECT_GE(both_parts, 4);
+  // An explicit width splits there.
+  const Csr<double> a = test::random_csr<double>(300, 300, MatrixShape::power_law, 5, false, 9);
+  const Hyb<double> h = Hyb<double>::from_csr(a.view(), 3);
+  EXPECT_EQ(h.ell_width(), 3);
+  offset_t tail = 0;
+  for (vertex_t i = 0; i < a.n_rows(); ++i) tail += std::max<offset_t>(0, a.row_length(i) - 3);
+  EXPECT_EQ(h.coo().nnz(), tail);
+  EXPECT_THROW(Hyb<double>::from_csr(a.view(), -2), ArgumentError);
+}
+
+TEST(JdsFormat, RowsSortedByLengthThenJaggedDiagonals) {
+  for_each_matrix([](const Csr<double>& a) {
+    const Jds<double> j = Jds<double>::from_csr(a);
+    const auto& perm = j.perm();
+    ASSERT_EQ(static_cast<vertex_t>(perm.size()), a.n_rows());
+    // A permutation...
+    std::vector<char> seen(a.n_rows(), 0);
+    for (vertex_t r : perm) {
+      ASSERT_GE(r, 0);
+      ASSERT_LT(r, a.n_rows());
+      ASSERT_FALSE(seen[r]);
+      seen[r] = 1;
+    }
+    // ...by decreasing length, ties in row order (so empty rows come last).
+    for (vertex_t r = 1; r < a.n_rows(); ++r) {
+      const offset_t l0 = a.row_length(perm[r - 1]), l1 = a.row_length(perm[r]);
+      ASSERT_GE(l0, l1);
+      if (l0 == l1) {
+        ASSERT_LT(perm[r - 1], perm[r]);
+      }
+    }
+    const offset_t longest = a.n_rows() ? a.row_length(perm[0]) : 0;
+    ASSERT_EQ(j.n_diag(), longest);
+    ASSERT_EQ(j.jd_ptr().front(), 0);
+    ASSERT_EQ(j.jd_ptr().back(), a.nnz());
+    EXPECT_EQ(j.nnz(), a.nnz());
+    EXPECT_EQ(j.is_pattern(), a.is_pattern());
+    for (offset_t d = 0; d < j.n_diag(); ++d) {
+      offset_t longer = 0;
+      for (vertex_t i = 0; i < a.n_rows(); ++i) longer += a.row_length(i) > d;
+      ASSERT_EQ(j.jd_ptr()[d + 1] - j.jd_ptr()[d], longer) << "diagonal " << d;
+      for (offset_t r = 0; r < longer; ++r) {
+        const offset_t src = a.row_ptr()[perm[r]] + d;
+        ASSERT_EQ(j.col_idx()[j.jd_ptr()[d] + r], a.col_idx()[src]);
+        if (!a.is_pattern()) {
+          ASSERT_EQ(j.values()[j.jd_ptr()[d] + r], a.values()[src]);
+        }
+      }
+    }
+  });
+}
+
+TEST(JdsFormat, SmallByHand) {
+  // Row lengths 1, 3, 0, 3, 2 -> perm 1, 3, 4, 0, 2; diagonals of 4, 3, 2 entries.
+  Coo<double> coo{5, 4, {0, 1, 1, 1, 3, 3, 3, 4, 4}, {2, 0, 1, 3, 1, 2, 3, 0, 3}, {}};
+  const Jds<double> j = Jds<double>::from_csr(Csr<double>::from_coo(coo));
+  EXPECT_EQ(j.perm(), (std::vector<vertex_t>{1, 3, 4, 0, 2}));
+  EXPECT_EQ(j.jd_ptr(), (std::vector<offset_t>{0, 4, 7, 9}));
+  EXPECT_EQ(j.col_idx(), (std::vector<vertex_t>{0, 1, 0, 2, 1, 2, 3, 3, 3}));
+}
+
+// Walks the merge of row ends and entry indices step by step, recording the
+// coordinate on every diagonal: what merge_path_search must find.
+std::vector<MergeCoord> walk_merge_path(const Csr<double>& a) {
+  std::vector<MergeCoord> at;
+  vertex_t i = 0;
+  offset_t k = 0;
+  at.push_back({i, k});
+  while (i < a.n_rows() || k < a.nnz()) {
+    if (i < a.n_rows() && a.row_ptr()[i + 1] <= k)
+      ++i;
+    else
+      ++k;
+    at.push_back({i, k});
+  }
+  return at;
+}
+
+TEST(MergePath, SearchFindsThePathOnEveryDiagonal) {
+  for_each_matrix([](const Csr<double>& a) {
+    if (a.n_rows() + a.nnz() > 50000) return;  // quadratic-free but keep it quick
+    const std::vector<MergeCoord> path = walk_merge_path(a);
+    for (offset_t d = 0; d < static_cast<offset_t>(path.size()); ++d) {
+      const MergeCoord c = merge_path_search(d, a.row_ptr().data() + 1, a.n_rows(), a.nnz());
+      ASSERT_EQ(c, path[d]) << "diagonal " << d << ": (" << c.row << ", " << c.entry
+                            << ") instead of (" << path[d].row << ", " << path[d].entry << ")";
+    }
+  });
+}
+
+TEST(MergePath, SharesAreEqualAndCoverThePath) {
+  for_each_matrix([](const Csr<double>& a) {
+    const offset_t total = a.n_rows() + a.nnz();
+    for (int shares : {1, 2, 3, 7, 64, 1000}) {
+      const MergePathPartition mp(a.view(), shares);
+      ASSERT_EQ(mp.shares(), shares);
+      ASSERT_EQ(static_cast<int>(mp.starts().size()), shares + 1);
+      const offset_t len = (total + shares - 1) / shares;
+      EXPECT_EQ(mp.share_length(), len);
+      EXPECT_EQ(mp.starts().front(), (MergeCoord{0, 0}));
+      EXPECT_EQ(mp.starts().back(), (MergeCoord{a.n_rows(), a.nnz()}));
+      for (int p = 0; p < shares; ++p) {
+        const MergeCoord b = mp.starts()[p], e = mp.starts()[p + 1];
+        ASSERT_LE(b.row, e.row);
+        ASSERT_LE(b.entry, e.entry);
+        // Every share but the tail has exactly the share length.
+        const offset_t steps = (e.row + e.entry) - (b.row + b.entry);
+        ASSERT_EQ(steps, std::min(len, std::max<offset_t>(0, total - offset_t{p} * len)))
+            << "share " << p << " of " << shares;
+        // On the path: rows before `row` end by `entry`, row `row` ends after it.
+        if (e.row > 0) {
+          ASSERT_LE(a.row_ptr()[e.row], e.entry);
+        }
+        if (e.row < a.n_rows() && e.entry > 0) {
+          ASSERT_GE(a.row_ptr()[e.row + 1], e.entry);
+        }
+      }
+    }
+  });
+  EXPECT_THROW(MergePathPartition(Csr<double>().view(), 0), ArgumentError);
+}
+
+// A row longer than a share is split across several: the heavy row case.
+TEST(MergePath, SplitsALongRow) {
+  Coo<double> coo{3, 100, {}, {}, {}};
+  for (vertex_t j = 0; j < 100; ++j) {
+    coo.row.push_back(1);
+    coo.col.push_back(j);
+  }
+  const Csr<double> a = Csr<double>::from_coo(coo);  // lengths 0, 100, 0: path of 103 steps
+  const MergePathPartition mp(a.view(), 4);          // shares of 26 steps
+  EXPECT_EQ(mp.share_length(), 26);
+  EXPECT_EQ(mp.starts()[1], (MergeCoord{1, 25}));  // row 0 closed, 25 entries of row 1
+  EXPECT_EQ(mp.starts()[2], (MergeCoord{1, 51}));
+  EXPECT_EQ(mp.starts()[3], (MergeCoord{1, 77}));
+  EXPECT_EQ(mp.starts()[4], (MergeCoord{3, 100}));
+}
+
+}  // namespace
+}  // namespace graphrun
