@@ -5,6 +5,7 @@
 #include "commands.hpp"
 #include "graphrun/algorithms/bfs.hpp"
 #include "graphrun/engine/error.hpp"
+#include "graphrun/engine/spmv_format.hpp"
 #include "graphrun/io/write.hpp"
 #include "progress.hpp"
 
@@ -16,11 +17,22 @@ struct BfsArgs {
   CommonOptions common;
   std::string source;
   bool parents = false;
+  std::string format = "auto";
   std::string output;
 };
 
+const char* const format_help =
+    "SpMV format of the bottom-up steps on the GPU (--device cuda): auto, coo, csr-thread,\n"
+    "csr-warp, ell, hyb, jds or merge-path. auto picks one from the row statistics of the\n"
+    "transposed graph (row lengths: mean, spread, longest, empty rows); the CPU always runs CSR";
+
 void run_bfs(const BfsArgs& a) {
   Context ctx = make_context(a.common, "bfs");
+  const SpmvFormat spmv_format = parse_spmv_format(a.format);
+  if (ctx.device() == Device::cpu && spmv_format != SpmvFormat::automatic)
+    throw ArgumentError("--format " + a.format +
+                        " chooses a GPU kernel; with --device cpu BFS runs the CPU's CSR kernel "
+                        "(leave --format out or use --device cuda)");
   const std::uint64_t source_id = parse_vertex_id(a.source, "--source");
   const std::string output = a.output.empty() ? std::string("-") : a.output;
   check_output_path(output);
@@ -33,6 +45,7 @@ void run_bfs(const BfsArgs& a) {
 
   BfsOptions options;
   options.parents = a.parents;
+  options.format = spmv_format;
   ProgressBar bar("bfs", !a.common.quiet);
   options.on_iteration = [&](const IterationInfo& it) {
     bar.update(-1.0, [&] {
@@ -71,11 +84,19 @@ void run_bfs(const BfsArgs& a) {
   }
   const double seconds_write = write_time.seconds();
 
-  print_summary(a.common, format("bfs: %s, source %s, reached %lld, depth %d (%d push, %d pull "
-                                 "steps), load %.3f s, bfs %.3f s, write %.3f s",
-                                 graph_size(g).c_str(), a.source.c_str(),
-                                 static_cast<long long>(r.reached), r.depth, r.push_steps,
-                                 r.pull_steps, in.seconds, seconds_bfs, seconds_write));
+  std::string where;
+  if (ctx.device() == Device::cuda)
+    where = r.pull_steps > 0
+                ? format("cuda, pull SpMV %s", std::string(to_string(r.format)).c_str())
+                : std::string("cuda");
+  else
+    where = format("cpu, %d thread%s", ctx.threads(), ctx.threads() == 1 ? "" : "s");
+  print_summary(
+      a.common,
+      format("bfs: %s, source %s, reached %lld, depth %d (%d push, %d pull "
+             "steps), %s, load %.3f s, bfs %.3f s, write %.3f s",
+             graph_size(g).c_str(), a.source.c_str(), static_cast<long long>(r.reached), r.depth,
+             r.push_steps, r.pull_steps, where.c_str(), in.seconds, seconds_bfs, seconds_write));
 }
 
 }  // namespace
@@ -94,6 +115,7 @@ Command add_bfs(CLI::App& root) {
       ->type_name("ID");
   sub->add_flag("--parents,-p", args->parents,
                 "Add a third column: the parent's id in the BFS tree (-1 if unreachable)");
+  sub->add_option("--format", args->format, format_help)->capture_default_str()->type_name("FMT");
   sub->add_option("--output,-o", args->output, "Write the result to OUT instead of stdout")
       ->type_name("OUT");
   sub->footer(

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <limits>
 
+#include "graphrun/engine/device_array.hpp"  // cuda_device_count
 #include "graphrun/engine/error.hpp"
 #include "progress.hpp"
 
@@ -102,9 +103,14 @@ CLI::Validator real_in(double lo, bool lo_open, double hi, bool hi_open, std::st
 Context make_context(const CommonOptions& o, std::string_view command) {
   const Device device = parse_device(o.device);
   if (device == Device::cuda) {
+    // The commands with a GPU path; info and convert need no device.
+    const bool has_cuda_path = command == "pagerank" || command == "bfs";
+    if (!has_cuda_path)
+      throw ArgumentError(std::string(command) + " runs on the CPU only; use --device cpu");
 #if defined(GRAPHRUN_HAVE_CUDA)
-    throw ArgumentError("the CUDA backend for " + std::string(command) +
-                        " is not available yet; use --device cpu");
+    if (cuda_device_count() == 0)
+      throw ArgumentError(
+          "--device cuda: no CUDA device found (no GPU or no driver); use --device cpu");
 #else
     throw ArgumentError(
         "this build of graphrun has no CUDA backend (configured without CUDA), "

@@ -59,8 +59,10 @@ extern const char* const exit_status_help;
 CLI::Validator int_at_least(long long lo, std::string what);
 CLI::Validator real_in(double lo, bool lo_open, double hi, bool hi_open, std::string what);
 
-// The Context for `command` on the requested device. --device cuda is refused
-// (ArgumentError) until the CUDA backend of the command exists.
+// The Context for `command` on the requested device. --device cuda is
+// allowed for the commands with a GPU path (pagerank, bfs) and refused
+// (ArgumentError, exit status 2) for the others, in a build without the CUDA
+// backend, and where no CUDA device is found.
 Context make_context(const CommonOptions& o, std::string_view command);
 
 struct Loaded {

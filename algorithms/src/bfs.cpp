@@ -36,6 +36,10 @@
 #include "graphrun/engine/semiring.hpp"
 #include "graphrun/kernels/spmv.hpp"
 
+#if defined(GRAPHRUN_HAVE_CUDA)
+#include "cuda/gpu_algorithms.hpp"
+#endif
+
 namespace graphrun {
 
 namespace {
@@ -269,6 +273,13 @@ class Bfs {
 
 BfsResult bfs(Context& ctx, const Graph& g, vertex_t source, const BfsOptions& options) {
   validate(g, source, options);
+  if (ctx.device() == Device::cuda) {
+#if defined(GRAPHRUN_HAVE_CUDA)
+    return detail::bfs_cuda(ctx, g, source, options);
+#else
+    throw DeviceError("bfs: this build has no CUDA backend; use Device::cpu");
+#endif
+  }
   if (options.parents) return Bfs<AnySecond>(ctx, g, options).run(source);
   return Bfs<OrAnd>(ctx, g, options).run(source);
 }

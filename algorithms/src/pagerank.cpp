@@ -25,6 +25,10 @@
 #include "graphrun/engine/semiring.hpp"
 #include "graphrun/kernels/spmv.hpp"
 
+#if defined(GRAPHRUN_HAVE_CUDA)
+#include "cuda/gpu_algorithms.hpp"
+#endif
+
 namespace graphrun {
 
 namespace {
@@ -55,6 +59,13 @@ struct Blocks {
 
 PageRankResult pagerank(Context& ctx, const Graph& g, const PageRankOptions& options) {
   validate(options);
+  if (ctx.device() == Device::cuda) {
+#if defined(GRAPHRUN_HAVE_CUDA)
+    return detail::pagerank_cuda(ctx, g, options);
+#else
+    throw DeviceError("pagerank: this build has no CUDA backend; use Device::cpu");
+#endif
+  }
   const auto t0 = Clock::now();
   PageRankResult result;
   const vertex_t n = g.n_vertices();

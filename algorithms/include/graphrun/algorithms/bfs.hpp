@@ -11,6 +11,7 @@
 #include "graphrun/algorithms/pagerank.hpp"  // IterationInfo, IterationCallback
 #include "graphrun/engine/context.hpp"
 #include "graphrun/engine/graph.hpp"
+#include "graphrun/engine/spmv_format.hpp"
 
 namespace graphrun {
 
@@ -21,6 +22,9 @@ struct BfsOptions {
   // push only; alpha = beta = infinity pulls from the first step on. Both >= 0.
   double alpha = 15.0;  // push -> pull threshold
   double beta = 18.0;   // pull -> push threshold
+  // The SpMV format of pull steps on the GPU (Device::cuda); automatic picks
+  // it from the row statistics of Aᵀ. The CPU always runs its CSR kernel.
+  SpmvFormat format = SpmvFormat::automatic;
   IterationCallback on_iteration;
 };
 
@@ -36,6 +40,12 @@ struct BfsResult {
   offset_t edges_examined = 0;
   int push_steps = 0, pull_steps = 0;
   double seconds = 0;
+  // Device::cuda only: the concrete SpMV format of the pull steps
+  // (automatic when none ran), and the seconds of the search alone (seconds
+  // minus the graph upload, the format build and the download of the
+  // results). automatic and 0 on the CPU.
+  SpmvFormat format = SpmvFormat::automatic;
+  double compute_seconds = 0;
 };
 
 BfsResult bfs(Context& ctx, const Graph& g, vertex_t source, const BfsOptions& options = {});

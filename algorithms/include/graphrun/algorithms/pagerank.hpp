@@ -13,6 +13,7 @@
 
 #include "graphrun/engine/context.hpp"
 #include "graphrun/engine/graph.hpp"
+#include "graphrun/engine/spmv_format.hpp"
 
 namespace graphrun {
 
@@ -30,6 +31,9 @@ struct PageRankOptions {
   double tol = 1e-6;
   int max_iter = 100;
   bool use_weights = true;  // weighted graphs: transition probabilities ∝ weight
+  // The SpMV format on the GPU (Device::cuda); automatic picks it from the
+  // row statistics of Aᵀ. The CPU always runs its CSR kernel.
+  SpmvFormat format = SpmvFormat::automatic;
   IterationCallback on_iteration;
 };
 
@@ -39,6 +43,11 @@ struct PageRankResult {
   double residual = 0;  // L1 change of the last iteration
   bool converged = false;
   double seconds = 0;
+  // Device::cuda only: the concrete SpMV format used, and the seconds of the
+  // iterations alone (seconds minus the graph upload, the format build and
+  // the download of the ranks). automatic and 0 on the CPU.
+  SpmvFormat format = SpmvFormat::automatic;
+  double compute_seconds = 0;
 };
 
 PageRankResult pagerank(Context& ctx, const Graph& g, const PageRankOptions& options = {});

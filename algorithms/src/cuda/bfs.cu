@@ -1,0 +1,336 @@
+// Breadth-first search on the GPU, direction-optimizing (Beamer, Asanović,
+// Patterson, SC'12) with the same direction rule as bfs.cpp, so levels are
+// the CPU's and the push/pull step counts match it.
+//
+//   push (top-down): the frontier is a vertex queue. Its out-edges are laid
+//     out end to end by an exclusive scan of the queue's degrees (CUB), and
+//     one thread per edge finds its source by binary search in the scan
+//     (edge-balanced, as Gunrock's load-balanced advance), then claims the
+//     target with a compare-and-swap on its level; winners append themselves
+//     to the next queue (one atomic per warp) and set their parent.
+//   pull (bottom-up): the frontier is a byte vector; next = Aᵀ frontier over
+//     OrAnd, masked by the complement of `visited` (cuda::SpmvOperator, rows
+//     stop at their first frontier in-neighbour), then one pass records the
+//     new levels, counts the new frontier and its out-edges, and clears the
+//     rows the mask skipped. With parents, that pass scans a newly reached
+//     vertex's in-edges up to the first frontier vertex.
+//
+// The graph is uploaded once: A (pattern) for push and Aᵀ (pattern) for
+// pull, which for an undirected graph is A itself; Aᵀ and its SpMV format
+// are prepared on the first pull step. Per level the host reads back three
+// counters (new frontier size, its out-edges, in-edges scanned) from pinned
+// memory: what the direction rule needs.
+#include <cooperative_groups.h>
+
+#include <cub/block/block_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <optional>
+
+#include "device_util.cuh"
+#include "gpu_algorithms.hpp"
+#include "graphrun/engine/semiring.hpp"
+#include "graphrun/kernels/cuda/spmv.hpp"
+
+namespace graphrun::detail {
+
+namespace {
+
+namespace cg = cooperative_groups;
+
+constexpr int kBlock = 256;
+
+// What one step found, accumulated on the device.
+struct StepStats {
+  unsigned long long vertices;  // new frontier size (push: next queue length)
+  unsigned long long edges;     // the new frontier's out-edges
+  unsigned long long scanned;   // pull: in-edges of unvisited vertices
+};
+
+__device__ offset_t row_length(const offset_t* row_ptr, vertex_t v) {
+  return row_ptr[v + 1] - row_ptr[v];
+}
+
+// Adds a block's per-thread counts into *total (one atomic per block).
+__device__ void add_block(unsigned long long mine, unsigned long long* total) {
+  using BlockReduce = cub::BlockReduce<unsigned long long, kBlock>;
+  __shared__ typename BlockReduce::TempStorage tmp;
+  const unsigned long long sum = BlockReduce(tmp).Sum(mine);
+  if (threadIdx.x == 0 && sum != 0) atomicAdd(total, sum);
+  __syncthreads();  // tmp may be reused by the caller
+}
+
+// Appends v to queue[*tail ...]; the threads of a warp that append together
+// share one atomic.
+__device__ void append(vertex_t v, vertex_t* queue, unsigned long long* tail) {
+  const cg::coalesced_group group = cg::coalesced_threads();
+  unsigned long long base = 0;
+  if (group.thread_rank() == 0)
+    base = atomicAdd(tail, static_cast<unsigned long long>(group.size()));
+  base = group.shfl(base, 0);
+  queue[base + group.thread_rank()] = v;
+}
+
+// deg[i] = out-degree of queue[i] for i < nq, deg[nq] = 0 (so that the
+// exclusive scan's last entry is the total).
+__global__ void queue_degrees(const vertex_t* __restrict__ queue, vertex_t nq,
+                              const offset_t* __restrict__ row_ptr, offset_t* __restrict__ deg) {
+  for (offset_t i = blockIdx.x * kBlock + threadIdx.x; i <= nq; i += offset_t{gridDim.x} * kBlock)
+    deg[i] = i < nq ? row_length(row_ptr, queue[i]) : 0;
+}
+
+// Top-down step: edge e of the frontier's out-edges (0 <= e < total) belongs
+// to queue[k] with offs[k] <= e < offs[k+1].
+__global__ void __launch_bounds__(kBlock)
+    push_expand(const vertex_t* __restrict__ queue, vertex_t nq, const offset_t* __restrict__ offs,
+                offset_t total, const offset_t* __restrict__ row_ptr,
+                const vertex_t* __restrict__ col_idx, std::int32_t depth, std::int32_t* level,
+                vertex_t* parent, std::uint8_t* visited, vertex_t* next_queue, StepStats* stats) {
+  unsigned long long new_edges = 0;
+  for (offset_t e = blockIdx.x * kBlock + threadIdx.x; e < total;
+       e += offset_t{gridDim.x} * kBlock) {
+    vertex_t lo = 0, hi = nq - 1;  // the last k with offs[k] <= e
+    while (lo < hi) {
+      const vertex_t mid = lo + (hi - lo + 1) / 2;
+      if (offs[mid] <= e)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+    const vertex_t u = queue[lo];
+    const vertex_t v = col_idx[row_ptr[u] + (e - offs[lo])];
+    if (level[v] != -1) continue;  // cheap test before the atomic
+    if (atomicCAS(level + v, -1, depth) != -1) continue;
+    if (parent) parent[v] = u;
+    visited[v] = 1;
+    new_edges += row_length(row_ptr, v);
+    append(v, next_queue, &stats->vertices);
+  }
+  add_block(new_edges, &stats->edges);
+}
+
+// After the masked pull SpMV: record the vertices it reached.
+__global__ void __launch_bounds__(kBlock)
+    pull_collect(vertex_t n, std::int32_t depth, const std::uint8_t* __restrict__ front,
+                 std::uint8_t* __restrict__ next, std::uint8_t* __restrict__ visited,
+                 std::int32_t* __restrict__ level, vertex_t* __restrict__ parent,
+                 const offset_t* __restrict__ a_row_ptr, const offset_t* __restrict__ at_row_ptr,
+                 const vertex_t* __restrict__ at_col_idx, StepStats* stats) {
+  unsigned long long count = 0, new_edges = 0, scanned = 0;
+  for (offset_t i = blockIdx.x * kBlock + threadIdx.x; i < n; i += offset_t{gridDim.x} * kBlock) {
+    const auto v = static_cast<vertex_t>(i);
+    if (visited[v]) {
+      next[v] = 0;  // a row the mask skipped still holds an old frontier mark
+      continue;
+    }
+    scanned += row_length(at_row_ptr, v);
+    if (next[v] == 0) continue;
+    visited[v] = 1;
+    level[v] = depth;
+    ++count;
+    new_edges += row_length(a_row_ptr, v);
+    if (parent) {
+      // The SpMV proved a frontier in-neighbour exists: find the first.
+      for (offset_t k = at_row_ptr[v]; k < at_row_ptr[v + 1]; ++k) {
+        const vertex_t u = at_col_idx[k];
+        if (front[u]) {
+          parent[v] = u;
+          break;
+        }
+      }
+    }
+  }
+  add_block(count, &stats->vertices);
+  add_block(new_edges, &stats->edges);
+  add_block(scanned, &stats->scanned);
+}
+
+__global__ void queue_to_dense(const vertex_t* __restrict__ queue, vertex_t nq,
+                               std::uint8_t* __restrict__ front) {
+  for (offset_t i = blockIdx.x * kBlock + threadIdx.x; i < nq; i += offset_t{gridDim.x} * kBlock)
+    front[queue[i]] = 1;
+}
+
+__global__ void dense_to_queue(vertex_t n, const std::uint8_t* __restrict__ front, vertex_t* queue,
+                               unsigned long long* tail) {
+  for (offset_t i = blockIdx.x * kBlock + threadIdx.x; i < n; i += offset_t{gridDim.x} * kBlock)
+    if (front[i]) append(static_cast<vertex_t>(i), queue, tail);
+}
+
+// The search's device state; one object per bfs() call.
+class GpuBfs {
+ public:
+  GpuBfs(const Graph& g, const BfsOptions& o)
+      : g_(g),
+        o_(o),
+        n_(g.n_vertices()),
+        a_(upload(g.adj(), false)),
+        level_(n_),
+        parent_(o.parents ? n_ : 0),
+        visited_(n_),
+        queue_(n_),
+        next_queue_(n_),
+        deg_(std::size_t(n_) + 1),
+        offs_(std::size_t(n_) + 1),
+        stats_(1),
+        host_stats_(1) {}
+
+  BfsResult run(vertex_t source, Clock::time_point t0) {
+    BfsResult res;
+    const auto t_compute = Clock::now();
+    double setup = 0;  // seconds of the compute phase spent preparing the pull side
+    // level = parent = -1 (all bytes 0xff), visited = 0.
+    GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(level_.data(), 0xff, sizeof(std::int32_t) * n_));
+    if (o_.parents)
+      GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(parent_.data(), 0xff, sizeof(vertex_t) * n_));
+    GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(visited_.data(), 0, n_));
+    const std::int32_t zero = 0;
+    const std::uint8_t one = 1;
+    GRAPHRUN_CUDA_CHECK(
+        cudaMemcpy(level_.data() + source, &zero, sizeof zero, cudaMemcpyHostToDevice));
+    GRAPHRUN_CUDA_CHECK(cudaMemcpy(visited_.data() + source, &one, 1, cudaMemcpyHostToDevice));
+    GRAPHRUN_CUDA_CHECK(cudaMemcpy(queue_.data(), &source, sizeof source, cudaMemcpyHostToDevice));
+    if (o_.parents)
+      GRAPHRUN_CUDA_CHECK(
+          cudaMemcpy(parent_.data() + source, &source, sizeof source, cudaMemcpyHostToDevice));
+
+    const CsrView<double> a = g_.adj().view();
+    bool dense = false;
+    offset_t n_f = 1;
+    offset_t m_f = a.row_ptr[source + 1] - a.row_ptr[source];
+    offset_t m_u = a.nnz - m_f;
+    offset_t prev_n_f = 0;
+    res.reached = 1;
+    res.depth = 1;
+
+    for (std::int32_t depth = 1; n_f > 0 && m_f > 0; ++depth) {
+      if (!dense) {
+        if (static_cast<double>(m_f) > static_cast<double>(m_u) / o_.alpha) {
+          const auto t_setup = Clock::now();
+          prepare_pull();
+          setup += seconds_since(t_setup);
+          to_dense(static_cast<vertex_t>(n_f));
+          dense = true;
+        }
+      } else if (n_f < prev_n_f && static_cast<double>(n_f) < static_cast<double>(n_) / o_.beta) {
+        to_queue();
+        dense = false;
+      }
+      prev_n_f = n_f;
+
+      GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(stats_.data(), 0, sizeof(StepStats)));
+      if (dense) {
+        pull(depth);
+        ++res.pull_steps;
+      } else {
+        push(static_cast<vertex_t>(n_f), m_f, depth);
+        ++res.push_steps;
+      }
+      GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(host_stats_.data(), stats_.data(), sizeof(StepStats),
+                                          cudaMemcpyDeviceToHost));
+      GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+      const StepStats s = host_stats_[0];
+      res.edges_examined += dense ? static_cast<offset_t>(s.scanned) : m_f;
+      n_f = static_cast<offset_t>(s.vertices);
+      m_f = static_cast<offset_t>(s.edges);
+      m_u -= m_f;
+      res.reached += static_cast<vertex_t>(n_f);
+      if (n_f > 0) res.depth = depth + 1;
+      if (!dense) std::swap(queue_, next_queue_);
+
+      if (o_.on_iteration) {
+        IterationInfo info;
+        info.iteration = res.push_steps + res.pull_steps;
+        info.frontier = n_f;
+        info.elapsed = seconds_since(t0);
+        if (!o_.on_iteration(info)) break;
+      }
+    }
+    res.compute_seconds = seconds_since(t_compute) - setup;
+    res.format = pull_op_ ? pull_op_->format() : SpmvFormat::automatic;
+    res.level = level_.download();
+    if (o_.parents) res.parent = parent_.download();
+    return res;
+  }
+
+ private:
+  void push(vertex_t nq, offset_t total, std::int32_t depth) {
+    queue_degrees<<<grid_for(std::int64_t{nq} + 1, kBlock), kBlock>>>(
+        queue_.data(), nq, a_.row_ptr().data(), deg_.data());
+    check_launch();
+    std::size_t bytes = 0;
+    GRAPHRUN_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, deg_.data(), offs_.data(),
+                                                      std::int64_t{nq} + 1));
+    if (bytes > scan_tmp_.size()) scan_tmp_ = DeviceArray<std::uint8_t>(bytes);
+    GRAPHRUN_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_tmp_.data(), bytes, deg_.data(),
+                                                      offs_.data(), std::int64_t{nq} + 1));
+    push_expand<<<grid_for(total, kBlock, 16), kBlock>>>(
+        queue_.data(), nq, offs_.data(), total, a_.row_ptr().data(), a_.col_idx().data(), depth,
+        level_.data(), o_.parents ? parent_.data() : nullptr, visited_.data(), next_queue_.data(),
+        stats_.data());
+    check_launch();
+  }
+
+  void pull(std::int32_t depth) {
+    pull_op_->apply<OrAnd>(front_.data(), next_.data(), Mask{visited_.data(), true});
+    const DeviceCsr<double>& at = transpose();
+    pull_collect<<<grid_for(n_, kBlock), kBlock>>>(
+        n_, depth, front_.data(), next_.data(), visited_.data(), level_.data(),
+        o_.parents ? parent_.data() : nullptr, a_.row_ptr().data(), at.row_ptr().data(),
+        at.col_idx().data(), stats_.data());
+    check_launch();
+    std::swap(front_, next_);
+  }
+
+  // Aᵀ, its SpMV operator and the dense frontier vectors, on first use.
+  void prepare_pull() {
+    if (pull_op_) return;
+    if (g_.directed()) at_ = upload(g_.transpose(), false);
+    pull_op_.emplace(transpose(), o_.format);
+    front_ = DeviceArray<std::uint8_t>(n_);
+    next_ = DeviceArray<std::uint8_t>(n_);
+    GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(next_.data(), 0, n_));
+  }
+
+  const DeviceCsr<double>& transpose() const { return g_.directed() ? at_ : a_; }
+
+  void to_dense(vertex_t nq) {
+    GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(front_.data(), 0, n_));
+    queue_to_dense<<<grid_for(nq, kBlock), kBlock>>>(queue_.data(), nq, front_.data());
+    check_launch();
+  }
+
+  void to_queue() {
+    GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(stats_.data(), 0, sizeof(StepStats)));
+    dense_to_queue<<<grid_for(n_, kBlock), kBlock>>>(n_, front_.data(), queue_.data(),
+                                                     &stats_.data()->vertices);
+    check_launch();
+  }
+
+  const Graph& g_;
+  const BfsOptions& o_;
+  vertex_t n_;
+  DeviceCsr<double> a_, at_;
+  DeviceArray<std::int32_t> level_;
+  DeviceArray<vertex_t> parent_;
+  DeviceArray<std::uint8_t> visited_;
+  DeviceArray<vertex_t> queue_, next_queue_;
+  DeviceArray<offset_t> deg_, offs_;
+  DeviceArray<std::uint8_t> scan_tmp_;
+  DeviceArray<StepStats> stats_;
+  Pinned<StepStats> host_stats_;
+  std::optional<cuda::SpmvOperator<double>> pull_op_;
+  DeviceArray<std::uint8_t> front_, next_;
+};
+
+}  // namespace
+
+BfsResult bfs_cuda(Context& ctx, const Graph& g, vertex_t source, const BfsOptions& options) {
+  const auto t0 = Clock::now();
+  use_device(ctx, "bfs");
+  GpuBfs search(g, options);
+  BfsResult res = search.run(source, t0);
+  res.seconds = seconds_since(t0);
+  return res;
+}
+
+}  // namespace graphrun::detail

@@ -1,0 +1,81 @@
+// Small pieces the GPU algorithms share: selecting the context's device,
+// uploading a graph's CSR (with or without its values), pinned host memory
+// for the scalars read back every iteration, and launch sizes.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <chrono>
+#include <span>
+#include <string>
+#include <utility>
+
+#include "graphrun/engine/context.hpp"
+#include "graphrun/engine/cuda_check.hpp"
+#include "graphrun/engine/device_csr.hpp"
+#include "graphrun/engine/error.hpp"
+
+namespace graphrun::detail {
+
+using Clock = std::chrono::steady_clock;
+
+inline double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// Makes ctx's GPU current, with a clear error where there is none.
+inline void use_device(const Context& ctx, const char* algorithm) {
+  const int count = cuda_device_count();
+  if (count == 0) throw DeviceError(std::string(algorithm) + ": no CUDA device found");
+  if (ctx.device_id() < 0 || ctx.device_id() >= count)
+    throw DeviceError(std::string(algorithm) + ": CUDA device " + std::to_string(ctx.device_id()) +
+                      " does not exist (" + std::to_string(count) + " found)");
+  GRAPHRUN_CUDA_CHECK(cudaSetDevice(ctx.device_id()));
+}
+
+// Uploads a; values only when `with_values` (otherwise a pattern: entries 1,
+// and no value bytes streamed by the kernels).
+inline DeviceCsr<double> upload(const Csr<double>& a, bool with_values) {
+  DeviceArray<offset_t> row_ptr{std::span<const offset_t>(a.row_ptr())};
+  DeviceArray<vertex_t> col_idx{std::span<const vertex_t>(a.col_idx())};
+  DeviceArray<double> values;
+  if (with_values && !a.is_pattern())
+    values = DeviceArray<double>{std::span<const double>(a.values())};
+  return DeviceCsr<double>(a.n_rows(), a.n_cols(), std::move(row_ptr), std::move(col_idx),
+                           std::move(values));
+}
+
+// Page-locked host memory for the few scalars copied back each iteration:
+// a copy from pinned memory is a plain DMA, no staging.
+template <class T>
+class Pinned {
+ public:
+  explicit Pinned(std::size_t n) { GRAPHRUN_CUDA_CHECK(cudaMallocHost(&p_, n * sizeof(T))); }
+  ~Pinned() { cudaFreeHost(p_); }
+  Pinned(const Pinned&) = delete;
+  Pinned& operator=(const Pinned&) = delete;
+  T* data() noexcept { return p_; }
+  T& operator[](std::size_t i) noexcept { return p_[i]; }
+
+ private:
+  T* p_ = nullptr;
+};
+
+inline int multiprocessors() {
+  int device = 0, sms = 0;
+  GRAPHRUN_CUDA_CHECK(cudaGetDevice(&device));
+  GRAPHRUN_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return sms;
+}
+
+// Blocks for a grid-stride loop over `work` items: enough to fill the GPU a
+// few times over, never more than the work needs (at least 1).
+inline unsigned grid_for(long long work, int block, int per_sm = 8) {
+  const long long want = (work + block - 1) / block;
+  const long long cap = static_cast<long long>(multiprocessors()) * per_sm;
+  return static_cast<unsigned>(want < 1 ? 1 : (want < cap ? want : cap));
+}
+
+inline void check_launch() { GRAPHRUN_CUDA_CHECK(cudaGetLastError()); }
+
+}  // namespace graphrun::detail
