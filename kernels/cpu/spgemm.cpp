@@ -1,0 +1,428 @@
+// Hash-based multi-phase SpGEMM on the CPU (see cpu/spgemm.hpp for the
+// phases). The row kernels are the hot loops; the rest is planning: row
+// kinds, tasks, workspace sizes, C's row pointers.
+//
+// Hash tables are open addressing with linear probing, keys are column ids
+// (-1 = free), the slot is the upper bits of a Fibonacci (multiplicative)
+// hash, so runs of neighbouring columns spread over the table. Tables are
+// cleared after every row by refilling only the row's own slots.
+#include "graphrun/kernels/cpu/spgemm.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <new>
+#include <numeric>
+#include <vector>
+
+#include "graphrun/kernels/semiring_traits.hpp"
+
+namespace graphrun::cpu {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// Slots of the hash table for a row with at most `distinct` distinct columns:
+// twice that, rounded up to a power of two (load factor <= 1/2), at least 8.
+std::int64_t table_slots(std::int64_t distinct) {
+  return static_cast<std::int64_t>(
+      std::bit_ceil(static_cast<std::uint64_t>(std::max<std::int64_t>(8, 2 * distinct))));
+}
+
+// Slot of column j in a table of 2^(32 - shift) slots.
+inline std::uint32_t hash_slot(vertex_t j, int shift) {
+  return (static_cast<std::uint32_t>(j) * 0x9E3779B1u) >> shift;
+}
+
+inline int hash_shift(std::int64_t slots) {
+  return 32 - std::countr_zero(static_cast<std::uint64_t>(slots));
+}
+
+// Per-thread scratch, sized once per call before any row runs.
+template <class V>
+struct Workspace {
+  std::vector<vertex_t> keys;  // hash table keys, -1 = free
+  std::vector<V> vals;         // hash table values (numeric phase)
+  std::vector<vertex_t> mark;  // dense: the last row that touched column j, -1 = none
+  std::vector<V> acc;          // dense: the running sum of column j
+};
+
+struct Task {
+  vertex_t begin, end;
+  std::int64_t work;
+};
+
+struct Plan {
+  std::vector<std::int64_t> ip;     // IP(i)
+  std::vector<SpgemmRowKind> kind;  // per row
+  std::vector<Task> tasks;          // heaviest first
+  std::int64_t total_ip = 0;
+  std::int64_t max_ip = 0;
+  std::int64_t rows_per_kind[4] = {0, 0, 0, 0};
+  std::int64_t max_hash_slots = 0;  // the largest table any hash row needs
+  bool any_dense = false;
+};
+
+template <class S, class T>
+class SpgemmKernel {
+ public:
+  using V = typename S::value_type;
+  using Tuning = SpgemmTuning;
+
+  SpgemmKernel(const CsrView<T>& a, const CsrView<T>& b, int threads)
+      : a_(a), b_(b), threads_(threads) {}
+
+  // Phase 1: IP per row, row kinds, tasks, workspace sizes.
+  Plan analyse() const {
+    Plan p;
+    const vertex_t n = a_.n_rows;
+    p.ip.resize(static_cast<std::size_t>(n));
+    p.kind.resize(static_cast<std::size_t>(n));
+    // Each IP(i) is at most nnz(A(i,:)) * n_rows(B) < 2^62: no overflow per
+    // row. The total is summed with a check below.
+#pragma omp parallel for num_threads(threads_) schedule(dynamic, 4096)
+    for (vertex_t i = 0; i < n; ++i) {
+      std::int64_t ip = 0;
+      for (offset_t ka = a_.row_ptr[i]; ka < a_.row_ptr[i + 1]; ++ka) {
+        const vertex_t k = a_.col_idx[ka];
+        ip += b_.row_ptr[k + 1] - b_.row_ptr[k];
+      }
+      p.ip[i] = ip;
+      p.kind[i] = kind_of(ip, a_.row_ptr[i + 1] - a_.row_ptr[i]);
+    }
+    // Serial pass: totals, workspace sizes and tasks (O(n), a small share of
+    // the product).
+    std::int64_t total_work = 0;
+    for (vertex_t i = 0; i < n; ++i) {
+      const std::int64_t ip = p.ip[i];
+      p.total_ip = checked_add(p.total_ip, ip, "spgemm: intermediate products of A*B");
+      p.max_ip = std::max(p.max_ip, ip);
+      const auto kind = p.kind[i];
+      ++p.rows_per_kind[static_cast<int>(kind)];
+      if (kind == SpgemmRowKind::hash)
+        p.max_hash_slots =
+            std::max(p.max_hash_slots, table_slots(std::min<std::int64_t>(ip, b_.n_cols)));
+      if (kind == SpgemmRowKind::dense) p.any_dense = true;
+      total_work += row_work(p, i);  // <= 2 * total_ip + nnz(A) + n: fits
+    }
+    const std::int64_t target = std::max<std::int64_t>(
+        Tuning::min_task_work, total_work / (Tuning::tasks_per_thread * threads_));
+    std::int64_t work = 0;
+    vertex_t begin = 0;
+    for (vertex_t i = 0; i < n; ++i) {
+      work += row_work(p, i);
+      if (work >= target || i + 1 == n) {
+        p.tasks.push_back({begin, i + 1, work});
+        begin = i + 1;
+        work = 0;
+      }
+    }
+    // Heaviest first, so that a task holding a huge row starts at once and
+    // the small ones fill in around it (ties keep row order: determinism of
+    // the schedule is not needed for the result, only for reproducible timings).
+    std::stable_sort(p.tasks.begin(), p.tasks.end(),
+                     [](const Task& x, const Task& y) { return x.work > y.work; });
+    return p;
+  }
+
+  // The per-thread tables (one Workspace per thread), allocated here, before
+  // any parallel region, so that a failed allocation is an exception the
+  // caller sees rather than a crash inside OpenMP.
+  std::vector<Workspace<V>> workspaces(const Plan& p) const {
+    std::vector<Workspace<V>> ws(static_cast<std::size_t>(threads_));
+    for (Workspace<V>& w : ws) {
+      w.keys.assign(static_cast<std::size_t>(p.max_hash_slots), vertex_t{-1});
+      w.vals.resize(static_cast<std::size_t>(p.max_hash_slots));
+      if (p.any_dense) {
+        w.mark.assign(static_cast<std::size_t>(b_.n_cols), vertex_t{-1});
+        w.acc.resize(static_cast<std::size_t>(b_.n_cols));
+      }
+    }
+    return ws;
+  }
+
+  // Phase 2: nnz of every row of C, written to row_ptr[i + 1].
+  void symbolic(const Plan& p, std::vector<Workspace<V>>& ws, offset_t* row_ptr) const {
+    const int n_tasks = static_cast<int>(p.tasks.size());
+#pragma omp parallel num_threads(threads_)
+    {
+      Workspace<V>& w = ws[omp_get_thread_num()];
+#pragma omp for schedule(dynamic, 1)
+      for (int t = 0; t < n_tasks; ++t)
+        for (vertex_t i = p.tasks[t].begin; i < p.tasks[t].end; ++i)
+          row_ptr[i + 1] = symbolic_row(p, i, w);
+    }
+  }
+
+  // Phase 3: C's columns (sorted) and values, rows in place.
+  void numeric(const Plan& p, std::vector<Workspace<V>>& ws, const offset_t* row_ptr,
+               vertex_t* col_idx, V* values) const {
+    const int n_tasks = static_cast<int>(p.tasks.size());
+#pragma omp parallel num_threads(threads_)
+    {
+      Workspace<V>& w = ws[omp_get_thread_num()];
+      // The symbolic phase left row ids in the markers; start afresh.
+      std::fill(w.mark.begin(), w.mark.end(), vertex_t{-1});
+#pragma omp for schedule(dynamic, 1)
+      for (int t = 0; t < n_tasks; ++t)
+        for (vertex_t i = p.tasks[t].begin; i < p.tasks[t].end; ++i)
+          numeric_row(p, i, w, col_idx + row_ptr[i], values + row_ptr[i],
+                      row_ptr[i + 1] - row_ptr[i]);
+    }
+  }
+
+ private:
+  SpgemmRowKind kind_of(std::int64_t ip, offset_t a_len) const {
+    if (ip == 0) return SpgemmRowKind::empty;
+    if (a_len == 1) return SpgemmRowKind::copy;
+    const std::int64_t n_cols = b_.n_cols;
+    if (n_cols <= Tuning::dense_always_cols) return SpgemmRowKind::dense;
+    if (table_slots(std::min(ip, n_cols)) <= Tuning::hash_max_slots ||
+        n_cols > Tuning::dense_max_cols)
+      return SpgemmRowKind::hash;
+    return SpgemmRowKind::dense;
+  }
+
+  std::int64_t row_work(const Plan& p, vertex_t i) const {
+    return p.ip[i] + (a_.row_ptr[i + 1] - a_.row_ptr[i]) + 1;
+  }
+
+  V a_entry(offset_t ka) const { return semiring_entry<S>(a_.value(ka)); }
+  V b_entry(offset_t kb) const { return semiring_entry<S>(b_.value(kb)); }
+
+  offset_t symbolic_row(const Plan& p, vertex_t i, Workspace<V>& w) const {
+    const offset_t a_begin = a_.row_ptr[i], a_end = a_.row_ptr[i + 1];
+    switch (p.kind[i]) {
+      case SpgemmRowKind::empty:
+        return 0;
+      case SpgemmRowKind::copy: {
+        const vertex_t k = a_.col_idx[a_begin];
+        return b_.row_ptr[k + 1] - b_.row_ptr[k];
+      }
+      case SpgemmRowKind::hash: {
+        const std::int64_t slots = table_slots(std::min<std::int64_t>(p.ip[i], b_.n_cols));
+        const int shift = hash_shift(slots);
+        const std::uint32_t mask = static_cast<std::uint32_t>(slots - 1);
+        vertex_t* keys = w.keys.data();
+        offset_t count = 0;
+        for (offset_t ka = a_begin; ka < a_end; ++ka) {
+          const vertex_t k = a_.col_idx[ka];
+          for (offset_t kb = b_.row_ptr[k]; kb < b_.row_ptr[k + 1]; ++kb) {
+            const vertex_t j = b_.col_idx[kb];
+            std::uint32_t h = hash_slot(j, shift);
+            while (keys[h] != j) {
+              if (keys[h] == -1) {
+                keys[h] = j;
+                ++count;
+                break;
+              }
+              h = (h + 1) & mask;
+            }
+          }
+        }
+        std::fill(keys, keys + slots, vertex_t{-1});
+        return count;
+      }
+      case SpgemmRowKind::dense: {
+        vertex_t* mark = w.mark.data();
+        offset_t count = 0;
+        for (offset_t ka = a_begin; ka < a_end; ++ka) {
+          const vertex_t k = a_.col_idx[ka];
+          for (offset_t kb = b_.row_ptr[k]; kb < b_.row_ptr[k + 1]; ++kb) {
+            const vertex_t j = b_.col_idx[kb];
+            count += mark[j] != i;
+            mark[j] = i;
+          }
+        }
+        return count;
+      }
+    }
+    return 0;
+  }
+
+  void numeric_row(const Plan& p, vertex_t i, Workspace<V>& w, vertex_t* out_col, V* out_val,
+                   offset_t len) const {
+    const offset_t a_begin = a_.row_ptr[i], a_end = a_.row_ptr[i + 1];
+    switch (p.kind[i]) {
+      case SpgemmRowKind::empty:
+        return;
+      case SpgemmRowKind::copy: {
+        const vertex_t k = a_.col_idx[a_begin];
+        const V aik = a_entry(a_begin);
+        const offset_t b0 = b_.row_ptr[k];
+        for (offset_t t = 0; t < len; ++t) {
+          out_col[t] = b_.col_idx[b0 + t];
+          out_val[t] = S::mul(aik, b_entry(b0 + t));
+        }
+        return;
+      }
+      case SpgemmRowKind::hash:
+        numeric_hash_row(p, i, w, out_col, out_val, len, a_begin, a_end);
+        return;
+      case SpgemmRowKind::dense:
+        numeric_dense_row(i, w, out_col, out_val, len, a_begin, a_end);
+        return;
+    }
+  }
+
+  void numeric_hash_row(const Plan& p, vertex_t i, Workspace<V>& w, vertex_t* out_col, V* out_val,
+                        offset_t len, offset_t a_begin, offset_t a_end) const {
+    const std::int64_t slots = table_slots(std::min<std::int64_t>(p.ip[i], b_.n_cols));
+    const int shift = hash_shift(slots);
+    const std::uint32_t mask = static_cast<std::uint32_t>(slots - 1);
+    vertex_t* keys = w.keys.data();
+    V* vals = w.vals.data();
+    for (offset_t ka = a_begin; ka < a_end; ++ka) {
+      const vertex_t k = a_.col_idx[ka];
+      const V aik = a_entry(ka);
+      for (offset_t kb = b_.row_ptr[k]; kb < b_.row_ptr[k + 1]; ++kb) {
+        const vertex_t j = b_.col_idx[kb];
+        const V prod = S::mul(aik, b_entry(kb));
+        std::uint32_t h = hash_slot(j, shift);
+        while (true) {
+          if (keys[h] == j) {
+            vals[h] = S::add(vals[h], prod);
+            break;
+          }
+          if (keys[h] == -1) {
+            keys[h] = j;
+            vals[h] = prod;
+            break;
+          }
+          h = (h + 1) & mask;
+        }
+      }
+    }
+    // Compact the keys into C, sort them, then fetch each value by its key.
+    offset_t n = 0;
+    for (std::int64_t s = 0; s < slots && n < len; ++s)
+      if (keys[s] != -1) out_col[n++] = keys[s];
+    std::sort(out_col, out_col + len);
+    for (offset_t t = 0; t < len; ++t) {
+      const vertex_t j = out_col[t];
+      std::uint32_t h = hash_slot(j, shift);
+      while (keys[h] != j) h = (h + 1) & mask;
+      out_val[t] = vals[h];
+    }
+    std::fill(keys, keys + slots, vertex_t{-1});
+  }
+
+  void numeric_dense_row(vertex_t i, Workspace<V>& w, vertex_t* out_col, V* out_val, offset_t len,
+                         offset_t a_begin, offset_t a_end) const {
+    vertex_t* mark = w.mark.data();
+    V* acc = w.acc.data();
+    offset_t n = 0;
+    for (offset_t ka = a_begin; ka < a_end; ++ka) {
+      const vertex_t k = a_.col_idx[ka];
+      const V aik = a_entry(ka);
+      for (offset_t kb = b_.row_ptr[k]; kb < b_.row_ptr[k + 1]; ++kb) {
+        const vertex_t j = b_.col_idx[kb];
+        const V prod = S::mul(aik, b_entry(kb));
+        if (mark[j] != i) {
+          mark[j] = i;
+          acc[j] = prod;
+          out_col[n++] = j;
+        } else {
+          acc[j] = S::add(acc[j], prod);
+        }
+      }
+    }
+    if (len * Tuning::scan_ratio >= b_.n_cols) {
+      // Nearly dense row: reading the markers in column order is cheaper than sorting.
+      n = 0;
+      for (vertex_t j = 0; j < b_.n_cols; ++j)
+        if (mark[j] == i) out_col[n++] = j;
+    } else {
+      std::sort(out_col, out_col + len);
+    }
+    for (offset_t t = 0; t < len; ++t) out_val[t] = acc[out_col[t]];
+  }
+
+  const CsrView<T>& a_;
+  const CsrView<T>& b_;
+  int threads_;
+};
+
+// A vector of n entries, or SizeError saying what did not fit.
+template <class X>
+std::vector<X> allocate(offset_t n, const char* what) {
+  try {
+    return std::vector<X>(static_cast<std::size_t>(n));
+  } catch (const std::bad_alloc&) {
+    throw SizeError(std::string("spgemm: cannot allocate ") + what + " (" + std::to_string(n) +
+                    " entries of " + std::to_string(sizeof(X)) + " bytes)");
+  } catch (const std::length_error&) {
+    throw SizeError(std::string("spgemm: ") + what + " is too large (" + std::to_string(n) +
+                    " entries)");
+  }
+}
+
+}  // namespace
+
+template <class S, class T>
+Csr<typename S::value_type> spgemm(const CsrView<T>& a, const CsrView<T>& b, int threads,
+                                   SpgemmStats* stats) {
+  using V = typename S::value_type;
+  check_spgemm_shapes(a.n_rows, a.n_cols, b.n_rows, b.n_cols);
+  threads = std::max(1, threads);
+  const auto t_start = Clock::now();
+  SpgemmKernel<S, T> kernel(a, b, threads);
+
+  auto t0 = Clock::now();
+  const Plan plan = kernel.analyse();
+  const double analysis_ms = ms_since(t0);
+
+  t0 = Clock::now();
+  std::vector<Workspace<V>> ws;
+  try {
+    ws = kernel.workspaces(plan);
+  } catch (const std::bad_alloc&) {
+    throw SizeError("spgemm: cannot allocate the per-thread tables (" +
+                    std::to_string(plan.max_hash_slots) + " hash slots, " +
+                    std::to_string(plan.any_dense ? b.n_cols : 0) + " dense columns per thread)");
+  }
+  std::vector<offset_t> row_ptr = allocate<offset_t>(offset_t{a.n_rows} + 1, "C's row pointers");
+  kernel.symbolic(plan, ws, row_ptr.data());
+  // Exclusive scan of the row lengths; nnz(C) <= Σ IP, already checked.
+  for (vertex_t i = 0; i < a.n_rows; ++i) row_ptr[i + 1] += row_ptr[i];
+  const double symbolic_ms = ms_since(t0);
+
+  const offset_t nnz = row_ptr[a.n_rows];
+  t0 = Clock::now();
+  std::vector<vertex_t> col_idx = allocate<vertex_t>(nnz, "C's column indices");
+  std::vector<V> values = allocate<V>(nnz, "C's values");
+  kernel.numeric(plan, ws, row_ptr.data(), col_idx.data(), values.data());
+  const double numeric_ms = ms_since(t0);
+  ws.clear();
+
+  Csr<V> c(a.n_rows, b.n_cols, std::move(row_ptr), std::move(col_idx), std::move(values));
+  if (stats) {
+    stats->intermediate_products = plan.total_ip;
+    stats->max_row_products = plan.max_ip;
+    stats->nnz_c = nnz;
+    for (int g = 0; g < 4; ++g) stats->rows_per_group[g] = plan.rows_per_kind[g];
+    stats->tasks = static_cast<int>(plan.tasks.size());
+    stats->chunks = 1;
+    stats->analysis_ms = analysis_ms;
+    stats->symbolic_ms = symbolic_ms;
+    stats->numeric_ms = numeric_ms;
+    stats->sort_ms = 0;  // inside numeric_ms (see the header)
+    stats->total_ms = ms_since(t_start);
+  }
+  return c;
+}
+
+#define GRAPHRUN_SPGEMM_CPU_INSTANTIATE(S, T)                                                  \
+  template Csr<typename S::value_type> spgemm<S, T>(const CsrView<T>&, const CsrView<T>&, int, \
+                                                    SpgemmStats*);
+GRAPHRUN_SPGEMM_CPU_COMBOS(GRAPHRUN_SPGEMM_CPU_INSTANTIATE)
+#undef GRAPHRUN_SPGEMM_CPU_INSTANTIATE
+
+}  // namespace graphrun::cpu

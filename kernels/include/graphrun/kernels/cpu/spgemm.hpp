@@ -1,0 +1,121 @@
+// SpGEMM on the CPU: C = A ⊕.⊗ B by the hash-based multi-phase algorithm,
+// with OpenMP over row tasks.
+//
+//   C(i,j) = S::add over k of S::mul(A(i,k), B(k,j))   (only where some k exists)
+//
+// Phases (timed separately in SpgemmStats):
+//   1. analysis   IP(i) = Σ_{k ∈ A(i,:)} nnz(B(k,:)), the intermediate products
+//                 of row i (64-bit; their total is checked for overflow); each
+//                 row gets a kind from IP and the shape (SpgemmRowKind below);
+//                 rows are cut into contiguous tasks of about equal IP, and the
+//                 tasks are handed out heaviest first (dynamic scheduling), so
+//                 one huge row does not end up last on a busy thread.
+//   2. symbolic   the distinct columns of each row, by insertion into a
+//                 per-thread hash table sized to min(IP, n_cols) rounded up to a
+//                 power of two (twice that, for short probes), or into a dense
+//                 marker array of n_cols entries for rows too long for a small
+//                 table; a scan gives C's row pointers; C is allocated exactly.
+//   3. numeric    the same insertion with accumulation of A(i,k)·B(k,j), then
+//                 the row's columns are compacted into C and sorted (the sort is
+//                 done per row while the row is still in cache: its time is
+//                 part of numeric_ms, and sort_ms stays 0 on the CPU).
+//
+// Every row is computed by one thread, in an order fixed by A and B alone
+// (products of a column are added in the order k runs through A(i,:)), so C
+// is bit-identical whatever the thread count, and equal to the Gustavson
+// reference (spgemm_reference.hpp) summation for summation.
+//
+// Memory: per-thread workspace allocated once per call (hash table sized for
+// the longest hash row, and n_cols markers and accumulators when some row is
+// dense); nothing is allocated inside the row loops. A C too large for the
+// index types or for memory throws SizeError naming the size.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "graphrun/engine/csr.hpp"
+#include "graphrun/engine/error.hpp"
+#include "graphrun/engine/semiring.hpp"
+
+namespace graphrun {
+
+// What an SpGEMM call did and how long each phase took; filled by both
+// backends (the GPU dispatch copies cuda::SpgemmStats into it).
+struct SpgemmStats {
+  std::int64_t intermediate_products = 0;  // Σ_i IP(i); 2 flops each for GFLOP/s
+  std::int64_t max_row_products = 0;       // max_i IP(i)
+  std::int64_t nnz_c = 0;
+  // Rows per kind (CPU: empty, copy, hash, dense; see SpgemmRowKind).
+  std::int64_t rows_per_group[4] = {0, 0, 0, 0};
+  int tasks = 0;   // CPU: row tasks handed to the threads
+  int chunks = 1;  // GPU: row chunks processed one after another
+  double analysis_ms = 0, symbolic_ms = 0, numeric_ms = 0, sort_ms = 0;
+  double total_ms = 0;  // the whole call, allocation of C included
+};
+
+// A·B needs A's columns to match B's rows; ArgumentError naming both shapes.
+inline void check_spgemm_shapes(vertex_t a_rows, vertex_t a_cols, vertex_t b_rows,
+                                vertex_t b_cols) {
+  if (a_cols != b_rows)
+    throw ArgumentError("spgemm: A is " + std::to_string(a_rows) + "x" + std::to_string(a_cols) +
+                        " and B is " + std::to_string(b_rows) + "x" + std::to_string(b_cols) +
+                        ": A*B needs as many columns in A as rows in B");
+}
+
+namespace cpu {
+
+// How a row of C is computed, chosen from IP(i), nnz(A(i,:)) and n_cols.
+enum class SpgemmRowKind : std::uint8_t {
+  empty,  // IP = 0: nothing to do
+  copy,   // A(i,:) has one entry k: C(i,:) = A(i,k)·B(k,:), already sorted
+  hash,   // a per-thread open-addressing table of at most hash_max_slots
+  dense   // n_cols markers and accumulators (Gustavson), sorted or scanned out
+};
+
+// The CPU tuning, in one place (measured with `graphrun bench spgemm`, see
+// docs/bench/spgemm-cpu.md).
+struct SpgemmTuning {
+  // Longest hash table (slots) before a row goes dense: keys and values of
+  // 4096 slots (48 KiB in double) stay in L1/L2 together with B's rows.
+  static constexpr std::int64_t hash_max_slots = 4096;
+  // With at most this many columns the dense markers fit in L1/L2 and every
+  // non-trivial row goes dense (no hashing, no probing).
+  static constexpr std::int64_t dense_always_cols = 8192;
+  // Dense workspace only up to this many columns (markers + accumulators per
+  // thread); wider products use hash tables sized to their longest row.
+  static constexpr std::int64_t dense_max_cols = std::int64_t{1} << 26;
+  // A dense row whose length L has L * scan_ratio >= n_cols is read out by
+  // scanning the markers in column order instead of sorting its columns.
+  static constexpr std::int64_t scan_ratio = 16;
+  // Tasks per thread: enough for dynamic scheduling to even out the load.
+  static constexpr std::int64_t tasks_per_thread = 32;
+  // Least work (IP + entries of A) in a task, so small products do not pay
+  // scheduling overhead per row.
+  static constexpr std::int64_t min_task_work = 1 << 13;
+};
+
+// C = A ⊕.⊗ B on `threads` OpenMP threads (>= 1). Requires a.n_cols ==
+// b.n_rows (ArgumentError otherwise). Entries enter the semiring through
+// semiring_entry<S>; a pattern input (values == nullptr) has all-one entries.
+// C always has values.
+template <class S, class T>
+Csr<typename S::value_type> spgemm(const CsrView<T>& a, const CsrView<T>& b, int threads,
+                                   SpgemmStats* stats = nullptr);
+
+// The combinations compiled into graphrun_kernels (kernels/cpu/spgemm.cpp).
+#define GRAPHRUN_SPGEMM_CPU_COMBOS(X) \
+  X(PlusTimes<double>, double)        \
+  X(PlusTimes<double>, float)         \
+  X(PlusTimes<float>, float)          \
+  X(MinPlus<double>, double)          \
+  X(MinPlus<float>, float)
+
+#define GRAPHRUN_SPGEMM_CPU_EXTERN(S, T)                                                         \
+  extern template Csr<typename S::value_type> spgemm<S, T>(const CsrView<T>&, const CsrView<T>&, \
+                                                           int, SpgemmStats*);
+GRAPHRUN_SPGEMM_CPU_COMBOS(GRAPHRUN_SPGEMM_CPU_EXTERN)
+#undef GRAPHRUN_SPGEMM_CPU_EXTERN
+
+}  // namespace cpu
+}  // namespace graphrun

@@ -1,0 +1,95 @@
+// SpGEMM: C = A ⊕.⊗ B over a semiring, for sparse A and B (GraphBLAS mxm).
+//
+//   C(i,j) = S::add over k of S::mul(A(i,k), B(k,j))
+//
+// stored wherever some k links i to j (the structure of the product, even
+// where the sum happens to be S::zero()); columns sorted and unique per row;
+// C always has values (a pattern input counts as all ones).
+//
+//   Context ctx(Device::cpu, 2);
+//   SpgemmStats stats;
+//   Csr<double> c = spgemm<PlusTimes<double>>(ctx, a.view(), a.view(), &stats);   // A·A
+//   Csr<double> d = spgemm<MinPlus<double>>(ctx, a.view(), b.view());             // shortest 2-hop
+//
+// Layering (as spmv.hpp): this entry point checks the shapes and picks the
+// backend from ctx.device(). CPU: cpu/spgemm.hpp (hash-based, multi-phase,
+// OpenMP). CUDA: the inputs are uploaded, cuda/spgemm.hpp computes C on the
+// device, and C is downloaded; the GPU kernels are compiled for the
+// combinations in gpu_spgemm_compiled below. a and b live in host memory.
+#pragma once
+
+#include <type_traits>
+
+#include "graphrun/engine/context.hpp"
+#include "graphrun/engine/csr.hpp"
+#include "graphrun/engine/error.hpp"
+#include "graphrun/kernels/cpu/spgemm.hpp"
+
+#if defined(GRAPHRUN_HAVE_CUDA)
+#include <span>
+
+#include "graphrun/engine/device_csr.hpp"
+#include "graphrun/kernels/cuda/spgemm.hpp"
+#endif
+
+namespace graphrun {
+
+// The (semiring, entry type) pairs kernels/cuda/spgemm.cu instantiates.
+template <class S, class T>
+inline constexpr bool gpu_spgemm_compiled =
+    std::is_same_v<S, PlusTimes<double>>&& std::is_same_v<T, double>;
+
+#if defined(GRAPHRUN_HAVE_CUDA)
+namespace detail {
+
+template <class T>
+DeviceCsr<T> upload_csr(const CsrView<T>& m) {
+  const auto rows = static_cast<std::size_t>(m.n_rows);
+  const auto nnz = static_cast<std::size_t>(m.nnz);
+  return DeviceCsr<T>(
+      m.n_rows, m.n_cols, DeviceArray<offset_t>(std::span<const offset_t>(m.row_ptr, rows + 1)),
+      DeviceArray<vertex_t>(std::span<const vertex_t>(m.col_idx, nnz)),
+      m.values ? DeviceArray<T>(std::span<const T>(m.values, nnz)) : DeviceArray<T>());
+}
+
+}  // namespace detail
+#endif
+
+template <class S, class T>
+Csr<typename S::value_type> spgemm(Context& ctx, const CsrView<T>& a, const CsrView<T>& b,
+                                   SpgemmStats* stats = nullptr) {
+  check_spgemm_shapes(a.n_rows, a.n_cols, b.n_rows, b.n_cols);
+  switch (ctx.device()) {
+    case Device::cpu:
+      return cpu::spgemm<S>(a, b, ctx.threads(), stats);
+    case Device::cuda:
+      break;
+  }
+#if defined(GRAPHRUN_HAVE_CUDA)
+  if constexpr (gpu_spgemm_compiled<S, T>) {
+    const DeviceCsr<T> da = detail::upload_csr(a);
+    const DeviceCsr<T> db = detail::upload_csr(b);
+    cuda::SpgemmStats cs;
+    const auto dc = cuda::spgemm<S, T>(da, db, stats ? &cs : nullptr);
+    Csr<typename S::value_type> c = dc.download();
+    if (stats) {
+      *stats = SpgemmStats{};
+      stats->intermediate_products = cs.intermediate_products;
+      stats->nnz_c = cs.nnz_c;
+      stats->chunks = cs.chunks;
+      stats->analysis_ms = cs.analysis_ms;
+      stats->symbolic_ms = cs.symbolic_ms;
+      stats->numeric_ms = cs.numeric_ms;
+      stats->sort_ms = cs.sort_ms;
+      stats->total_ms = cs.analysis_ms + cs.symbolic_ms + cs.numeric_ms + cs.sort_ms;
+    }
+    return c;
+  } else {
+    throw DeviceError("spgemm on the GPU is built for PlusTimes<double> on double matrices only");
+  }
+#else
+  throw DeviceError("spgemm: this build has no CUDA backend; use the CPU");
+#endif
+}
+
+}  // namespace graphrun
