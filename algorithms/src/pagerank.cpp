@@ -6,10 +6,10 @@
 //   y     = Aᵀ x                      SpMV over PlusTimes<double>
 //   r'(i) = d y(i) + (d Σ_dangling r(j) + 1 - d) / n
 //
-// One SpMV and one fused vector pass per iteration: the pass that writes r'
-// also sums the L1 change and prepares the next x and dangling mass.
-// Reductions go through fixed blocks (one per thread of the context) whose
-// partial sums are added in block order, so the same input and thread count
+// On the CPU each iteration is one pass over the rows of Aᵀ that computes
+// the row's in-edge sum (the SpMV row kernel), r'(i), the L1 change, and the
+// next x and dangling mass together. Reductions go through fixed parts whose
+// partial sums are added in part order, so the same input and thread count
 // give bit-identical ranks (OpenMP's reduction clause does not promise an
 // order).
 #include "graphrun/algorithms/pagerank.hpp"
@@ -23,7 +23,8 @@
 
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/semiring.hpp"
-#include "graphrun/kernels/spmv.hpp"
+#include "graphrun/kernels/cpu/partition.hpp"
+#include "graphrun/kernels/cpu/spmv_csr.hpp"
 
 #if defined(GRAPHRUN_HAVE_CUDA)
 #include "cuda/gpu_algorithms.hpp"
@@ -45,15 +46,6 @@ void validate(const PageRankOptions& o) {
   if (!(o.tol > 0.0)) throw ArgumentError("pagerank: tol must be > 0");
   if (o.max_iter < 1) throw ArgumentError("pagerank: max_iter must be >= 1");
 }
-
-// Block b of `blocks` over [0, n): deterministic for a given block count.
-struct Blocks {
-  vertex_t n;
-  int count;
-  vertex_t begin(int b) const {
-    return static_cast<vertex_t>(static_cast<offset_t>(n) * b / count);
-  }
-};
 
 }  // namespace
 
@@ -77,7 +69,6 @@ PageRankResult pagerank(Context& ctx, const Graph& g, const PageRankOptions& opt
 
   const bool weighted = options.use_weights && g.weighted() && !g.adj().is_pattern();
   const int threads = ctx.threads();
-  const Blocks blocks{n, std::max(1, std::min<int>(threads, n))};
   const double d = options.damping;
   const double inv_n = 1.0 / static_cast<double>(n);
 
@@ -100,50 +91,64 @@ PageRankResult pagerank(Context& ctx, const Graph& g, const PageRankOptions& opt
   CsrView<double> at = g.transpose().view();
   if (!weighted) at.values = nullptr;
 
-  std::vector<double> r(n, inv_n), r_next(n), x(n), y(n);
-  std::vector<double> part_err(blocks.count), part_dangling(blocks.count);
+  // x = r ./ outw for the current iterate, x_next for the one being built:
+  // rows read x through Aᵀ's columns while writing their own x_next(i).
+  std::vector<double> r(n, inv_n), x(n), x_next(n);
 
-  // x = r ./ outw, dangling = Σ r over dangling vertices.
-  auto scale = [&](const std::vector<double>& rank) {
-#pragma omp parallel for num_threads(threads) schedule(static, 1)
-    for (int b = 0; b < blocks.count; ++b) {
-      double dangling = 0.0;
-      for (vertex_t j = blocks.begin(b); j < blocks.begin(b + 1); ++j) {
-        x[j] = rank[j] * inv_outw[j];
-        if (inv_outw[j] == 0.0) dangling += rank[j];
-      }
-      part_dangling[b] = dangling;
-    }
-    double dangling = 0.0;
-    for (double p : part_dangling) dangling += p;
-    return dangling;
-  };
+  // Parts of equal work (in-edges + rows), a few per thread handed out
+  // dynamically; each part's partial sums land in its own slot and are added
+  // in part order, so the ranks are bit-identical run to run for a given
+  // thread count (OpenMP's reduction clause promises no order).
+  constexpr offset_t min_parallel_work = 1 << 14;
+  const offset_t work = at.nnz + n;
+  const int parts = threads <= 1 || work < min_parallel_work
+                        ? 1
+                        : static_cast<int>(std::min<offset_t>(offset_t{threads} * 8,
+                                                              std::max<offset_t>(1, work / 4096)));
+  std::vector<vertex_t> part_begin(parts + 1);
+  for (int p = 0; p <= parts; ++p) part_begin[p] = cpu::partition_begin(at.row_ptr, n, parts, p);
+  std::vector<double> part_err(parts), part_dangling(parts);
 
-  double dangling = scale(r);
-  for (int it = 1; it <= options.max_iter; ++it) {
-    spmv<PlusTimes<double>>(ctx, at, x.data(), y.data());
-    const double base = (d * dangling + 1.0 - d) * inv_n;
-    // r' = d y + base; err = |r' - r|_1; next x and dangling mass from r'.
-#pragma omp parallel for num_threads(threads) schedule(static, 1)
-    for (int b = 0; b < blocks.count; ++b) {
+  double dangling = 0.0;
+  for (vertex_t j = 0; j < n; ++j) {
+    x[j] = r[j] * inv_outw[j];
+    if (inv_outw[j] == 0.0) dangling += r[j];
+  }
+
+  // One pass per iteration, fused: the in-edge sum of row i (the SpMV's row),
+  // r'(i), its L1 change, and the next x(i) and dangling mass. Compared with
+  // an SpMV followed by an update pass this saves writing and re-reading y
+  // and one fork-join per iteration.
+  const auto step = [&]<bool Pattern>(double base) {
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) if (parts > 1)
+    for (int p = 0; p < parts; ++p) {
       double err = 0.0, dang = 0.0;
-      for (vertex_t i = blocks.begin(b); i < blocks.begin(b + 1); ++i) {
-        const double ri = d * y[i] + base;
+      for (vertex_t i = part_begin[p]; i < part_begin[p + 1]; ++i) {
+        const double y = cpu::detail::spmv_row<PlusTimes<double>, Pattern>(at, i, x.data());
+        const double ri = d * y + base;
         err += std::abs(ri - r[i]);
-        r_next[i] = ri;
-        x[i] = ri * inv_outw[i];
+        r[i] = ri;
+        x_next[i] = ri * inv_outw[i];
         if (inv_outw[i] == 0.0) dang += ri;
       }
-      part_err[b] = err;
-      part_dangling[b] = dang;
+      part_err[p] = err;
+      part_dangling[p] = dang;
     }
+  };
+
+  for (int it = 1; it <= options.max_iter; ++it) {
+    const double base = (d * dangling + 1.0 - d) * inv_n;
+    if (at.values == nullptr)
+      step.template operator()<true>(base);
+    else
+      step.template operator()<false>(base);
     double err = 0.0;
     dangling = 0.0;
-    for (int b = 0; b < blocks.count; ++b) {
-      err += part_err[b];
-      dangling += part_dangling[b];
+    for (int p = 0; p < parts; ++p) {
+      err += part_err[p];
+      dangling += part_dangling[p];
     }
-    r.swap(r_next);
+    x.swap(x_next);
     result.iterations = it;
     result.residual = err;
     if (err < options.tol) {
