@@ -1,0 +1,206 @@
+// The command line's GPU path end to end: `graphrun pagerank|bfs --device
+// cuda` gives the CPU's results (ranks within 1e-6 in L1, identical BFS
+// levels) and names the device and SpMV format in its summary; without a
+// GPU, or in a build without the CUDA backend, it exits with status 2 and a
+// clear message and writes nothing. The refusals run in every build; the
+// comparisons skip where no GPU is present.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "graphrun/engine/device_array.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result {
+  int status = -1;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+// "ID<TAB>VALUE..." lines as id -> the rest of the line.
+std::map<std::string, std::string> by_id(const std::string& text) {
+  std::map<std::string, std::string> m;
+  std::istringstream s(text);
+  for (std::string line; std::getline(s, line);) {
+    const auto tab = line.find('\t');
+    if (tab != std::string::npos) m[line.substr(0, tab)] = line.substr(tab + 1);
+  }
+  return m;
+}
+
+std::string describe(const Result& r) {
+  return "status " + std::to_string(r.status) + "\nstdout:\n" + r.out + "\nstderr:\n" + r.err;
+}
+
+const std::string karate = GRAPHRUN_SOURCE_DIR "/datasets/karate/karate.txt.gz";
+const std::string celegans = GRAPHRUN_SOURCE_DIR "/datasets/celegansneural/celegansneural.txt.gz";
+
+// The inputs of the comparisons: an undirected and a directed weighted graph.
+const std::vector<std::string> inputs = {"'" + karate + "' --undirected", "'" + celegans + "'"};
+
+class CudaCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/graphrun-cuda-cli-test-XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    root_ = tmpl;
+    work_ = root_ / "work";
+    fs::create_directory(work_);
+    ASSERT_TRUE(fs::exists(karate)) << karate << " is shipped with the repository";
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(root_, ec);
+  }
+
+  Result run(const std::string& args) {
+    const fs::path out = root_ / "stdout", err = root_ / "stderr";
+    const std::string cmd = "cd '" + work_.string() + "' && '" GRAPHRUN_EXE "' " + args + " >'" +
+                            out.string() + "' 2>'" + err.string() + "' </dev/null";
+    const int raw = std::system(cmd.c_str());
+    Result r;
+    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
+  }
+
+  bool work_is_empty() const { return fs::is_empty(work_); }
+
+  fs::path root_, work_;
+};
+
+bool have_gpu() { return graphrun::cuda_device_count() > 0; }
+
+// ------------------------------------------------------------ every build
+
+TEST_F(CudaCliTest, WithoutAGpuCudaIsRefusedWithStatus2) {
+  if (have_gpu()) GTEST_SKIP() << "a CUDA device is present";
+  for (const char* cmd : {"pagerank", "bfs"}) {
+    const std::string extra = std::string(cmd) == "bfs" ? " --source 1" : "";
+    const Result r =
+        run(std::string(cmd) + " '" + karate + "' --device cuda --output out.tsv" + extra);
+    EXPECT_EQ(r.status, 2) << describe(r);
+    EXPECT_EQ(r.err.rfind("graphrun: error: ", 0), 0u) << describe(r);
+    // Either "no CUDA device found" or "this build of graphrun has no CUDA backend".
+    EXPECT_NE(r.err.find("CUDA"), std::string::npos) << describe(r);
+    EXPECT_NE(r.err.find("--device cpu"), std::string::npos) << describe(r);
+    EXPECT_TRUE(r.out.empty()) << describe(r);
+    EXPECT_TRUE(work_is_empty()) << "nothing is written";
+  }
+}
+
+TEST_F(CudaCliTest, CommandsWithoutAGpuPathRefuseCuda) {
+  const Result r = run("info '" + karate + "' --device cuda");
+  EXPECT_EQ(r.status, 2) << describe(r);
+  EXPECT_NE(r.err.find("info runs on the CPU only"), std::string::npos) << describe(r);
+}
+
+TEST_F(CudaCliTest, UnknownFormatIsAUsageError) {
+  const Result r = run("pagerank '" + karate + "' --format diagonal");
+  EXPECT_EQ(r.status, 2) << describe(r);
+  EXPECT_NE(r.err.find("diagonal"), std::string::npos) << describe(r);
+  EXPECT_NE(r.err.find("merge-path"), std::string::npos) << "lists the formats: " << describe(r);
+}
+
+TEST_F(CudaCliTest, GpuFormatOnTheCpuIsAUsageError) {
+  for (const char* cmd : {"pagerank", "bfs --source 1"}) {
+    const Result r = run(std::string(cmd) + " '" + karate + "' --device cpu --format hyb");
+    EXPECT_EQ(r.status, 2) << describe(r);
+    EXPECT_NE(r.err.find("--format hyb"), std::string::npos) << describe(r);
+  }
+}
+
+TEST_F(CudaCliTest, HelpExplainsFormats) {
+  for (const char* cmd : {"pagerank", "bfs"}) {
+    const Result r = run(std::string(cmd) + " --help");
+    EXPECT_EQ(r.status, 0) << describe(r);
+    EXPECT_NE(r.out.find("--format"), std::string::npos) << describe(r);
+    EXPECT_NE(r.out.find("row statistics"), std::string::npos) << describe(r);
+  }
+}
+
+TEST_F(CudaCliTest, CpuSummaryNamesTheDevice) {
+  const Result r = run("pagerank '" + karate + "' --undirected --threads 2 --top 0");
+  ASSERT_EQ(r.status, 0) << describe(r);
+  EXPECT_NE(r.err.find("cpu, 2 threads"), std::string::npos) << describe(r);
+}
+
+// ------------------------------------------------------------ with a GPU
+
+double rank_l1(const std::map<std::string, std::string>& a,
+               const std::map<std::string, std::string>& b) {
+  double s = 0;
+  for (const auto& [id, rank] : a) {
+    const auto it = b.find(id);
+    if (it == b.end()) return 1e300;
+    s += std::abs(std::strtod(rank.c_str(), nullptr) - std::strtod(it->second.c_str(), nullptr));
+  }
+  return s;
+}
+
+TEST_F(CudaCliTest, PageRankOnTheGpuMatchesTheCpu) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  for (const std::string& input : inputs) {
+    const Result cpu = run("pagerank " + input + " --device cpu --output cpu.tsv --top 0");
+    ASSERT_EQ(cpu.status, 0) << describe(cpu);
+    const auto want = by_id(slurp(work_ / "cpu.tsv"));
+    ASSERT_FALSE(want.empty());
+    for (const char* format :
+         {"auto", "coo", "csr-thread", "csr-warp", "hyb", "jds", "merge-path"}) {
+      const Result gpu = run("pagerank " + input + " --device cuda --output gpu.tsv --top 0 " +
+                             "--format " + format);
+      ASSERT_EQ(gpu.status, 0) << describe(gpu);
+      const auto got = by_id(slurp(work_ / "gpu.tsv"));
+      EXPECT_EQ(got.size(), want.size()) << format;
+      EXPECT_LE(rank_l1(got, want), 1e-6) << format;
+      EXPECT_NE(gpu.err.find("cuda, SpMV "), std::string::npos) << describe(gpu);
+      if (std::string(format) != "auto") {
+        EXPECT_NE(gpu.err.find(std::string("SpMV ") + format), std::string::npos) << describe(gpu);
+      }
+    }
+  }
+}
+
+TEST_F(CudaCliTest, BfsOnTheGpuGivesTheCpuLevels) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  for (const std::string& input : inputs) {
+    const Result cpu = run("bfs " + input + " --source 1 --device cpu");
+    ASSERT_EQ(cpu.status, 0) << describe(cpu);
+    for (const char* format : {"auto", "csr-warp", "merge-path"}) {
+      const Result gpu = run("bfs " + input + " --source 1 --device cuda --format " + format);
+      ASSERT_EQ(gpu.status, 0) << describe(gpu);
+      EXPECT_EQ(gpu.out, cpu.out) << format;  // levels are exact
+      EXPECT_NE(gpu.err.find("cuda"), std::string::npos) << describe(gpu);
+    }
+    // With parents: the same levels column, a parent for every reached vertex.
+    const Result gpu = run("bfs " + input + " --source 1 --device cuda --parents");
+    ASSERT_EQ(gpu.status, 0) << describe(gpu);
+    const auto levels = by_id(cpu.out), with_parents = by_id(gpu.out);
+    ASSERT_EQ(levels.size(), with_parents.size());
+    for (const auto& [id, rest] : with_parents) {
+      const std::string level = rest.substr(0, rest.find('\t'));
+      EXPECT_EQ(level, levels.at(id)) << id;
+      EXPECT_EQ(level == "-1", rest.substr(rest.find('\t') + 1) == "-1") << id;
+    }
+  }
+}
+
+}  // namespace

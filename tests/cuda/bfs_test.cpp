@@ -1,0 +1,248 @@
+// BFS on the GPU against the CPU version: levels identical, the same
+// push/pull steps (both follow one direction rule on the same counts),
+// parents valid (at level - 1 and an in-neighbour), on random graphs of
+// several shapes, directed and undirected, under default, push-only and
+// pull-only rules, every SpMV format forced for the pull steps, sources
+// without out-edges, and the shared real graphs. Skips where there is no
+// CUDA backend or no GPU.
+#include "graphrun/algorithms/bfs.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "graphrun/engine/device_array.hpp"
+#include "graphrun/engine/error.hpp"
+#include "graphrun/engine/spmv_format.hpp"
+#include "graphrun/io/load.hpp"
+#include "support/algorithm_oracles.hpp"
+#include "support/random_graphs.hpp"
+
+namespace graphrun {
+namespace {
+
+#if defined(GRAPHRUN_HAVE_CUDA)
+
+namespace fs = std::filesystem;
+
+constexpr double inf = std::numeric_limits<double>::infinity();
+
+class CudaBfs : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  }
+  Context cpu_{Device::cpu, 2};
+  Context gpu_{Device::cuda};
+};
+
+// GPU and CPU from `source` under options o. Returns false when an
+// explicitly requested format refused the matrix.
+bool expect_same(Context& cpu, Context& gpu, const Graph& g, vertex_t source, const BfsOptions& o,
+                 const std::string& where) {
+  const BfsResult want = bfs(cpu, g, source, o);
+  BfsResult got;
+  try {
+    got = bfs(gpu, g, source, o);
+  } catch (const FormatError& e) {
+    // Only ELL refuses a matrix (padding past its limit); automatic falls back.
+    EXPECT_EQ(o.format, SpmvFormat::ell) << where << ": " << e.what();
+    return false;
+  }
+  EXPECT_EQ(got.level, want.level) << where;
+  EXPECT_EQ(got.reached, want.reached) << where;
+  EXPECT_EQ(got.depth, want.depth) << where;
+  EXPECT_EQ(got.push_steps, want.push_steps) << where;
+  EXPECT_EQ(got.pull_steps, want.pull_steps) << where;
+  EXPECT_EQ(got.edges_examined, want.edges_examined) << where;
+  EXPECT_LE(got.compute_seconds, got.seconds) << where;
+  if (got.pull_steps > 0) {
+    EXPECT_NE(got.format, SpmvFormat::automatic) << where;
+    if (o.format != SpmvFormat::automatic) {
+      EXPECT_EQ(got.format, o.format) << where;
+    }
+  }
+  if (o.parents) test::expect_valid_bfs(g, source, got, where);
+  return true;
+}
+
+// Source 0, the vertex of largest out-degree, and the last vertex.
+std::vector<vertex_t> sources_of(const Graph& g) {
+  vertex_t hub = 0;
+  for (vertex_t v = 0; v < g.n_vertices(); ++v)
+    if (g.adj().row_length(v) > g.adj().row_length(hub)) hub = v;
+  return {0, hub, g.n_vertices() - 1};
+}
+
+const test::GraphShape kShapes[] = {test::GraphShape::erdos_renyi,  test::GraphShape::power_law,
+                                    test::GraphShape::chain,        test::GraphShape::star,
+                                    test::GraphShape::disconnected, test::GraphShape::no_sinks};
+
+TEST_F(CudaBfs, RandomGraphsEveryDirectionRule) {
+  std::uint64_t seed = 100;
+  for (auto shape : kShapes)
+    for (bool directed : {true, false}) {
+      const Graph g = test::random_graph(shape, 2000, 4.0, directed, false, seed++);
+      for (vertex_t source : sources_of(g))
+        for (double alpha : {15.0, 0.0, inf})
+          for (bool parents : {false, true}) {
+            BfsOptions o;
+            o.alpha = alpha;
+            o.beta = alpha == inf ? inf : 18.0;
+            o.parents = parents;
+            const std::string where = test::to_string(shape) +
+                                      (directed ? " directed" : " undirected") + " source " +
+                                      std::to_string(source) + " alpha " + std::to_string(alpha) +
+                                      (parents ? " parents" : "");
+            expect_same(cpu_, gpu_, g, source, o, where);
+          }
+    }
+}
+
+TEST_F(CudaBfs, EveryFormatForThePullSteps) {
+  for (auto shape :
+       {test::GraphShape::power_law, test::GraphShape::disconnected, test::GraphShape::star}) {
+    for (bool directed : {true, false}) {
+      const Graph g = test::random_graph(shape, 3000, 5.0, directed, true, 31);
+      for (SpmvFormat f : all_spmv_formats())
+        for (double alpha : {15.0, inf}) {
+          BfsOptions o;
+          o.format = f;
+          o.alpha = alpha;
+          o.beta = alpha == inf ? inf : 18.0;
+          o.parents = true;
+          const std::string where = test::to_string(shape) + (directed ? " directed " : " ") +
+                                    std::string(to_string(f)) + " alpha " + std::to_string(alpha);
+          expect_same(cpu_, gpu_, g, 0, o, where);
+        }
+    }
+  }
+}
+
+TEST_F(CudaBfs, SourceWithoutOutEdges) {
+  // A directed chain's last vertex, and an isolated vertex.
+  const Graph chain = test::random_graph(test::GraphShape::chain, 50, 1.0, true, false, 1);
+  BfsOptions o;
+  o.parents = true;
+  const BfsResult r = bfs(gpu_, chain, 49, o);
+  EXPECT_EQ(r.reached, 1);
+  EXPECT_EQ(r.depth, 1);
+  EXPECT_EQ(r.level[49], 0);
+  EXPECT_EQ(r.parent[49], 49);
+  EXPECT_EQ(std::count(r.level.begin(), r.level.end(), -1), 49);
+  EXPECT_EQ(r.push_steps + r.pull_steps, 0);
+  expect_same(cpu_, gpu_, chain, 49, o, "chain end");
+
+  const Graph g = test::random_graph(test::GraphShape::disconnected, 500, 3.0, false, false, 2);
+  expect_same(cpu_, gpu_, g, 499, o, "isolated vertex");
+}
+
+TEST_F(CudaBfs, StarFromTheCentreAndFromALeaf) {
+  for (bool directed : {true, false}) {
+    const Graph g = test::random_graph(test::GraphShape::star, 5000, 1.0, directed, false, 3);
+    BfsOptions o;
+    o.parents = true;
+    expect_same(cpu_, gpu_, g, 0, o, directed ? "directed centre" : "centre");
+    expect_same(cpu_, gpu_, g, 17, o, directed ? "directed leaf" : "leaf");
+  }
+}
+
+TEST_F(CudaBfs, CallbackStopsAfterTwoLevels) {
+  const Graph g = test::random_graph(test::GraphShape::chain, 100, 1.0, true, false, 4);
+  BfsOptions o;
+  o.on_iteration = [](const IterationInfo& it) {
+    EXPECT_EQ(it.frontier, 1);
+    return it.iteration < 2;
+  };
+  const BfsResult r = bfs(gpu_, g, 0, o);
+  EXPECT_EQ(r.reached, 3);
+  EXPECT_EQ(r.level[2], 2);
+  EXPECT_EQ(r.level[3], -1);
+  expect_same(cpu_, gpu_, g, 0, o, "stopped");
+}
+
+TEST_F(CudaBfs, BadSourceIsAnArgumentError) {
+  const Graph g = test::random_graph(test::GraphShape::chain, 10, 1.0, true, false, 5);
+  EXPECT_THROW(bfs(gpu_, g, 10, {}), ArgumentError);
+  EXPECT_THROW(bfs(gpu_, g, -1, {}), ArgumentError);
+}
+
+// Edge lists and Matrix Market files under root/*/ (side files excluded).
+std::vector<fs::path> graph_files(const fs::path& root) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  if (!fs::is_directory(root, ec)) return out;
+  for (const auto& dir : fs::directory_iterator(root)) {
+    if (!dir.is_directory()) continue;
+    for (const auto& f : fs::directory_iterator(dir.path())) {
+      const std::string name = f.path().filename().string();
+      const bool graph = name.ends_with(".txt.gz") || name.ends_with(".mtx.gz") ||
+                         name.ends_with(".txt") || name.ends_with(".mtx");
+      const bool side = name.find(".nodes.") != std::string::npos ||
+                        name.find("groundtruth") != std::string::npos ||
+                        name.find("complexes") != std::string::npos;
+      if (graph && !side) out.push_back(f.path());
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST_F(CudaBfs, SharedDatasetsLarge) {
+  const auto files = graph_files(GRAPHRUN_DATASETS);
+  if (files.empty()) GTEST_SKIP() << "shared datasets not present";
+  int checked = 0;
+  for (const fs::path& file : files) {
+    for (bool undirected : {false, true}) {
+      io::LoadOptions lo;
+      lo.undirected = undirected;
+      Graph g;
+      try {
+        g = io::load_graph(file.string(), lo);
+      } catch (const InputError&) {
+        continue;  // not a graph with numeric ids
+      }
+      if (g.n_vertices() == 0) continue;
+      for (vertex_t source : sources_of(g)) {
+        BfsOptions o;
+        o.parents = true;
+        expect_same(cpu_, gpu_, g, source, o,
+                    file.filename().string() + (undirected ? " undirected" : "") + " source " +
+                        std::to_string(source));
+      }
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 20);
+}
+
+TEST_F(CudaBfs, LargePowerLawEveryFormat) {
+  for (bool directed : {true, false}) {
+    const Graph g =
+        test::random_graph(test::GraphShape::power_law, 300'000, 8.0, directed, false, 41);
+    for (SpmvFormat f : all_spmv_formats()) {
+      BfsOptions o;
+      o.format = f;
+      o.parents = true;
+      expect_same(cpu_, gpu_, g, sources_of(g)[1], o,
+                  std::string(directed ? "directed " : "undirected ") + std::string(to_string(f)));
+    }
+  }
+}
+
+#endif  // GRAPHRUN_HAVE_CUDA
+
+// Every build: without a CUDA backend (or GPU) the GPU path is a clear error.
+TEST(CudaBfsAvailability, NoBackendOrDeviceIsADeviceError) {
+  if (cuda_device_count() > 0) GTEST_SKIP() << "a CUDA device is present";
+  Context gpu(Device::cuda);
+  const Graph g(Csr<double>(3, 3, {0, 1, 2, 3}, {1, 2, 0}, {}), {}, true, false);
+  EXPECT_THROW(bfs(gpu, g, 0), DeviceError);
+}
+
+}  // namespace
+}  // namespace graphrun

@@ -1,0 +1,269 @@
+// PageRank on the GPU against the CPU version: random graphs of several
+// shapes (directed and undirected, weighted and not, with dangling
+// vertices), every SpMV format forced in turn, edge cases, and the shared
+// real graphs. The two compute the same function in double precision; only
+// the summation order differs, so ranks agree far inside the 1e-6 (L1) the
+// command line promises. Skips where there is no CUDA backend or no GPU.
+#include "graphrun/algorithms/pagerank.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "graphrun/engine/device_array.hpp"
+#include "graphrun/engine/error.hpp"
+#include "graphrun/engine/spmv_format.hpp"
+#include "graphrun/io/load.hpp"
+#include "support/random_graphs.hpp"
+
+namespace graphrun {
+namespace {
+
+#if defined(GRAPHRUN_HAVE_CUDA)
+
+namespace fs = std::filesystem;
+
+double l1(const std::vector<double>& a, const std::vector<double>& b) {
+  double s = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) s += std::abs(a[i] - b[i]);
+  return s;
+}
+
+class CudaPageRank : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  }
+  Context cpu_{Device::cpu, 2};
+  Context gpu_{Device::cuda};
+};
+
+// GPU and CPU on g with options o: same iterations (the residuals differ by
+// rounding only, so at most one apart), ranks within `bound` in L1.
+// Returns false when an explicitly requested format refused the matrix.
+bool expect_same(Context& cpu, Context& gpu, const Graph& g, const PageRankOptions& o,
+                 const std::string& where, double bound = 1e-9) {
+  const PageRankResult want = pagerank(cpu, g, o);
+  PageRankResult got;
+  try {
+    got = pagerank(gpu, g, o);
+  } catch (const FormatError& e) {
+    // Only ELL refuses a matrix (padding past its limit); automatic falls back.
+    EXPECT_EQ(o.format, SpmvFormat::ell) << where << ": " << e.what();
+    return false;
+  }
+  EXPECT_NE(got.format, SpmvFormat::automatic) << where;
+  if (o.format != SpmvFormat::automatic) {
+    EXPECT_EQ(got.format, o.format) << where;
+  }
+  EXPECT_LE(std::abs(got.iterations - want.iterations), 1) << where;
+  EXPECT_EQ(got.converged, want.converged) << where;
+  EXPECT_GE(got.compute_seconds, 0.0) << where;
+  EXPECT_LE(got.compute_seconds, got.seconds) << where;
+  EXPECT_EQ(got.rank.size(), want.rank.size()) << where;
+  if (got.rank.size() != want.rank.size()) return true;
+  if (got.iterations == want.iterations) {
+    EXPECT_LE(l1(got.rank, want.rank), bound) << where;
+  }
+  if (!got.rank.empty()) {
+    EXPECT_NEAR(std::accumulate(got.rank.begin(), got.rank.end(), 0.0), 1.0, 1e-9) << where;
+  }
+  return true;
+}
+
+const test::GraphShape kShapes[] = {test::GraphShape::erdos_renyi,  test::GraphShape::power_law,
+                                    test::GraphShape::chain,        test::GraphShape::star,
+                                    test::GraphShape::disconnected, test::GraphShape::no_sinks};
+
+TEST_F(CudaPageRank, RandomGraphsMatchCpu) {
+  std::uint64_t seed = 1;
+  for (auto shape : kShapes)
+    for (bool directed : {true, false})
+      for (bool weighted : {false, true}) {
+        const Graph g = test::random_graph(shape, 1500, 6.0, directed, weighted, seed++);
+        PageRankOptions o;
+        o.tol = 1e-12;
+        o.max_iter = 300;
+        const std::string where = test::to_string(shape) +
+                                  (directed ? " directed" : " undirected") +
+                                  (weighted ? " weighted" : "");
+        expect_same(cpu_, gpu_, g, o, where);
+        o.use_weights = false;
+        expect_same(cpu_, gpu_, g, o, where + " --unweighted");
+      }
+}
+
+TEST_F(CudaPageRank, EveryFormatMatchesCpu) {
+  for (auto shape :
+       {test::GraphShape::power_law, test::GraphShape::disconnected, test::GraphShape::star}) {
+    for (bool directed : {true, false}) {
+      const Graph g = test::random_graph(shape, 2000, 5.0, directed, directed, 77);
+      for (SpmvFormat f : all_spmv_formats()) {
+        PageRankOptions o;
+        o.tol = 1e-12;
+        o.max_iter = 300;
+        o.format = f;
+        const std::string where =
+            test::to_string(shape) + (directed ? " directed " : " ") + std::string(to_string(f));
+        expect_same(cpu_, gpu_, g, o, where);
+      }
+    }
+  }
+}
+
+TEST_F(CudaPageRank, DefaultOptionsWithinTheStatedTolerance) {
+  const Graph g = test::random_graph(test::GraphShape::power_law, 5000, 8.0, true, false, 5);
+  expect_same(cpu_, gpu_, g, PageRankOptions{}, "defaults", 1e-6);
+}
+
+TEST_F(CudaPageRank, TwoRunsAreBitIdentical) {
+  const Graph g = test::random_graph(test::GraphShape::power_law, 4000, 8.0, true, true, 9);
+  PageRankOptions o;
+  o.tol = 1e-12;
+  const PageRankResult a = pagerank(gpu_, g, o), b = pagerank(gpu_, g, o);
+  ASSERT_EQ(a.rank.size(), b.rank.size());
+  EXPECT_EQ(a.iterations, b.iterations);
+  EXPECT_EQ(std::memcmp(a.rank.data(), b.rank.data(), a.rank.size() * sizeof(double)), 0);
+}
+
+TEST_F(CudaPageRank, EmptyGraph) {
+  const Graph g(Csr<double>(), {}, true, false);
+  const PageRankResult r = pagerank(gpu_, g);
+  EXPECT_TRUE(r.rank.empty());
+  EXPECT_TRUE(r.converged);
+}
+
+TEST_F(CudaPageRank, EdgelessGraphIsUniform) {
+  // Every vertex dangling: all rank is redistributed, r = 1/n after one step.
+  const vertex_t n = 7;
+  Csr<double> a(n, n, std::vector<offset_t>(n + 1, 0), {}, {});
+  const Graph g(std::move(a), {}, true, false);
+  const PageRankResult r = pagerank(gpu_, g);
+  ASSERT_EQ(r.rank.size(), std::size_t{n});
+  for (double x : r.rank) EXPECT_NEAR(x, 1.0 / n, 1e-15);
+  EXPECT_TRUE(r.converged);
+  EXPECT_EQ(r.iterations, 1);
+}
+
+TEST_F(CudaPageRank, DampingZeroIsUniform) {
+  const Graph g = test::random_graph(test::GraphShape::power_law, 300, 4.0, true, false, 3);
+  PageRankOptions o;
+  o.damping = 0.0;
+  const PageRankResult r = pagerank(gpu_, g, o);
+  for (double x : r.rank) EXPECT_NEAR(x, 1.0 / 300, 1e-15);
+}
+
+TEST_F(CudaPageRank, CallbackStopsWhereTheCpuStops) {
+  const Graph g = test::random_graph(test::GraphShape::erdos_renyi, 1000, 4.0, true, false, 11);
+  PageRankOptions o;
+  o.tol = 1e-14;
+  std::vector<double> residuals;
+  o.on_iteration = [&](const IterationInfo& it) {
+    residuals.push_back(it.residual);
+    EXPECT_EQ(it.iteration, static_cast<int>(residuals.size()));
+    return it.iteration < 3;
+  };
+  const PageRankResult got = pagerank(gpu_, g, o);
+  EXPECT_EQ(got.iterations, 3);
+  EXPECT_FALSE(got.converged);
+  ASSERT_EQ(residuals.size(), 3u);
+  EXPECT_GT(residuals[0], residuals[2]);  // the power iteration contracts
+  residuals.clear();
+  const PageRankResult want = pagerank(cpu_, g, o);
+  EXPECT_LE(l1(got.rank, want.rank), 1e-12);
+  EXPECT_NEAR(got.residual, want.residual, 1e-12);
+}
+
+TEST_F(CudaPageRank, MaxIterReachedIsNotConverged) {
+  const Graph g = test::random_graph(test::GraphShape::power_law, 1000, 4.0, true, false, 13);
+  PageRankOptions o;
+  o.max_iter = 2;
+  const PageRankResult r = pagerank(gpu_, g, o);
+  EXPECT_EQ(r.iterations, 2);
+  EXPECT_FALSE(r.converged);
+}
+
+TEST_F(CudaPageRank, BadOptionsAreArgumentErrors) {
+  const Graph g = test::random_graph(test::GraphShape::chain, 10, 1.0, true, false, 1);
+  PageRankOptions o;
+  o.damping = 1.0;
+  EXPECT_THROW(pagerank(gpu_, g, o), ArgumentError);
+}
+
+TEST_F(CudaPageRank, MissingDeviceIdIsADeviceError) {
+  Context nowhere(Device::cuda, 0, 1 << 20);
+  const Graph g = test::random_graph(test::GraphShape::chain, 10, 1.0, true, false, 1);
+  EXPECT_THROW(pagerank(nowhere, g), DeviceError);
+}
+
+// Edge lists and Matrix Market files under root/*/ (side files excluded).
+std::vector<fs::path> graph_files(const fs::path& root) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  if (!fs::is_directory(root, ec)) return out;
+  for (const auto& dir : fs::directory_iterator(root)) {
+    if (!dir.is_directory()) continue;
+    for (const auto& f : fs::directory_iterator(dir.path())) {
+      const std::string name = f.path().filename().string();
+      const bool graph = name.ends_with(".txt.gz") || name.ends_with(".mtx.gz") ||
+                         name.ends_with(".txt") || name.ends_with(".mtx");
+      const bool side = name.find(".nodes.") != std::string::npos ||
+                        name.find("groundtruth") != std::string::npos ||
+                        name.find("complexes") != std::string::npos;
+      if (graph && !side) out.push_back(f.path());
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST_F(CudaPageRank, SharedDatasetsLarge) {
+  const auto files = graph_files(GRAPHRUN_DATASETS);
+  if (files.empty()) GTEST_SKIP() << "shared datasets not present";
+  int checked = 0;
+  for (const fs::path& file : files) {
+    Graph g;
+    try {
+      g = io::load_graph(file.string());
+    } catch (const InputError&) {
+      continue;  // not a graph with numeric ids
+    }
+    const auto& v = g.adj().values();
+    PageRankOptions o;
+    o.tol = 1e-10;
+    o.max_iter = 1000;
+    // Negative weights (some SuiteSparse matrices) make no Markov chain.
+    o.use_weights = std::none_of(v.begin(), v.end(), [](double x) { return x < 0; });
+    expect_same(cpu_, gpu_, g, o, file.filename().string());
+    ++checked;
+  }
+  EXPECT_GT(checked, 10);
+}
+
+TEST_F(CudaPageRank, LargePowerLawEveryFormat) {
+  const Graph g = test::random_graph(test::GraphShape::power_law, 200'000, 10.0, true, false, 21);
+  for (SpmvFormat f : all_spmv_formats()) {
+    PageRankOptions o;
+    o.format = f;
+    expect_same(cpu_, gpu_, g, o, std::string(to_string(f)), 1e-6);
+  }
+}
+
+#endif  // GRAPHRUN_HAVE_CUDA
+
+// Every build: without a CUDA backend (or GPU) the GPU path is a clear error.
+TEST(CudaPageRankAvailability, NoBackendOrDeviceIsADeviceError) {
+  if (cuda_device_count() > 0) GTEST_SKIP() << "a CUDA device is present";
+  Context gpu(Device::cuda);
+  const Graph g(Csr<double>(3, 3, {0, 1, 2, 3}, {1, 2, 0}, {}), {}, true, false);
+  EXPECT_THROW(pagerank(gpu, g), DeviceError);
+}
+
+}  // namespace
+}  // namespace graphrun
