@@ -104,7 +104,7 @@ Context make_context(const CommonOptions& o, std::string_view command) {
   const Device device = parse_device(o.device);
   if (device == Device::cuda) {
     // The commands with a GPU path; info and convert need no device.
-    const bool has_cuda_path = command == "pagerank" || command == "bfs";
+    const bool has_cuda_path = command == "pagerank" || command == "bfs" || command == "spgemm";
     if (!has_cuda_path)
       throw ArgumentError(std::string(command) + " runs on the CPU only; use --device cpu");
 #if defined(GRAPHRUN_HAVE_CUDA)
