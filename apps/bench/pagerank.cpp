@@ -1,12 +1,351 @@
-// graphrun bench pagerank (placeholder until the driver lands).
+// graphrun bench pagerank: milliseconds per PageRank iteration, beside its
+// anchor, on every input in one run.
+//
+//   --device cuda: graphrun's GPU iteration beside one SpMV of the same
+//     operator (same matrix, same format) on the same vectors: the goal is
+//     an iteration within 1.3x of one SpMV, i.e. the fused update and the
+//     residual read-back cost under a third of the SpMV; and the floor, the
+//     bytes an iteration must move over the measured device copy bandwidth.
+//   --device cpu: graphrun's CPU iteration beside SuiteSparse:GraphBLAS
+//     running LAGraph's PageRank loop (LAGr_PageRank, "GAP" variant) where
+//     the build has GraphBLAS.
+// Both run unweighted PageRank in double precision for exactly --iters
+// iterations; the L1 distance to the other side's ranks is printed as a
+// check that they computed the same function.
+#include "graphrun/algorithms/pagerank.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <vector>
+
 #include "bench.hpp"
 #include "graphrun/engine/error.hpp"
 
+#if defined(GRAPHRUN_HAVE_GRAPHBLAS)
+extern "C" {
+#include <GraphBLAS.h>
+}
+#endif
+#if defined(GRAPHRUN_HAVE_CUDA)
+#include <cuda_runtime_api.h>
+
+#include "graphrun/engine/device_array.hpp"
+#include "graphrun/engine/device_csr.hpp"
+#include "graphrun/engine/semiring.hpp"
+#include "graphrun/kernels/cuda/spmv.hpp"
+#endif
+
 namespace graphrun::cli::bench {
 
+namespace {
+
+struct PageRankBenchOptions {
+  BenchOptions common;
+  int iters = 20;
+};
+
+double l1(const std::vector<double>& a, const std::vector<double>& b) {
+  if (a.size() != b.size()) return std::numeric_limits<double>::infinity();
+  double s = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) s += std::abs(a[i] - b[i]);
+  return s;
+}
+
+PageRankOptions fixed_iterations(int iters) {
+  PageRankOptions o;
+  o.tol = std::numeric_limits<double>::min();  // never met: run exactly `iters`
+  o.max_iter = iters;
+  o.use_weights = false;
+  return o;
+}
+
+// Milliseconds per iteration of one pagerank() call, from the callback's
+// clock: (elapsed at the last iteration - elapsed at the first) / (K - 1),
+// which leaves out the upload, the set-up and the download of the ranks.
+double ms_per_iteration(Context& ctx, const Graph& g, PageRankOptions o, PageRankResult* out) {
+  std::vector<double> at;
+  o.on_iteration = [&](const IterationInfo& it) {
+    at.push_back(it.elapsed);
+    return true;
+  };
+  *out = pagerank(ctx, g, o);
+  if (at.size() < 2) return out->seconds * 1e3;
+  return (at.back() - at.front()) * 1e3 / static_cast<double>(at.size() - 1);
+}
+
+// ---------------------------------------------------------------- GraphBLAS
+
+struct GraphBlasPageRank {
+  std::vector<double> rank;
+  double seconds = 0;
+};
+
+#if defined(GRAPHRUN_HAVE_GRAPHBLAS)
+
+bool graphblas_available() { return true; }
+
+void grb_check(GrB_Info info, const char* what) {
+  if (info != GrB_SUCCESS && info != GrB_NO_VALUE)
+    throw Error(std::string("GraphBLAS call failed: ") + what);
+}
+#define GRB_CHECK(call) grb_check((call), #call)
+
+// GrB_init once per process, with `threads` threads.
+void graphblas_init(int threads) {
+  static bool done = false;
+  if (!done) {
+    GRB_CHECK(GrB_init(GrB_NONBLOCKING));
+    done = true;
+  }
+  GRB_CHECK(GxB_Global_Option_set(GxB_GLOBAL_NTHREADS, threads));
+}
+
+// a as a GraphBLAS FP64 matrix with all entries 1 (unweighted PageRank).
+GrB_Matrix to_graphblas(const Csr<double>& a) {
+  const auto n = static_cast<GrB_Index>(a.n_rows());
+  const auto nnz = static_cast<GrB_Index>(a.nnz());
+  std::vector<GrB_Index> ap(a.row_ptr().begin(), a.row_ptr().end());
+  std::vector<GrB_Index> aj(a.col_idx().begin(), a.col_idx().end());
+  std::vector<double> ax(std::max<GrB_Index>(nnz, 1), 1.0);
+  GrB_Matrix m;
+  GRB_CHECK(GrB_Matrix_import_FP64(&m, GrB_FP64, n, n, ap.data(), aj.data(), ax.data(), n + 1, nnz,
+                                   nnz, GrB_CSR_FORMAT));
+  return m;
+}
+
+// LAGr_PageRank's loop ("GAP" variant: dangling mass redistributed), in FP64
+// and without its convergence exit, so that exactly `iters` iterations are
+// timed. The matrix import and vector set-up are outside the timing.
+GraphBlasPageRank graphblas_pagerank(const Graph& g, int iters, double damping, int threads) {
+  graphblas_init(threads);
+  const auto n = static_cast<GrB_Index>(g.n_vertices());
+  GrB_Matrix at = to_graphblas(g.directed() ? g.transpose() : g.adj());
+  // d = out-degree / damping, present only for vertices with out-edges;
+  // sinks: the vertices with none.
+  std::vector<GrB_Index> di, sinks;
+  std::vector<double> dx;
+  for (vertex_t v = 0; v < g.n_vertices(); ++v) {
+    const auto deg = g.adj().row_length(v);
+    if (deg > 0) {
+      di.push_back(static_cast<GrB_Index>(v));
+      dx.push_back(static_cast<double>(deg) / damping);
+    } else {
+      sinks.push_back(static_cast<GrB_Index>(v));
+    }
+  }
+  GrB_Vector d, r, t, w, sink_vals;
+  GRB_CHECK(GrB_Vector_new(&d, GrB_FP64, n));
+  GRB_CHECK(GrB_Vector_build_FP64(d, di.data(), dx.data(), di.size(), GrB_PLUS_FP64));
+  GRB_CHECK(GrB_Vector_new(&r, GrB_FP64, n));
+  GRB_CHECK(GrB_Vector_new(&t, GrB_FP64, n));
+  GRB_CHECK(GrB_Vector_new(&w, GrB_FP64, n));
+  GRB_CHECK(GrB_Vector_new(&sink_vals, GrB_FP64, sinks.size()));
+  GRB_CHECK(GrB_Vector_assign_FP64(r, nullptr, nullptr, 1.0 / static_cast<double>(n), GrB_ALL, n,
+                                   nullptr));
+  GRB_CHECK(GrB_Matrix_wait(at, GrB_MATERIALIZE));
+  const double teleport = (1 - damping) / static_cast<double>(n);
+  Stopwatch sw;
+  for (int k = 0; k < iters; ++k) {
+    std::swap(t, r);  // t: the previous ranks
+    double ssum = 0;
+    if (!sinks.empty()) {
+      GRB_CHECK(
+          GrB_Vector_extract(sink_vals, nullptr, nullptr, t, sinks.data(), sinks.size(), nullptr));
+      GRB_CHECK(GrB_Vector_reduce_FP64(&ssum, nullptr, GrB_PLUS_MONOID_FP64, sink_vals, nullptr));
+      ssum *= damping / static_cast<double>(n);
+    }
+    GRB_CHECK(GrB_Vector_assign_FP64(r, nullptr, nullptr, teleport + ssum, GrB_ALL, n, nullptr));
+    GRB_CHECK(GrB_Vector_eWiseMult_BinaryOp(w, nullptr, nullptr, GrB_DIV_FP64, t, d, nullptr));
+    GRB_CHECK(GrB_mxv(r, nullptr, GrB_PLUS_FP64, GxB_PLUS_SECOND_FP64, at, w, nullptr));
+    GRB_CHECK(GrB_Vector_assign(t, nullptr, GrB_MINUS_FP64, r, GrB_ALL, n, nullptr));
+    GRB_CHECK(GrB_Vector_apply(t, nullptr, nullptr, GrB_ABS_FP64, t, nullptr));
+    double rdiff = 0;
+    GRB_CHECK(GrB_Vector_reduce_FP64(&rdiff, nullptr, GrB_PLUS_MONOID_FP64, t, nullptr));
+  }
+  GraphBlasPageRank out;
+  out.seconds = sw.seconds();
+  out.rank.assign(n, 0.0);
+  std::vector<GrB_Index> ri(n);
+  std::vector<double> rx(n);
+  GrB_Index nv = n;
+  GRB_CHECK(GrB_Vector_extractTuples_FP64(ri.data(), rx.data(), &nv, r));
+  for (GrB_Index k = 0; k < nv; ++k) out.rank[ri[k]] = rx[k];
+  GrB_Matrix_free(&at);
+  GrB_Vector_free(&d);
+  GrB_Vector_free(&r);
+  GrB_Vector_free(&t);
+  GrB_Vector_free(&w);
+  GrB_Vector_free(&sink_vals);
+  return out;
+}
+
+#else
+
+bool graphblas_available() { return false; }
+GraphBlasPageRank graphblas_pagerank(const Graph&, int, double, int) { return {}; }
+
+#endif  // GRAPHRUN_HAVE_GRAPHBLAS
+
+// ---------------------------------------------------------------- drivers
+
+double median(std::vector<double> v) {
+  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+  return v[v.size() / 2];
+}
+
+#if defined(GRAPHRUN_HAVE_CUDA)
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw DeviceError(std::string(what) + ": " + cudaGetErrorString(e));
+}
+
+// Device copy bandwidth (bytes read + written per second), best of a few
+// copies of 1 GiB: the ceiling of a memory-bound kernel.
+double device_bandwidth() {
+  const std::size_t bytes = std::size_t{1} << 30;
+  DeviceArray<char> a(bytes), b(bytes);
+  check(cudaMemset(a.data(), 1, bytes), "cudaMemset");
+  double best = 0;
+  for (int rep = 0; rep < 5; ++rep) {
+    const double ms = median_ms(1, [&] {
+      check(cudaMemcpy(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy");
+      check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    });
+    best = std::max(best, 2.0 * static_cast<double>(bytes) / (ms * 1e-3));
+  }
+  return best;
+}
+
+// Milliseconds of one y = Aᵀ x with the operator PageRank used.
+double spmv_ms(const Graph& g, SpmvFormat format, int reps) {
+  const Csr<double>& t = g.directed() ? g.transpose() : g.adj();
+  DeviceCsr<double> at(t.n_rows(), t.n_cols(),
+                       DeviceArray<offset_t>{std::span<const offset_t>(t.row_ptr())},
+                       DeviceArray<vertex_t>{std::span<const vertex_t>(t.col_idx())},
+                       DeviceArray<double>());  // a pattern, as unweighted PageRank uses
+  const cuda::SpmvOperator<double> op(at, format);
+  std::vector<double> ones(static_cast<std::size_t>(g.n_vertices()), 1.0);
+  DeviceArray<double> x{std::span<const double>(ones)}, y(ones.size());
+  constexpr int batch = 20;  // launches per timing, so the clock sees more than one launch
+  return median_ms(reps,
+                   [&] {
+                     for (int i = 0; i < batch; ++i)
+                       op.apply<PlusTimes<double>>(x.data(), y.data());
+                     check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+                   }) /
+         batch;
+}
+
+void run_gpu(const PageRankBenchOptions& a) {
+  Context gpu(Device::cuda);
+  Context cpu(Device::cpu, a.common.threads);
+  const int reps = a.common.reps > 0 ? a.common.reps : 5;
+  const double bw = device_bandwidth();
+  std::printf(
+      "GPU PageRank: median of %d runs of %d iterations (ms per iteration from the 2nd to "
+      "the last), unweighted, double precision; device copy bandwidth %.0f GB/s\n\n",
+      reps, a.iters, bw / 1e9);
+  Table table({"graph", "vertices", "edges", "format", "iteration ms", "SpMV ms",
+               "iteration / SpMV", "floor ms", "iteration / floor", "L1 to CPU"},
+              a.common.csv);
+  for_each_graph(a.common, [&](const BenchGraph& bg) {
+    const Graph& g = bg.graph;
+    const PageRankOptions o = fixed_iterations(a.iters);
+    PageRankResult r;
+    std::vector<double> t;
+    for (int rep = 0; rep < reps; ++rep) t.push_back(ms_per_iteration(gpu, g, o, &r));
+    const double iter_ms = median(t);
+    const double one_spmv = spmv_ms(g, r.format, reps);
+    const PageRankResult want = pagerank(cpu, g, o);
+    // Bytes an iteration must move: Aᵀ's row_ptr and col_idx, x gathered at
+    // least once, y written; the update reads y, r, 1/outw and writes r', x.
+    const double n = g.n_vertices(), m = static_cast<double>(g.n_edges());
+    const double floor_ms = (8 * (n + 1) + 4 * m + 8 * n + 8 * n + 40 * n) / bw * 1e3;
+    table.row({bg.name, std::to_string(g.n_vertices()), std::to_string(g.n_edges()),
+               std::string(to_string(r.format)), fixed(iter_ms, 3), fixed(one_spmv, 3),
+               fixed(iter_ms / one_spmv, 2), fixed(floor_ms, 3), fixed(iter_ms / floor_ms, 2),
+               format("%.1e", l1(r.rank, want.rank))});
+  });
+  table.finish();
+}
+
+#endif  // GRAPHRUN_HAVE_CUDA
+
+void run_cpu(const PageRankBenchOptions& a) {
+  Context cpu(Device::cpu, a.common.threads);
+  const int reps = a.common.reps > 0 ? a.common.reps : 5;
+  const bool anchor = graphblas_available();
+  std::printf(
+      "CPU PageRank: %d threads, median of %d runs of %d iterations, unweighted, double "
+      "precision%s\n\n",
+      cpu.threads(), reps, a.iters,
+      anchor ? "; beside GraphBLAS (LAGraph's PageRank loop)"
+             : "; this build has no GraphBLAS to compare with");
+  Table table({"graph", "vertices", "edges", "graphrun ms/iter", "GraphBLAS ms/iter",
+               "GraphBLAS / graphrun", "L1(graphrun, GraphBLAS)"},
+              a.common.csv);
+  for_each_graph(a.common, [&](const BenchGraph& bg) {
+    const Graph& g = bg.graph;
+    (void)g.transpose();  // both sides get the transpose outside the timing
+    const PageRankOptions o = fixed_iterations(a.iters);
+    PageRankResult ours;
+    GraphBlasPageRank theirs;
+    std::vector<double> ours_t, theirs_t;
+    pagerank(cpu, g, o);  // warm-up
+    if (anchor) graphblas_pagerank(g, 2, o.damping, cpu.threads());
+    // Alternate the two, so that a slow spell of the machine hits both.
+    for (int rep = 0; rep < reps; ++rep) {
+      ours = pagerank(cpu, g, o);
+      ours_t.push_back(ours.seconds * 1e3 / ours.iterations);
+      if (anchor) {
+        theirs = graphblas_pagerank(g, a.iters, o.damping, cpu.threads());
+        theirs_t.push_back(theirs.seconds * 1e3 / a.iters);
+      }
+    }
+    const double ours_ms = median(ours_t);
+    const double theirs_ms = anchor ? median(theirs_t) : 0;
+    table.row({bg.name, std::to_string(g.n_vertices()), std::to_string(g.n_edges()),
+               fixed(ours_ms, 3), anchor ? fixed(theirs_ms, 3) : "-",
+               anchor ? fixed(theirs_ms / ours_ms, 2) : "-",
+               anchor ? format("%.1e", l1(ours.rank, theirs.rank)) : "-"});
+  });
+  table.finish();
+}
+
+}  // namespace
+
 Command add_bench_pagerank(CLI::App& bench) {
-  auto* sub = bench.add_subcommand("pagerank", "pagerank benchmark (not built yet)");
-  return {sub, [] { throw ArgumentError("graphrun bench pagerank is not built yet"); }};
+  auto args = std::make_shared<PageRankBenchOptions>();
+  CLI::App* sub = bench.add_subcommand(
+      "pagerank",
+      "Milliseconds per PageRank iteration: on the GPU beside one SpMV of the same operator\n"
+      "and the memory floor; on the CPU beside SuiteSparse:GraphBLAS (LAGraph's loop)");
+  add_bench_options(*sub, args->common);
+  sub->add_option("--iters", args->iters, "Iterations per run (>= 2)")
+      ->check(int_at_least(2, "an iteration count >= 2"))
+      ->capture_default_str()
+      ->type_name("K");
+  sub->footer(
+      "\nEXAMPLES:\n"
+      "  graphrun bench pagerank gen:rmat:22 --undirected --device cuda\n"
+      "  graphrun bench pagerank --suite datasets --threads 2\n");
+  return {sub, [args] {
+            const Device device = parse_device(args->common.device);
+            if (device == Device::cuda) {
+#if defined(GRAPHRUN_HAVE_CUDA)
+              if (cuda_device_count() == 0)
+                throw ArgumentError("--device cuda: no CUDA device found; use --device cpu");
+              run_gpu(*args);
+#else
+              throw ArgumentError(
+                  "this build of graphrun has no CUDA backend; use --device cpu");
+#endif
+            } else {
+              run_cpu(*args);
+            }
+          }};
 }
 
 }  // namespace graphrun::cli::bench
