@@ -13,8 +13,19 @@
 // matrix (FormatError, e.g. ELL past its padding limit) makes `automatic`
 // fall back to csr-warp, and an explicit request throw.
 //
-// Semirings: PlusTimes, MinPlus, MaxTimes over float and double, OrAnd; T is
-// float or double. CUDA builds only.
+// Semirings: PlusTimes, MinPlus, MaxTimes over T, and OrAnd; T is float or
+// double. apply() only launches kernels on `stream` (it does not wait). The
+// tiled formats (coo, hyb, merge-path) keep per-block scratch in the
+// operator: calls on one operator must not overlap (one stream, or
+// synchronized). Results are deterministic: no atomics, the same order of
+// additions on every run. CUDA builds only.
+//
+// The kernels (kernels/cuda/spmv_*.cu): csr-thread, a thread per row;
+// csr-warp, 2..32 threads per row (the power of two at or above the mean row
+// length) reduced by shuffles; ell and jds, a thread per row over their
+// column-major layouts; coo, a segmented reduction by row over tiles of
+// entries; hyb, ell then coo accumulating; merge-path, Merrill & Garland's
+// equal shares of rows + entries with a carry-out fix-up.
 #pragma once
 
 #include <memory>
@@ -36,8 +47,9 @@ class SpmvOperator {
   SpmvOperator(SpmvOperator&&) noexcept;
   SpmvOperator& operator=(SpmvOperator&&) noexcept;
 
-  SpmvFormat format() const noexcept;  // the concrete format in use
-  std::size_t bytes() const noexcept;  // device bytes of the derived format (beyond the CSR)
+  SpmvFormat format() const noexcept;    // the concrete format in use
+  std::size_t bytes() const noexcept;    // device bytes of the derived format (beyond the CSR)
+  int threads_per_row() const noexcept;  // CSR kernels: 1 (csr-thread) or the sub-warp width
 
   template <class S>
   void apply(const typename S::value_type* x, typename S::value_type* y, Mask mask = {},

@@ -1,0 +1,57 @@
+// COO on the device, built from a DeviceCsr on the device (no host round trip
+// of the entries):
+//
+//   row_idx[k], col_idx[k], values[k]   k = 0 .. nnz-1, sorted by (row, col)
+//   values empty for a pattern matrix (all entries 1)
+//
+// The row ids are the "row expansion" of row_ptr: entry k of row i gets i.
+// coo_tail() keeps only each row's entries past the first `skip` ones; HYB
+// stores that remainder (skip = its ELL width). CUDA builds only.
+#pragma once
+
+#include "graphrun/engine/device_csr.hpp"
+
+#if defined(GRAPHRUN_HAVE_CUDA)
+#include <cuda_runtime_api.h>
+
+namespace graphrun::cuda {
+
+// Non-owning: device pointers, the shape the COO kernels take.
+template <class T>
+struct CooView {
+  vertex_t n_rows = 0;
+  vertex_t n_cols = 0;
+  offset_t nnz = 0;
+  const vertex_t* row_idx = nullptr;
+  const vertex_t* col_idx = nullptr;
+  const T* values = nullptr;  // nullptr for a pattern matrix
+};
+
+template <class T>
+struct DeviceCoo {
+  vertex_t n_rows = 0;
+  vertex_t n_cols = 0;
+  DeviceArray<vertex_t> row_idx;
+  DeviceArray<vertex_t> col_idx;
+  DeviceArray<T> values;  // empty for a pattern matrix
+
+  offset_t nnz() const noexcept { return static_cast<offset_t>(col_idx.size()); }
+  CooView<T> view() const noexcept {
+    return {n_rows,         n_cols,         nnz(),
+            row_idx.data(), col_idx.data(), values.size() ? values.data() : nullptr};
+  }
+  std::size_t bytes() const noexcept {
+    return (row_idx.size() + col_idx.size()) * sizeof(vertex_t) + values.size() * sizeof(T);
+  }
+};
+
+// Every entry of `a`.
+template <class T>
+DeviceCoo<T> build_coo(const DeviceCsr<T>& a, cudaStream_t stream = nullptr);
+
+// The entries of each row past its first `skip` (skip >= 0).
+template <class T>
+DeviceCoo<T> coo_tail(const DeviceCsr<T>& a, offset_t skip, cudaStream_t stream = nullptr);
+
+}  // namespace graphrun::cuda
+#endif  // GRAPHRUN_HAVE_CUDA

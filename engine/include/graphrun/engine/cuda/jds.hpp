@@ -1,0 +1,64 @@
+// JDS (jagged diagonal storage) on the device:
+//
+//   perm[r]        the row stored r-th: rows by decreasing length, stable
+//                  (ties keep row order); rows of length 0 come last
+//   n_diag         the longest row
+//   jd_ptr[d]      start of diagonal d (n_diag + 1 offsets); diagonal d holds
+//                  entry d of permuted rows 0 .. count_d - 1, where count_d =
+//                  jd_ptr[d+1] - jd_ptr[d] = the number of rows longer than d
+//   col_idx[jd_ptr[d] + r], values[jd_ptr[d] + r]   entry d of row perm[r]
+//
+// Thread r walks its row down the diagonals; neighbouring threads read
+// neighbouring words, and sorting by length keeps a warp's rows alike. Rows
+// are sorted by a CUB radix sort on the device. values empty for a pattern
+// matrix. CUDA builds only.
+#pragma once
+
+#include "graphrun/engine/device_csr.hpp"
+
+#if defined(GRAPHRUN_HAVE_CUDA)
+#include <cuda_runtime_api.h>
+
+namespace graphrun::cuda {
+
+template <class T>
+struct JdsView {
+  vertex_t n_rows = 0;
+  vertex_t n_cols = 0;
+  vertex_t n_diag = 0;
+  const vertex_t* perm = nullptr;
+  const offset_t* jd_ptr = nullptr;
+  const vertex_t* col_idx = nullptr;
+  const T* values = nullptr;  // nullptr for a pattern matrix
+};
+
+template <class T>
+struct DeviceJds {
+  vertex_t n_rows = 0;
+  vertex_t n_cols = 0;
+  vertex_t n_diag = 0;
+  DeviceArray<vertex_t> perm;
+  DeviceArray<offset_t> jd_ptr;
+  DeviceArray<vertex_t> col_idx;
+  DeviceArray<T> values;
+
+  JdsView<T> view() const noexcept {
+    return {n_rows,
+            n_cols,
+            n_diag,
+            perm.data(),
+            jd_ptr.data(),
+            col_idx.data(),
+            values.size() ? values.data() : nullptr};
+  }
+  std::size_t bytes() const noexcept {
+    return (perm.size() + col_idx.size()) * sizeof(vertex_t) + jd_ptr.size() * sizeof(offset_t) +
+           values.size() * sizeof(T);
+  }
+};
+
+template <class T>
+DeviceJds<T> build_jds(const DeviceCsr<T>& a, cudaStream_t stream = nullptr);
+
+}  // namespace graphrun::cuda
+#endif  // GRAPHRUN_HAVE_CUDA

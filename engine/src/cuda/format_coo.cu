@@ -1,0 +1,88 @@
+// COO from CSR on the device: per-row counts, a CUB scan for the output
+// offsets, and a warp per row copying its entries (coalesced reads).
+#include "format_util.cuh"
+#include "graphrun/engine/cuda/coo.hpp"
+
+namespace graphrun::cuda {
+
+namespace {
+
+__global__ void tail_counts(const offset_t* __restrict__ row_ptr, vertex_t n_rows, offset_t skip,
+                            offset_t* __restrict__ counts) {
+  const offset_t i = blockIdx.x * offset_t(blockDim.x) + threadIdx.x;
+  if (i > n_rows) return;
+  if (i == n_rows) {
+    counts[i] = 0;  // so that the exclusive scan leaves the total at [n_rows]
+    return;
+  }
+  const offset_t len = row_ptr[i + 1] - row_ptr[i];
+  counts[i] = len > skip ? len - skip : 0;
+}
+
+template <class T>
+__global__ void fill_coo_tail(const offset_t* __restrict__ row_ptr,
+                              const vertex_t* __restrict__ col_idx, const T* __restrict__ values,
+                              vertex_t n_rows, offset_t skip, const offset_t* __restrict__ out_ptr,
+                              vertex_t* __restrict__ row_out, vertex_t* __restrict__ col_out,
+                              T* __restrict__ val_out) {
+  const offset_t warp = (blockIdx.x * offset_t(blockDim.x) + threadIdx.x) / 32;
+  const int lane = threadIdx.x % 32;
+  if (warp >= n_rows) return;
+  const auto i = static_cast<vertex_t>(warp);
+  const offset_t begin = row_ptr[i] + skip, end = row_ptr[i + 1];
+  const offset_t out = out_ptr[i] - begin;
+  for (offset_t k = begin + lane; k < end; k += 32) {
+    row_out[out + k] = i;
+    col_out[out + k] = col_idx[k];
+    if (values) val_out[out + k] = values[k];
+  }
+}
+
+}  // namespace
+
+template <class T>
+DeviceCoo<T> coo_tail(const DeviceCsr<T>& a, offset_t skip, cudaStream_t stream) {
+  DeviceCoo<T> c;
+  c.n_rows = a.n_rows();
+  c.n_cols = a.n_cols();
+  const vertex_t n = a.n_rows();
+  if (n == 0) return c;
+  // skip == 0 keeps every entry: the output offsets are row_ptr itself.
+  DeviceArray<offset_t> offsets;
+  const offset_t* out_ptr = a.row_ptr().data();
+  offset_t total = a.nnz();
+  if (skip > 0) {
+    DeviceArray<offset_t> counts(std::size_t(n) + 1);
+    offsets = DeviceArray<offset_t>(std::size_t(n) + 1);
+    tail_counts<<<detail::blocks_for(offset_t(n) + 1), detail::build_block, 0, stream>>>(
+        a.row_ptr().data(), n, skip, counts.data());
+    detail::check_launch();
+    detail::exclusive_sum(counts.data(), offsets.data(), offset_t(n) + 1, stream);
+    out_ptr = offsets.data();
+    total = detail::read_back(offsets.data() + n, stream);
+  }
+  c.row_idx = DeviceArray<vertex_t>(static_cast<std::size_t>(total));
+  c.col_idx = DeviceArray<vertex_t>(static_cast<std::size_t>(total));
+  if (!a.is_pattern()) c.values = DeviceArray<T>(static_cast<std::size_t>(total));
+  if (total > 0) {
+    fill_coo_tail<<<detail::blocks_for(offset_t(n) * 32), detail::build_block, 0, stream>>>(
+        a.row_ptr().data(), a.col_idx().data(), a.is_pattern() ? nullptr : a.values().data(), n,
+        skip, out_ptr, c.row_idx.data(), c.col_idx.data(),
+        a.is_pattern() ? nullptr : c.values.data());
+    detail::check_launch();
+  }
+  GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));  // `offsets` dies here
+  return c;
+}
+
+template <class T>
+DeviceCoo<T> build_coo(const DeviceCsr<T>& a, cudaStream_t stream) {
+  return coo_tail(a, 0, stream);
+}
+
+template DeviceCoo<float> coo_tail(const DeviceCsr<float>&, offset_t, cudaStream_t);
+template DeviceCoo<double> coo_tail(const DeviceCsr<double>&, offset_t, cudaStream_t);
+template DeviceCoo<float> build_coo(const DeviceCsr<float>&, cudaStream_t);
+template DeviceCoo<double> build_coo(const DeviceCsr<double>&, cudaStream_t);
+
+}  // namespace graphrun::cuda

@@ -1,0 +1,149 @@
+// COO SpMV as a segmented reduction by row, deterministic for every
+// semiring (atomics would serve only plus, min and max, and not in a fixed
+// order). A block takes a tile of tile_items consecutive entries, a thread
+// tile_items_per_thread of them in order:
+//   - a row that starts and ends inside one thread is written by it;
+//   - a thread's trailing row that goes on past it leaves a carry;
+//   - the thread that ends a row begun before it (a "head") adds the carries
+//     of the threads before it that hold the same row, in thread order;
+//   - the carries of the row still open at the end of the tile go out as the
+//     block's carry, added by carry_fixup (spmv_carry.cuh).
+// Without `accumulate`, rows with no entry get S::zero(): the thread holding
+// entry k writes the empty rows between row_idx[k-1] and row_idx[k].
+#include "graphrun/engine/cuda_check.hpp"
+#include "spmv_carry.cuh"
+#include "spmv_launch.cuh"
+#include "spmv_semiring.cuh"
+
+namespace graphrun::cuda::detail {
+
+namespace {
+
+template <class S>
+__device__ __forceinline__ void put(typename S::value_type* y, vertex_t r, typename S::value_type v,
+                                    bool accumulate, Mask mask) {
+  if (!mask.allows(r)) return;
+  y[r] = accumulate ? DeviceSemiring<S>::add(y[r], v) : v;
+}
+
+template <class S>
+__device__ __forceinline__ void zero_rows(typename S::value_type* y, vertex_t from, vertex_t to,
+                                          Mask mask) {
+  for (vertex_t r = from; r < to; ++r)
+    if (mask.allows(r)) y[r] = DeviceSemiring<S>::zero();
+}
+
+template <class S, class T>
+__global__ void __launch_bounds__(tile_block)
+    coo_tiles(CooView<T> a, bool accumulate, const typename S::value_type* __restrict__ x,
+              typename S::value_type* __restrict__ y, Mask mask, vertex_t* __restrict__ carry_row,
+              typename S::value_type* __restrict__ carry_val) {
+  using D = DeviceSemiring<S>;
+  using V = typename S::value_type;
+  __shared__ vertex_t s_row[tile_block];
+  __shared__ V s_val[tile_block];
+  const int t = threadIdx.x;
+  const offset_t tile_begin = blockIdx.x * offset_t(tile_items);
+  const offset_t tile_end = tile_begin + tile_items < a.nnz ? tile_begin + tile_items : a.nnz;
+  const offset_t kb = tile_begin + offset_t(t) * tile_items_per_thread;
+  const offset_t ke = kb + tile_items_per_thread < tile_end ? kb + tile_items_per_thread : tile_end;
+
+  vertex_t row = -1;
+  V acc = D::zero();
+  bool first = true, has_head = false;
+  V head = D::zero();
+  for (offset_t k = kb; k < ke; ++k) {
+    const vertex_t r = __ldg(a.row_idx + k);
+    const V v = product<S>(a.values, k, __ldg(a.col_idx + k), x);
+    if (!accumulate) {  // the empty rows just before this entry
+      const vertex_t prev = k == 0 ? vertex_t{-1} : __ldg(a.row_idx + k - 1);
+      if (r > prev + 1) zero_rows<S>(y, prev + 1, r, mask);
+    }
+    if (k == kb) {
+      row = r;
+      acc = v;
+    } else if (r == row) {
+      acc = D::add(acc, v);
+    } else {
+      // Close `row`: if it is this thread's first row and began before it,
+      // it is a head, finished below with the carries before it.
+      if (first && kb > 0 && __ldg(a.row_idx + kb - 1) == row) {
+        has_head = true;
+        head = acc;
+      } else {
+        put<S>(y, row, acc, accumulate, mask);
+      }
+      first = false;
+      row = r;
+      acc = v;
+    }
+  }
+  bool carry = false;
+  if (kb < ke) {
+    if (ke < a.nnz && __ldg(a.row_idx + ke) == row) {
+      carry = true;  // the row goes on past this thread
+    } else if (first && kb > 0 && __ldg(a.row_idx + kb - 1) == row) {
+      has_head = true;
+      head = acc;
+    } else {
+      put<S>(y, row, acc, accumulate, mask);
+    }
+    if (!accumulate && ke == a.nnz) zero_rows<S>(y, row + 1, a.n_rows, mask);
+  }
+  s_row[t] = carry ? row : vertex_t{-1};
+  s_val[t] = acc;
+  __syncthreads();
+  if (has_head) {
+    // `row` at the time of the head is the thread's first row: row_idx[kb].
+    const vertex_t hr = __ldg(a.row_idx + kb);
+    for (int u = t - 1; u >= 0 && s_row[u] == hr; --u) head = D::add(s_val[u], head);
+    put<S>(y, hr, head, accumulate, mask);
+  }
+  if (t == 0) {
+    // The row open at the end of the tile: the trailing carries.
+    const int last = static_cast<int>((tile_end - tile_begin - 1) / tile_items_per_thread);
+    const vertex_t r = s_row[last];
+    V v = s_val[last];
+    if (r >= 0)
+      for (int u = last - 1; u >= 0 && s_row[u] == r; --u) v = D::add(s_val[u], v);
+    carry_row[blockIdx.x] = r;
+    carry_val[blockIdx.x] = v;
+  }
+}
+
+template <class S>
+__global__ void fill_zero(typename S::value_type* __restrict__ y, vertex_t n, Mask mask) {
+  const offset_t i = blockIdx.x * offset_t(blockDim.x) + threadIdx.x;
+  if (i < n && mask.allows(static_cast<vertex_t>(i))) y[i] = DeviceSemiring<S>::zero();
+}
+
+}  // namespace
+
+offset_t coo_blocks(offset_t nnz) { return (nnz + tile_items - 1) / tile_items; }
+
+template <class S, class T>
+void launch_coo(const CooView<T>& a, bool accumulate, const typename S::value_type* x,
+                typename S::value_type* y, Mask mask, Carries carries, cudaStream_t stream) {
+  using V = typename S::value_type;
+  if (a.n_rows == 0) return;
+  if (a.nnz == 0) {
+    if (!accumulate)
+      fill_zero<S><<<static_cast<unsigned>((offset_t(a.n_rows) + 255) / 256), 256, 0, stream>>>(
+          y, a.n_rows, mask);
+    GRAPHRUN_CUDA_CHECK(cudaGetLastError());
+    return;
+  }
+  const offset_t blocks = coo_blocks(a.nnz);
+  coo_tiles<S, T><<<static_cast<unsigned>(blocks), tile_block, 0, stream>>>(
+      a, accumulate, x, y, mask, carries.row, static_cast<V*>(carries.value));
+  GRAPHRUN_CUDA_CHECK(cudaGetLastError());
+  launch_carry_fixup<S>(carries, blocks, y, mask, stream);
+}
+
+#define GRAPHRUN_INSTANTIATE(S, T)                                                       \
+  template void launch_coo<S, T>(const CooView<T>&, bool, const typename S::value_type*, \
+                                 typename S::value_type*, Mask, Carries, cudaStream_t);
+GRAPHRUN_CUDA_SPMV_COMBOS(GRAPHRUN_INSTANTIATE)
+#undef GRAPHRUN_INSTANTIATE
+
+}  // namespace graphrun::cuda::detail

@@ -1,0 +1,85 @@
+// CSR SpMV, `W` threads per row: W = 1 is the classic thread per row
+// (coalescing only across rows); W = 2..32 is the "vector" kernel of Bell &
+// Garland with sub-warps sized to the rows, so that short rows do not leave
+// most of a warp idle and long rows are read in coalesced runs. The W
+// partial sums of a row are combined by a butterfly of shuffles, in an order
+// fixed by the row alone: the result does not depend on the launch.
+#include "graphrun/engine/cuda_check.hpp"
+#include "spmv_carry.cuh"
+#include "spmv_launch.cuh"
+#include "spmv_semiring.cuh"
+
+namespace graphrun::cuda::detail {
+
+namespace {
+
+constexpr int csr_block = 256;
+
+template <class S, class T, int W>
+__global__ void __launch_bounds__(csr_block)
+    csr_rows(CsrView<T> a, const typename S::value_type* __restrict__ x,
+             typename S::value_type* __restrict__ y, Mask mask) {
+  using D = DeviceSemiring<S>;
+  const offset_t t = blockIdx.x * offset_t(csr_block) + threadIdx.x;
+  const offset_t row = t / W;
+  // The sub-warp's rows are the same for all its lanes, so it leaves as one.
+  if (row >= a.n_rows) return;
+  const auto i = static_cast<vertex_t>(row);
+  if (!mask.allows(i)) return;
+  const int lane = static_cast<int>(threadIdx.x % W);
+  const offset_t begin = a.row_ptr[i], end = a.row_ptr[i + 1];
+  auto acc = D::zero();
+  for (offset_t k = begin + lane; k < end; k += W)
+    acc = D::add(acc, product<S>(a.values, k, __ldg(a.col_idx + k), x));
+  if constexpr (W > 1) {
+    const unsigned lanes = ((W == 32) ? 0xffffffffu : ((1u << W) - 1u))
+                           << ((threadIdx.x % 32) & ~unsigned(W - 1));
+    for (int off = W / 2; off > 0; off /= 2) acc = D::add(acc, shfl_xor(lanes, acc, off, W));
+  }
+  if (lane == 0) y[i] = acc;
+}
+
+template <class S, class T, int W>
+void launch_width(const CsrView<T>& a, const typename S::value_type* x, typename S::value_type* y,
+                  Mask mask, cudaStream_t stream) {
+  const offset_t threads = offset_t(a.n_rows) * W;
+  const auto grid = static_cast<unsigned>((threads + csr_block - 1) / csr_block);
+  csr_rows<S, T, W><<<grid, csr_block, 0, stream>>>(a, x, y, mask);
+}
+
+}  // namespace
+
+template <class S, class T>
+void launch_csr(const CsrView<T>& a, int width, const typename S::value_type* x,
+                typename S::value_type* y, Mask mask, cudaStream_t stream) {
+  if (a.n_rows == 0) return;
+  switch (width) {
+    case 1:
+      launch_width<S, T, 1>(a, x, y, mask, stream);
+      break;
+    case 2:
+      launch_width<S, T, 2>(a, x, y, mask, stream);
+      break;
+    case 4:
+      launch_width<S, T, 4>(a, x, y, mask, stream);
+      break;
+    case 8:
+      launch_width<S, T, 8>(a, x, y, mask, stream);
+      break;
+    case 16:
+      launch_width<S, T, 16>(a, x, y, mask, stream);
+      break;
+    default:
+      launch_width<S, T, 32>(a, x, y, mask, stream);
+      break;
+  }
+  GRAPHRUN_CUDA_CHECK(cudaGetLastError());
+}
+
+#define GRAPHRUN_INSTANTIATE(S, T)                                                      \
+  template void launch_csr<S, T>(const CsrView<T>&, int, const typename S::value_type*, \
+                                 typename S::value_type*, Mask, cudaStream_t);
+GRAPHRUN_CUDA_SPMV_COMBOS(GRAPHRUN_INSTANTIATE)
+#undef GRAPHRUN_INSTANTIATE
+
+}  // namespace graphrun::cuda::detail

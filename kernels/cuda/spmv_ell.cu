@@ -1,0 +1,50 @@
+// ELL SpMV, a thread per row: slot j of consecutive rows is consecutive in
+// memory, so a warp's loads of col_idx and values are coalesced at every
+// step j; a row stops at its first padding slot.
+#include "graphrun/engine/cuda_check.hpp"
+#include "spmv_launch.cuh"
+#include "spmv_semiring.cuh"
+
+namespace graphrun::cuda::detail {
+
+namespace {
+
+constexpr int ell_block = 256;
+
+template <class S, class T>
+__global__ void __launch_bounds__(ell_block)
+    ell_rows(EllView<T> a, const typename S::value_type* __restrict__ x,
+             typename S::value_type* __restrict__ y, Mask mask) {
+  using D = DeviceSemiring<S>;
+  const offset_t t = blockIdx.x * offset_t(ell_block) + threadIdx.x;
+  if (t >= a.n_rows) return;
+  const auto i = static_cast<vertex_t>(t);
+  if (!mask.allows(i)) return;
+  auto acc = D::zero();
+  std::size_t slot = std::size_t(i);
+  for (vertex_t j = 0; j < a.width; ++j, slot += std::size_t(a.n_rows)) {
+    const vertex_t c = __ldg(a.col_idx + slot);
+    if (c < 0) break;  // padding: the row has ended
+    acc = D::add(acc, product<S>(a.values, static_cast<offset_t>(slot), c, x));
+  }
+  y[i] = acc;
+}
+
+}  // namespace
+
+template <class S, class T>
+void launch_ell(const EllView<T>& a, const typename S::value_type* x, typename S::value_type* y,
+                Mask mask, cudaStream_t stream) {
+  if (a.n_rows == 0) return;
+  const auto grid = static_cast<unsigned>((offset_t(a.n_rows) + ell_block - 1) / ell_block);
+  ell_rows<S, T><<<grid, ell_block, 0, stream>>>(a, x, y, mask);
+  GRAPHRUN_CUDA_CHECK(cudaGetLastError());
+}
+
+#define GRAPHRUN_INSTANTIATE(S, T)                                                 \
+  template void launch_ell<S, T>(const EllView<T>&, const typename S::value_type*, \
+                                 typename S::value_type*, Mask, cudaStream_t);
+GRAPHRUN_CUDA_SPMV_COMBOS(GRAPHRUN_INSTANTIATE)
+#undef GRAPHRUN_INSTANTIATE
+
+}  // namespace graphrun::cuda::detail

@@ -1,0 +1,136 @@
+// Merge-path CSR SpMV (Merrill & Garland, "Merge-based parallel sparse
+// matrix-vector multiplication", SC'16). The merged list of row ends and
+// entries is cut into shares of tile_items items (engine/cuda/merge_path.hpp);
+// block b takes share b, so every block does the same work whatever the row
+// lengths. Within the block:
+//   1. the share's row ends and its entries' products A(i,k)*x(k) are staged
+//      in shared memory with coalesced loads;
+//   2. each thread finds its own start on the share's merge path by binary
+//      search in shared memory and consumes tile_items_per_thread items:
+//      an entry adds its product, a row end closes the row;
+//   3. a row a thread closes but did not begin (a "head") is finished with
+//      the carries of the threads before it, in thread order; the carries of
+//      the row open at the end of the share leave as the block's carry,
+//      added by carry_fixup (spmv_carry.cuh).
+// Empty rows are row ends with no entry before them: they get S::zero().
+#include "graphrun/engine/cuda_check.hpp"
+#include "spmv_carry.cuh"
+#include "spmv_launch.cuh"
+#include "spmv_semiring.cuh"
+
+namespace graphrun::cuda::detail {
+
+namespace {
+
+template <class S, class T>
+__global__ void __launch_bounds__(tile_block)
+    merge_path_tiles(CsrView<T> a, MergePathView part, const typename S::value_type* __restrict__ x,
+                     typename S::value_type* __restrict__ y, Mask mask,
+                     vertex_t* __restrict__ carry_row,
+                     typename S::value_type* __restrict__ carry_val) {
+  using D = DeviceSemiring<S>;
+  using V = typename S::value_type;
+  __shared__ offset_t s_row_end[tile_items];  // row_ptr[row_b + 1 + i]
+  __shared__ V s_prod[tile_items];
+  __shared__ vertex_t s_carry_row[tile_block];  // local row, -1: none
+  __shared__ V s_carry_val[tile_block];
+  const int t = threadIdx.x;
+  const vertex_t row_b = part.share_row[blockIdx.x];
+  const offset_t k_b = part.share_k[blockIdx.x];
+  const int nr = part.share_row[blockIdx.x + 1] - row_b;
+  const int nk = static_cast<int>(part.share_k[blockIdx.x + 1] - k_b);
+
+  for (int i = t; i < nr; i += tile_block) s_row_end[i] = a.row_ptr[row_b + 1 + i];
+  for (int j = t; j < nk; j += tile_block)
+    s_prod[j] = product<S>(a.values, k_b + j, __ldg(a.col_idx + k_b + j), x);
+  __syncthreads();
+
+  // This thread's items: diagonals [d0, d1) of the share.
+  const int total = nr + nk;
+  const int d0 = min(t * tile_items_per_thread, total);
+  const int d1 = min(d0 + tile_items_per_thread, total);
+  int lo = max(0, d0 - nk), hi = min(d0, nr);
+  while (lo < hi) {  // merge_path_search on the staged share
+    const int mid = (lo + hi) / 2;
+    if (s_row_end[mid] <= k_b + (d0 - 1 - mid))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  int i = lo, j = d0 - lo;
+  // Whether the thread's first row began before the thread.
+  const offset_t first_row_start = i == 0 ? a.row_ptr[row_b] : s_row_end[i - 1];
+  const bool begun_before = first_row_start < k_b + j;
+
+  V acc = D::zero();
+  bool first = true, has_head = false, pending = false;
+  int head_row = 0;
+  V head = D::zero();
+  for (int d = d0; d < d1; ++d) {
+    if (i < nr && s_row_end[i] <= k_b + j) {  // a row end: close row i
+      if (first && begun_before) {
+        has_head = true;
+        head_row = i;
+        head = acc;
+      } else if (mask.allows(row_b + i)) {
+        y[row_b + i] = acc;
+      }
+      first = false;
+      pending = false;
+      acc = D::zero();
+      ++i;
+    } else {
+      acc = D::add(acc, s_prod[j]);
+      pending = true;
+      ++j;
+    }
+  }
+  s_carry_row[t] = pending ? i : -1;
+  s_carry_val[t] = acc;
+  __syncthreads();
+
+  if (has_head) {
+    for (int u = t - 1; u >= 0 && s_carry_row[u] == head_row; --u)
+      head = D::add(s_carry_val[u], head);
+    if (mask.allows(row_b + head_row)) y[row_b + head_row] = head;
+  }
+  if (t == 0) {
+    // The row open at the end of the share (local row nr), if any entry of
+    // it was consumed here: the trailing carries.
+    vertex_t r = -1;
+    V v = D::zero();
+    if (total > 0) {
+      const int last = (total - 1) / tile_items_per_thread;
+      if (s_carry_row[last] == nr) {
+        r = row_b + nr;
+        v = s_carry_val[last];
+        for (int u = last - 1; u >= 0 && s_carry_row[u] == nr; --u) v = D::add(s_carry_val[u], v);
+      }
+    }
+    carry_row[blockIdx.x] = r;
+    carry_val[blockIdx.x] = v;
+  }
+}
+
+}  // namespace
+
+template <class S, class T>
+void launch_merge_path(const CsrView<T>& a, const MergePathView& part,
+                       const typename S::value_type* x, typename S::value_type* y, Mask mask,
+                       Carries carries, cudaStream_t stream) {
+  using V = typename S::value_type;
+  if (part.shares == 0) return;
+  merge_path_tiles<S, T><<<static_cast<unsigned>(part.shares), tile_block, 0, stream>>>(
+      a, part, x, y, mask, carries.row, static_cast<V*>(carries.value));
+  GRAPHRUN_CUDA_CHECK(cudaGetLastError());
+  launch_carry_fixup<S>(carries, part.shares, y, mask, stream);
+}
+
+#define GRAPHRUN_INSTANTIATE(S, T)                                                              \
+  template void launch_merge_path<S, T>(const CsrView<T>&, const MergePathView&,                \
+                                        const typename S::value_type*, typename S::value_type*, \
+                                        Mask, Carries, cudaStream_t);
+GRAPHRUN_CUDA_SPMV_COMBOS(GRAPHRUN_INSTANTIATE)
+#undef GRAPHRUN_INSTANTIATE
+
+}  // namespace graphrun::cuda::detail
