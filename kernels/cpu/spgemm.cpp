@@ -68,6 +68,7 @@ struct Plan {
   std::int64_t rows_per_kind[4] = {0, 0, 0, 0};
   std::int64_t max_hash_slots = 0;  // the largest table any hash row needs
   bool any_dense = false;
+  bool parallel = false;  // enough work to be worth a parallel region
 };
 
 template <class S, class T>
@@ -87,7 +88,8 @@ class SpgemmKernel {
     p.kind.resize(static_cast<std::size_t>(n));
     // Each IP(i) is at most nnz(A(i,:)) * n_rows(B) < 2^62: no overflow per
     // row. The total is summed with a check below.
-#pragma omp parallel for num_threads(threads_) schedule(dynamic, 4096)
+    const bool parallel_analysis = threads_ > 1 && a_.nnz + a_.n_rows >= Tuning::min_parallel_work;
+#pragma omp parallel for num_threads(threads_) schedule(dynamic, 4096) if (parallel_analysis)
     for (vertex_t i = 0; i < n; ++i) {
       std::int64_t ip = 0;
       for (offset_t ka = a_.row_ptr[i]; ka < a_.row_ptr[i + 1]; ++ka) {
@@ -112,6 +114,7 @@ class SpgemmKernel {
       if (kind == SpgemmRowKind::dense) p.any_dense = true;
       total_work += row_work(p, i);  // <= 2 * total_ip + nnz(A) + n: fits
     }
+    p.parallel = threads_ > 1 && total_work >= Tuning::min_parallel_work;
     const std::int64_t target = std::max<std::int64_t>(
         Tuning::min_task_work, total_work / (Tuning::tasks_per_thread * threads_));
     std::int64_t work = 0;
@@ -151,7 +154,7 @@ class SpgemmKernel {
   // Phase 2: nnz of every row of C, written to row_ptr[i + 1].
   void symbolic(const Plan& p, std::vector<Workspace<V>>& ws, offset_t* row_ptr) const {
     const int n_tasks = static_cast<int>(p.tasks.size());
-#pragma omp parallel num_threads(threads_)
+#pragma omp parallel num_threads(threads_) if (p.parallel)
     {
       Workspace<V>& w = ws[omp_get_thread_num()];
 #pragma omp for schedule(dynamic, 1)
@@ -165,7 +168,7 @@ class SpgemmKernel {
   void numeric(const Plan& p, std::vector<Workspace<V>>& ws, const offset_t* row_ptr,
                vertex_t* col_idx, V* values) const {
     const int n_tasks = static_cast<int>(p.tasks.size());
-#pragma omp parallel num_threads(threads_)
+#pragma omp parallel num_threads(threads_) if (p.parallel)
     {
       Workspace<V>& w = ws[omp_get_thread_num()];
       // The symbolic phase left row ids in the markers; start afresh.

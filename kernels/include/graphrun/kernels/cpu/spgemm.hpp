@@ -88,6 +88,9 @@ struct SpgemmTuning {
   // A dense row whose length L has L * scan_ratio >= n_cols is read out by
   // scanning the markers in column order instead of sorting its columns.
   static constexpr std::int64_t scan_ratio = 16;
+  // Below this much work (intermediate products + entries of A + rows) one
+  // thread does it all: waking the others costs more than it saves.
+  static constexpr std::int64_t min_parallel_work = 1 << 15;
   // Tasks per thread: enough for dynamic scheduling to even out the load.
   static constexpr std::int64_t tasks_per_thread = 32;
   // Least work (IP + entries of A) in a task, so small products do not pay

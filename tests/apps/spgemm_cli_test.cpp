@@ -1,0 +1,195 @@
+// End-to-end tests of `graphrun spgemm`: the product of small known matrices
+// read back from the Matrix Market it writes, B defaulting to A,
+// --transpose-b, edge-list input, and errors (shape mismatch, malformed file)
+// that exit with status 2, name the problem and leave no output file behind.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result {
+  int status = -1;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+// A = [1 2 0; 0 0 3] (2x3), B = [4 0; 0 5; 6 7] (3x2): A*B = [4 10; 18 21].
+constexpr const char* matrix_a =
+    "%%MatrixMarket matrix coordinate real general\n"
+    "% a 2x3 matrix\n"
+    "2 3 3\n"
+    "1 1 1\n"
+    "1 2 2\n"
+    "2 3 3\n";
+constexpr const char* matrix_b =
+    "%%MatrixMarket matrix coordinate real general\n"
+    "3 2 4\n"
+    "3 2 7\n"
+    "1 1 4\n"
+    "2 2 5\n"
+    "3 1 6\n";
+
+// The data lines of a Matrix Market file (header and comments dropped).
+std::vector<std::string> entries(const std::string& mtx) {
+  std::vector<std::string> lines;
+  std::istringstream s(mtx);
+  for (std::string line; std::getline(s, line);)
+    if (!line.empty() && line[0] != '%') lines.push_back(line);
+  return lines;
+}
+
+class SpgemmCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/graphrun-spgemm-test-XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    root_ = tmpl;
+    work_ = root_ / "work";
+    fs::create_directory(work_);
+    write("A.mtx", matrix_a);
+    write("B.mtx", matrix_b);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(root_, ec);
+  }
+
+  Result run(const std::string& args) {
+    const fs::path out = root_ / "stdout", err = root_ / "stderr";
+    const std::string cmd = "cd '" + work_.string() + "' && '" GRAPHRUN_EXE "' " + args + " >'" +
+                            out.string() + "' 2>'" + err.string() + "' </dev/null";
+    const int raw = std::system(cmd.c_str());
+    Result r;
+    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
+  }
+
+  void write(const std::string& name, const std::string& content) {
+    std::ofstream f(work_ / name, std::ios::binary);
+    f << content;
+  }
+
+  std::set<std::string> work_files() const {
+    std::set<std::string> names;
+    for (const auto& e : fs::directory_iterator(work_)) names.insert(e.path().filename().string());
+    return names;
+  }
+
+  fs::path root_, work_;
+};
+
+std::string describe(const Result& r) {
+  return "status " + std::to_string(r.status) + "\nstdout:\n" + r.out + "\nstderr:\n" + r.err;
+}
+
+TEST_F(SpgemmCliTest, ProductOfKnownMatrices) {
+  const Result r = run("spgemm A.mtx B.mtx --output C.mtx --threads 2");
+  ASSERT_EQ(r.status, 0) << describe(r);
+  EXPECT_TRUE(r.out.empty()) << describe(r);
+  const std::string c = slurp(work_ / "C.mtx");
+  EXPECT_EQ(c.rfind("%%MatrixMarket matrix coordinate real general\n", 0), 0u) << c;
+  EXPECT_EQ(entries(c), (std::vector<std::string>{"2 2 4", "1 1 4", "1 2 10", "2 1 18", "2 2 21"}))
+      << c;
+  // The summary names the shapes and the intermediate products (4).
+  EXPECT_NE(r.err.find("2x3"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("4 intermediate products"), std::string::npos) << r.err;
+  EXPECT_EQ(work_files(), (std::set<std::string>{"A.mtx", "B.mtx", "C.mtx"}));
+}
+
+TEST_F(SpgemmCliTest, StdoutWhenNoOutputAndQuiet) {
+  const Result r = run("spgemm A.mtx B.mtx -q");
+  ASSERT_EQ(r.status, 0) << describe(r);
+  EXPECT_EQ(entries(r.out),
+            (std::vector<std::string>{"2 2 4", "1 1 4", "1 2 10", "2 1 18", "2 2 21"}));
+  EXPECT_TRUE(r.err.empty()) << r.err;
+}
+
+TEST_F(SpgemmCliTest, TransposeB) {
+  // A*Aᵀ = [1+4 0; 0 9] = [5 0; 0 9]: rows 1 and 2 share no column.
+  const Result r = run("spgemm A.mtx --transpose-b -q");
+  ASSERT_EQ(r.status, 0) << describe(r);
+  EXPECT_EQ(entries(r.out), (std::vector<std::string>{"2 2 2", "1 1 5", "2 2 9"}));
+  // Bᵀ*... : B.mtx transposed is 2x3, A (2x3) * Bᵀ (2x3) does not fit.
+  const Result bad = run("spgemm A.mtx B.mtx --transpose-b -o C.mtx");
+  EXPECT_EQ(bad.status, 2) << describe(bad);
+  EXPECT_FALSE(fs::exists(work_ / "C.mtx"));
+}
+
+TEST_F(SpgemmCliTest, BDefaultsToA) {
+  // S = [0 1; 1 0] (symmetric file, expanded): S*S = I.
+  write("S.mtx",
+        "%%MatrixMarket matrix coordinate pattern symmetric\n"
+        "2 2 1\n"
+        "2 1\n");
+  const Result r = run("spgemm S.mtx -q");
+  ASSERT_EQ(r.status, 0) << describe(r);
+  EXPECT_EQ(entries(r.out), (std::vector<std::string>{"2 2 2", "1 1 1", "2 2 1"}));
+}
+
+TEST_F(SpgemmCliTest, EdgeListInput) {
+  // Path 10 -> 20 -> 30: vertices numbered 1..3 by input id; A² has the one 2-step path.
+  write("g.txt", "# a path\n10 20\n20 30\n");
+  const Result r = run("spgemm g.txt -q");
+  ASSERT_EQ(r.status, 0) << describe(r);
+  EXPECT_EQ(entries(r.out), (std::vector<std::string>{"3 3 1", "1 3 1"}));
+}
+
+TEST_F(SpgemmCliTest, ShapeMismatchExits2NamingBothShapes) {
+  const Result r = run("spgemm A.mtx A.mtx --output C.mtx");
+  EXPECT_EQ(r.status, 2) << describe(r);
+  EXPECT_NE(r.err.find("graphrun: error:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("2x3"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("A.mtx"), std::string::npos) << r.err;
+  EXPECT_EQ(work_files(), (std::set<std::string>{"A.mtx", "B.mtx"}));
+}
+
+TEST_F(SpgemmCliTest, MalformedFileExits2NamingFileAndLine) {
+  write("bad.mtx",
+        "%%MatrixMarket matrix coordinate real general\n"
+        "3 3 2\n"
+        "1 1 1.5\n"
+        "2 x 2\n");
+  const Result r = run("spgemm A.mtx bad.mtx --output C.mtx");
+  EXPECT_EQ(r.status, 2) << describe(r);
+  EXPECT_NE(r.err.find("bad.mtx:4:"), std::string::npos) << r.err;
+  EXPECT_EQ(work_files(), (std::set<std::string>{"A.mtx", "B.mtx", "bad.mtx"}));
+}
+
+TEST_F(SpgemmCliTest, MissingFileAndBadOptions) {
+  const Result missing = run("spgemm nowhere.mtx -o C.mtx");
+  EXPECT_EQ(missing.status, 2) << describe(missing);
+  EXPECT_NE(missing.err.find("nowhere.mtx"), std::string::npos) << missing.err;
+  const Result threads = run("spgemm A.mtx B.mtx --threads -1");
+  EXPECT_EQ(threads.status, 2) << describe(threads);
+  const Result folder = run("spgemm A.mtx B.mtx -o no/such/folder/C.mtx");
+  EXPECT_EQ(folder.status, 2) << describe(folder);
+  EXPECT_EQ(work_files(), (std::set<std::string>{"A.mtx", "B.mtx"}));
+}
+
+TEST_F(SpgemmCliTest, HelpTeaches) {
+  const Result r = run("spgemm --help");
+  ASSERT_EQ(r.status, 0) << describe(r);
+  EXPECT_NE(r.out.find("B defaults to A"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Matrix Market"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--transpose-b"), std::string::npos) << r.out;
+}
+
+}  // namespace
