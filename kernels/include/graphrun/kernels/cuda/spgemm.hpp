@@ -1,17 +1,29 @@
 // SpGEMM on the GPU: C = A ⊕.⊗ B by the hash-based multi-phase algorithm
-// (row analysis, grouping by intermediate products, symbolic, numeric).
+// (row analysis, grouping by intermediate products, symbolic, numeric, sort).
 //
 //   DeviceCsr<double> a(host_a), b(host_b);
 //   cuda::SpgemmStats stats;
 //   DeviceCsr<double> c = cuda::spgemm<PlusTimes<double>>(a, b, &stats);
 //
-// C has sorted, unique columns per row. Inputs are device-resident; the
-// result is too. Memory: one workspace per call from a stream-ordered pool;
-// rows are processed in chunks when tables or C do not fit; a product that
-// cannot be done throws DeviceError saying why (never a wrong or empty C).
-// CUDA builds only.
+// C has sorted, unique columns per row; its structure is the structural
+// product (a stored zero still contributes). Inputs are device-resident; the
+// result is too, complete in the order of `stream`. A pattern input (no
+// values) stands for all-ones entries.
+//
+// Memory: the working arrays come from the device's stream-ordered pool
+// (cudaMallocAsync on the default pool, whose release threshold is raised so
+// that repeated calls reuse it); C itself is a DeviceCsr. When the hash tables
+// and staging buffers of all rows do not fit in the device's free memory, or
+// in SpgemmOptions::workspace_limit_bytes, rows are processed in chunks. A
+// product that cannot be done at all (one row's table, or C, larger than the
+// memory there is) throws DeviceError with the bytes needed and available,
+// never a wrong or empty C.
+//
+// Semirings with a device form: PlusTimes, MinPlus and MaxTimes over float
+// and double (instantiated for value type == matrix type). CUDA builds only.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "graphrun/engine/device_csr.hpp"
@@ -21,16 +33,31 @@
 
 namespace graphrun::cuda {
 
+struct SpgemmOptions {
+  // Most bytes the chunked part of the workspace (hash tables in global
+  // memory, staging of C's rows before their sort) may take; 0 = what the
+  // device has free. Small values force chunking (tests do this).
+  std::size_t workspace_limit_bytes = 0;
+};
+
 struct SpgemmStats {
   std::int64_t intermediate_products = 0;  // Σ_i IP(i)
   std::int64_t nnz_c = 0;
-  int chunks = 1;
+  int chunks = 1;                   // row chunks of the numeric phase
+  int symbolic_chunks = 1;          // row chunks of the symbolic phase
+  std::int64_t global_rows = 0;     // rows whose symbolic table lives in global memory
+  std::size_t workspace_bytes = 0;  // largest pool allocation of the call
   double analysis_ms = 0, symbolic_ms = 0, numeric_ms = 0, sort_ms = 0;
 };
 
 template <class S, class T>
 DeviceCsr<typename S::value_type> spgemm(const DeviceCsr<T>& a, const DeviceCsr<T>& b,
                                          SpgemmStats* stats = nullptr,
+                                         cudaStream_t stream = nullptr);
+
+template <class S, class T>
+DeviceCsr<typename S::value_type> spgemm(const DeviceCsr<T>& a, const DeviceCsr<T>& b,
+                                         const SpgemmOptions& options, SpgemmStats* stats = nullptr,
                                          cudaStream_t stream = nullptr);
 
 }  // namespace graphrun::cuda

@@ -1,0 +1,606 @@
+// C = A ⊕.⊗ B on the GPU, the host side of the hash-based multi-phase
+// algorithm (the kernels are in spgemm_kernels.cuh, the tuning in
+// spgemm_config.cuh):
+//
+//   1. analysis   IP(i) per row (64-bit), Σ IP by CUB, rows grouped by
+//                 min(IP(i), n_cols) with a CUB radix sort of (group, row)
+//   2. symbolic   distinct columns per row by hash insertion, one launch per
+//                 group; an exclusive scan (CUB) gives C's row pointers, and
+//                 C is allocated exactly
+//   3. numeric    rows regrouped by nnz(C(i,:)); hash insertion with
+//                 accumulation, each row compacted into a staging buffer
+//   4. sort       CUB segmented sort of the staged rows into C
+//
+// The host waits twice per call (the group sizes and table sizes after 1,
+// nnz(C) and the numeric groups after 2), more only when the workspace has
+// to be split into row chunks.
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_sort.cuh>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "graphrun/engine/cuda_check.hpp"
+#include "graphrun/engine/error.hpp"
+#include "graphrun/engine/semiring.hpp"
+#include "graphrun/engine/types.hpp"
+#include "graphrun/kernels/cuda/spgemm.hpp"
+#include "spgemm_config.cuh"
+#include "spgemm_kernels.cuh"
+#include "spgemm_semiring.cuh"
+#include "spgemm_workspace.cuh"
+
+namespace graphrun::cuda {
+
+namespace spgemm_detail {
+namespace {
+
+using Counts = std::array<std::int64_t, kMaxGroups>;
+
+constexpr int kGroupBits = 3;  // group ids < 8
+static_assert(SpgemmPolicy::symbolic_bins + 2 <= kMaxGroups &&
+              SpgemmPolicy::numeric_bins + 2 <= kMaxGroups);
+
+// Row positions relative to a chunk's first entry of C: the segment offsets
+// of the chunk's sort.
+struct LocalOffset {
+  const offset_t* c_ptr;
+  offset_t base;
+  __host__ __device__ offset_t operator()(std::int64_t r) const { return c_ptr[r] - base; }
+};
+using OffsetIter = thrust::transform_iterator<LocalOffset, thrust::counting_iterator<std::int64_t>>;
+inline OffsetIter offsets_from(std::int64_t r, const offset_t* c_ptr, offset_t base) {
+  return thrust::make_transform_iterator(thrust::make_counting_iterator<std::int64_t>(r),
+                                         LocalOffset{c_ptr, base});
+}
+
+using SymSlotsIter =
+    thrust::transform_iterator<SymbolicGlobalSlots, thrust::counting_iterator<std::int64_t>>;
+using NumSlotsIter =
+    thrust::transform_iterator<NumericGlobalSlots, thrust::counting_iterator<std::int64_t>>;
+
+int grid_for(std::int64_t work, int block, int cap) {
+  const std::int64_t g = (work + block - 1) / block;
+  return static_cast<int>(std::clamp<std::int64_t>(g, 1, cap));
+}
+
+void cub_check(cudaError_t err, const char* what) {
+  if (err != cudaSuccess) {
+    cudaGetLastError();
+    throw DeviceError(std::string("spgemm: ") + what + " failed: " + cudaGetErrorString(err));
+  }
+}
+
+// Row chunks [r0, r1) over a prefix of per-row bytes: greedy, each at most
+// `budget`. A single row over budget makes the product impossible.
+std::vector<std::pair<vertex_t, vertex_t>> plan_chunks(
+    const std::vector<std::int64_t>& prefix_bytes, std::size_t budget, const char* what) {
+  std::vector<std::pair<vertex_t, vertex_t>> chunks;
+  const auto m = static_cast<vertex_t>(prefix_bytes.size() - 1);
+  vertex_t r0 = 0;
+  while (r0 < m) {
+    const std::int64_t limit = prefix_bytes[r0] + static_cast<std::int64_t>(budget);
+    // Last r1 with prefix[r1] <= limit.
+    const auto it = std::upper_bound(prefix_bytes.begin() + r0, prefix_bytes.end(), limit);
+    auto r1 = static_cast<vertex_t>((it - prefix_bytes.begin()) - 1);
+    if (r1 == r0) {
+      throw DeviceError("spgemm: row " + std::to_string(r0) + " of C needs " +
+                        std::to_string(prefix_bytes[r0 + 1] - prefix_bytes[r0]) + " bytes of " +
+                        what + "; " + std::to_string(budget) +
+                        " bytes are available (free device memory or the workspace limit)");
+    }
+    chunks.emplace_back(r0, r1);
+    r0 = r1;
+  }
+  return chunks;
+}
+
+template <class T>
+std::vector<T> download(const T* d, std::size_t n, cudaStream_t stream) {
+  std::vector<T> h(n);
+  if (n)
+    GRAPHRUN_CUDA_CHECK(
+        cudaMemcpyAsync(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost, stream));
+  GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return h;
+}
+
+// Launches the symbolic kernel of every non-empty group, each over its rows
+// of `sorted_rows` (grouped and counted by group_keys_kernel + radix sort).
+template <int... G>
+void launch_symbolic(std::integer_sequence<int, G...>, SymbolicArgs args, const Counts& counts,
+                     const vertex_t* sorted_rows, cudaStream_t stream) {
+  std::int64_t start = 0;
+  auto one = [&]<int I>(std::integral_constant<int, I>) {
+    constexpr Bin bin = SpgemmPolicy::symbolic(I);
+    const std::int64_t n = counts[I];
+    if (n > 0) {
+      constexpr int rows = bin.block / bin.team;
+      const int smem = counter_bytes(rows) + rows * bin.slots * 4;
+      auto* k = symbolic_kernel<bin.block, bin.team, false>;
+      GRAPHRUN_CUDA_CHECK(
+          cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+      SymbolicArgs a = args;
+      a.rows = sorted_rows + start;
+      a.n_rows = n;
+      a.slots = bin.slots;
+      k<<<static_cast<unsigned>((n + rows - 1) / rows), bin.block, smem, stream>>>(a);
+      GRAPHRUN_CUDA_CHECK(cudaGetLastError());
+    }
+    start += n;
+  };
+  (one(std::integral_constant<int, G>{}), ...);
+  const std::int64_t n = counts[SpgemmPolicy::symbolic_bins];
+  if (n > 0) {
+    constexpr int block = SpgemmPolicy::symbolic_global_block;
+    SymbolicArgs a = args;
+    a.rows = sorted_rows + start;
+    a.n_rows = n;
+    symbolic_kernel<block, block, true>
+        <<<static_cast<unsigned>(n), block, counter_bytes(1), stream>>>(a);
+    GRAPHRUN_CUDA_CHECK(cudaGetLastError());
+  }
+}
+
+template <class S, class T, int... G>
+void launch_numeric(std::integer_sequence<int, G...>, NumericArgs<typename S::value_type, T> args,
+                    const Counts& counts, const vertex_t* sorted_rows, cudaStream_t stream) {
+  using V = typename S::value_type;
+  std::int64_t start = 0;
+  auto one = [&]<int I>(std::integral_constant<int, I>) {
+    constexpr Bin bin = SpgemmPolicy::numeric(I);
+    const std::int64_t n = counts[I];
+    if (n > 0) {
+      constexpr int rows = bin.block / bin.team;
+      const int smem = counter_bytes(rows) + rows * bin.slots * int(4 + sizeof(V));
+      auto* k = numeric_kernel<S, T, bin.block, bin.team, false>;
+      GRAPHRUN_CUDA_CHECK(
+          cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+      auto a = args;
+      a.rows = sorted_rows + start;
+      a.n_rows = n;
+      a.slots = bin.slots;
+      k<<<static_cast<unsigned>((n + rows - 1) / rows), bin.block, smem, stream>>>(a);
+      GRAPHRUN_CUDA_CHECK(cudaGetLastError());
+    }
+    start += n;
+  };
+  (one(std::integral_constant<int, G>{}), ...);
+  const std::int64_t n = counts[SpgemmPolicy::numeric_bins];
+  if (n > 0) {
+    constexpr int block = SpgemmPolicy::numeric_global_block;
+    auto a = args;
+    a.rows = sorted_rows + start;
+    a.n_rows = n;
+    numeric_kernel<S, T, block, block, true>
+        <<<static_cast<unsigned>(n), block, counter_bytes(1), stream>>>(a);
+    GRAPHRUN_CUDA_CHECK(cudaGetLastError());
+  }
+}
+
+// Events for the phase split, only when stats are asked for.
+class PhaseTimer {
+ public:
+  explicit PhaseTimer(bool on, cudaStream_t stream) : on_(on), stream_(stream) {}
+  ~PhaseTimer() {
+    for (cudaEvent_t e : events_) cudaEventDestroy(e);
+  }
+  PhaseTimer(const PhaseTimer&) = delete;
+  PhaseTimer& operator=(const PhaseTimer&) = delete;
+  // Records an event; returns its index (-1 when off).
+  int mark() {
+    if (!on_) return -1;
+    cudaEvent_t e;
+    GRAPHRUN_CUDA_CHECK(cudaEventCreate(&e));
+    GRAPHRUN_CUDA_CHECK(cudaEventRecord(e, stream_));
+    events_.push_back(e);
+    return static_cast<int>(events_.size()) - 1;
+  }
+  double ms(int from, int to) const {
+    if (!on_ || from < 0 || to < 0) return 0;
+    GRAPHRUN_CUDA_CHECK(cudaEventSynchronize(events_[to]));
+    float t = 0;
+    GRAPHRUN_CUDA_CHECK(cudaEventElapsedTime(&t, events_[from], events_[to]));
+    return t;
+  }
+
+ private:
+  bool on_;
+  cudaStream_t stream_;
+  std::vector<cudaEvent_t> events_;
+};
+
+template <class S, class T>
+DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const DeviceCsr<T>& b,
+                                              const SpgemmOptions& options, SpgemmStats* stats,
+                                              cudaStream_t stream) {
+  using V = typename S::value_type;
+  static_assert(std::is_same_v<V, typename DeviceSemiring<S>::value_type>);
+  if (a.n_cols() != b.n_rows())
+    throw ArgumentError("spgemm: A has " + std::to_string(a.n_cols()) + " columns but B has " +
+                        std::to_string(b.n_rows()) + " rows");
+  const vertex_t m = a.n_rows(), n = b.n_cols();
+  auto check_rows = [](const auto& x, const char* name) {
+    if (x.n_rows() > 0 && x.row_ptr().size() != static_cast<std::size_t>(x.n_rows()) + 1)
+      throw ArgumentError(std::string("spgemm: ") + name + " has no row pointers for its rows");
+  };
+  check_rows(a, "A");
+  check_rows(b, "B");
+
+  SpgemmStats st;
+  PhaseTimer timer(stats != nullptr, stream);
+  const int t_start = timer.mark();
+  DeviceArray<offset_t> c_ptr(static_cast<std::size_t>(m) + 1);
+  if (m == 0 || n == 0 || a.nnz() == 0 || b.nnz() == 0) {
+    GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(c_ptr.data(), 0, c_ptr.size() * sizeof(offset_t), stream));
+    if (stats) *stats = st;
+    return DeviceCsr<V>(m, n, std::move(c_ptr), DeviceArray<vertex_t>(), DeviceArray<V>());
+  }
+
+  const CsrView<T> av = a.view(), bv = b.view();
+  cudaMemPool_t pool = warm_pool();
+  const std::size_t mz = static_cast<std::size_t>(m);
+
+  // ---- the fixed workspace: O(m) arrays and CUB's temporary storage ----
+  std::size_t cub_bytes = 0;
+  {
+    std::size_t q = 0;
+    const SymSlotsIter sym_it(thrust::make_counting_iterator<std::int64_t>(0),
+                              SymbolicGlobalSlots{nullptr, n, m});
+    const NumSlotsIter num_it(thrust::make_counting_iterator<std::int64_t>(0),
+                              NumericGlobalSlots{nullptr, nullptr, m});
+    cub_check(cub::DeviceReduce::Sum(nullptr, q, static_cast<unsigned long long*>(nullptr),
+                                     static_cast<unsigned long long*>(nullptr), m, stream),
+              "cub::DeviceReduce::Sum");
+    cub_bytes = std::max(cub_bytes, q);
+    cub_check(cub::DeviceScan::ExclusiveSum(nullptr, q, sym_it, static_cast<std::int64_t*>(nullptr),
+                                            m + 1, stream),
+              "cub::DeviceScan::ExclusiveSum");
+    cub_bytes = std::max(cub_bytes, q);
+    cub_check(cub::DeviceScan::ExclusiveSum(nullptr, q, num_it, static_cast<std::int64_t*>(nullptr),
+                                            m + 1, stream),
+              "cub::DeviceScan::ExclusiveSum");
+    cub_bytes = std::max(cub_bytes, q);
+    cub_check(cub::DeviceScan::ExclusiveSum(nullptr, q, static_cast<offset_t*>(nullptr),
+                                            static_cast<offset_t*>(nullptr), m + 1, stream),
+              "cub::DeviceScan::ExclusiveSum");
+    cub_bytes = std::max(cub_bytes, q);
+    cub_check(cub::DeviceRadixSort::SortPairs(
+                  nullptr, q, static_cast<std::uint8_t*>(nullptr),
+                  static_cast<std::uint8_t*>(nullptr), static_cast<vertex_t*>(nullptr),
+                  static_cast<vertex_t*>(nullptr), m, 0, kGroupBits, stream),
+              "cub::DeviceRadixSort::SortPairs");
+    cub_bytes = std::max(cub_bytes, q);
+  }
+  struct Fixed {
+    unsigned long long* ip;
+    std::uint8_t* keys;
+    std::uint8_t* keys_sorted;
+    vertex_t* row_ids;
+    vertex_t* sorted_rows;
+    offset_t* row_nnz;
+    std::int64_t* sym_off;
+    std::int64_t* num_off;
+    unsigned long long* scalars;  // group counts, then Σ IP
+    void* cub_temp;
+  };
+  auto lay_fixed = [&](Carver& c) {
+    Fixed f;
+    f.ip = c.take<unsigned long long>(mz);
+    f.keys = c.take<std::uint8_t>(mz);
+    f.keys_sorted = c.take<std::uint8_t>(mz);
+    f.row_ids = c.take<vertex_t>(mz);
+    f.sorted_rows = c.take<vertex_t>(mz);
+    f.row_nnz = c.take<offset_t>(mz + 1);
+    f.sym_off = c.take<std::int64_t>(mz + 1);
+    f.num_off = c.take<std::int64_t>(mz + 1);
+    f.scalars = c.take<unsigned long long>(kMaxGroups + 1);
+    f.cub_temp = c.take<unsigned char>(cub_bytes);
+    return f;
+  };
+  Carver measure;
+  lay_fixed(measure);
+  PoolBuffer fixed_buf(measure.bytes(), stream, pool, "the row workspace");
+  Carver place(fixed_buf.data());
+  const Fixed f = lay_fixed(place);
+  std::size_t largest_ws = fixed_buf.bytes();
+
+  // Groups rows [r0, r1) by key_of: f.sorted_rows lists each group's rows in
+  // turn; the group sizes land in f.scalars[0 .. kMaxGroups).
+  auto group_rows = [&](auto key_of, vertex_t r0, vertex_t r1) {
+    GRAPHRUN_CUDA_CHECK(
+        cudaMemsetAsync(f.scalars, 0, kMaxGroups * sizeof(unsigned long long), stream));
+    group_keys_kernel<<<grid_for(r1 - r0, 256, 4096), 256, 0, stream>>>(r0, r1, key_of, f.keys,
+                                                                        f.row_ids, f.scalars);
+    GRAPHRUN_CUDA_CHECK(cudaGetLastError());
+    std::size_t q = cub_bytes;
+    cub_check(cub::DeviceRadixSort::SortPairs(f.cub_temp, q, f.keys, f.keys_sorted, f.row_ids,
+                                              f.sorted_rows, r1 - r0, 0, kGroupBits, stream),
+              "cub::DeviceRadixSort::SortPairs");
+  };
+  // Copies of device scalars into host variables, then one wait.
+  auto fetch = [&](std::initializer_list<std::pair<void*, const void*>> copies, Counts* counts) {
+    std::array<unsigned long long, kMaxGroups> raw{};
+    if (counts)
+      GRAPHRUN_CUDA_CHECK(
+          cudaMemcpyAsync(raw.data(), f.scalars, sizeof(raw), cudaMemcpyDeviceToHost, stream));
+    for (auto [dst, src] : copies)
+      GRAPHRUN_CUDA_CHECK(
+          cudaMemcpyAsync(dst, src, sizeof(std::int64_t), cudaMemcpyDeviceToHost, stream));
+    GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
+    if (counts)
+      for (int g = 0; g < kMaxGroups; ++g) (*counts)[g] = static_cast<std::int64_t>(raw[g]);
+  };
+
+  // ---- 1. analysis ----
+  GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(f.ip, 0, mz * sizeof(unsigned long long), stream));
+  GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(f.row_nnz, 0, (mz + 1) * sizeof(offset_t), stream));
+  intermediate_products_kernel<<<grid_for(av.nnz, 256, 1 << 16), 256, 0, stream>>>(
+      av.row_ptr, av.col_idx, m, av.nnz, bv.row_ptr, f.ip);
+  GRAPHRUN_CUDA_CHECK(cudaGetLastError());
+  {
+    std::size_t q = cub_bytes;
+    cub_check(cub::DeviceReduce::Sum(f.cub_temp, q, f.ip, f.scalars + kMaxGroups, m, stream),
+              "cub::DeviceReduce::Sum");
+    const SymSlotsIter sym_it(thrust::make_counting_iterator<std::int64_t>(0),
+                              SymbolicGlobalSlots{f.ip, n, m});
+    q = cub_bytes;
+    cub_check(cub::DeviceScan::ExclusiveSum(f.cub_temp, q, sym_it, f.sym_off, m + 1, stream),
+              "cub::DeviceScan::ExclusiveSum");
+  }
+  const SymbolicKey sym_key{f.ip, n};
+  group_rows(sym_key, 0, m);
+  const int t_analysis = timer.mark();
+  Counts sym_counts{};
+  std::int64_t total_ip = 0, sym_slots = 0;
+  fetch({{&total_ip, f.scalars + kMaxGroups}, {&sym_slots, f.sym_off + m}}, &sym_counts);
+  st.intermediate_products = total_ip;
+  st.global_rows = sym_counts[SpgemmPolicy::symbolic_bins];
+
+  const std::size_t limit = options.workspace_limit_bytes;
+  auto budget_now = [&] {
+    const std::size_t avail = available_bytes(pool);
+    // Leave room for CUB's temporary storage and the driver.
+    const std::size_t usable =
+        avail > (std::size_t{64} << 20) ? avail - (std::size_t{64} << 20) : 0;
+    return limit ? std::min(limit, usable) : usable;
+  };
+
+  // ---- 2. symbolic ----
+  SymbolicArgs sym{av.row_ptr, av.col_idx, bv.row_ptr, bv.col_idx, f.ip, n,        nullptr,
+                   0,          0,          nullptr,    f.sym_off,  0,    f.row_nnz};
+  {
+    const std::size_t table_bytes =
+        checked_mul<std::size_t>(static_cast<std::size_t>(sym_slots), 4, "spgemm symbolic tables");
+    const std::size_t budget = table_bytes ? budget_now() : 0;
+    std::vector<std::pair<vertex_t, vertex_t>> chunks{{0, m}};
+    std::vector<std::int64_t> off;
+    std::size_t buf_bytes = table_bytes;
+    if (table_bytes > budget) {
+      off = download(f.sym_off, mz + 1, stream);
+      for (auto& o : off) o *= 4;
+      chunks = plan_chunks(off, budget, "symbolic hash table");
+      buf_bytes = 0;
+      for (auto [r0, r1] : chunks) buf_bytes = std::max<std::size_t>(buf_bytes, off[r1] - off[r0]);
+    }
+    PoolBuffer tables(buf_bytes, stream, pool, "the symbolic hash tables");
+    largest_ws = std::max(largest_ws, buf_bytes);
+    sym.tables = static_cast<int*>(tables.data());
+    st.symbolic_chunks = static_cast<int>(chunks.size());
+    for (auto [r0, r1] : chunks) {
+      Counts counts = sym_counts;
+      if (chunks.size() > 1) {
+        group_rows(sym_key, r0, r1);
+        fetch({}, &counts);
+        sym.table_base = off[r0] / 4;
+      }
+      launch_symbolic(std::make_integer_sequence<int, SpgemmPolicy::symbolic_bins>{}, sym, counts,
+                      f.sorted_rows, stream);
+    }
+  }
+  {
+    std::size_t q = cub_bytes;
+    cub_check(cub::DeviceScan::ExclusiveSum(f.cub_temp, q, f.row_nnz, c_ptr.data(), m + 1, stream),
+              "cub::DeviceScan::ExclusiveSum");
+  }
+  const int t_symbolic = timer.mark();
+
+  // ---- 3. numeric grouping, C's allocation ----
+  {
+    const NumSlotsIter num_it(thrust::make_counting_iterator<std::int64_t>(0),
+                              NumericGlobalSlots{f.ip, c_ptr.data(), m});
+    std::size_t q = cub_bytes;
+    cub_check(cub::DeviceScan::ExclusiveSum(f.cub_temp, q, num_it, f.num_off, m + 1, stream),
+              "cub::DeviceScan::ExclusiveSum");
+  }
+  const NumericKey num_key{f.ip, c_ptr.data()};
+  group_rows(num_key, 0, m);
+  Counts num_counts{};
+  std::int64_t nnz_c = 0, num_slots = 0;
+  fetch({{&nnz_c, c_ptr.data() + m}, {&num_slots, f.num_off + m}}, &num_counts);
+  st.nnz_c = nnz_c;
+
+  constexpr std::size_t entry_bytes = sizeof(vertex_t) + sizeof(V);
+  auto allocate_c = [&]() {
+    const std::size_t need = checked_mul<std::size_t>(static_cast<std::size_t>(nnz_c), entry_bytes,
+                                                      "spgemm: bytes of C");
+    try {
+      return std::pair{DeviceArray<vertex_t>(static_cast<std::size_t>(nnz_c)),
+                       DeviceArray<V>(static_cast<std::size_t>(nnz_c))};
+    } catch (const DeviceError&) {
+      // The pool may hold what the symbolic phase freed: give it back, retry.
+      GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
+      GRAPHRUN_CUDA_CHECK(cudaMemPoolTrimTo(pool, 0));
+      try {
+        return std::pair{DeviceArray<vertex_t>(static_cast<std::size_t>(nnz_c)),
+                         DeviceArray<V>(static_cast<std::size_t>(nnz_c))};
+      } catch (const DeviceError& e) {
+        throw DeviceError("spgemm: C has " + std::to_string(nnz_c) + " entries and needs " +
+                          std::to_string(need) + " bytes of device memory; " +
+                          std::to_string(available_bytes(pool)) + " bytes are available (" +
+                          e.what() + ")");
+      }
+    }
+  };
+  auto [c_col, c_val] = allocate_c();
+
+  // ---- 4. numeric and sort, by row chunks that fit ----
+  std::size_t seg_bytes = 0;
+  {
+    cub::DoubleBuffer<vertex_t> dk(nullptr, nullptr);
+    cub::DoubleBuffer<V> dv(nullptr, nullptr);
+    cub_check(cub::DeviceSegmentedSort::SortPairs(nullptr, seg_bytes, dk, dv, nnz_c, m,
+                                                  offsets_from(0, c_ptr.data(), 0),
+                                                  offsets_from(1, c_ptr.data(), 0), stream),
+              "cub::DeviceSegmentedSort::SortPairs");
+  }
+  // Per chunk: staging for its rows of C, then its global tables.
+  auto chunk_layout = [&](Carver& c, std::int64_t chunk_nnz, std::int64_t chunk_slots) {
+    struct {
+      vertex_t* stage_col;
+      V* stage_val;
+      int* keys;
+      V* vals;
+    } l;
+    l.stage_col = c.take<vertex_t>(static_cast<std::size_t>(chunk_nnz));
+    l.stage_val = c.take<V>(static_cast<std::size_t>(chunk_nnz));
+    l.keys = c.take<int>(static_cast<std::size_t>(chunk_slots));
+    l.vals = c.take<V>(static_cast<std::size_t>(chunk_slots));
+    return l;
+  };
+  const std::size_t all_bytes = checked_mul<std::size_t>(static_cast<std::size_t>(nnz_c) +
+                                                             static_cast<std::size_t>(num_slots),
+                                                         entry_bytes, "spgemm: numeric workspace") +
+                                4 * 256;
+  std::vector<std::pair<vertex_t, vertex_t>> chunks{{0, m}};
+  std::vector<std::int64_t> c_host, slot_host;
+  std::size_t chunk_bytes = all_bytes;
+  {
+    const std::size_t budget = budget_now();
+    const std::size_t for_chunks = budget > seg_bytes + 4 * 256 ? budget - seg_bytes - 4 * 256 : 0;
+    if (all_bytes > budget || (limit && all_bytes + seg_bytes > limit)) {
+      c_host = download(c_ptr.data(), mz + 1, stream);
+      slot_host = download(f.num_off, mz + 1, stream);
+      std::vector<std::int64_t> need(mz + 1);
+      for (std::size_t r = 0; r <= mz; ++r)
+        need[r] = (c_host[r] + slot_host[r]) * static_cast<std::int64_t>(entry_bytes);
+      chunks = plan_chunks(need, for_chunks, "numeric hash table and staging");
+      chunk_bytes = 0;
+      for (auto [r0, r1] : chunks)
+        chunk_bytes = std::max<std::size_t>(chunk_bytes, need[r1] - need[r0] + 4 * 256);
+    }
+  }
+  st.chunks = static_cast<int>(chunks.size());
+  PoolBuffer numeric_buf(chunk_bytes + seg_bytes + 256, stream, pool,
+                         "the numeric hash tables and staging");
+  largest_ws = std::max(largest_ws, numeric_buf.bytes());
+  void* seg_temp =
+      static_cast<unsigned char*>(numeric_buf.data()) + chunk_bytes + 256 - (chunk_bytes % 256);
+
+  NumericArgs<V, T> num{};
+  num.a_ptr = av.row_ptr;
+  num.a_col = av.col_idx;
+  num.a_val = av.values;
+  num.b_ptr = bv.row_ptr;
+  num.b_col = bv.col_idx;
+  num.b_val = bv.values;
+  num.ip = f.ip;
+  num.table_off = f.num_off;
+  num.c_ptr = c_ptr.data();
+  double sort_ms = 0;
+  for (auto [r0, r1] : chunks) {
+    Counts counts = num_counts;
+    offset_t c_base = 0, c_end = nnz_c;
+    std::int64_t s_base = 0, s_end = num_slots;
+    if (chunks.size() > 1) {
+      group_rows(num_key, r0, r1);
+      fetch({}, &counts);
+      c_base = c_host[r0];
+      c_end = c_host[r1];
+      s_base = slot_host[r0];
+      s_end = slot_host[r1];
+    }
+    Carver carve(numeric_buf.data());
+    const auto l = chunk_layout(carve, c_end - c_base, s_end - s_base);
+    num.table_keys = l.keys;
+    num.table_vals = l.vals;
+    num.table_base = s_base;
+    num.c_base = c_base;
+    num.out_col = l.stage_col;
+    num.out_val = l.stage_val;
+    launch_numeric<S, T>(std::make_integer_sequence<int, SpgemmPolicy::numeric_bins>{}, num, counts,
+                         f.sorted_rows, stream);
+
+    const int t_sort0 = timer.mark();
+    const std::int64_t items = c_end - c_base;
+    if (items > 0) {
+      cub::DoubleBuffer<vertex_t> dk(l.stage_col, c_col.data() + c_base);
+      cub::DoubleBuffer<V> dv(l.stage_val, c_val.data() + c_base);
+      std::size_t q = seg_bytes;
+      cub_check(cub::DeviceSegmentedSort::SortPairs(
+                    seg_temp, q, dk, dv, items, r1 - r0, offsets_from(r0, c_ptr.data(), c_base),
+                    offsets_from(r0 + 1, c_ptr.data(), c_base), stream),
+                "cub::DeviceSegmentedSort::SortPairs");
+      if (dk.Current() != c_col.data() + c_base)
+        GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(c_col.data() + c_base, dk.Current(),
+                                            items * sizeof(vertex_t), cudaMemcpyDeviceToDevice,
+                                            stream));
+      if (dv.Current() != c_val.data() + c_base)
+        GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(c_val.data() + c_base, dv.Current(), items * sizeof(V),
+                                            cudaMemcpyDeviceToDevice, stream));
+    }
+    const int t_sort1 = timer.mark();
+    sort_ms += timer.ms(t_sort0, t_sort1);
+  }
+  const int t_end = timer.mark();
+
+  if (stats) {
+    st.workspace_bytes = largest_ws;
+    st.analysis_ms = timer.ms(t_start, t_analysis);
+    st.symbolic_ms = timer.ms(t_analysis, t_symbolic);
+    st.sort_ms = sort_ms;
+    st.numeric_ms = timer.ms(t_symbolic, t_end) - sort_ms;
+    *stats = st;
+  }
+  return DeviceCsr<V>(m, n, std::move(c_ptr), std::move(c_col), std::move(c_val));
+}
+
+}  // namespace
+}  // namespace spgemm_detail
+
+template <class S, class T>
+DeviceCsr<typename S::value_type> spgemm(const DeviceCsr<T>& a, const DeviceCsr<T>& b,
+                                         SpgemmStats* stats, cudaStream_t stream) {
+  return spgemm_detail::spgemm_impl<S, T>(a, b, SpgemmOptions{}, stats, stream);
+}
+
+template <class S, class T>
+DeviceCsr<typename S::value_type> spgemm(const DeviceCsr<T>& a, const DeviceCsr<T>& b,
+                                         const SpgemmOptions& options, SpgemmStats* stats,
+                                         cudaStream_t stream) {
+  return spgemm_detail::spgemm_impl<S, T>(a, b, options, stats, stream);
+}
+
+#define GRAPHRUN_SPGEMM_INSTANTIATE(S, T)                                                  \
+  template DeviceCsr<S::value_type> spgemm<S, T>(const DeviceCsr<T>&, const DeviceCsr<T>&, \
+                                                 SpgemmStats*, cudaStream_t);              \
+  template DeviceCsr<S::value_type> spgemm<S, T>(                                          \
+      const DeviceCsr<T>&, const DeviceCsr<T>&, const SpgemmOptions&, SpgemmStats*, cudaStream_t);
+
+GRAPHRUN_SPGEMM_INSTANTIATE(PlusTimes<float>, float)
+GRAPHRUN_SPGEMM_INSTANTIATE(PlusTimes<double>, double)
+GRAPHRUN_SPGEMM_INSTANTIATE(MinPlus<float>, float)
+GRAPHRUN_SPGEMM_INSTANTIATE(MinPlus<double>, double)
+GRAPHRUN_SPGEMM_INSTANTIATE(MaxTimes<double>, double)
+
+#undef GRAPHRUN_SPGEMM_INSTANTIATE
+
+}  // namespace graphrun::cuda

@@ -1,0 +1,92 @@
+// Working memory of one SpGEMM call: buffers from the device's stream-ordered
+// pool, and a carver that lays typed arrays out in one buffer.
+//
+// The default pool's release threshold is raised to "never" so that memory a
+// call frees stays in the pool for the next call: graph contraction and MCL
+// call SpGEMM in a loop, and a cudaMalloc per call would cost more than a
+// small product itself.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "graphrun/engine/cuda_check.hpp"
+#include "graphrun/engine/error.hpp"
+
+namespace graphrun::cuda::spgemm_detail {
+
+inline cudaMemPool_t warm_pool() {
+  int device = 0;
+  GRAPHRUN_CUDA_CHECK(cudaGetDevice(&device));
+  cudaMemPool_t pool;
+  GRAPHRUN_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device));
+  std::uint64_t keep = ~std::uint64_t{0};
+  GRAPHRUN_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+  return pool;
+}
+
+// Bytes a new allocation can get: free device memory plus what the pool
+// holds without using.
+inline std::size_t available_bytes(cudaMemPool_t pool) {
+  std::size_t free_b = 0, total_b = 0;
+  GRAPHRUN_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+  std::uint64_t reserved = 0, used = 0;
+  GRAPHRUN_CUDA_CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved));
+  GRAPHRUN_CUDA_CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used));
+  return free_b + static_cast<std::size_t>(reserved > used ? reserved - used : 0);
+}
+
+// A stream-ordered allocation, freed in stream order.
+class PoolBuffer {
+ public:
+  PoolBuffer() = default;
+  PoolBuffer(std::size_t bytes, cudaStream_t stream, cudaMemPool_t pool, const char* what)
+      : stream_(stream), bytes_(bytes) {
+    if (bytes == 0) return;
+    const cudaError_t err = cudaMallocAsync(&ptr_, bytes, stream);
+    if (err != cudaSuccess) {
+      cudaGetLastError();
+      ptr_ = nullptr;
+      throw DeviceError(std::string("spgemm: ") + what + " needs " + std::to_string(bytes) +
+                        " bytes of device memory; " + std::to_string(available_bytes(pool)) +
+                        " are available (" + cudaGetErrorString(err) + ")");
+    }
+  }
+  ~PoolBuffer() {
+    if (ptr_) cudaFreeAsync(ptr_, stream_);  // never throws from a destructor
+  }
+  PoolBuffer(const PoolBuffer&) = delete;
+  PoolBuffer& operator=(const PoolBuffer&) = delete;
+
+  void* data() const noexcept { return ptr_; }
+  std::size_t bytes() const noexcept { return bytes_; }
+
+ private:
+  void* ptr_ = nullptr;
+  cudaStream_t stream_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+// Lays arrays out one after another, each 256-byte aligned. Run once with a
+// null base to measure, then over the buffer to place.
+class Carver {
+ public:
+  explicit Carver(void* base = nullptr) : base_(static_cast<unsigned char*>(base)) {}
+  template <class T>
+  T* take(std::size_t n) {
+    offset_ = (offset_ + 255) / 256 * 256;
+    T* p = base_ ? reinterpret_cast<T*>(base_ + offset_) : nullptr;
+    offset_ += n * sizeof(T);
+    return p;
+  }
+  std::size_t bytes() const noexcept { return offset_; }
+
+ private:
+  unsigned char* base_;
+  std::size_t offset_ = 0;
+};
+
+}  // namespace graphrun::cuda::spgemm_detail
