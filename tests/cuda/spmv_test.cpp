@@ -1,0 +1,265 @@
+// The CUDA SpMV kernel family against the CPU reference: every format
+// (and `auto`) x semiring x mask (none, plain, complemented) on random
+// matrices of the shapes that break kernels, pattern and weighted, float and
+// double, and on shared real graphs. PlusTimes agrees within a rounding
+// bound (the GPU adds in another order); MinPlus, MaxTimes and OrAnd agree
+// exactly. Rows outside the mask must keep their old value. Skips where
+// there is no CUDA backend or no GPU; the *Large* cases are skipped by the
+// compute-sanitizer runs of scripts/gpu-check.sh.
+#include "graphrun/kernels/cuda/spmv.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "graphrun/engine/device_array.hpp"
+#include "graphrun/engine/error.hpp"
+#include "graphrun/engine/formats/ell.hpp"
+#include "graphrun/engine/row_stats.hpp"
+#include "graphrun/io/load.hpp"
+#include "graphrun/kernels/cpu/spmv_reference.hpp"
+#include "graphrun/kernels/cuda/bandwidth.hpp"
+#include "support/random_graphs.hpp"
+
+namespace graphrun {
+namespace {
+
+#if defined(GRAPHRUN_HAVE_CUDA)
+class CudaSpmv : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  }
+};
+
+enum class MaskKind { none, plain, complemented };
+
+std::string to_string(MaskKind m) {
+  return m == MaskKind::none ? "no mask" : m == MaskKind::plain ? "mask" : "complemented mask";
+}
+
+// Input vectors per semiring: signed values for the arithmetic semirings,
+// 0/1 bytes (about half set) for OrAnd.
+template <class V>
+std::vector<V> random_vector(std::size_t n, test::Rng& rng) {
+  std::vector<V> v(n);
+  for (auto& e : v) {
+    if constexpr (std::is_same_v<V, std::uint8_t>)
+      e = rng.coin(0.5) ? 1 : 0;
+    else
+      e = static_cast<V>(rng.uniform(-2.0, 3.0));
+  }
+  return v;
+}
+
+// A value no kernel computes from these inputs, to see untouched rows.
+template <class V>
+V sentinel() {
+  if constexpr (std::is_same_v<V, std::uint8_t>)
+    return 0x5a;
+  else
+    return V(-12345.5);
+}
+
+// |A| |x| row sums: the scale of a row's rounding error.
+template <class T, class V>
+std::vector<double> abs_row_sums(const Csr<T>& a, const std::vector<V>& x) {
+  std::vector<double> s(a.n_rows(), 0.0);
+  const auto v = a.view();
+  for (vertex_t i = 0; i < a.n_rows(); ++i)
+    for (offset_t k = a.row_ptr()[i]; k < a.row_ptr()[i + 1]; ++k)
+      s[i] += std::abs(double(v.value(k)) * double(x[a.col_idx()[k]]));
+  return s;
+}
+
+// y = A x on the device through `op` equals the reference, for one semiring
+// and mask kind.
+template <class S, class T>
+void check_apply(const Csr<T>& a, const cuda::SpmvOperator<T>& op, MaskKind mk, std::uint64_t seed,
+                 const std::string& what) {
+  using V = typename S::value_type;
+  test::Rng rng(seed);
+  const auto x = random_vector<V>(a.n_cols(), rng);
+  std::vector<std::uint8_t> bits(a.n_rows());
+  for (auto& b : bits) b = rng.coin(0.5) ? 1 : 0;
+  std::vector<V> want(a.n_rows(), sentinel<V>());
+  DeviceArray<V> dx{std::span<const V>(x)};
+  DeviceArray<V> dy{std::span<const V>(want)};
+  DeviceArray<std::uint8_t> dbits{std::span<const std::uint8_t>(bits)};
+  Mask host_mask, dev_mask;
+  if (mk != MaskKind::none) {
+    host_mask = Mask{bits.data(), mk == MaskKind::complemented};
+    dev_mask = Mask{dbits.data(), mk == MaskKind::complemented};
+  }
+  cpu::spmv_reference<S>(a.view(), x.data(), want.data(), host_mask);
+  op.template apply<S>(dx.data(), dy.data(), dev_mask);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess) << what;
+  const std::vector<V> got = dy.download();
+  const std::string where =
+      what + ", " + std::string(to_string(op.format())) + ", " + to_string(mk);
+  if constexpr (std::is_same_v<S, PlusTimes<T>>) {
+    const auto scale = abs_row_sums(a, x);
+    const double eps = std::is_same_v<T, float> ? 1e-5 : 1e-13;
+    for (vertex_t i = 0; i < a.n_rows(); ++i) {
+      const double bound = eps * (scale[i] + 1.0) * (1.0 + std::log2(1.0 + a.row_length(i)));
+      ASSERT_NEAR(double(got[i]), double(want[i]), bound) << where << ", row " << i;
+    }
+  } else {
+    for (vertex_t i = 0; i < a.n_rows(); ++i) ASSERT_EQ(got[i], want[i]) << where << ", row " << i;
+  }
+}
+
+// Every format of the operator family on one matrix.
+template <class T>
+void check_matrix(const Csr<T>& a, const std::string& what, std::uint64_t seed) {
+  SCOPED_TRACE(what);
+  const DeviceCsr<T> d(a);
+  std::vector<SpmvFormat> formats(all_spmv_formats().begin(), all_spmv_formats().end());
+  formats.push_back(SpmvFormat::automatic);
+  for (SpmvFormat f : formats) {
+    std::unique_ptr<cuda::SpmvOperator<T>> op;
+    try {
+      op = std::make_unique<cuda::SpmvOperator<T>>(d, f);
+    } catch (const FormatError& e) {
+      // Only ELL refuses, and only past its padding limit.
+      ASSERT_EQ(f, SpmvFormat::ell) << e.what();
+      const RowStats s = analyze(a.view());
+      EXPECT_GT(double(s.max_length) * a.n_rows(),
+                ell_max_fill * double(std::max<offset_t>(a.nnz(), 1)))
+          << what << ": ELL refused a matrix within its limit";
+      continue;
+    }
+    if (f != SpmvFormat::automatic) {
+      ASSERT_EQ(op->format(), f);
+    }
+    for (MaskKind mk : {MaskKind::none, MaskKind::plain, MaskKind::complemented}) {
+      check_apply<PlusTimes<T>>(a, *op, mk, seed += 7, what);
+      check_apply<MinPlus<T>>(a, *op, mk, seed += 7, what);
+      check_apply<MaxTimes<T>>(a, *op, mk, seed += 7, what);
+      check_apply<OrAnd>(a, *op, mk, seed += 7, what);
+    }
+  }
+}
+
+struct Case {
+  vertex_t rows, cols;
+  test::MatrixShape shape;
+  double per_row;
+};
+
+// Sizes off every block size (256 threads, 1024-item tiles), rows longer
+// than a tile, an empty matrix, and rectangular shapes both ways.
+const Case small_cases[] = {
+    {0, 0, test::MatrixShape::uniform, 3},         {1, 1, test::MatrixShape::uniform, 1},
+    {50, 40, test::MatrixShape::uniform, 0},       {1000, 1000, test::MatrixShape::uniform, 8},
+    {777, 900, test::MatrixShape::empty_rows, 5},  {1500, 1500, test::MatrixShape::heavy_row, 4},
+    {3001, 3001, test::MatrixShape::power_law, 6}, {2049, 2049, test::MatrixShape::banded, 9},
+    {513, 2000, test::MatrixShape::uniform, 3},    {2000, 300, test::MatrixShape::uniform, 20},
+    {300, 5000, test::MatrixShape::uniform, 700},
+};
+
+template <class T>
+void check_cases(const Case* begin, const Case* end, std::uint64_t seed) {
+  for (const Case* c = begin; c != end; ++c) {
+    for (bool pattern : {true, false}) {
+      const auto a = test::random_csr<T>(c->rows, c->cols, c->shape, c->per_row, pattern, seed);
+      check_matrix<T>(a,
+                      test::to_string(c->shape) + " " + std::to_string(c->rows) + "x" +
+                          std::to_string(c->cols) + (pattern ? " pattern" : " weighted"),
+                      seed += 101);
+    }
+  }
+}
+
+TEST_F(CudaSpmv, RandomMatricesDouble) {
+  check_cases<double>(std::begin(small_cases), std::end(small_cases), 11);
+}
+TEST_F(CudaSpmv, RandomMatricesFloat) {
+  check_cases<float>(std::begin(small_cases), std::end(small_cases), 23);
+}
+
+// Hundreds of tiles, a row spanning many of them, and a power law with a
+// long tail: the carry fix-up across blocks.
+TEST_F(CudaSpmv, RandomMatricesLarge) {
+  const Case large[] = {{200'003, 200'003, test::MatrixShape::power_law, 12},
+                        {100'000, 100'000, test::MatrixShape::heavy_row, 2},
+                        {300'000, 250'000, test::MatrixShape::empty_rows, 4}};
+  check_cases<double>(std::begin(large), std::end(large), 37);
+  check_cases<float>(std::begin(large), std::begin(large) + 1, 41);
+}
+
+// Real graphs of several kinds: a road network, skewed social and technical
+// networks, weighted matrices (and their patterns).
+TEST_F(CudaSpmv, SharedGraphsLarge) {
+  namespace fs = std::filesystem;
+  const fs::path root(GRAPHRUN_DATASETS);
+  const char* files[] = {"luxembourg_osm/luxembourg_osm.mtx.gz",
+                         "email-Enron/email-Enron.txt.gz",
+                         "as-caida20071105/as-caida20071105.txt.gz",
+                         "cond-mat-2005/cond-mat-2005.txt.gz",
+                         "pgp-strong-2009/pgp-strong-2009.txt.gz",
+                         "bcsstk13/bcsstk13.mtx.gz",
+                         "cryg2500/cryg2500.mtx.gz"};
+  int checked = 0;
+  std::uint64_t seed = 1000;
+  for (const char* name : files) {
+    const fs::path file = root / name;
+    if (!fs::exists(file)) continue;
+    const Graph g = io::load_graph(file.string());
+    const Csr<double>& a = g.adj();
+    check_matrix<double>(a, name, seed += 10);
+    if (!a.is_pattern()) {
+      const Csr<double> p(a.n_rows(), a.n_cols(), a.row_ptr(), a.col_idx(), {});
+      check_matrix<double>(p, std::string(name) + " pattern", seed += 10);
+    }
+    ++checked;
+  }
+  RecordProperty("graphs_checked", checked);
+  if (checked == 0) GTEST_SKIP() << "no shared graphs under " << root;
+}
+
+// One long row pads ELL past its limit: an explicit request is refused with
+// a FormatError, `auto` never fails.
+TEST_F(CudaSpmv, EllRefusesPastItsPaddingLimit) {
+  const auto a = test::random_csr<double>(2000, 2000, test::MatrixShape::heavy_row, 2, true, 5);
+  const DeviceCsr<double> d(a);
+  EXPECT_THROW(cuda::SpmvOperator<double>(d, SpmvFormat::ell), FormatError);
+  EXPECT_NO_THROW(cuda::SpmvOperator<double>(d, SpmvFormat::automatic));
+}
+
+// The same inputs give bit-identical results on every run (no atomics).
+TEST_F(CudaSpmv, ResultsAreDeterministic) {
+  const auto a =
+      test::random_csr<float>(20'000, 20'000, test::MatrixShape::power_law, 10, false, 9);
+  const DeviceCsr<float> d(a);
+  test::Rng rng(3);
+  const auto x = random_vector<float>(a.n_cols(), rng);
+  DeviceArray<float> dx{std::span<const float>(x)}, dy(a.n_rows());
+  for (SpmvFormat f :
+       {SpmvFormat::coo, SpmvFormat::hyb, SpmvFormat::merge_path, SpmvFormat::csr_warp}) {
+    const cuda::SpmvOperator<float> op(d, f);
+    op.apply<PlusTimes<float>>(dx.data(), dy.data());
+    const auto first = dy.download();
+    for (int r = 0; r < 3; ++r) {
+      op.apply<PlusTimes<float>>(dx.data(), dy.data());
+      ASSERT_EQ(dy.download(), first) << to_string(f);
+    }
+  }
+}
+
+TEST_F(CudaSpmv, MeasuredCopyBandwidthIsPlausible) {
+  const double gbs = cuda::measured_copy_bandwidth();
+  RecordProperty("copy_GBps", std::to_string(gbs));
+  EXPECT_GT(gbs, 10.0);      // any GPU copies faster than this
+  EXPECT_LT(gbs, 100000.0);  // and no GPU this fast
+}
+#endif
+
+TEST(CudaSpmvAvailability, DeviceCountNeverThrows) { EXPECT_GE(cuda_device_count(), 0); }
+
+}  // namespace
+}  // namespace graphrun
