@@ -366,11 +366,13 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
   st.global_rows = sym_counts[SpgemmPolicy::symbolic_bins];
 
   const std::size_t limit = options.workspace_limit_bytes;
-  auto budget_now = [&] {
+  // Bytes the chunked part (tables, staging) may take now, after `reserve`
+  // bytes of other workspace: free memory less a margin for the driver, and
+  // at most the caller's limit.
+  auto budget_now = [&](std::size_t reserve) {
+    const std::size_t margin = (std::size_t{64} << 20) + reserve;
     const std::size_t avail = available_bytes(pool);
-    // Leave room for CUB's temporary storage and the driver.
-    const std::size_t usable =
-        avail > (std::size_t{64} << 20) ? avail - (std::size_t{64} << 20) : 0;
+    const std::size_t usable = avail > margin ? avail - margin : 0;
     return limit ? std::min(limit, usable) : usable;
   };
 
@@ -380,7 +382,7 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
   {
     const std::size_t table_bytes =
         checked_mul<std::size_t>(static_cast<std::size_t>(sym_slots), 4, "spgemm symbolic tables");
-    const std::size_t budget = table_bytes ? budget_now() : 0;
+    const std::size_t budget = table_bytes ? budget_now(0) : 0;
     std::vector<std::pair<vertex_t, vertex_t>> chunks{{0, m}};
     std::vector<std::int64_t> off;
     std::size_t buf_bytes = table_bytes;
@@ -484,15 +486,15 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
   std::vector<std::int64_t> c_host, slot_host;
   std::size_t chunk_bytes = all_bytes;
   {
-    const std::size_t budget = budget_now();
-    const std::size_t for_chunks = budget > seg_bytes + 4 * 256 ? budget - seg_bytes - 4 * 256 : 0;
-    if (all_bytes > budget || (limit && all_bytes + seg_bytes > limit)) {
+    const std::size_t reserve = seg_bytes + 5 * 256;
+    const std::size_t budget = budget_now(reserve);
+    if (all_bytes > budget) {
       c_host = download(c_ptr.data(), mz + 1, stream);
       slot_host = download(f.num_off, mz + 1, stream);
       std::vector<std::int64_t> need(mz + 1);
       for (std::size_t r = 0; r <= mz; ++r)
         need[r] = (c_host[r] + slot_host[r]) * static_cast<std::int64_t>(entry_bytes);
-      chunks = plan_chunks(need, for_chunks, "numeric hash table and staging");
+      chunks = plan_chunks(need, budget, "numeric hash table and staging");
       chunk_bytes = 0;
       for (auto [r0, r1] : chunks)
         chunk_bytes = std::max<std::size_t>(chunk_bytes, need[r1] - need[r0] + 4 * 256);

@@ -1,0 +1,357 @@
+// GPU SpGEMM against a plain Gustavson reference on the host: exact structure
+// (row pointers and sorted columns), values within the rounding of the sums
+// (the GPU adds in no fixed order). Random matrices of the shapes that break
+// kernels, rectangular and B != A, every row group including the one with
+// tables in global memory, products forced into row chunks by a small
+// workspace limit, several semirings, and A·A on the shared real graphs.
+// Skips where there is no CUDA backend or no GPU; cases named *Large* are
+// left out of the compute-sanitizer runs.
+#include "graphrun/kernels/cuda/spgemm.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "graphrun/engine/device_array.hpp"
+#include "graphrun/engine/error.hpp"
+#include "graphrun/engine/semiring.hpp"
+#include "graphrun/io/load.hpp"
+#include "support/random_graphs.hpp"
+
+namespace graphrun {
+namespace {
+
+#if defined(GRAPHRUN_HAVE_CUDA)
+namespace fs = std::filesystem;
+
+class CudaSpgemm : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  }
+};
+
+// Gustavson, row by row with a dense accumulator; also Σ|products| per entry,
+// the scale of the rounding error an unordered sum can make.
+template <class S, class T>
+struct Reference {
+  using V = typename S::value_type;
+  Csr<V> c;
+  std::vector<double> magnitude;  // per entry of c
+};
+
+template <class S, class T>
+Reference<S, T> reference(const Csr<T>& a, const Csr<T>& b) {
+  using V = typename S::value_type;
+  const vertex_t n = b.n_cols();
+  std::vector<V> acc(n);
+  std::vector<double> mag(n);
+  std::vector<char> seen(n, 0);
+  std::vector<vertex_t> touched;
+  std::vector<offset_t> row_ptr{0};
+  std::vector<vertex_t> cols;
+  std::vector<V> vals;
+  std::vector<double> mags;
+  const CsrView<T> av = a.view(), bv = b.view();
+  for (vertex_t i = 0; i < a.n_rows(); ++i) {
+    touched.clear();
+    for (offset_t p = av.row_ptr[i]; p < av.row_ptr[i + 1]; ++p) {
+      const vertex_t k = av.col_idx[p];
+      const V x = static_cast<V>(av.value(p));
+      for (offset_t q = bv.row_ptr[k]; q < bv.row_ptr[k + 1]; ++q) {
+        const vertex_t j = bv.col_idx[q];
+        const V prod = S::mul(x, static_cast<V>(bv.value(q)));
+        if (!seen[j]) {
+          seen[j] = 1;
+          acc[j] = prod;
+          mag[j] = std::fabs(static_cast<double>(prod));
+          touched.push_back(j);
+        } else {
+          acc[j] = S::add(acc[j], prod);
+          mag[j] += std::fabs(static_cast<double>(prod));
+        }
+      }
+    }
+    std::sort(touched.begin(), touched.end());
+    for (vertex_t j : touched) {
+      cols.push_back(j);
+      vals.push_back(acc[j]);
+      mags.push_back(mag[j]);
+      seen[j] = 0;
+    }
+    row_ptr.push_back(static_cast<offset_t>(cols.size()));
+  }
+  return {Csr<V>(a.n_rows(), n, std::move(row_ptr), std::move(cols), std::move(vals)),
+          std::move(mags)};
+}
+
+// Relative tolerance of a sum in V (exact semirings compare exactly).
+template <class S>
+constexpr double tolerance() {
+  using V = typename S::value_type;
+  if constexpr (std::is_same_v<S, PlusTimes<V>>) return std::is_same_v<V, float> ? 1e-5 : 1e-12;
+  return 0.0;
+}
+
+template <class S, class T>
+cuda::SpgemmStats check_product(const Csr<T>& a, const Csr<T>& b, const std::string& what,
+                                const cuda::SpgemmOptions& options = {}) {
+  using V = typename S::value_type;
+  const Reference<S, T> ref = reference<S, T>(a, b);
+  const DeviceCsr<T> da(a), db(b);
+  cuda::SpgemmStats stats;
+  const Csr<V> c = cuda::spgemm<S>(da, db, options, &stats).download();
+  EXPECT_EQ(c.n_rows(), ref.c.n_rows()) << what;
+  EXPECT_EQ(c.n_cols(), ref.c.n_cols()) << what;
+  EXPECT_EQ(stats.nnz_c, ref.c.nnz()) << what;
+  EXPECT_EQ(c.row_ptr(), ref.c.row_ptr()) << what << ": row pointers";
+  EXPECT_EQ(c.col_idx(), ref.c.col_idx()) << what << ": columns";
+  if (c.values().size() != ref.c.values().size()) {
+    ADD_FAILURE() << what << ": " << c.values().size() << " values, expected "
+                  << ref.c.values().size();
+    return stats;
+  }
+  const double tol = tolerance<S>();
+  std::int64_t bad = 0;
+  for (std::size_t e = 0; e < c.values().size(); ++e) {
+    const double got = c.values()[e], want = ref.c.values()[e];
+    const bool ok = tol == 0 ? (got == want || (std::isnan(got) && std::isnan(want)))
+                             : std::fabs(got - want) <= tol * ref.magnitude[e] + 1e-300;
+    if (!ok && ++bad <= 5)
+      ADD_FAILURE() << what << ": entry " << e << " is " << got << ", expected " << want;
+  }
+  EXPECT_EQ(bad, 0) << what;
+  std::int64_t ip = 0;
+  for (offset_t p = 0; p < a.nnz(); ++p) {
+    const vertex_t k = a.col_idx()[p];
+    ip += b.row_length(k);
+  }
+  EXPECT_EQ(stats.intermediate_products, ip) << what;
+  return stats;
+}
+
+template <class T>
+Csr<T> random(vertex_t rows, vertex_t cols, test::MatrixShape shape, double per_row,
+              std::uint64_t seed, bool pattern = false) {
+  return test::random_csr<T>(rows, cols, shape, per_row, pattern, seed);
+}
+
+using test::MatrixShape;
+const MatrixShape kShapes[] = {MatrixShape::uniform, MatrixShape::empty_rows,
+                               MatrixShape::heavy_row, MatrixShape::power_law, MatrixShape::banded};
+
+TEST_F(CudaSpgemm, SquareShapesMatchReference) {
+  for (MatrixShape shape : kShapes)
+    for (double per_row : {1.0, 4.0, 12.0}) {
+      const auto a = random<double>(700, 700, shape, per_row, 11);
+      check_product<PlusTimes<double>>(
+          a, a, test::to_string(shape) + " A*A per_row=" + std::to_string(per_row));
+    }
+}
+
+TEST_F(CudaSpgemm, RectangularAndDifferentFactors) {
+  const auto a = random<double>(300, 517, MatrixShape::power_law, 6, 3);
+  const auto b = random<double>(517, 90, MatrixShape::uniform, 5, 4);
+  check_product<PlusTimes<double>>(a, b, "300x517 * 517x90");
+  const auto c = random<double>(40, 2000, MatrixShape::uniform, 30, 5);
+  const auto d = random<double>(2000, 3000, MatrixShape::empty_rows, 8, 6);
+  check_product<PlusTimes<double>>(c, d, "40x2000 * 2000x3000");
+  const auto e = random<double>(1, 1, MatrixShape::uniform, 1, 7);
+  check_product<PlusTimes<double>>(e, e, "1x1");
+}
+
+TEST_F(CudaSpgemm, DenseRowsFillEverySharedGroup) {
+  // Rows of many products over few columns: tables of the larger groups,
+  // heavily repeated keys, sums of many terms.
+  for (vertex_t n : {60, 600, 5000}) {
+    const auto a = random<double>(n, n, MatrixShape::uniform, std::min(200.0, n / 3.0), 8);
+    const auto stats = check_product<PlusTimes<double>>(a, a, "dense n=" + std::to_string(n));
+    EXPECT_EQ(stats.global_rows, 0);
+  }
+}
+
+TEST_F(CudaSpgemm, EmptyMatricesAndEmptyProducts) {
+  const Csr<double> z0(0, 0, {0}, {}, {});
+  check_product<PlusTimes<double>>(z0, z0, "0x0");
+  const Csr<double> a05(0, 5, {0}, {}, {});
+  const auto b53 = random<double>(5, 3, MatrixShape::uniform, 2, 9);
+  check_product<PlusTimes<double>>(a05, b53, "0x5 * 5x3");
+  const Csr<double> a50(5, 0, {0, 0, 0, 0, 0, 0}, {}, {});
+  const Csr<double> b04(0, 4, {0}, {}, {});
+  check_product<PlusTimes<double>>(a50, b04, "5x0 * 0x4");
+  const Csr<double> none(50, 50, std::vector<offset_t>(51, 0), {}, {});
+  const auto full = random<double>(50, 50, MatrixShape::uniform, 5, 10);
+  check_product<PlusTimes<double>>(none, full, "empty * full");
+  check_product<PlusTimes<double>>(full, none, "full * empty");
+  // No k links A's columns to B's non-empty rows: every IP is 0.
+  const Csr<double> left(3, 4, {0, 1, 2, 2}, {0, 1}, {1.0, 2.0});
+  const Csr<double> right(4, 4, {0, 0, 0, 1, 2}, {3, 0}, {1.0, 1.0});
+  check_product<PlusTimes<double>>(left, right, "disjoint");
+}
+
+TEST_F(CudaSpgemm, PatternInputsCountOnes) {
+  const auto a = random<double>(400, 400, MatrixShape::power_law, 5, 12, true);
+  ASSERT_TRUE(a.is_pattern());
+  check_product<PlusTimes<double>>(a, a, "pattern A*A");
+}
+
+TEST_F(CudaSpgemm, FloatAndOtherSemirings) {
+  const auto a = random<double>(600, 600, MatrixShape::power_law, 6, 13);
+  const auto b = random<double>(600, 600, MatrixShape::uniform, 4, 14);
+  const auto af = random<float>(600, 600, MatrixShape::power_law, 6, 13);
+  const auto bf = random<float>(600, 600, MatrixShape::uniform, 4, 14);
+  check_product<PlusTimes<float>>(af, bf, "float plus-times");
+  check_product<MinPlus<double>>(a, b, "min-plus double");
+  check_product<MinPlus<float>>(af, bf, "min-plus float");
+  check_product<MaxTimes<double>>(a, b, "max-times double");
+}
+
+// One row of ~32,000 entries over 40,000 columns: its bound on distinct
+// columns passes every shared-memory group, so its tables live in global
+// memory, in the symbolic and the numeric phase.
+Csr<double> with_global_row() {
+  return random<double>(40000, 40000, MatrixShape::heavy_row, 1.0, 15);
+}
+
+TEST_F(CudaSpgemm, RowInTheGlobalMemoryGroup) {
+  const auto a = with_global_row();
+  const auto stats = check_product<PlusTimes<double>>(a, a, "heavy row A*A");
+  EXPECT_GE(stats.global_rows, 1);
+  const auto b = random<double>(40000, 300, MatrixShape::uniform, 3, 16);
+  check_product<PlusTimes<double>>(a, b, "heavy row * rectangular");
+  check_product<MinPlus<double>>(a, a, "heavy row min-plus");
+}
+
+TEST_F(CudaSpgemm, SmallWorkspaceLimitForcesChunks) {
+  const auto a = with_global_row();
+  // A limit that holds the widest row's numeric table and staging, but not
+  // every row's at once.
+  const Csr<double> c = reference<PlusTimes<double>, double>(a, a).c;
+  offset_t widest = 0;
+  for (vertex_t i = 0; i < c.n_rows(); ++i) widest = std::max(widest, c.row_length(i));
+  std::uint64_t slots = 1;
+  while (slots < 2 * static_cast<std::uint64_t>(widest)) slots <<= 1;
+  cuda::SpgemmOptions o;
+  o.workspace_limit_bytes = (static_cast<std::size_t>(widest) + slots) * 12 + (64 << 10);
+  const auto stats = check_product<PlusTimes<double>>(a, a, "chunked heavy row", o);
+  EXPECT_GT(stats.chunks, 1);
+  const auto p = random<double>(3000, 3000, MatrixShape::power_law, 8, 17);
+  o.workspace_limit_bytes = 64 << 10;
+  const auto s2 = check_product<PlusTimes<double>>(p, p, "chunked power law", o);
+  EXPECT_GT(s2.chunks, 1);
+}
+
+// Four rows of 20,000 entries over 40,000 columns times a B whose entries all
+// fall in columns < 100: many products but few distinct columns, so the
+// symbolic tables (sized by the products) are large and the numeric ones small.
+TEST_F(CudaSpgemm, SymbolicTablesInChunks) {
+  test::Rng rng(23);
+  Coo<double> ca, cb;
+  ca.n_rows = ca.n_cols = cb.n_rows = cb.n_cols = 40000;
+  auto add = [&](Coo<double>& c, vertex_t i, std::int64_t j) {
+    c.row.push_back(i);
+    c.col.push_back(static_cast<vertex_t>(j));
+    c.val.push_back(rng.uniform(-1.0, 2.0));
+  };
+  for (vertex_t i = 0; i < 4; ++i)
+    for (int t = 0; t < 20000; ++t) add(ca, i * 1000, rng.below(40000));
+  for (vertex_t i = 0; i < 40000; i += 7) add(ca, i, rng.below(40000));
+  for (vertex_t i = 0; i < 40000; ++i)
+    for (int t = 0; t < 2; ++t) add(cb, i, rng.below(100));
+  const auto a = Csr<double>::from_coo(ca), b = Csr<double>::from_coo(cb);
+  cuda::SpgemmOptions o;
+  o.workspace_limit_bytes = 700 << 10;
+  const auto stats = check_product<PlusTimes<double>>(a, b, "symbolic chunks", o);
+  EXPECT_GE(stats.global_rows, 4);
+  EXPECT_GT(stats.symbolic_chunks, 1);
+}
+
+TEST_F(CudaSpgemm, ARowLargerThanTheLimitIsADeviceErrorNamingTheBytes) {
+  const auto a = with_global_row();
+  const DeviceCsr<double> da(a);
+  cuda::SpgemmOptions o;
+  o.workspace_limit_bytes = 4096;
+  try {
+    cuda::spgemm<PlusTimes<double>>(da, da, o);
+    FAIL() << "a row whose table exceeds the limit must not be computed";
+  } catch (const DeviceError& e) {
+    EXPECT_NE(std::string(e.what()).find("bytes"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(CudaSpgemm, MismatchedShapesAreAnArgumentError) {
+  const DeviceCsr<double> a(random<double>(10, 20, MatrixShape::uniform, 2, 18));
+  const DeviceCsr<double> b(random<double>(10, 20, MatrixShape::uniform, 2, 19));
+  EXPECT_THROW(cuda::spgemm<PlusTimes<double>>(a, b), ArgumentError);
+}
+
+TEST_F(CudaSpgemm, RepeatedCallsOnAStreamGiveTheSameC) {
+  const auto a = random<double>(2000, 2000, MatrixShape::power_law, 6, 20);
+  const DeviceCsr<double> da(a);
+  cudaStream_t s;
+  ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+  const Csr<double> first = cuda::spgemm<MinPlus<double>>(da, da, nullptr, s).download();
+  for (int r = 0; r < 3; ++r) {
+    const Csr<double> again = cuda::spgemm<MinPlus<double>>(da, da, nullptr, s).download();
+    EXPECT_EQ(again.row_ptr(), first.row_ptr());
+    EXPECT_EQ(again.col_idx(), first.col_idx());
+    EXPECT_EQ(again.values(), first.values());
+  }
+  cudaStreamDestroy(s);
+}
+
+TEST_F(CudaSpgemm, LargePowerLawMatchesReference) {
+  const auto a = random<double>(200000, 200000, MatrixShape::power_law, 10, 21);
+  check_product<PlusTimes<double>>(a, a, "power law 200k");
+  const auto af = random<float>(100000, 100000, MatrixShape::uniform, 16, 22);
+  check_product<PlusTimes<float>>(af, af, "uniform float 100k");
+}
+
+// A·A on every shared real graph (as loaded: directed or not, weighted or a
+// pattern), skipping only products too large for the host reference.
+TEST_F(CudaSpgemm, SharedGraphsLarge) {
+  const fs::path root(GRAPHRUN_DATASETS);
+  if (!fs::is_directory(root)) GTEST_SKIP() << "no shared datasets";
+  int checked = 0;
+  std::vector<fs::path> files;
+  for (const auto& e : fs::recursive_directory_iterator(root)) {
+    if (!e.is_regular_file()) continue;
+    const std::string name = e.path().filename().string();
+    const bool graph = name.ends_with(".txt") || name.ends_with(".txt.gz") ||
+                       name.ends_with(".mtx") || name.ends_with(".mtx.gz");
+    const bool side = name.find("groundtruth") != std::string::npos ||
+                      name.find("communit") != std::string::npos ||
+                      name.find("cmty") != std::string::npos ||
+                      name.find("nodes") != std::string::npos;
+    if (graph && !side) files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  for (const fs::path& file : files) {
+    Graph g;
+    try {
+      g = io::load_graph(file.string());
+    } catch (const InputError&) {
+      continue;  // not a graph with numeric ids
+    }
+    const Csr<double>& a = g.adj();
+    std::int64_t ip = 0;
+    for (offset_t p = 0; p < a.nnz(); ++p) ip += a.row_length(a.col_idx()[p]);
+    if (ip > 300'000'000) continue;
+    SCOPED_TRACE(file.filename().string());
+    check_product<PlusTimes<double>>(a, a, file.filename().string());
+    ++checked;
+  }
+  EXPECT_GT(checked, 0);
+  RecordProperty("graphs_checked", checked);
+}
+#endif
+
+TEST(CudaSpgemmAvailability, DeviceCountNeverThrows) { EXPECT_GE(cuda_device_count(), 0); }
+
+}  // namespace
+}  // namespace graphrun
