@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cstdio>
 #include <string>
 
 #include "graphrun/engine/error.hpp"
@@ -25,10 +26,13 @@ offset_t longest_row(const offset_t* row_ptr, vertex_t n_rows) {
 template <class T>
 Ell<T> Ell<T>::from_csr(const CsrView<T>& a) {
   const offset_t width = longest_row(a.row_ptr, a.n_rows);
-  if (!ell_fits(a.n_rows, width, a.nnz))
+  if (!ell_fits(a.n_rows, width, a.nnz)) {
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%g", ell_max_fill);
     throw FormatError("ELL refused: " + std::to_string(a.n_rows) + " rows padded to width " +
-                      std::to_string(width) + " would exceed " + std::to_string(ell_max_fill) +
+                      std::to_string(width) + " would take more than " + limit +
                       " slots per nonzero (" + std::to_string(a.nnz) + " nonzeros)");
+  }
   return from_csr_truncated(a, width);
 }
 

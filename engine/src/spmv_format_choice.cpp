@@ -1,14 +1,72 @@
-// choose_spmv_format: a provisional rule until the measurements are in.
+// choose_spmv_format: the SpMV format for a matrix's row statistics, per
+// device. The CPU and GPU rules are separate functions, each with the
+// measurements behind it.
+#include <omp.h>
+
 #include "graphrun/engine/spmv_format.hpp"
 
 namespace graphrun {
 
-SpmvFormat choose_spmv_format(const RowStats& stats, Device device) {
+namespace {
+
+// CPU: the CSR kernel (csr-warp and csr-thread both name it on the CPU) or
+// merge-path; the other formats exist on the CPU only as references.
+//
+// The CSR kernel splits rows into 8 blocks of equal work (rows + nnz) per
+// thread, handed out dynamically; it cannot split a row, so its parallel time
+// is at least the time of the longest row. Merge-path (8 equal shares of the
+// merge path per thread, also dynamic) splits rows and pays a carry-out
+// fix-up. Measured piece by piece (each block or share timed on the thread
+// CPU clock, the parallel time taken as the makespan of the kernel's dynamic
+// schedule on T threads; 21 rounds alternating A/B and B/A, medians), on a
+// 2-vCPU x86 machine shared with compilations, which made wall-clock medians
+// at 2 threads useless (20 ms scheduler stalls):
+//
+//   matrix (rows, nnz)            longest row / (rows + nnz)   merge-path / CSR time
+//                                                              T=1   T=2   T=4   T=16  T=64
+//   email-Enron (37K, 368K)       0.003                        1.04  1.07  1.07  1.10  1.05
+//   ca-HepPh (12K, 237K)          0.002                        1.07  0.80  0.84  0.98  1.15
+//   p2p-Gnutella30 (37K, 88K)     0.0004                       1.00  1.10  1.08  1.14  1.25
+//   R-MAT 18, ef 16 (262K, 3.9M)  0.004                        1.07  0.96  1.03  1.06  1.17
+//   R-MAT 20, ef 16 (1M, 16M)     0.002                        1.03  1.01  1.06  1.01  0.94
+//   power law, Zipf 0.9 (1M, 7.5M) 0.027                       0.97  1.04  1.02  1.19  0.92
+//   one heavy row (200K, 392K)    0.32                         0.98  0.96  0.94  0.84  0.86
+//   one heavy row (1M, 2.0M)      0.33                         0.89  0.91  0.92  0.99  0.52
+//   hub, 200K x 1M (751K nnz)     0.58                         0.79  0.92  0.79  0.36  0.14
+//   hub, 100K x 1M (898K nnz)     0.80                         0.96  0.80  0.65  0.30  0.12
+//   hub, 20K x 2M (679K nnz)      0.94                         0.90  0.55  0.30  0.13  0.05
+//
+// (T=1 runs both as one serial pass, so that column shows the noise of the
+// machine: about +-10%, sometimes 20%.) While every row is shorter than a
+// thread's share of the work, (rows + nnz) / T, the two stay within that
+// noise of each other, CSR a little ahead at 16-64 threads. Past it, the row
+// bounds the CSR kernel and merge-path is ahead: hub 0.58 at T=2 and 4,
+// heavy rows 0.33 at T=4 and 64, the power law at T=64, by 2-20x at the
+// extreme. So: merge-path when the longest row is longer than
+// (rows + nnz) / T, T being the default thread count of a CPU context
+// (OpenMP's, which OMP_NUM_THREADS sets), else CSR. Matrices too small for
+// either kernel to go parallel (under 2^14 rows + nnz) stay on CSR.
+SpmvFormat choose_cpu_format(const RowStats& stats) {
+  constexpr double min_parallel_work = 1 << 14;  // as in the CPU CSR kernel
+  const double work = static_cast<double>(stats.n_rows) + static_cast<double>(stats.nnz);
+  const int threads = omp_get_max_threads();
+  if (threads <= 1 || work < min_parallel_work) return SpmvFormat::csr_warp;
+  const bool row_exceeds_share = static_cast<double>(stats.max_length) * threads > work;
+  return row_exceeds_share ? SpmvFormat::merge_path : SpmvFormat::csr_warp;
+}
+
+// GPU: tuned on the H200 (see the GPU kernels).
+SpmvFormat choose_gpu_format(const RowStats& stats) {
   // Skewed rows unbalance a row-per-thread split; merge-path is balanced by
   // construction.
   const bool skewed = stats.cv > 2.0 || stats.max_length > 64 * (stats.mean + 1);
-  if (device == Device::cpu) return skewed ? SpmvFormat::merge_path : SpmvFormat::csr_warp;
   return skewed ? SpmvFormat::merge_path : SpmvFormat::csr_warp;
+}
+
+}  // namespace
+
+SpmvFormat choose_spmv_format(const RowStats& stats, Device device) {
+  return device == Device::cpu ? choose_cpu_format(stats) : choose_gpu_format(stats);
 }
 
 }  // namespace graphrun

@@ -5,6 +5,7 @@
 // against direct readings of the CSR they come from, on random matrices of
 // the shapes that break kernels and on small matrices by hand.
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <limits>
@@ -19,6 +20,7 @@
 #include "graphrun/engine/formats/jds.hpp"
 #include "graphrun/engine/formats/merge_path.hpp"
 #include "graphrun/engine/row_stats.hpp"
+#include "graphrun/engine/spmv_format.hpp"
 #include "support/random_graphs.hpp"
 
 namespace graphrun {
@@ -363,6 +365,45 @@ TEST(MergePath, SplitsALongRow) {
   EXPECT_EQ(mp.starts()[2], (MergeCoord{1, 51}));
   EXPECT_EQ(mp.starts()[3], (MergeCoord{1, 77}));
   EXPECT_EQ(mp.starts()[4], (MergeCoord{3, 100}));
+}
+
+// The CPU rule: merge-path exactly when the longest row holds more than a
+// thread's share of the work (rows + nnz) / T, T = OpenMP's default thread
+// count; CSR for small matrices and for one thread.
+TEST(SpmvFormatChoice, CpuMergePathWhenOneRowExceedsAThreadsShare) {
+  const int saved = omp_get_max_threads();
+  RowStats s;
+  s.n_rows = 100000;
+  s.nnz = 900000;  // work 1,000,000
+  s.mean = 9;
+  omp_set_num_threads(2);
+  s.max_length = 500000;  // exactly a share: CSR
+  EXPECT_EQ(choose_spmv_format(s, Device::cpu), SpmvFormat::csr_warp);
+  s.max_length = 500001;
+  EXPECT_EQ(choose_spmv_format(s, Device::cpu), SpmvFormat::merge_path);
+  omp_set_num_threads(16);
+  s.max_length = 62501;  // > 1,000,000 / 16
+  EXPECT_EQ(choose_spmv_format(s, Device::cpu), SpmvFormat::merge_path);
+  s.max_length = 60000;
+  EXPECT_EQ(choose_spmv_format(s, Device::cpu), SpmvFormat::csr_warp);
+  omp_set_num_threads(1);  // nothing to balance
+  s.max_length = 900000;
+  EXPECT_EQ(choose_spmv_format(s, Device::cpu), SpmvFormat::csr_warp);
+  omp_set_num_threads(4);
+  RowStats small;  // below the parallel threshold: both kernels run serially
+  small.n_rows = 10;
+  small.nnz = 1000;
+  small.max_length = 990;
+  EXPECT_EQ(choose_spmv_format(small, Device::cpu), SpmvFormat::csr_warp);
+  EXPECT_EQ(choose_spmv_format(RowStats{}, Device::cpu), SpmvFormat::csr_warp);
+  // On real shapes: a hub row of most entries goes to merge-path, a banded
+  // matrix to CSR; the CPU never picks a reference-only format.
+  const Csr<double> hub =
+      test::random_csr<double>(20000, 200000, MatrixShape::heavy_row, 20, true, 4);
+  EXPECT_EQ(choose_spmv_format(analyze(hub.view()), Device::cpu), SpmvFormat::merge_path);
+  const Csr<double> band = test::random_csr<double>(20000, 20000, MatrixShape::banded, 9, true, 4);
+  EXPECT_EQ(choose_spmv_format(analyze(band.view()), Device::cpu), SpmvFormat::csr_warp);
+  omp_set_num_threads(saved);
 }
 
 }  // namespace
