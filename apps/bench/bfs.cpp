@@ -130,8 +130,8 @@ void run(const BfsBenchOptions& a) {
                                                               : "-",
                std::to_string(first.depth), format("%d/%d", first.push_steps, first.pull_steps),
                fixed(median_ms_, 3),
-               fixed(static_cast<double>(g.n_edges()) / (median_ms_ * 1e-3) / 1e9, 2),
-               fixed(median(graph500), 2), same});
+               format("%.3g", static_cast<double>(g.n_edges()) / (median_ms_ * 1e-3) / 1e9),
+               format("%.3g", median(graph500)), same});
   });
   table.finish();
 }

@@ -4,14 +4,17 @@
 //   --device cuda: graphrun's GPU iteration beside one SpMV of the same
 //     operator (same matrix, same format) on the same vectors: the goal is
 //     an iteration within 1.3x of one SpMV, i.e. the fused update and the
-//     residual read-back cost under a third of the SpMV; and the floor, the
-//     bytes an iteration must move over the measured device copy bandwidth.
+//     residual read-back cost under a third of the SpMV; the floor, the
+//     bytes an iteration must move over the measured device copy bandwidth;
+//     and the anchor, the same iteration over cusparseSpMV (with cuSPARSE's
+//     SpMV alone beside ours).
 //   --device cpu: graphrun's CPU iteration beside SuiteSparse:GraphBLAS
 //     running LAGraph's PageRank loop (LAGr_PageRank, "GAP" variant) where
 //     the build has GraphBLAS.
 // Both run unweighted PageRank in double precision for exactly --iters
 // iterations; the L1 distance to the other side's ranks is printed as a
-// check that they computed the same function.
+// check that they computed the same function (GPU: graphrun's and the
+// cuSPARSE iteration's, each against the CPU).
 #include "graphrun/algorithms/pagerank.hpp"
 
 #include <algorithm>
@@ -31,6 +34,8 @@ extern "C" {
 #if defined(GRAPHRUN_HAVE_CUDA)
 #include <cuda_runtime_api.h>
 
+#include "cuda/pagerank_cusparse.hpp"
+#include "cuda/spmv_cusparse.hpp"
 #include "graphrun/engine/device_array.hpp"
 #include "graphrun/engine/device_csr.hpp"
 #include "graphrun/engine/semiring.hpp"
@@ -218,8 +223,13 @@ double device_bandwidth() {
   return best;
 }
 
-// Milliseconds of one y = Aᵀ x with the operator PageRank used.
-double spmv_ms(const Graph& g, SpmvFormat format, int reps) {
+struct SpmvTimes {
+  double ours = 0;      // graphrun's operator, the format PageRank used
+  double cusparse = 0;  // cusparseSpMV on the same matrix
+};
+
+// Milliseconds of one y = Aᵀ x (GPU time, CUDA events, median of `reps`).
+SpmvTimes spmv_ms(const Graph& g, SpmvFormat format, int reps) {
   const Csr<double>& t = g.directed() ? g.transpose() : g.adj();
   DeviceCsr<double> at(t.n_rows(), t.n_cols(),
                        DeviceArray<offset_t>{std::span<const offset_t>(t.row_ptr())},
@@ -228,14 +238,12 @@ double spmv_ms(const Graph& g, SpmvFormat format, int reps) {
   const cuda::SpmvOperator<double> op(at, format);
   std::vector<double> ones(static_cast<std::size_t>(g.n_vertices()), 1.0);
   DeviceArray<double> x{std::span<const double>(ones)}, y(ones.size());
-  constexpr int batch = 20;  // launches per timing, so the clock sees more than one launch
-  return median_ms(reps,
-                   [&] {
-                     for (int i = 0; i < batch; ++i)
-                       op.apply<PlusTimes<double>>(x.data(), y.data());
-                     check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
-                   }) /
-         batch;
+  SpmvTimes out;
+  out.ours = gpu_median_ms(
+      reps, [&](cudaStream_t s) { op.apply<PlusTimes<double>>(x.data(), y.data(), {}, s); });
+  CusparseSpmv anchor(at, x.data(), y.data());
+  out.cusparse = gpu_median_ms(reps, [&](cudaStream_t s) { anchor.run(s); });
+  return out;
 }
 
 void run_gpu(const PageRankBenchOptions& a) {
@@ -248,7 +256,8 @@ void run_gpu(const PageRankBenchOptions& a) {
       "the last), unweighted, double precision; device copy bandwidth %.0f GB/s\n\n",
       reps, a.iters, bw / 1e9);
   Table table({"graph", "vertices", "edges", "format", "iteration ms", "SpMV ms",
-               "iteration / SpMV", "floor ms", "iteration / floor", "L1 to CPU"},
+               "iteration / SpMV", "floor ms", "iteration / floor", "cuSPARSE SpMV ms",
+               "cuSPARSE iteration ms", "cuSPARSE / graphrun", "L1 to CPU (graphrun / cuSPARSE)"},
               a.common.csv);
   for_each_graph(a.common, [&](const BenchGraph& bg) {
     const Graph& g = bg.graph;
@@ -257,16 +266,21 @@ void run_gpu(const PageRankBenchOptions& a) {
     std::vector<double> t;
     for (int rep = 0; rep < reps; ++rep) t.push_back(ms_per_iteration(gpu, g, o, &r));
     const double iter_ms = median(t);
-    const double one_spmv = spmv_ms(g, r.format, reps);
+    const SpmvTimes one_spmv = spmv_ms(g, r.format, std::max(reps, 10));
+    std::vector<double> anchor_rank, anchor_t;
+    for (int rep = 0; rep < reps; ++rep)
+      anchor_t.push_back(cusparse_pagerank_ms(g, a.iters, o.damping, &anchor_rank));
+    const double anchor_ms = median(anchor_t);
     const PageRankResult want = pagerank(cpu, g, o);
     // Bytes an iteration must move: Aᵀ's row_ptr and col_idx, x gathered at
     // least once, y written; the update reads y, r, 1/outw and writes r', x.
     const double n = g.n_vertices(), m = static_cast<double>(g.n_edges());
     const double floor_ms = (8 * (n + 1) + 4 * m + 8 * n + 8 * n + 40 * n) / bw * 1e3;
     table.row({bg.name, std::to_string(g.n_vertices()), std::to_string(g.n_edges()),
-               std::string(to_string(r.format)), fixed(iter_ms, 3), fixed(one_spmv, 3),
-               fixed(iter_ms / one_spmv, 2), fixed(floor_ms, 3), fixed(iter_ms / floor_ms, 2),
-               format("%.1e", l1(r.rank, want.rank))});
+               std::string(to_string(r.format)), fixed(iter_ms, 3), fixed(one_spmv.ours, 3),
+               fixed(iter_ms / one_spmv.ours, 2), fixed(floor_ms, 3), fixed(iter_ms / floor_ms, 2),
+               fixed(one_spmv.cusparse, 3), fixed(anchor_ms, 3), fixed(anchor_ms / iter_ms, 2),
+               format("%.1e / %.1e", l1(r.rank, want.rank), l1(anchor_rank, want.rank))});
   });
   table.finish();
 }

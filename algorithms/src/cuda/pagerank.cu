@@ -142,10 +142,14 @@ PageRankResult pagerank_cuda(Context& ctx, const Graph& g, const PageRankOptions
   {
     const unsigned grid = grid_for(n, kBlock);
     if (g.directed()) {
-      const DeviceCsr<double> a = upload(g.adj(), weighted);
-      inverse_out_weight<<<grid, kBlock>>>(n, a.row_ptr().data(), a.view().values, inv_outw.data());
+      // Out-weights come from A's rows: only its offsets (and values) travel.
+      const DeviceArray<offset_t> row_ptr{std::span<const offset_t>(g.adj().row_ptr())};
+      DeviceArray<double> values;
+      if (weighted) values = DeviceArray<double>{std::span<const double>(g.adj().values())};
+      inverse_out_weight<<<grid, kBlock>>>(n, row_ptr.data(), weighted ? values.data() : nullptr,
+                                           inv_outw.data());
       check_launch();
-      GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());  // before `a` is freed
+      GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());  // before the arrays are freed
     } else {
       inverse_out_weight<<<grid, kBlock>>>(n, at.row_ptr().data(), at.view().values,
                                            inv_outw.data());
