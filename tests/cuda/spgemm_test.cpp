@@ -167,12 +167,25 @@ TEST_F(CudaSpgemm, RectangularAndDifferentFactors) {
 
 TEST_F(CudaSpgemm, DenseRowsFillEverySharedGroup) {
   // Rows of many products over few columns: tables of the larger groups,
-  // heavily repeated keys, sums of many terms.
-  for (vertex_t n : {60, 600, 5000}) {
-    const auto a = random<double>(n, n, MatrixShape::uniform, std::min(200.0, n / 3.0), 8);
-    const auto stats = check_product<PlusTimes<double>>(a, a, "dense n=" + std::to_string(n));
+  // heavily repeated keys, sums of many terms. Sizes: bound on distinct
+  // columns about 60, 600 and 6,000, numeric rows up to about 3,500.
+  struct Case {
+    vertex_t rows, inner, cols;
+    double a_per_row, b_per_row;
+  };
+  for (const Case& k :
+       {Case{60, 60, 60, 20, 20}, Case{30, 600, 600, 200, 200}, Case{20, 5000, 5000, 100, 60}}) {
+    const auto a = random<double>(k.rows, k.inner, MatrixShape::uniform, k.a_per_row, 8);
+    const auto b = random<double>(k.inner, k.cols, MatrixShape::uniform, k.b_per_row, 9);
+    const auto stats = check_product<PlusTimes<double>>(a, b, "dense to " + std::to_string(k.cols));
     EXPECT_EQ(stats.global_rows, 0);
   }
+}
+
+TEST_F(CudaSpgemm, DenseRowsLarge) {
+  const auto a = random<double>(5000, 5000, MatrixShape::uniform, 150, 8);
+  check_product<PlusTimes<double>>(a, a, "dense 5000 A*A");
+  check_product<MinPlus<double>>(a, a, "dense 5000 min-plus");
 }
 
 TEST_F(CudaSpgemm, EmptyMatricesAndEmptyProducts) {
