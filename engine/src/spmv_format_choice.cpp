@@ -3,11 +3,10 @@
 // measurements behind it.
 #include <omp.h>
 
+#include "graphrun/engine/formats/merge_path.hpp"
 #include "graphrun/engine/spmv_format.hpp"
 
 namespace graphrun {
-
-namespace {
 
 // CPU: the CSR kernel (csr-warp and csr-thread both name it on the CPU) or
 // merge-path; the other formats exist on the CPU only as references.
@@ -41,18 +40,25 @@ namespace {
 // thread's share of the work, (rows + nnz) / T, the two stay within that
 // noise of each other, CSR a little ahead at 16-64 threads. Past it, the row
 // bounds the CSR kernel and merge-path is ahead: hub 0.58 at T=2 and 4,
-// heavy rows 0.33 at T=4 and 64, the power law at T=64, by 2-20x at the
-// extreme. So: merge-path when the longest row is longer than
-// (rows + nnz) / T, T being the default thread count of a CPU context
-// (OpenMP's, which OMP_NUM_THREADS sets), else CSR. Matrices too small for
-// either kernel to go parallel (under 2^14 rows + nnz) stay on CSR.
-SpmvFormat choose_cpu_format(const RowStats& stats) {
+// heavy rows 0.33 at T=4 and 64 (level at 16), the power law at T=64;
+// by up to 20x at the extreme. So: merge-path when the longest row is longer than
+// (rows + nnz) / T, else CSR. T is the thread count of the SpMV: spmv() with
+// SpmvFormat::automatic asks with its context's; choose_spmv_format(), which
+// has no context, with OpenMP's default (what a CPU Context uses unless told,
+// OMP_NUM_THREADS). Matrices too small for either kernel to go parallel
+// (under 2^14 rows + nnz) stay on CSR.
+bool merge_path_pays_on_cpu(const RowStats& stats, int threads) noexcept {
   constexpr double min_parallel_work = 1 << 14;  // as in the CPU CSR kernel
   const double work = static_cast<double>(stats.n_rows) + static_cast<double>(stats.nnz);
-  const int threads = omp_get_max_threads();
-  if (threads <= 1 || work < min_parallel_work) return SpmvFormat::csr_warp;
-  const bool row_exceeds_share = static_cast<double>(stats.max_length) * threads > work;
-  return row_exceeds_share ? SpmvFormat::merge_path : SpmvFormat::csr_warp;
+  if (threads <= 1 || work < min_parallel_work) return false;
+  return static_cast<double>(stats.max_length) * threads > work;
+}
+
+namespace {
+
+SpmvFormat choose_cpu_format(const RowStats& stats) {
+  return merge_path_pays_on_cpu(stats, omp_get_max_threads()) ? SpmvFormat::merge_path
+                                                              : SpmvFormat::csr_warp;
 }
 
 // GPU: tuned on the H200 (see the GPU kernels).

@@ -370,6 +370,25 @@ TEST(MergePath, SplitsALongRow) {
 // The CPU rule: merge-path exactly when the longest row holds more than a
 // thread's share of the work (rows + nnz) / T, T = OpenMP's default thread
 // count; CSR for small matrices and for one thread.
+TEST(SpmvFormatChoice, MergePathPaysWhenOneRowExceedsAThreadsShare) {
+  RowStats s;
+  s.n_rows = 100000;
+  s.nnz = 900000;  // work 1,000,000
+  s.max_length = 250000;
+  EXPECT_FALSE(merge_path_pays_on_cpu(s, 1));
+  EXPECT_FALSE(merge_path_pays_on_cpu(s, 4));  // exactly a share
+  EXPECT_TRUE(merge_path_pays_on_cpu(s, 5));
+  EXPECT_TRUE(merge_path_pays_on_cpu(s, 64));
+  s.max_length = 100;
+  EXPECT_FALSE(merge_path_pays_on_cpu(s, 64));
+  EXPECT_TRUE(merge_path_pays_on_cpu(s, 10001));
+  RowStats small;  // below the parallel threshold: both kernels run serially
+  small.n_rows = 10;
+  small.nnz = 1000;
+  small.max_length = 990;
+  EXPECT_FALSE(merge_path_pays_on_cpu(small, 64));
+}
+
 TEST(SpmvFormatChoice, CpuMergePathWhenOneRowExceedsAThreadsShare) {
   const int saved = omp_get_max_threads();
   RowStats s;

@@ -31,7 +31,10 @@
 //   coo, ell, hyb, jds     their serial references (cpu/spmv_<format>.hpp):
 //                          layouts made for GPU coalescing, kept on the CPU
 //                          to verify and compare, not to be fast
-//   automatic              choose_spmv_format(analyze(a), Device::cpu)
+//   automatic              the CPU rule of choose_spmv_format() for
+//                          ctx.threads(): merge-path when one row is
+//                          longer than a thread's share of the work
+//                          (merge_path_pays_on_cpu), else CSR
 // Given a CsrView and a format, coo/ell/hyb/jds are built from the CSR on
 // every call (ELL may refuse with FormatError); build them once and pass
 // their views to iterate.
@@ -77,7 +80,11 @@ template <class S, class T>
 void spmv(Context& ctx, SpmvFormat format, const CsrView<T>& a, const typename S::value_type* x,
           typename S::value_type* y, Mask mask = {}) {
   if (ctx.device() != Device::cpu) detail::spmv_needs_cpu();
-  if (format == SpmvFormat::automatic) format = choose_spmv_format(analyze(a), Device::cpu);
+  if (format == SpmvFormat::automatic) {
+    // choose_spmv_format's CPU rule, for this context's thread count.
+    format = merge_path_pays_on_cpu(analyze(a), ctx.threads()) ? SpmvFormat::merge_path
+                                                               : SpmvFormat::csr_warp;
+  }
   switch (format) {
     case SpmvFormat::automatic:  // choose_spmv_format never returns it
     case SpmvFormat::csr_thread:

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "graphrun/engine/csr.hpp"
+#include "graphrun/engine/row_stats.hpp"
 #include "graphrun/engine/types.hpp"
 
 namespace graphrun {
@@ -61,6 +62,14 @@ GRAPHRUN_MERGE_HD inline MergeCoord merge_path_search(offset_t diagonal, const o
   }
   return {static_cast<vertex_t>(lo), diagonal - lo};
 }
+
+// Whether the CPU merge-path kernel is worth choosing over the CPU CSR kernel
+// at `threads` threads: when the longest row is longer than a thread's share
+// of the work, (n_rows + nnz) / threads, which the CSR kernel cannot split
+// (and never for one thread, or for matrices too small to go parallel). The
+// CPU branch of choose_spmv_format() asks it for OpenMP's default thread
+// count; the measurements behind it are in engine/src/spmv_format_choice.cpp.
+bool merge_path_pays_on_cpu(const RowStats& stats, int threads) noexcept;
 
 template <class T>
 struct MergePathView {
