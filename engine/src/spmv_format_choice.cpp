@@ -19,7 +19,10 @@ namespace graphrun {
 // CPU clock, the parallel time taken as the makespan of the kernel's dynamic
 // schedule on T threads; 21 rounds alternating A/B and B/A, medians), on a
 // 2-vCPU x86 machine shared with compilations, which made wall-clock medians
-// at 2 threads useless (20 ms scheduler stalls):
+// at 2 threads useless (20 ms scheduler stalls). PlusTimes<double> over
+// the matrices as loaded; R-MAT from gen::rmat (Graph500's a = .57); the
+// power law, heavy-row and hub matrices are the tests' random_csr shapes
+// (power_law; heavy_row; heavy_row with many more columns than rows):
 //
 //   matrix (rows, nnz)            longest row / (rows + nnz)   merge-path / CSR time
 //                                                              T=1   T=2   T=4   T=16  T=64
@@ -28,7 +31,7 @@ namespace graphrun {
 //   p2p-Gnutella30 (37K, 88K)     0.0004                       1.00  1.10  1.08  1.14  1.25
 //   R-MAT 18, ef 16 (262K, 3.9M)  0.004                        1.07  0.96  1.03  1.06  1.17
 //   R-MAT 20, ef 16 (1M, 16M)     0.002                        1.03  1.01  1.06  1.01  0.94
-//   power law, Zipf 0.9 (1M, 7.5M) 0.027                       0.97  1.04  1.02  1.19  0.92
+//   power law Zipf .9 (1M, 7.5M)  0.027                        0.97  1.04  1.02  1.19  0.92
 //   one heavy row (200K, 392K)    0.32                         0.98  0.96  0.94  0.84  0.86
 //   one heavy row (1M, 2.0M)      0.33                         0.89  0.91  0.92  0.99  0.52
 //   hub, 200K x 1M (751K nnz)     0.58                         0.79  0.92  0.79  0.36  0.14
@@ -36,17 +39,23 @@ namespace graphrun {
 //   hub, 20K x 2M (679K nnz)      0.94                         0.90  0.55  0.30  0.13  0.05
 //
 // (T=1 runs both as one serial pass, so that column shows the noise of the
-// machine: about +-10%, sometimes 20%.) While every row is shorter than a
-// thread's share of the work, (rows + nnz) / T, the two stay within that
-// noise of each other, CSR a little ahead at 16-64 threads. Past it, the row
-// bounds the CSR kernel and merge-path is ahead: hub 0.58 at T=2 and 4,
-// heavy rows 0.33 at T=4 and 64 (level at 16), the power law at T=64;
-// by up to 20x at the extreme. So: merge-path when the longest row is longer than
-// (rows + nnz) / T, else CSR. T is the thread count of the SpMV: spmv() with
-// SpmvFormat::automatic asks with its context's; choose_spmv_format(), which
-// has no context, with OpenMP's default (what a CPU Context uses unless told,
-// OMP_NUM_THREADS). Matrices too small for either kernel to go parallel
-// (under 2^14 rows + nnz) stay on CSR.
+// machine: about +-10%, sometimes 20%.) Wall-clock medians of the parallel
+// kernels themselves, taken when the load had dropped to 3, agree at T=2:
+// hub 0.94: 0.50, hub 0.80: 0.90, hub 0.58: 0.96, heavy row 0.33: 1.06,
+// R-MAT 20: 1.06, email-Enron, ca-HepPh, luxembourg_osm, pgp-strong-2009:
+// 0.95-1.08.
+//
+// While every row is shorter than a thread's share of the work,
+// (rows + nnz) / T, the two stay within the noise of each other, CSR a little
+// ahead at 16-64 threads. Past it, the row bounds the CSR kernel and
+// merge-path is ahead: hub 0.58 at T=2 and 4, heavy rows 0.33 at T=4 and 64
+// (level at 16), the power law at T=64; by up to 20x at the extreme. So:
+// merge-path when the longest row is longer than (rows + nnz) / T, else CSR.
+// T is the thread count of the SpMV: spmv() with SpmvFormat::automatic asks
+// with its context's; choose_spmv_format(), which has no context, with
+// OpenMP's default (what a CPU Context uses unless told, OMP_NUM_THREADS).
+// Matrices too small for either kernel to go parallel (under 2^14 rows + nnz)
+// stay on CSR.
 bool merge_path_pays_on_cpu(const RowStats& stats, int threads) noexcept {
   constexpr double min_parallel_work = 1 << 14;  // as in the CPU CSR kernel
   const double work = static_cast<double>(stats.n_rows) + static_cast<double>(stats.nnz);
