@@ -45,13 +45,29 @@ inline int hash_shift(std::int64_t slots) {
   return 32 - std::countr_zero(static_cast<std::uint64_t>(slots));
 }
 
+// Sorts a row's columns: insertion sort for short rows (most rows of sparse
+// products), where std::sort's set-up costs more than the sort.
+inline void sort_columns(vertex_t* col, offset_t len) {
+  if (len > 24) {
+    std::sort(col, col + len);
+    return;
+  }
+  for (offset_t t = 1; t < len; ++t) {
+    const vertex_t x = col[t];
+    offset_t u = t;
+    for (; u > 0 && col[u - 1] > x; --u) col[u] = col[u - 1];
+    col[u] = x;
+  }
+}
+
 // Per-thread scratch, sized once per call before any row runs.
 template <class V>
 struct Workspace {
   std::vector<vertex_t> keys;  // hash table keys, -1 = free
   std::vector<V> vals;         // hash table values (numeric phase)
-  std::vector<vertex_t> mark;  // dense: the last row that touched column j, -1 = none
-  std::vector<V> acc;          // dense: the running sum of column j
+  std::vector<std::uint64_t>
+      bits;            // dense: columns seen in this row (1 bit each), zero between rows
+  std::vector<V> acc;  // dense: the running sum of column j
 };
 
 struct Task {
@@ -144,7 +160,7 @@ class SpgemmKernel {
       w.keys.assign(static_cast<std::size_t>(p.max_hash_slots), vertex_t{-1});
       w.vals.resize(static_cast<std::size_t>(p.max_hash_slots));
       if (p.any_dense) {
-        w.mark.assign(static_cast<std::size_t>(b_.n_cols), vertex_t{-1});
+        w.bits.assign(static_cast<std::size_t>(b_.n_cols) / 64 + 1, 0);
         w.acc.resize(static_cast<std::size_t>(b_.n_cols));
       }
     }
@@ -171,8 +187,6 @@ class SpgemmKernel {
 #pragma omp parallel num_threads(threads_) if (p.parallel)
     {
       Workspace<V>& w = ws[omp_get_thread_num()];
-      // The symbolic phase left row ids in the markers; start afresh.
-      std::fill(w.mark.begin(), w.mark.end(), vertex_t{-1});
 #pragma omp for schedule(dynamic, 1)
       for (int t = 0; t < n_tasks; ++t)
         for (vertex_t i = p.tasks[t].begin; i < p.tasks[t].end; ++i)
@@ -234,14 +248,30 @@ class SpgemmKernel {
         return count;
       }
       case SpgemmRowKind::dense: {
-        vertex_t* mark = w.mark.data();
+        // Count first touches in the bitmap, then clear it: word by word over
+        // the row's column range when that is short, else by walking the
+        // products again (they are still in cache).
+        std::uint64_t* bits = w.bits.data();
         offset_t count = 0;
+        vertex_t lo = b_.n_cols, hi = 0;
         for (offset_t ka = a_begin; ka < a_end; ++ka) {
           const vertex_t k = a_.col_idx[ka];
           for (offset_t kb = b_.row_ptr[k]; kb < b_.row_ptr[k + 1]; ++kb) {
             const vertex_t j = b_.col_idx[kb];
-            count += mark[j] != i;
-            mark[j] = i;
+            const std::uint64_t bit = std::uint64_t{1} << (j & 63);
+            count += (bits[j >> 6] & bit) == 0;
+            bits[j >> 6] |= bit;
+            lo = std::min(lo, j);
+            hi = std::max(hi, j);
+          }
+        }
+        if ((hi >> 6) - (lo >> 6) + 1 <= 2 * p.ip[i]) {
+          std::fill(bits + (lo >> 6), bits + (hi >> 6) + 1, std::uint64_t{0});
+        } else {
+          for (offset_t ka = a_begin; ka < a_end; ++ka) {
+            const vertex_t k = a_.col_idx[ka];
+            for (offset_t kb = b_.row_ptr[k]; kb < b_.row_ptr[k + 1]; ++kb)
+              bits[b_.col_idx[kb] >> 6] = 0;
           }
         }
         return count;
@@ -270,7 +300,7 @@ class SpgemmKernel {
         numeric_hash_row(p, i, w, out_col, out_val, len, a_begin, a_end);
         return;
       case SpgemmRowKind::dense:
-        numeric_dense_row(i, w, out_col, out_val, len, a_begin, a_end);
+        numeric_dense_row(w, out_col, out_val, len, a_begin, a_end);
         return;
     }
   }
@@ -307,7 +337,7 @@ class SpgemmKernel {
     offset_t n = 0;
     for (std::int64_t s = 0; s < slots && n < len; ++s)
       if (keys[s] != -1) out_col[n++] = keys[s];
-    std::sort(out_col, out_col + len);
+    sort_columns(out_col, len);
     for (offset_t t = 0; t < len; ++t) {
       const vertex_t j = out_col[t];
       std::uint32_t h = hash_slot(j, shift);
@@ -317,35 +347,60 @@ class SpgemmKernel {
     std::fill(keys, keys + slots, vertex_t{-1});
   }
 
-  void numeric_dense_row(vertex_t i, Workspace<V>& w, vertex_t* out_col, V* out_val, offset_t len,
+  // Gustavson with a bitmap of the columns seen (n_cols bits: 32 KiB covers
+  // 2^18 columns, so it stays in L1 where int markers would not) and dense
+  // accumulators. The row is read out in column order either by scanning the
+  // bitmap words between its lowest and highest column (ctz per hit), or by
+  // sorting the columns collected on first touch, whichever is cheaper:
+  // words vs L log L. Both leave the bitmap all zero for the next row.
+  void numeric_dense_row(Workspace<V>& w, vertex_t* out_col, V* out_val, offset_t len,
                          offset_t a_begin, offset_t a_end) const {
-    vertex_t* mark = w.mark.data();
+    std::uint64_t* bits = w.bits.data();
     V* acc = w.acc.data();
     offset_t n = 0;
+    vertex_t lo = b_.n_cols, hi = 0;
     for (offset_t ka = a_begin; ka < a_end; ++ka) {
       const vertex_t k = a_.col_idx[ka];
       const V aik = a_entry(ka);
       for (offset_t kb = b_.row_ptr[k]; kb < b_.row_ptr[k + 1]; ++kb) {
         const vertex_t j = b_.col_idx[kb];
         const V prod = S::mul(aik, b_entry(kb));
-        if (mark[j] != i) {
-          mark[j] = i;
+        std::uint64_t& word = bits[j >> 6];
+        const std::uint64_t bit = std::uint64_t{1} << (j & 63);
+        if (!(word & bit)) {
+          word |= bit;
           acc[j] = prod;
           out_col[n++] = j;
+          lo = std::min(lo, j);
+          hi = std::max(hi, j);
         } else {
           acc[j] = S::add(acc[j], prod);
         }
       }
     }
-    if (len * Tuning::scan_ratio >= b_.n_cols) {
-      // Nearly dense row: reading the markers in column order is cheaper than sorting.
-      n = 0;
-      for (vertex_t j = 0; j < b_.n_cols; ++j)
-        if (mark[j] == i) out_col[n++] = j;
+    if (len == 0) return;
+    const std::int64_t words = (hi >> 6) - (lo >> 6) + 1;
+    if (words <= len * static_cast<std::int64_t>(std::bit_width(static_cast<std::uint64_t>(len)))) {
+      offset_t t = 0;
+      for (std::int64_t wi = lo >> 6; wi <= (hi >> 6); ++wi) {
+        std::uint64_t x = bits[wi];
+        bits[wi] = 0;
+        while (x) {
+          const vertex_t j = static_cast<vertex_t>(wi * 64 + std::countr_zero(x));
+          out_col[t] = j;
+          out_val[t] = acc[j];
+          ++t;
+          x &= x - 1;
+        }
+      }
     } else {
-      std::sort(out_col, out_col + len);
+      sort_columns(out_col, len);
+      for (offset_t t = 0; t < len; ++t) {
+        const vertex_t j = out_col[t];
+        out_val[t] = acc[j];
+        bits[j >> 6] = 0;
+      }
     }
-    for (offset_t t = 0; t < len; ++t) out_val[t] = acc[out_col[t]];
   }
 
   const CsrView<T>& a_;

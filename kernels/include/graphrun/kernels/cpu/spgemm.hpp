@@ -81,16 +81,16 @@ struct SpgemmTuning {
   static constexpr std::int64_t hash_max_slots = 4096;
   // With at most this many columns the dense markers fit in L1/L2 and every
   // non-trivial row goes dense (no hashing, no probing).
-  static constexpr std::int64_t dense_always_cols = 8192;
+  static constexpr std::int64_t dense_always_cols = 1 << 18;
   // Dense workspace only up to this many columns (markers + accumulators per
   // thread); wider products use hash tables sized to their longest row.
   static constexpr std::int64_t dense_max_cols = std::int64_t{1} << 26;
-  // A dense row whose length L has L * scan_ratio >= n_cols is read out by
-  // scanning the markers in column order instead of sorting its columns.
-  static constexpr std::int64_t scan_ratio = 16;
   // Below this much work (intermediate products + entries of A + rows) one
-  // thread does it all: waking the others costs more than it saves.
-  static constexpr std::int64_t min_parallel_work = 1 << 15;
+  // thread does it all: waking the others costs more than it saves. On a
+  // loaded machine a parallel region can cost a scheduler time slice (ms),
+  // which is the time of ~10^6 products (luxembourg_osm, 5·10^5 products:
+  // 0.6x of GraphBLAS with three parallel regions at 2 threads).
+  static constexpr std::int64_t min_parallel_work = 1 << 20;
   // Tasks per thread: enough for dynamic scheduling to even out the load.
   static constexpr std::int64_t tasks_per_thread = 32;
   // Least work (IP + entries of A) in a task, so small products do not pay
