@@ -27,7 +27,9 @@ Csr<T>::Csr(vertex_t n_rows, vertex_t n_cols, std::vector<offset_t> row_ptr,
   if (!values_.empty() && values_.size() != col_idx_.size())
     throw ArgumentError("Csr: values must be empty (pattern) or hold nnz entries");
   bool ok = true;
-#pragma omp parallel for schedule(dynamic, 1024) reduction(&& : ok)
+  // One thread below ~10^6 entries: waking the others can cost more than the check.
+  const bool parallel = col_idx_.size() + row_ptr_.size() >= (std::size_t{1} << 20);
+#pragma omp parallel for schedule(dynamic, 1024) reduction(&& : ok) if (parallel)
   for (vertex_t i = 0; i < n_rows; ++i) {
     const offset_t b = row_ptr_[i], e = row_ptr_[i + 1];
     if (e < b) {
