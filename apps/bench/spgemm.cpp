@@ -12,8 +12,8 @@
 // row is the geometric mean of the speed-ups.
 //
 // --suite DIR runs every graph file under DIR, then R-MAT scales 16-18 (edge
-// factor 16): the bench-wide generated suite (R-MAT 20 and 22, ...) is far
-// beyond what A·A can do in memory here.
+// factor 16; --rmat-scales changes them): the bench-wide generated suite
+// (R-MAT 20 and 22, ...) is far beyond what A·A can do in memory.
 #include "graphrun/kernels/spgemm.hpp"
 
 #include <omp.h>
@@ -30,7 +30,9 @@
 #include "graphrun/engine/error.hpp"
 
 #if defined(GRAPHRUN_HAVE_GRAPHBLAS)
+extern "C" {  // GraphBLAS.h declares C functions without extern "C" of its own
 #include <GraphBLAS.h>
+}
 #endif
 #if defined(GRAPHRUN_HAVE_CUDA)
 #include "cuda/spgemm_cuda.hpp"
@@ -43,6 +45,7 @@ namespace {
 struct SpgemmBenchArgs {
   BenchOptions bench;
   bool transpose_b = false;
+  std::vector<int> rmat_scales = {16, 17, 18};  // the generated part of --suite
 };
 
 using Clock = std::chrono::steady_clock;
@@ -57,8 +60,9 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-// The graph files under dir (as the shared suite lists them), then R-MAT 16-18.
-std::vector<std::string> spgemm_suite(const std::string& dir) {
+// The graph files under dir (as the shared suite lists them), then R-MAT
+// graphs of the given scales (edge factor 16).
+std::vector<std::string> spgemm_suite(const std::string& dir, const std::vector<int>& scales) {
   std::vector<std::string> files;
   for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
     if (!e.is_regular_file()) continue;
@@ -72,7 +76,7 @@ std::vector<std::string> spgemm_suite(const std::string& dir) {
     if (graph && !side_file) files.push_back(e.path().string());
   }
   std::sort(files.begin(), files.end());
-  for (const char* g : {"gen:rmat:16", "gen:rmat:17", "gen:rmat:18"}) files.emplace_back(g);
+  for (const int s : scales) files.push_back("gen:rmat:" + std::to_string(s));
   return files;
 }
 
@@ -223,7 +227,7 @@ void run_bench_spgemm(const SpgemmBenchArgs& args) {
   const BenchOptions& o = args.bench;
   BenchOptions inputs = o;
   if (!o.suite_dir.empty()) {
-    inputs.inputs = spgemm_suite(o.suite_dir);
+    inputs.inputs = spgemm_suite(o.suite_dir, args.rmat_scales);
     inputs.inputs.insert(inputs.inputs.end(), o.inputs.begin(), o.inputs.end());
     inputs.suite_dir.clear();
   }
@@ -262,6 +266,12 @@ Command add_bench_spgemm(CLI::App& bench) {
       "the geometric mean. --suite DIR: every graph under DIR, then gen:rmat:16..18.");
   add_bench_options(*sub, args->bench);
   sub->add_flag("--transpose-b", args->transpose_b, "Multiply by the transpose: C = A*At");
+  sub->add_option("--rmat-scales", args->rmat_scales,
+                  "R-MAT scales that --suite adds after the files (A*A of scale 18 holds\n"
+                  "~1.3e9 entries: ~16 GB for C alone)")
+      ->check(CLI::Range(1, 30))
+      ->default_str("16 17 18")
+      ->type_name("S...");
   sub->footer(
       "\nEXAMPLES:\n"
       "  graphrun bench spgemm --suite datasets/ --threads 2\n"

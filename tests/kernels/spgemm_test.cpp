@@ -99,7 +99,6 @@ const std::vector<Case>& cases() {
       {"1x1x1", 1, 1, 1, MatrixShape::uniform, MatrixShape::uniform, 2, 2},
       {"uniform_97x61x43", 97, 61, 43, MatrixShape::uniform, MatrixShape::uniform, 4, 5},
       {"uniform_3001", 3001, 3001, 3001, MatrixShape::uniform, MatrixShape::uniform, 6, 6},
-      // Wider than dense_always_cols: small rows go to hash tables, long ones dense.
       {"uniform_20011", 20011, 20011, 20011, MatrixShape::uniform, MatrixShape::uniform, 8, 8},
       {"power_law_20011", 20011, 20011, 20011, MatrixShape::power_law, MatrixShape::power_law, 10,
        10},
@@ -114,6 +113,14 @@ const std::vector<Case>& cases() {
       {"banded_x_uniform_15000", 15000, 15000, 15000, MatrixShape::banded, MatrixShape::uniform, 7,
        9},
       {"rect_33x1000x50000", 33, 1000, 50000, MatrixShape::power_law, MatrixShape::uniform, 30, 40},
+      // Wider than dense_always_cols (2^18): short rows go to hash tables,
+      // rows past hash_max_slots to the dense bitmap.
+      {"wide_3000x3000x300000", 3000, 3000, 300000, MatrixShape::uniform, MatrixShape::uniform, 6,
+       10},
+      {"wide_power_law_2000x5000x270000", 2000, 5000, 270000, MatrixShape::power_law,
+       MatrixShape::power_law, 20, 30},
+      {"wide_heavy_row_4000x4000x400000", 4000, 4000, 400000, MatrixShape::heavy_row,
+       MatrixShape::uniform, 2, 8},
       {"rect_40000x300x20", 40000, 300, 20, MatrixShape::uniform, MatrixShape::banded, 4, 5},
   };
   return all;
@@ -185,6 +192,19 @@ TEST(SpgemmCpu, StatsCountProducts) {
   EXPECT_EQ(stats.nnz_c, c.nnz());
   EXPECT_GT(stats.tasks, 0);
   EXPECT_GE(stats.total_ms, 0.0);
+}
+
+// The row kinds the wide cases above rely on are really taken: a product
+// wider than dense_always_cols has hash rows, and its heavy row goes dense.
+TEST(SpgemmCpu, WideProductUsesHashAndDenseRows) {
+  const Csr<double> a = random_csr<double>(4000, 4000, MatrixShape::heavy_row, 2, false, 3);
+  const Csr<double> b = random_csr<double>(4000, 400000, MatrixShape::uniform, 8, false, 4);
+  Context ctx(Device::cpu, 2);
+  SpgemmStats stats;
+  spgemm<PlusTimes<double>>(ctx, a.view(), b.view(), &stats);
+  EXPECT_GT(stats.rows_per_group[static_cast<int>(cpu::SpgemmRowKind::hash)], 0);
+  EXPECT_GT(stats.rows_per_group[static_cast<int>(cpu::SpgemmRowKind::dense)], 0);
+  EXPECT_GT(stats.rows_per_group[static_cast<int>(cpu::SpgemmRowKind::copy)], 0);
 }
 
 TEST(SpgemmCpu, ShapeMismatchIsAnError) {
