@@ -49,23 +49,17 @@ constexpr int kGroupBits = 3;  // group ids < 8
 static_assert(SpgemmPolicy::symbolic_bins + 2 <= kMaxGroups &&
               SpgemmPolicy::numeric_bins + 2 <= kMaxGroups);
 
-// Row positions relative to a chunk's first entry of C: the segment offsets
-// of the chunk's sort.
-struct LocalOffset {
-  const offset_t* c_ptr;
-  offset_t base;
-  __host__ __device__ offset_t operator()(std::int64_t r) const { return c_ptr[r] - base; }
-};
-using OffsetIter = thrust::transform_iterator<LocalOffset, thrust::counting_iterator<std::int64_t>>;
-inline OffsetIter offsets_from(std::int64_t r, const offset_t* c_ptr, offset_t base) {
-  return thrust::make_transform_iterator(thrust::make_counting_iterator<std::int64_t>(r),
-                                         LocalOffset{c_ptr, base});
-}
-
 using SymSlotsIter =
     thrust::transform_iterator<SymbolicGlobalSlots, thrust::counting_iterator<std::int64_t>>;
 using NumSlotsIter =
     thrust::transform_iterator<NumericGlobalSlots, thrust::counting_iterator<std::int64_t>>;
+using ListedNnzIter =
+    thrust::transform_iterator<ListedRowNnz, thrust::counting_iterator<std::int64_t>>;
+
+// Workspace below this size is taken without asking how much memory is free
+// (cudaMemGetInfo costs more than a small product); a failed allocation still
+// ends in a DeviceError naming the bytes.
+constexpr std::size_t kQueryAbove = std::size_t{256} << 20;
 
 int grid_for(std::int64_t work, int block, int cap) {
   const std::int64_t g = (work + block - 1) / block;
@@ -150,9 +144,13 @@ void launch_symbolic(std::integer_sequence<int, G...>, SymbolicArgs args, const 
   }
 }
 
+// Launches the numeric kernel of every non-empty shared-memory group;
+// returns where the global-memory group starts in `sorted_rows`.
 template <class S, class T, int... G>
-void launch_numeric(std::integer_sequence<int, G...>, NumericArgs<typename S::value_type, T> args,
-                    const Counts& counts, const vertex_t* sorted_rows, cudaStream_t stream) {
+std::int64_t launch_numeric_shared(std::integer_sequence<int, G...>,
+                                   NumericArgs<typename S::value_type, T> args,
+                                   const Counts& counts, const vertex_t* sorted_rows,
+                                   cudaStream_t stream) {
   using V = typename S::value_type;
   std::int64_t start = 0;
   auto one = [&]<int I>(std::integral_constant<int, I>) {
@@ -174,16 +172,43 @@ void launch_numeric(std::integer_sequence<int, G...>, NumericArgs<typename S::va
     start += n;
   };
   (one(std::integral_constant<int, G>{}), ...);
-  const std::int64_t n = counts[SpgemmPolicy::numeric_bins];
-  if (n > 0) {
-    constexpr int block = SpgemmPolicy::numeric_global_block;
-    auto a = args;
-    a.rows = sorted_rows + start;
-    a.n_rows = n;
-    numeric_kernel<S, T, block, block, true>
-        <<<static_cast<unsigned>(n), block, counter_bytes(1), stream>>>(a);
-    GRAPHRUN_CUDA_CHECK(cudaGetLastError());
-  }
+  return start;
+}
+
+template <class S, class T>
+void launch_numeric_global(NumericArgs<typename S::value_type, T> args, const vertex_t* rows,
+                           std::int64_t n, cudaStream_t stream) {
+  constexpr int block = SpgemmPolicy::numeric_global_block;
+  args.rows = rows;
+  args.n_rows = n;
+  numeric_kernel<S, T, block, block, true>
+      <<<static_cast<unsigned>(n), block, counter_bytes(1), stream>>>(args);
+  GRAPHRUN_CUDA_CHECK(cudaGetLastError());
+}
+
+// The device scalars the host waits for, in one array: group sizes, the
+// global-memory group's table slots and entries (group_keys_kernel), Σ IP,
+// and a gather area for anything else (gather_kernel).
+constexpr int kGlobalSlotsAt = kMaxGroups, kGlobalNnzAt = kMaxGroups + 1;
+constexpr int kTotalIpAt = kMaxGroups + 2, kGatherAt = kMaxGroups + 4, kScalars = kMaxGroups + 8;
+
+// A small pinned host buffer per thread for those scalars: a copy into
+// pageable memory costs several times more, and small products wait twice.
+unsigned long long* pinned_scalars() {
+  struct Pinned {
+    unsigned long long* p = nullptr;
+    Pinned() {
+      if (cudaMallocHost(&p, kScalars * sizeof(unsigned long long)) != cudaSuccess) {
+        cudaGetLastError();
+        p = nullptr;
+      }
+    }
+    ~Pinned() {
+      if (p) cudaFreeHost(p);
+    }
+  };
+  static thread_local Pinned buf;
+  return buf.p;
 }
 
 // Events for the phase split, only when stats are asked for.
@@ -273,6 +298,12 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
                                             static_cast<offset_t*>(nullptr), m + 1, stream),
               "cub::DeviceScan::ExclusiveSum");
     cub_bytes = std::max(cub_bytes, q);
+    const ListedNnzIter listed_it(thrust::make_counting_iterator<std::int64_t>(0),
+                                  ListedRowNnz{nullptr, 0, nullptr});
+    cub_check(cub::DeviceScan::ExclusiveSum(nullptr, q, listed_it,
+                                            static_cast<std::int64_t*>(nullptr), m + 1, stream),
+              "cub::DeviceScan::ExclusiveSum");
+    cub_bytes = std::max(cub_bytes, q);
     cub_check(cub::DeviceRadixSort::SortPairs(
                   nullptr, q, static_cast<std::uint8_t*>(nullptr),
                   static_cast<std::uint8_t*>(nullptr), static_cast<vertex_t*>(nullptr),
@@ -289,7 +320,8 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
     offset_t* row_nnz;
     std::int64_t* sym_off;
     std::int64_t* num_off;
-    unsigned long long* scalars;  // group counts, then Σ IP
+    std::int64_t* stage_off;
+    unsigned long long* scalars;  // kScalars: see kGlobalSlotsAt ...
     void* cub_temp;
   };
   auto lay_fixed = [&](Carver& c) {
@@ -302,7 +334,8 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
     f.row_nnz = c.take<offset_t>(mz + 1);
     f.sym_off = c.take<std::int64_t>(mz + 1);
     f.num_off = c.take<std::int64_t>(mz + 1);
-    f.scalars = c.take<unsigned long long>(kMaxGroups + 1);
+    f.stage_off = c.take<std::int64_t>(mz + 1);
+    f.scalars = c.take<unsigned long long>(kScalars);
     f.cub_temp = c.take<unsigned char>(cub_bytes);
     return f;
   };
@@ -314,10 +347,10 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
   std::size_t largest_ws = fixed_buf.bytes();
 
   // Groups rows [r0, r1) by key_of: f.sorted_rows lists each group's rows in
-  // turn; the group sizes land in f.scalars[0 .. kMaxGroups).
+  // turn; the group sizes and the global group's totals land in f.scalars.
   auto group_rows = [&](auto key_of, vertex_t r0, vertex_t r1) {
     GRAPHRUN_CUDA_CHECK(
-        cudaMemsetAsync(f.scalars, 0, kMaxGroups * sizeof(unsigned long long), stream));
+        cudaMemsetAsync(f.scalars, 0, (kMaxGroups + 2) * sizeof(unsigned long long), stream));
     group_keys_kernel<<<grid_for(r1 - r0, 256, 4096), 256, 0, stream>>>(r0, r1, key_of, f.keys,
                                                                         f.row_ids, f.scalars);
     GRAPHRUN_CUDA_CHECK(cudaGetLastError());
@@ -326,18 +359,32 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
                                               f.sorted_rows, r1 - r0, 0, kGroupBits, stream),
               "cub::DeviceRadixSort::SortPairs");
   };
-  // Copies of device scalars into host variables, then one wait.
-  auto fetch = [&](std::initializer_list<std::pair<void*, const void*>> copies, Counts* counts) {
-    std::array<unsigned long long, kMaxGroups> raw{};
-    if (counts)
-      GRAPHRUN_CUDA_CHECK(
-          cudaMemcpyAsync(raw.data(), f.scalars, sizeof(raw), cudaMemcpyDeviceToHost, stream));
-    for (auto [dst, src] : copies)
-      GRAPHRUN_CUDA_CHECK(
-          cudaMemcpyAsync(dst, src, sizeof(std::int64_t), cudaMemcpyDeviceToHost, stream));
+  // Brings the group totals and up to four other device scalars back in one
+  // copy, then waits: the only places where the host waits for the device.
+  struct Fetched {
+    Counts counts{};
+    std::int64_t global_slots = 0, global_nnz = 0;
+    std::array<std::int64_t, 4> extra{};
+  };
+  auto fetch = [&](std::initializer_list<const void*> srcs) {
+    Gather g{};
+    for (const void* p : srcs) g.src[g.n++] = static_cast<const unsigned long long*>(p);
+    if (g.n) {
+      gather_kernel<<<1, 32, 0, stream>>>(g, f.scalars + kGatherAt);
+      GRAPHRUN_CUDA_CHECK(cudaGetLastError());
+    }
+    std::array<unsigned long long, kScalars> pageable{};
+    unsigned long long* h = pinned_scalars();
+    if (!h) h = pageable.data();
+    GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(h, f.scalars, kScalars * sizeof(unsigned long long),
+                                        cudaMemcpyDeviceToHost, stream));
     GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
-    if (counts)
-      for (int g = 0; g < kMaxGroups; ++g) (*counts)[g] = static_cast<std::int64_t>(raw[g]);
+    Fetched r;
+    for (int i = 0; i < kMaxGroups; ++i) r.counts[i] = static_cast<std::int64_t>(h[i]);
+    r.global_slots = static_cast<std::int64_t>(h[kGlobalSlotsAt]);
+    r.global_nnz = static_cast<std::int64_t>(h[kGlobalNnzAt]);
+    for (int i = 0; i < 4; ++i) r.extra[i] = static_cast<std::int64_t>(h[kGatherAt + i]);
+    return r;
   };
 
   // ---- 1. analysis ----
@@ -348,22 +395,25 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
   GRAPHRUN_CUDA_CHECK(cudaGetLastError());
   {
     std::size_t q = cub_bytes;
-    cub_check(cub::DeviceReduce::Sum(f.cub_temp, q, f.ip, f.scalars + kMaxGroups, m, stream),
+    cub_check(cub::DeviceReduce::Sum(f.cub_temp, q, f.ip, f.scalars + kTotalIpAt, m, stream),
               "cub::DeviceReduce::Sum");
-    const SymSlotsIter sym_it(thrust::make_counting_iterator<std::int64_t>(0),
-                              SymbolicGlobalSlots{f.ip, n, m});
-    q = cub_bytes;
-    cub_check(cub::DeviceScan::ExclusiveSum(f.cub_temp, q, sym_it, f.sym_off, m + 1, stream),
-              "cub::DeviceScan::ExclusiveSum");
   }
   const SymbolicKey sym_key{f.ip, n};
   group_rows(sym_key, 0, m);
   const int t_analysis = timer.mark();
-  Counts sym_counts{};
-  std::int64_t total_ip = 0, sym_slots = 0;
-  fetch({{&total_ip, f.scalars + kMaxGroups}, {&sym_slots, f.sym_off + m}}, &sym_counts);
-  st.intermediate_products = total_ip;
+  const Fetched sym_fetched = fetch({f.scalars + kTotalIpAt});
+  const Counts& sym_counts = sym_fetched.counts;
+  const std::int64_t sym_slots = sym_fetched.global_slots;
+  st.intermediate_products = sym_fetched.extra[0];
   st.global_rows = sym_counts[SpgemmPolicy::symbolic_bins];
+  if (sym_slots > 0) {
+    // Where each global-memory row's table starts.
+    const SymSlotsIter sym_it(thrust::make_counting_iterator<std::int64_t>(0),
+                              SymbolicGlobalSlots{f.ip, n, m});
+    std::size_t q = cub_bytes;
+    cub_check(cub::DeviceScan::ExclusiveSum(f.cub_temp, q, sym_it, f.sym_off, m + 1, stream),
+              "cub::DeviceScan::ExclusiveSum");
+  }
 
   const std::size_t limit = options.workspace_limit_bytes;
   // Bytes the chunked part (tables, staging) may take now, after `reserve`
@@ -382,7 +432,8 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
   {
     const std::size_t table_bytes =
         checked_mul<std::size_t>(static_cast<std::size_t>(sym_slots), 4, "spgemm symbolic tables");
-    const std::size_t budget = table_bytes ? budget_now(0) : 0;
+    const bool ask = table_bytes > kQueryAbove || (limit && table_bytes > limit);
+    const std::size_t budget = ask ? budget_now(0) : table_bytes;
     std::vector<std::pair<vertex_t, vertex_t>> chunks{{0, m}};
     std::vector<std::int64_t> off;
     std::size_t buf_bytes = table_bytes;
@@ -401,7 +452,7 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
       Counts counts = sym_counts;
       if (chunks.size() > 1) {
         group_rows(sym_key, r0, r1);
-        fetch({}, &counts);
+        counts = fetch({}).counts;
         sym.table_base = off[r0] / 4;
       }
       launch_symbolic(std::make_integer_sequence<int, SpgemmPolicy::symbolic_bins>{}, sym, counts,
@@ -416,19 +467,20 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
   const int t_symbolic = timer.mark();
 
   // ---- 3. numeric grouping, C's allocation ----
-  {
+  const NumericKey num_key{f.ip, c_ptr.data()};
+  group_rows(num_key, 0, m);
+  const Fetched num_fetched = fetch({c_ptr.data() + m});
+  const Counts& num_counts = num_fetched.counts;
+  const std::int64_t nnz_c = num_fetched.extra[0], num_slots = num_fetched.global_slots,
+                     global_nnz = num_fetched.global_nnz;
+  st.nnz_c = nnz_c;
+  if (num_slots > 0) {
     const NumSlotsIter num_it(thrust::make_counting_iterator<std::int64_t>(0),
                               NumericGlobalSlots{f.ip, c_ptr.data(), m});
     std::size_t q = cub_bytes;
     cub_check(cub::DeviceScan::ExclusiveSum(f.cub_temp, q, num_it, f.num_off, m + 1, stream),
               "cub::DeviceScan::ExclusiveSum");
   }
-  const NumericKey num_key{f.ip, c_ptr.data()};
-  group_rows(num_key, 0, m);
-  Counts num_counts{};
-  std::int64_t nnz_c = 0, num_slots = 0;
-  fetch({{&nnz_c, c_ptr.data() + m}, {&num_slots, f.num_off + m}}, &num_counts);
-  st.nnz_c = nnz_c;
 
   constexpr std::size_t entry_bytes = sizeof(vertex_t) + sizeof(V);
   auto allocate_c = [&]() {
@@ -455,49 +507,60 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
   auto [c_col, c_val] = allocate_c();
 
   // ---- 4. numeric and sort, by row chunks that fit ----
-  std::size_t seg_bytes = 0;
-  {
+  // Shared-memory rows are sorted in their kernel and written to C; rows
+  // with global tables are staged, sorted by a CUB segmented sort (double
+  // buffered: two staging areas) and scattered to C.
+  auto seg_sort_bytes = [&](std::int64_t items, std::int64_t segments) {
+    std::size_t q = 0;
     cub::DoubleBuffer<vertex_t> dk(nullptr, nullptr);
     cub::DoubleBuffer<V> dv(nullptr, nullptr);
-    cub_check(cub::DeviceSegmentedSort::SortPairs(nullptr, seg_bytes, dk, dv, nnz_c, m,
-                                                  offsets_from(0, c_ptr.data(), 0),
-                                                  offsets_from(1, c_ptr.data(), 0), stream),
+    cub_check(cub::DeviceSegmentedSort::SortPairs(
+                  nullptr, q, dk, dv, items, segments, static_cast<const std::int64_t*>(nullptr),
+                  static_cast<const std::int64_t*>(nullptr), stream),
               "cub::DeviceSegmentedSort::SortPairs");
-  }
-  // Per chunk: staging for its rows of C, then its global tables.
-  auto chunk_layout = [&](Carver& c, std::int64_t chunk_nnz, std::int64_t chunk_slots) {
+    return q;
+  };
+  // Per chunk: two staging areas for its global rows, then their tables.
+  auto chunk_layout = [&](Carver& c, std::int64_t stage_nnz, std::int64_t chunk_slots) {
     struct {
-      vertex_t* stage_col;
-      V* stage_val;
+      vertex_t* col[2];
+      V* val[2];
       int* keys;
       V* vals;
     } l;
-    l.stage_col = c.take<vertex_t>(static_cast<std::size_t>(chunk_nnz));
-    l.stage_val = c.take<V>(static_cast<std::size_t>(chunk_nnz));
+    for (int i = 0; i < 2; ++i) {
+      l.col[i] = c.take<vertex_t>(static_cast<std::size_t>(stage_nnz));
+      l.val[i] = c.take<V>(static_cast<std::size_t>(stage_nnz));
+    }
     l.keys = c.take<int>(static_cast<std::size_t>(chunk_slots));
     l.vals = c.take<V>(static_cast<std::size_t>(chunk_slots));
     return l;
   };
-  const std::size_t all_bytes = checked_mul<std::size_t>(static_cast<std::size_t>(nnz_c) +
+  constexpr std::size_t kPad = 7 * 256;  // alignment of the carved arrays
+  const std::int64_t global_rows = num_counts[SpgemmPolicy::numeric_bins];
+  std::size_t seg_bytes = global_rows ? seg_sort_bytes(global_nnz, global_rows) : 0;
+  const std::size_t all_bytes = checked_mul<std::size_t>(2 * static_cast<std::size_t>(global_nnz) +
                                                              static_cast<std::size_t>(num_slots),
                                                          entry_bytes, "spgemm: numeric workspace") +
-                                4 * 256;
+                                kPad;
   std::vector<std::pair<vertex_t, vertex_t>> chunks{{0, m}};
   std::vector<std::int64_t> c_host, slot_host;
   std::size_t chunk_bytes = all_bytes;
-  {
-    const std::size_t reserve = seg_bytes + 5 * 256;
-    const std::size_t budget = budget_now(reserve);
+  if (global_rows > 0 && (all_bytes + seg_bytes > kQueryAbove || (limit && all_bytes > limit))) {
+    const std::size_t budget = budget_now(seg_bytes + kPad);
     if (all_bytes > budget) {
+      // Chunks sized as if every row were staged: a bound, computed on the host.
       c_host = download(c_ptr.data(), mz + 1, stream);
       slot_host = download(f.num_off, mz + 1, stream);
       std::vector<std::int64_t> need(mz + 1);
       for (std::size_t r = 0; r <= mz; ++r)
-        need[r] = (c_host[r] + slot_host[r]) * static_cast<std::int64_t>(entry_bytes);
-      chunks = plan_chunks(need, budget, "numeric hash table and staging");
+        need[r] = (2 * c_host[r] + slot_host[r]) * static_cast<std::int64_t>(entry_bytes);
+      seg_bytes = seg_sort_bytes(nnz_c, m);
+      chunks = plan_chunks(need, budget > seg_bytes ? budget - seg_bytes : 0,
+                           "numeric hash table and staging");
       chunk_bytes = 0;
       for (auto [r0, r1] : chunks)
-        chunk_bytes = std::max<std::size_t>(chunk_bytes, need[r1] - need[r0] + 4 * 256);
+        chunk_bytes = std::max<std::size_t>(chunk_bytes, need[r1] - need[r0] + kPad);
     }
   }
   st.chunks = static_cast<int>(chunks.size());
@@ -517,48 +580,58 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
   num.ip = f.ip;
   num.table_off = f.num_off;
   num.c_ptr = c_ptr.data();
+  num.c_col = c_col.data();
+  num.c_val = c_val.data();
+  num.stage_off = f.stage_off;
   double sort_ms = 0;
   for (auto [r0, r1] : chunks) {
     Counts counts = num_counts;
-    offset_t c_base = 0, c_end = nnz_c;
-    std::int64_t s_base = 0, s_end = num_slots;
+    std::int64_t stage_nnz = global_nnz, s_base = 0, s_end = num_slots;
     if (chunks.size() > 1) {
       group_rows(num_key, r0, r1);
-      fetch({}, &counts);
-      c_base = c_host[r0];
-      c_end = c_host[r1];
+      counts = fetch({}).counts;
+      stage_nnz = c_host[r1] - c_host[r0];  // a bound
       s_base = slot_host[r0];
       s_end = slot_host[r1];
     }
     Carver carve(numeric_buf.data());
-    const auto l = chunk_layout(carve, c_end - c_base, s_end - s_base);
+    const auto l = chunk_layout(carve, stage_nnz, s_end - s_base);
     num.table_keys = l.keys;
     num.table_vals = l.vals;
     num.table_base = s_base;
-    num.c_base = c_base;
-    num.out_col = l.stage_col;
-    num.out_val = l.stage_val;
-    launch_numeric<S, T>(std::make_integer_sequence<int, SpgemmPolicy::numeric_bins>{}, num, counts,
-                         f.sorted_rows, stream);
+    num.stage_col = l.col[0];
+    num.stage_val = l.val[0];
+    const std::int64_t g_start =
+        launch_numeric_shared<S, T>(std::make_integer_sequence<int, SpgemmPolicy::numeric_bins>{},
+                                    num, counts, f.sorted_rows, stream);
+    const std::int64_t g_count = counts[SpgemmPolicy::numeric_bins];
+    if (g_count == 0) continue;
+    const vertex_t* g_rows = f.sorted_rows + g_start;
+    {
+      const ListedNnzIter listed_it(thrust::make_counting_iterator<std::int64_t>(0),
+                                    ListedRowNnz{g_rows, g_count, c_ptr.data()});
+      std::size_t q = cub_bytes;
+      cub_check(
+          cub::DeviceScan::ExclusiveSum(f.cub_temp, q, listed_it, f.stage_off, g_count + 1, stream),
+          "cub::DeviceScan::ExclusiveSum");
+    }
+    launch_numeric_global<S, T>(num, g_rows, g_count, stream);
+    std::int64_t items = global_nnz;
+    if (chunks.size() > 1) items = fetch({f.stage_off + g_count}).extra[0];
 
     const int t_sort0 = timer.mark();
-    const std::int64_t items = c_end - c_base;
-    if (items > 0) {
-      cub::DoubleBuffer<vertex_t> dk(l.stage_col, c_col.data() + c_base);
-      cub::DoubleBuffer<V> dv(l.stage_val, c_val.data() + c_base);
-      std::size_t q = seg_bytes;
-      cub_check(cub::DeviceSegmentedSort::SortPairs(
-                    seg_temp, q, dk, dv, items, r1 - r0, offsets_from(r0, c_ptr.data(), c_base),
-                    offsets_from(r0 + 1, c_ptr.data(), c_base), stream),
-                "cub::DeviceSegmentedSort::SortPairs");
-      if (dk.Current() != c_col.data() + c_base)
-        GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(c_col.data() + c_base, dk.Current(),
-                                            items * sizeof(vertex_t), cudaMemcpyDeviceToDevice,
-                                            stream));
-      if (dv.Current() != c_val.data() + c_base)
-        GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(c_val.data() + c_base, dv.Current(), items * sizeof(V),
-                                            cudaMemcpyDeviceToDevice, stream));
-    }
+    cub::DoubleBuffer<vertex_t> dk(l.col[0], l.col[1]);
+    cub::DoubleBuffer<V> dv(l.val[0], l.val[1]);
+    std::size_t q = seg_bytes;
+    cub_check(cub::DeviceSegmentedSort::SortPairs(seg_temp, q, dk, dv, items, g_count,
+                                                  static_cast<const std::int64_t*>(f.stage_off),
+                                                  static_cast<const std::int64_t*>(f.stage_off + 1),
+                                                  stream),
+              "cub::DeviceSegmentedSort::SortPairs");
+    scatter_rows_kernel<<<grid_for(g_count, 1, 1 << 16), 256, 0, stream>>>(
+        g_rows, g_count, f.stage_off, dk.Current(), dv.Current(), c_ptr.data(), c_col.data(),
+        c_val.data());
+    GRAPHRUN_CUDA_CHECK(cudaGetLastError());
     const int t_sort1 = timer.mark();
     sort_ms += timer.ms(t_sort0, t_sort1);
   }

@@ -69,43 +69,77 @@ __global__ void intermediate_products_kernel(const offset_t* __restrict__ a_ptr,
 
 // ---- grouping ---------------------------------------------------------------
 
+// A row's group, and what a row of the global-memory group adds to the
+// totals the host needs: its table slots and (numeric) its entries.
+struct RowGroup {
+  int group;
+  unsigned long long global_slots;
+  unsigned long long global_nnz;
+};
+
 struct SymbolicKey {
   const unsigned long long* ip;
   vertex_t n_cols;
-  __device__ int operator()(vertex_t r) const {
-    return symbolic_group(static_cast<std::int64_t>(ip[r]), n_cols);
+  __device__ RowGroup operator()(vertex_t r) const {
+    const auto v = static_cast<std::int64_t>(ip[r]);
+    const int g = symbolic_group(v, n_cols);
+    if (g != SpgemmPolicy::symbolic_bins) return {g, 0, 0};
+    return {g, global_slots(symbolic_bound(v, n_cols)), 0};
   }
 };
 
 struct NumericKey {
   const unsigned long long* ip;
   const offset_t* c_ptr;
-  __device__ int operator()(vertex_t r) const {
-    return numeric_group(c_ptr[r + 1] - c_ptr[r], static_cast<std::int64_t>(ip[r]));
+  __device__ RowGroup operator()(vertex_t r) const {
+    const offset_t nnz = c_ptr[r + 1] - c_ptr[r];
+    const int g = numeric_group(nnz, static_cast<std::int64_t>(ip[r]));
+    if (g != SpgemmPolicy::numeric_bins) return {g, 0, 0};
+    return {g, global_slots(nnz), static_cast<unsigned long long>(nnz)};
   }
 };
 
-// keys[r - r0] = group of row r, rows[r - r0] = r for r in [r0, r1), and
-// counts[g] += rows in group g (counts zeroed by the caller). A radix sort of
-// (key, row) then lists each group's rows contiguously, in row order.
+// keys[r - r0] = group of row r, rows[r - r0] = r for r in [r0, r1);
+// totals[g] += rows in group g, totals[kMaxGroups] += global-memory table
+// slots, totals[kMaxGroups + 1] += global-memory rows' entries (all zeroed by
+// the caller). A radix sort of (key, row) then lists each group's rows
+// contiguously, in row order.
 template <class KeyFn>
 __global__ void group_keys_kernel(vertex_t r0, vertex_t r1, KeyFn key_of,
                                   std::uint8_t* __restrict__ keys, vertex_t* __restrict__ rows,
-                                  unsigned long long* __restrict__ counts) {
+                                  unsigned long long* __restrict__ totals) {
   __shared__ unsigned int local[kMaxGroups];
+  __shared__ unsigned long long extra[2];
   if (threadIdx.x < kMaxGroups) local[threadIdx.x] = 0;
+  if (threadIdx.x < 2) extra[threadIdx.x] = 0;
   __syncthreads();
   const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
   for (long long r = r0 + static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; r < r1;
        r += stride) {
-    const int g = key_of(static_cast<vertex_t>(r));
-    keys[r - r0] = static_cast<std::uint8_t>(g);
+    const RowGroup k = key_of(static_cast<vertex_t>(r));
+    keys[r - r0] = static_cast<std::uint8_t>(k.group);
     rows[r - r0] = static_cast<vertex_t>(r);
-    atomicAdd(&local[g], 1u);
+    atomicAdd(&local[k.group], 1u);
+    if (k.global_slots) {
+      atomicAdd(&extra[0], k.global_slots);
+      atomicAdd(&extra[1], k.global_nnz);
+    }
   }
   __syncthreads();
   if (threadIdx.x < kMaxGroups && local[threadIdx.x] != 0)
-    atomicAdd(&counts[threadIdx.x], static_cast<unsigned long long>(local[threadIdx.x]));
+    atomicAdd(&totals[threadIdx.x], static_cast<unsigned long long>(local[threadIdx.x]));
+  if (threadIdx.x < 2 && extra[threadIdx.x] != 0)
+    atomicAdd(&totals[kMaxGroups + threadIdx.x], extra[threadIdx.x]);
+}
+
+// Copies up to 4 scalars (8 bytes each) next to each other, so that one
+// copy brings everything the host waits for.
+struct Gather {
+  const unsigned long long* src[4];
+  int n;
+};
+__global__ void gather_kernel(Gather g, unsigned long long* __restrict__ dst) {
+  if (threadIdx.x < g.n) dst[threadIdx.x] = *g.src[threadIdx.x];
 }
 
 // Table slots of each row in the global-memory group (0 for the others), the
@@ -251,6 +285,34 @@ __global__ void __launch_bounds__(BLOCK) symbolic_kernel(SymbolicArgs g) {
 
 // ---- numeric --------------------------------------------------------------
 
+// Bitonic sort of keys[0, P) ascending, values alongside, by the TEAM
+// threads of one row (lane in [0, TEAM)); P is a power of two and the same
+// for every thread of the block, which synchronizes between stages (teams
+// of one block sort their own arrays side by side).
+template <int TEAM, class V>
+__device__ inline void bitonic_sort_pairs(int* keys, V* vals, int P, int lane) {
+  for (int k = 2; k <= P; k <<= 1) {
+    for (int j = k >> 1; j > 0; j >>= 1) {
+      for (int t = lane; t < P / 2; t += TEAM) {
+        const int i = ((t & ~(j - 1)) << 1) | (t & (j - 1));  // lower index of pair t
+        const int l = i + j;
+        const bool ascending = (i & k) == 0;
+        const int ki = keys[i], kl = keys[l];
+        if ((ki > kl) == ascending) {
+          keys[i] = kl;
+          keys[l] = ki;
+          const V v = vals[i];
+          vals[i] = vals[l];
+          vals[l] = v;
+        }
+      }
+      __syncthreads();
+    }
+  }
+}
+
+inline constexpr int kSortSentinel = 0x7fffffff;  // sorts after every column
+
 template <class V, class T>
 struct NumericArgs {
   const offset_t* a_ptr;
@@ -268,11 +330,19 @@ struct NumericArgs {
   const std::int64_t* table_off;
   std::int64_t table_base;
   const offset_t* c_ptr;  // C's row pointers (the symbolic phase's scan)
-  offset_t c_base;        // out arrays start at C position c_base
-  vertex_t* out_col;      // out: C(i,:) compacted, unsorted
-  V* out_val;
+  vertex_t* c_col;        // C: shared-memory rows are written here, sorted
+  V* c_val;
+  // Global-memory rows are staged, unsorted, at stage_off[j] for the j-th
+  // row of the group, for a segmented sort afterwards.
+  const std::int64_t* stage_off;
+  vertex_t* stage_col;
+  V* stage_val;
 };
 
+// C(i,:) for a group of rows. Shared-memory rows: accumulate in the table,
+// compact into C, read the row back into the (now free) table, sort it
+// there and write it out in order. Global-memory rows: accumulate in the
+// global table and compact into the staging buffer.
 template <class S, class T, int BLOCK, int TEAM, bool GLOBAL>
 __global__ void __launch_bounds__(BLOCK)
     numeric_kernel(NumericArgs<typename DeviceSemiring<S>::value_type, T> g) {
@@ -328,16 +398,78 @@ __global__ void __launch_bounds__(BLOCK)
   }
   __syncthreads();
 
+  // Compaction, in table order.
+  vertex_t* out_col;
+  V* out_val;
+  if constexpr (GLOBAL) {
+    out_col = g.stage_col + g.stage_off[idx];
+    out_val = g.stage_val + g.stage_off[idx];
+  } else {
+    out_col = g.c_col + c0;
+    out_val = g.c_val + c0;
+  }
   if (active) {
-    const offset_t out0 = c0 - g.c_base;
     for (Slot s = lane; s < n_slots; s += TEAM) {
       const int k = keys[s];
       if (k == kEmptyKey) continue;
       const int pos = atomicAdd(&counters[team], 1);
       if (pos < nnz) {  // always, unless the phases disagree; never write past the row
-        g.out_col[out0 + pos] = k;
-        g.out_val[out0 + pos] = vals[s];
+        out_col[pos] = k;
+        out_val[pos] = vals[s];
       }
+    }
+  }
+  if constexpr (!GLOBAL) {
+    // The row back into shared memory, padded to a power of two, sorted.
+    // Team rows all sort slots / 2 entries (their bound); a block row the
+    // power of two above its count. Either way the same P for the block.
+    __syncthreads();
+    int P;
+    if constexpr (kRows > 1) {
+      P = g.slots / 2;
+    } else {
+      P = 1;
+      while (P < nnz) P <<= 1;
+    }
+    for (int i = lane; i < P; i += TEAM) {
+      keys[i] = i < nnz ? out_col[i] : kSortSentinel;
+      vals[i] = i < nnz ? out_val[i] : V();
+    }
+    __syncthreads();
+    bitonic_sort_pairs<TEAM>(keys, vals, P, lane);
+    for (int i = lane; i < nnz; i += TEAM) {
+      out_col[i] = keys[i];
+      out_val[i] = vals[i];
+    }
+  }
+}
+
+// Number of entries of the j-th row of a list (0 past its end): the input of
+// the scan that places the global-memory rows in the staging buffer.
+struct ListedRowNnz {
+  const vertex_t* rows;
+  std::int64_t count;
+  const offset_t* c_ptr;
+  __host__ __device__ std::int64_t operator()(std::int64_t j) const {
+    if (j >= count) return 0;
+    const vertex_t r = rows[j];
+    return c_ptr[r + 1] - c_ptr[r];
+  }
+};
+
+// Copies sorted staged rows to their places in C, a block per row.
+template <class V>
+__global__ void scatter_rows_kernel(const vertex_t* __restrict__ rows, std::int64_t count,
+                                    const std::int64_t* __restrict__ stage_off,
+                                    const vertex_t* __restrict__ s_col, const V* __restrict__ s_val,
+                                    const offset_t* __restrict__ c_ptr,
+                                    vertex_t* __restrict__ c_col, V* __restrict__ c_val) {
+  for (std::int64_t j = blockIdx.x; j < count; j += gridDim.x) {
+    const std::int64_t src = stage_off[j], len = stage_off[j + 1] - src;
+    const offset_t dst = c_ptr[rows[j]];
+    for (std::int64_t e = threadIdx.x; e < len; e += blockDim.x) {
+      c_col[dst + e] = s_col[src + e];
+      c_val[dst + e] = s_val[src + e];
     }
   }
 }

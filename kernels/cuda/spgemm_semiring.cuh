@@ -1,4 +1,5 @@
-// Device forms of the semirings SpGEMM accumulates with. The engine's
+// Device forms of the semirings SpGEMM accumulates with; zero() is the
+// identity of add that a hash-table slot starts from. The engine's
 // semirings are host constexpr types; a kernel needs the same zero, mul and
 // an atomic add-into-memory, which for (+, ×) on float and double is the
 // hardware atomicAdd and for the others a compare-and-swap loop on the
@@ -57,10 +58,13 @@ struct DeviceSemiring<MinPlus<T>> {
   }
 };
 
+// A table slot starts at the identity of max, -infinity, not at the engine's
+// zero() (0, an identity only for non-negative values): an entry of C is the
+// maximum of its products, whatever their signs.
 template <class T>
 struct DeviceSemiring<MaxTimes<T>> {
   using value_type = T;
-  __device__ static T zero() { return T(0); }
+  __device__ static T zero() { return -::cuda::std::numeric_limits<T>::infinity(); }
   __device__ static T mul(T a, T b) { return a * b; }
   __device__ static void atomic_add(T* p, T v) {
     atomic_combine(p, v, [](T x, T y) { return y > x ? y : x; });

