@@ -66,20 +66,6 @@ PageRankOptions fixed_iterations(int iters) {
   return o;
 }
 
-// Milliseconds per iteration of one pagerank() call, from the callback's
-// clock: (elapsed at the last iteration - elapsed at the first) / (K - 1),
-// which leaves out the upload, the set-up and the download of the ranks.
-double ms_per_iteration(Context& ctx, const Graph& g, PageRankOptions o, PageRankResult* out) {
-  std::vector<double> at;
-  o.on_iteration = [&](const IterationInfo& it) {
-    at.push_back(it.elapsed);
-    return true;
-  };
-  *out = pagerank(ctx, g, o);
-  if (at.size() < 2) return out->seconds * 1e3;
-  return (at.back() - at.front()) * 1e3 / static_cast<double>(at.size() - 1);
-}
-
 // ---------------------------------------------------------------- GraphBLAS
 
 struct GraphBlasPageRank {
@@ -201,6 +187,20 @@ double median(std::vector<double> v) {
 }
 
 #if defined(GRAPHRUN_HAVE_CUDA)
+
+// Milliseconds per iteration of one pagerank() call, from the callback's
+// clock: (elapsed at the last iteration - elapsed at the first) / (K - 1),
+// which leaves out the upload, the set-up and the download of the ranks.
+double ms_per_iteration(Context& ctx, const Graph& g, PageRankOptions o, PageRankResult* out) {
+  std::vector<double> at;
+  o.on_iteration = [&](const IterationInfo& it) {
+    at.push_back(it.elapsed);
+    return true;
+  };
+  *out = pagerank(ctx, g, o);
+  if (at.size() < 2) return out->seconds * 1e3;
+  return (at.back() - at.front()) * 1e3 / static_cast<double>(at.size() - 1);
+}
 
 void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw DeviceError(std::string(what) + ": " + cudaGetErrorString(e));
