@@ -6,9 +6,9 @@
 // speed-up over cuSPARSE (> 1: faster), then the chooser's pick
 // (choose_spmv_format(analyze(A), Device::cuda)) with its time, effective
 // bandwidth and share of the measured copy bandwidth, and the fastest
-// format. Effective bandwidth counts the bytes an SpMV must move once:
-// values (weighted graphs), column indices, row pointers, x and y. Every
-// format's y is checked against cuSPARSE's.
+// format, and csr-warp's best sub-warp width. Effective bandwidth counts the bytes an SpMV must
+// move once: values (weighted graphs), column indices, row pointers, x and y. Every format's y is
+// checked against cuSPARSE's.
 //
 // CPU (--device cpu): the CPU fast paths (CSR, merge-path) and the chooser's
 // pick, with effective bandwidth.
@@ -79,7 +79,8 @@ void run_cuda(const BenchOptions& o) {
       reps, copy);
   std::vector<std::string> columns = {"graph", "rows", "nnz", "mean / cv", "cuSPARSE ms"};
   for (SpmvFormat f : all_spmv_formats()) columns.emplace_back(to_string(f));
-  for (const char* c : {"pick", "pick ms", "pick GB/s", "% copy", "pick / cuSPARSE", "fastest"})
+  for (const char* c :
+       {"best csr width", "pick", "pick ms", "pick GB/s", "% copy", "pick / cuSPARSE", "fastest"})
     columns.emplace_back(c);
   Table table(columns, o.csv);
   Summary summary;
@@ -113,12 +114,25 @@ void run_cuda(const BenchOptions& o) {
       bool same = true;
       for (std::size_t i = 0; i < got.size() && same; ++i)
         same = std::abs(got[i] - want[i]) <= 1e-9 * (std::abs(want[i]) + 1.0);
-      cells.push_back(fixed(anchor_ms / ms, 2) + (same ? "" : " (WRONG)"));
+      cells.push_back(fixed(anchor_ms / ms, 2) + (same ? "" : " (WRONG)") +
+                      (f == SpmvFormat::csr_warp ? format(" w%d", op->threads_per_row()) : ""));
       if (!(ms >= best_ms)) {
         best_ms = ms;
         best = f;
       }
       if (f == pick) pick_ms = ms;
+    }
+    // csr-warp at every sub-warp width: the data behind its width rule.
+    int best_width = 0;
+    double best_width_ms = std::numeric_limits<double>::infinity();
+    for (int w : {2, 4, 8, 16, 32}) {
+      const cuda::SpmvOperator<double> op(d, SpmvFormat::csr_warp, w);
+      const double ms = gpu_median_ms(
+          reps, [&](cudaStream_t s) { op.apply<PlusTimes<double>>(x.data(), y.data(), {}, s); });
+      if (ms < best_width_ms) {
+        best_width_ms = ms;
+        best_width = w;
+      }
     }
     if (std::isnan(pick_ms)) {  // the pick refused the matrix: `auto` falls back
       used = cuda::SpmvOperator<double>(d, SpmvFormat::automatic).format();
@@ -128,6 +142,7 @@ void run_cuda(const BenchOptions& o) {
       });
     }
     const double bw = gbs(spmv_bytes(a), pick_ms);
+    cells.push_back(format("w%d %.2f", best_width, anchor_ms / best_width_ms));
     cells.push_back(std::string(to_string(used)));
     cells.push_back(fixed(pick_ms, 4));
     cells.push_back(fixed(bw, 0));

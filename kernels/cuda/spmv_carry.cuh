@@ -39,6 +39,30 @@ void launch_carry_fixup(Carries c, offset_t blocks, typename S::value_type* y, M
   GRAPHRUN_CUDA_CHECK(cudaGetLastError());
 }
 
+// A thread's partial sum of one row, and the segmented reduction that
+// combines the partials of equal rows: with rows in non-decreasing order
+// across threads (as in every tile) the operation is associative, so a CUB
+// block scan gives each thread the sum of the same row's partials before it
+// in O(log threads) steps. Partials of rows a thread did not reach are
+// S::zero(), which no row's sum can notice (every row's sum starts from it,
+// and zero ⊕ zero = zero in every semiring here).
+template <class V>
+struct RowPartial {
+  vertex_t row;
+  V value;
+};
+
+template <class S>
+struct SegmentedAdd {
+  __device__ __forceinline__ RowPartial<typename S::value_type> operator()(
+      const RowPartial<typename S::value_type>& a,
+      const RowPartial<typename S::value_type>& b) const {
+    return b.row == a.row
+               ? RowPartial<typename S::value_type>{b.row, DeviceSemiring<S>::add(a.value, b.value)}
+               : b;
+  }
+};
+
 // Shuffle for any value type (bytes travel as int).
 template <class V>
 __device__ __forceinline__ V shfl_xor(unsigned lanes, V v, int offset, int width) {

@@ -5,11 +5,14 @@
 //   - a row that starts and ends inside one thread is written by it;
 //   - a thread's trailing row that goes on past it leaves a carry;
 //   - the thread that ends a row begun before it (a "head") adds the carries
-//     of the threads before it that hold the same row, in thread order;
+//     of the threads before it that hold the same row, summed by a segmented
+//     block scan (RowPartial, spmv_carry.cuh);
 //   - the carries of the row still open at the end of the tile go out as the
 //     block's carry, added by carry_fixup (spmv_carry.cuh).
 // Without `accumulate`, rows with no entry get S::zero(): the thread holding
 // entry k writes the empty rows between row_idx[k-1] and row_idx[k].
+#include <cub/block/block_scan.cuh>
+
 #include "graphrun/engine/cuda_check.hpp"
 #include "spmv_carry.cuh"
 #include "spmv_launch.cuh"
@@ -40,8 +43,6 @@ __global__ void __launch_bounds__(tile_block)
               typename S::value_type* __restrict__ carry_val) {
   using D = DeviceSemiring<S>;
   using V = typename S::value_type;
-  __shared__ vertex_t s_row[tile_block];
-  __shared__ V s_val[tile_block];
   const int t = threadIdx.x;
   const offset_t tile_begin = blockIdx.x * offset_t(tile_items);
   const offset_t tile_end = tile_begin + tile_items < a.nnz ? tile_begin + tile_items : a.nnz;
@@ -61,7 +62,7 @@ __global__ void __launch_bounds__(tile_block)
     }
     if (k == kb) {
       row = r;
-      acc = v;
+      acc = D::add(D::zero(), v);  // every row's sum starts from zero (MaxTimes: 0)
     } else if (r == row) {
       acc = D::add(acc, v);
     } else {
@@ -75,7 +76,7 @@ __global__ void __launch_bounds__(tile_block)
       }
       first = false;
       row = r;
-      acc = v;
+      acc = D::add(D::zero(), v);
     }
   }
   bool carry = false;
@@ -90,24 +91,26 @@ __global__ void __launch_bounds__(tile_block)
     }
     if (!accumulate && ke == a.nnz) zero_rows<S>(y, row + 1, a.n_rows, mask);
   }
-  s_row[t] = carry ? row : vertex_t{-1};
-  s_val[t] = acc;
-  __syncthreads();
+  // Each thread's carry: the partial of its last row if that row goes on.
+  // Threads past the tile's end stand at its last row with nothing.
+  using Scan = cub::BlockScan<RowPartial<V>, tile_block>;
+  __shared__ typename Scan::TempStorage scan_storage;
+  const vertex_t last_row = __ldg(a.row_idx + tile_end - 1);
+  RowPartial<V> before, all;
+  Scan(scan_storage)
+      .ExclusiveScan(RowPartial<V>{kb < ke ? row : last_row, carry ? acc : D::zero()}, before,
+                     SegmentedAdd<S>{}, all);
   if (has_head) {
-    // `row` at the time of the head is the thread's first row: row_idx[kb].
+    // The head is the thread's first row: row_idx[kb].
     const vertex_t hr = __ldg(a.row_idx + kb);
-    for (int u = t - 1; u >= 0 && s_row[u] == hr; --u) head = D::add(s_val[u], head);
+    if (t > 0 && before.row == hr) head = D::add(before.value, head);
     put<S>(y, hr, head, accumulate, mask);
   }
   if (t == 0) {
-    // The row open at the end of the tile: the trailing carries.
-    const int last = static_cast<int>((tile_end - tile_begin - 1) / tile_items_per_thread);
-    const vertex_t r = s_row[last];
-    V v = s_val[last];
-    if (r >= 0)
-      for (int u = last - 1; u >= 0 && s_row[u] == r; --u) v = D::add(s_val[u], v);
-    carry_row[blockIdx.x] = r;
-    carry_val[blockIdx.x] = v;
+    // The row open at the end of the tile leaves as the block's carry.
+    const bool open = tile_end < a.nnz && __ldg(a.row_idx + tile_end) == last_row;
+    carry_row[blockIdx.x] = open ? last_row : vertex_t{-1};
+    carry_val[blockIdx.x] = open ? all.value : D::zero();
   }
 }
 

@@ -9,10 +9,13 @@
 //      search in shared memory and consumes tile_items_per_thread items:
 //      an entry adds its product, a row end closes the row;
 //   3. a row a thread closes but did not begin (a "head") is finished with
-//      the carries of the threads before it, in thread order; the carries of
-//      the row open at the end of the share leave as the block's carry,
-//      added by carry_fixup (spmv_carry.cuh).
+//      the partials of the threads before it, summed by a segmented block
+//      scan (RowPartial, spmv_carry.cuh); the partials of the row open at
+//      the end of the share leave as the block's carry, added by
+//      carry_fixup.
 // Empty rows are row ends with no entry before them: they get S::zero().
+#include <cub/block/block_scan.cuh>
+
 #include "graphrun/engine/cuda_check.hpp"
 #include "spmv_carry.cuh"
 #include "spmv_launch.cuh"
@@ -32,8 +35,6 @@ __global__ void __launch_bounds__(tile_block)
   using V = typename S::value_type;
   __shared__ offset_t s_row_end[tile_items];  // row_ptr[row_b + 1 + i]
   __shared__ V s_prod[tile_items];
-  __shared__ vertex_t s_carry_row[tile_block];  // local row, -1: none
-  __shared__ V s_carry_val[tile_block];
   const int t = threadIdx.x;
   const vertex_t row_b = part.share_row[blockIdx.x];
   const offset_t k_b = part.share_k[blockIdx.x];
@@ -85,30 +86,23 @@ __global__ void __launch_bounds__(tile_block)
       ++j;
     }
   }
-  s_carry_row[t] = pending ? i : -1;
-  s_carry_val[t] = acc;
-  __syncthreads();
-
+  // Each thread's carry: the partial of the row it stopped in (local row i).
+  using Scan = cub::BlockScan<RowPartial<V>, tile_block>;
+  __shared__ typename Scan::TempStorage scan_storage;
+  RowPartial<V> before, all;
+  Scan(scan_storage)
+      .ExclusiveScan(RowPartial<V>{i, pending ? acc : D::zero()}, before, SegmentedAdd<S>{}, all);
   if (has_head) {
-    for (int u = t - 1; u >= 0 && s_carry_row[u] == head_row; --u)
-      head = D::add(s_carry_val[u], head);
+    if (t > 0 && before.row == head_row) head = D::add(before.value, head);
     if (mask.allows(row_b + head_row)) y[row_b + head_row] = head;
   }
   if (t == 0) {
-    // The row open at the end of the share (local row nr), if any entry of
-    // it was consumed here: the trailing carries.
-    vertex_t r = -1;
-    V v = D::zero();
-    if (total > 0) {
-      const int last = (total - 1) / tile_items_per_thread;
-      if (s_carry_row[last] == nr) {
-        r = row_b + nr;
-        v = s_carry_val[last];
-        for (int u = last - 1; u >= 0 && s_carry_row[u] == nr; --u) v = D::add(s_carry_val[u], v);
-      }
-    }
-    carry_row[blockIdx.x] = r;
-    carry_val[blockIdx.x] = v;
+    // The row open at the end of the share (local row nr) leaves as the
+    // block's carry if the share consumed any of its entries.
+    const offset_t open_start = nr == 0 ? a.row_ptr[row_b] : s_row_end[nr - 1];
+    const bool open = all.row == nr && open_start < k_b + nk;
+    carry_row[blockIdx.x] = open ? row_b + nr : vertex_t{-1};
+    carry_val[blockIdx.x] = open ? all.value : D::zero();
   }
 }
 

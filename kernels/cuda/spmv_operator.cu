@@ -1,5 +1,6 @@
 // cuda::SpmvOperator: derives the format once (on the device), then each
 // apply() is one or two kernel launches on the caller's stream.
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <utility>
@@ -44,7 +45,7 @@ struct SpmvOperator<T>::Impl {
         width = 1;
         break;
       case SpmvFormat::csr_warp:
-        width = warp_width(stats.mean);
+        width = warp_width(stats);
         break;
       case SpmvFormat::ell:
         ell = build_ell(*a, stats);
@@ -68,11 +69,17 @@ struct SpmvOperator<T>::Impl {
     format = f;
   }
 
-  // Sub-warp width for CSR: the power of two at or above the mean row length
-  // (2..32), so that a typical row is read by one pass of its lanes.
-  static int warp_width(double mean) {
-    const auto m = static_cast<std::uint32_t>(mean < 32 ? mean + 0.999 : 32);
-    return static_cast<int>(std::clamp<std::uint32_t>(std::bit_ceil(std::max(m, 1u)), 2, 32));
+  // Sub-warp width for csr-warp, from the H200 sweep of widths 2..32 in
+  // `graphrun bench spmv` (docs/bench/spmv-h200.md). Small matrices are
+  // latency-bound: the best width keeps about 2^19 threads busy (w16-w32 below
+  // ~16K rows, w8 near 37K, w2-w4 past 100K rows). Long rows want at least
+  // their mean in lanes (a row is then read in one coalesced pass).
+  static int warp_width(const RowStats& s) {
+    const auto rows = static_cast<std::uint64_t>(std::max<vertex_t>(s.n_rows, 1));
+    const std::uint64_t busy = std::bit_floor(std::max<std::uint64_t>((1u << 19) / rows, 1));
+    const auto mean = static_cast<std::uint64_t>(std::min(s.mean, 32.0) + 0.999);
+    const std::uint64_t w = std::max(busy, std::bit_ceil(std::max<std::uint64_t>(mean, 1)));
+    return static_cast<int>(std::clamp<std::uint64_t>(w, 2, 32));
   }
 
   detail::Carries carries() const {
@@ -86,8 +93,11 @@ struct SpmvOperator<T>::Impl {
 };
 
 template <class T>
-SpmvOperator<T>::SpmvOperator(const DeviceCsr<T>& a, SpmvFormat format)
+SpmvOperator<T>::SpmvOperator(const DeviceCsr<T>& a, SpmvFormat format, int threads_per_row)
     : impl_(std::make_unique<Impl>()) {
+  if (threads_per_row != 0 && (threads_per_row < 2 || threads_per_row > 32 ||
+                               !std::has_single_bit(unsigned(threads_per_row))))
+    throw ArgumentError("SpmvOperator: threads per row must be 2, 4, 8, 16 or 32");
   impl_->a = &a;
   // Row statistics from row_ptr alone (n + 1 offsets back to the host).
   const std::vector<offset_t> row_ptr = a.row_ptr().download();
@@ -95,6 +105,7 @@ SpmvOperator<T>::SpmvOperator(const DeviceCsr<T>& a, SpmvFormat format)
   const RowStats stats = analyze(shape);
   if (format != SpmvFormat::automatic) {
     impl_->build(format, stats);
+    if (format == SpmvFormat::csr_warp && threads_per_row != 0) impl_->width = threads_per_row;
     return;
   }
   try {

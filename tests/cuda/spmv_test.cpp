@@ -16,10 +16,19 @@
 #include <string>
 #include <vector>
 
+#include "graphrun/engine/cuda/coo.hpp"
+#include "graphrun/engine/cuda/ell.hpp"
+#include "graphrun/engine/cuda/hyb.hpp"
+#include "graphrun/engine/cuda/jds.hpp"
+#include "graphrun/engine/cuda/merge_path.hpp"
 #include "graphrun/engine/device_array.hpp"
 #include "graphrun/engine/error.hpp"
+#include "graphrun/engine/formats/coo_format.hpp"
 #include "graphrun/engine/formats/ell.hpp"
+#include "graphrun/engine/formats/hyb.hpp"
+#include "graphrun/engine/formats/jds.hpp"
 #include "graphrun/engine/row_stats.hpp"
+#include "graphrun/engine/spmv_format.hpp"
 #include "graphrun/io/load.hpp"
 #include "graphrun/kernels/cpu/spmv_reference.hpp"
 #include "graphrun/kernels/cuda/bandwidth.hpp"
@@ -199,7 +208,8 @@ TEST_F(CudaSpmv, SharedGraphsLarge) {
   const fs::path root(GRAPHRUN_DATASETS);
   const char* files[] = {"luxembourg_osm/luxembourg_osm.mtx.gz",
                          "email-Enron/email-Enron.txt.gz",
-                         "as-caida20071105/as-caida20071105.txt.gz",
+                         "ca-HepPh/ca-HepPh.txt.gz",
+                         "p2p-Gnutella30/p2p-Gnutella30.txt.gz",
                          "cond-mat-2005/cond-mat-2005.txt.gz",
                          "pgp-strong-2009/pgp-strong-2009.txt.gz",
                          "bcsstk13/bcsstk13.mtx.gz",
@@ -251,6 +261,72 @@ TEST_F(CudaSpmv, ResultsAreDeterministic) {
   }
 }
 
+// The formats built on the device hold exactly the arrays of the host
+// formats (engine/formats), and the merge-path partition lies on the path.
+template <class T>
+void check_device_formats(const Csr<T>& a, const std::string& what) {
+  SCOPED_TRACE(what);
+  const DeviceCsr<T> d(a);
+  const RowStats stats = analyze(a.view());
+  const auto coo = cuda::build_coo(d);
+  const auto hcoo = CooMatrix<T>::from_csr(a);
+  EXPECT_EQ(coo.row_idx.download(), hcoo.row_idx());
+  EXPECT_EQ(coo.col_idx.download(), hcoo.col_idx());
+  EXPECT_EQ(coo.values.download(), hcoo.values());
+  if (ell_fits(a.n_rows(), stats.max_length, a.nnz())) {
+    const auto ell = cuda::build_ell(d, stats);
+    const auto hell = Ell<T>::from_csr(a);
+    EXPECT_EQ(ell.width, hell.width());
+    EXPECT_EQ(ell.col_idx.download(), hell.col_idx());
+    EXPECT_EQ(ell.values.download(), hell.values());
+  } else {
+    EXPECT_THROW(cuda::build_ell(d, stats), FormatError);
+  }
+  const auto hyb = cuda::build_hyb(d, stats);
+  const auto hhyb = Hyb<T>::from_csr(a);
+  EXPECT_EQ(hyb.ell.width, hhyb.ell_width());
+  EXPECT_EQ(hyb.ell.col_idx.download(), hhyb.ell().col_idx());
+  EXPECT_EQ(hyb.ell.values.download(), hhyb.ell().values());
+  EXPECT_EQ(hyb.coo.row_idx.download(), hhyb.coo().row_idx());
+  EXPECT_EQ(hyb.coo.col_idx.download(), hhyb.coo().col_idx());
+  EXPECT_EQ(hyb.coo.values.download(), hhyb.coo().values());
+  const auto jds = cuda::build_jds(d);
+  const auto hjds = Jds<T>::from_csr(a);
+  EXPECT_EQ(jds.n_diag, hjds.n_diag());
+  EXPECT_EQ(jds.perm.download(), hjds.perm());
+  EXPECT_EQ(jds.jd_ptr.download(), hjds.jd_ptr());
+  EXPECT_EQ(jds.col_idx.download(), hjds.col_idx());
+  EXPECT_EQ(jds.values.download(), hjds.values());
+  for (offset_t share : {offset_t{1}, offset_t{7}, offset_t{1024}}) {
+    const auto m = cuda::build_merge_path(d, share);
+    const auto rows = m.share_row.download();
+    const auto ks = m.share_k.download();
+    const offset_t total = offset_t(a.n_rows()) + a.nnz();
+    ASSERT_EQ(offset_t(m.shares), (total + share - 1) / share);
+    for (vertex_t p = 0; p <= m.shares; ++p) {
+      // On the diagonal, and on the path: the row ends consumed come before
+      // entry k, the entries consumed before the next row end.
+      ASSERT_EQ(rows[p] + ks[p], std::min(p * share, total)) << "share " << p;
+      ASSERT_LE(a.row_ptr()[rows[p]], ks[p]) << "share " << p;
+      if (rows[p] < a.n_rows()) {
+        ASSERT_GE(a.row_ptr()[rows[p] + 1], ks[p]) << "share " << p;
+      }
+    }
+  }
+}
+
+TEST_F(CudaSpmv, DeviceFormatsEqualHostFormats) {
+  std::uint64_t seed = 71;
+  for (const Case& c : small_cases)
+    for (bool pattern : {true, false})
+      check_device_formats(
+          test::random_csr<double>(c.rows, c.cols, c.shape, c.per_row, pattern, seed++),
+          test::to_string(c.shape) + " " + std::to_string(c.rows) + "x" + std::to_string(c.cols) +
+              (pattern ? " pattern" : " weighted"));
+  check_device_formats(
+      test::random_csr<float>(5000, 5000, test::MatrixShape::power_law, 8, false, 3), "float");
+}
+
 TEST_F(CudaSpmv, MeasuredCopyBandwidthIsPlausible) {
   const double gbs = cuda::measured_copy_bandwidth();
   RecordProperty("copy_GBps", std::to_string(gbs));
@@ -260,6 +336,32 @@ TEST_F(CudaSpmv, MeasuredCopyBandwidthIsPlausible) {
 #endif
 
 TEST(CudaSpmvAvailability, DeviceCountNeverThrows) { EXPECT_GE(cuda_device_count(), 0); }
+
+// The GPU rule of choose_spmv_format (engine/src/spmv_format_choice.cpp):
+// skewed rows -> coo; large regular matrices -> csr-thread (short rows) or
+// hyb; everything else (latency-bound sizes) -> csr-warp.
+TEST(GpuFormatChoice, FollowsTheMeasuredRule) {
+  RowStats s;
+  s.n_rows = 4'000'000;
+  s.nnz = 16'000'000;
+  s.mean = 4;
+  s.cv = 0.01;
+  s.max_length = 5;
+  EXPECT_EQ(choose_spmv_format(s, Device::cuda), SpmvFormat::csr_thread);  // grid
+  s.mean = 16;
+  s.max_length = 30;
+  EXPECT_EQ(choose_spmv_format(s, Device::cuda), SpmvFormat::hyb);  // uniform degree 16
+  s.cv = 9;
+  s.max_length = 100'000;
+  EXPECT_EQ(choose_spmv_format(s, Device::cuda), SpmvFormat::coo);  // R-MAT
+  s.n_rows = 20'000;
+  s.cv = 1.2;
+  s.mean = 5;
+  s.max_length = 200;
+  EXPECT_EQ(choose_spmv_format(s, Device::cuda), SpmvFormat::csr_warp);  // small social graph
+  s.max_length = 64 * 6 + 1;
+  EXPECT_EQ(choose_spmv_format(s, Device::cuda), SpmvFormat::coo);  // one long row
+}
 
 }  // namespace
 }  // namespace graphrun

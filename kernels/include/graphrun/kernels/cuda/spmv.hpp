@@ -42,7 +42,9 @@ namespace graphrun::cuda {
 template <class T>
 class SpmvOperator {
  public:
-  SpmvOperator(const DeviceCsr<T>& a, SpmvFormat format);
+  // threads_per_row: for csr-warp, 2..32 (a power of two) instead of the
+  // width chosen from the mean row length (0); other formats ignore it.
+  SpmvOperator(const DeviceCsr<T>& a, SpmvFormat format, int threads_per_row = 0);
   ~SpmvOperator();
   SpmvOperator(SpmvOperator&&) noexcept;
   SpmvOperator& operator=(SpmvOperator&&) noexcept;
