@@ -59,7 +59,10 @@ fi
 gen=(); command -v ninja >/dev/null && gen=(-G Ninja)
 step configure cmake -S . -B build-gpu "${gen[@]}" "${cmake_args[@]}"
 if [ -n "$only" ]; then
-  targets=$(cmake --build build-gpu --target help 2>/dev/null | grep -oE '[A-Za-z0-9_]*test[A-Za-z0-9_]*' |
+  # The test executables' targets (not the build tool's internal rule names).
+  targets=$(cmake --build build-gpu --target help 2>/dev/null |
+            sed -E 's/^\.\.\. //; s/:.*//' | grep -E '^[A-Za-z0-9_]*test[A-Za-z0-9_]*$' |
+            grep -v '^cmake_' |
             sort -u | grep -E "$only")
   # shellcheck disable=SC2086
   step build cmake --build build-gpu -j"$(nproc)" --target graphrun_cli $targets
