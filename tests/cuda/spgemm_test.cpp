@@ -259,8 +259,9 @@ Csr<double> with_two_global_rows() {
 TEST_F(CudaSpgemm, SmallWorkspaceLimitForcesChunks) {
   const auto a = with_two_global_rows();
   // A limit that holds the widest row's numeric table and staging (as the
-  // chunk planner bounds them: twice the row for staging, plus its table),
-  // but not every row's at once.
+  // chunk planner bounds them: twice the row for staging, plus its table)
+  // with room for the segmented sort's temporary storage, but not every
+  // row's at once (about 11 MB).
   const Csr<double> c = reference<PlusTimes<double>, double>(a, a).c;
   std::size_t widest_need = 0;
   for (vertex_t i = 0; i < c.n_rows(); ++i) {
@@ -270,7 +271,7 @@ TEST_F(CudaSpgemm, SmallWorkspaceLimitForcesChunks) {
     widest_need = std::max<std::size_t>(widest_need, (2 * nnz + (nnz > 8192 ? slots : 0)) * 12);
   }
   cuda::SpgemmOptions o;
-  o.workspace_limit_bytes = widest_need + (64 << 10);
+  o.workspace_limit_bytes = widest_need + (std::size_t{2} << 20);
   const auto stats = check_product<PlusTimes<double>>(a, a, "chunked wide rows", o);
   EXPECT_GE(stats.global_rows, 2);
   EXPECT_GT(stats.chunks, 1);
