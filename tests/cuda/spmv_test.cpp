@@ -210,7 +210,7 @@ TEST_F(CudaSpmv, SharedGraphsLarge) {
                          "email-Enron/email-Enron.txt.gz",
                          "ca-HepPh/ca-HepPh.txt.gz",
                          "p2p-Gnutella30/p2p-Gnutella30.txt.gz",
-                         "cond-mat-2005/cond-mat-2005.txt.gz",
+                         "cond-mat-2003/cond-mat-2003.txt.gz",
                          "pgp-strong-2009/pgp-strong-2009.txt.gz",
                          "bcsstk13/bcsstk13.mtx.gz",
                          "cryg2500/cryg2500.mtx.gz"};
