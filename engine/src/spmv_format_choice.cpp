@@ -72,30 +72,33 @@ SpmvFormat choose_cpu_format(const RowStats& stats) {
 
 // GPU: measured on an H200 with `graphrun bench spmv --suite DATASETS --device
 // cuda` (docs/bench/spmv-h200.md): every format beside cuSPARSE's
-// cusparseSpMV on 45 shared graphs and the generated suite, double values.
-// Speed-ups over cuSPARSE (> 1: faster):
+// cusparseSpMV on the 45 files of the shared collection that load (two are
+// node lists that parse as edge lists) and the generated suite, double values. Speed-ups over
+// cuSPARSE (> 1: faster):
 //
 //   graph (rows, mean, cv)           csr-thread csr-warp  hyb   coo  merge-path
-//   2000x2000 grid (4M, 4.0, 0.01)      2.31      1.01   2.07  1.09   0.62
-//   luxembourg_osm (115K, 2.1, 0.20)    1.68      1.55   0.82  1.11   1.03
-//   uniform 4M, degree 16 (16, 0.25)    0.75      0.97   1.04  0.87   0.83
-//   R-MAT 22 (4M, 15.6, 12.0)           0.05      0.29   0.95  0.98   0.95
-//   R-MAT 20 (1M, 15.3, 9.2)            0.04      0.22   0.98  1.00   0.98
-//   email-Enron (37K, 10.0, 3.6)        0.15      0.74   0.84  1.12   1.14
-//   pgp-strong-2009 (40K, 7.6, 2.7)     0.13      0.41   0.79  1.11   1.07
-//   ca-HepPh (12K, 19.7, 2.4)           0.38      1.05   0.73  1.05   1.00
-//   the 38 other shared graphs          0.6-1.8   1.0-2.2 0.6-0.9 0.8-1.2 0.8-1.2
+//   2000x2000 grid (4M, 4.0, 0.01)      2.27      0.98   2.02  1.08   0.62
+//   luxembourg_osm (115K, 2.1, 0.20)    1.62      1.50   0.86  1.11   1.04
+//   uniform 4M, degree 16 (16, 0.25)    0.75      0.96   1.04  0.86   0.83
+//   R-MAT 22 (4M, 15.6, 12.0)           0.05      0.29   0.94  0.98   0.94
+//   R-MAT 20 (1M, 15.3, 9.2)            0.04      0.22   0.98  1.01   0.98
+//   email-Enron (37K, 10.0, 3.6)        0.16      0.73   0.81  1.16   1.08
+//   pgp-strong-2009 (40K, 7.6, 2.7)     0.14      0.45   0.83  1.16   1.03
+//   ca-HepPh (12K, 19.7, 2.4)           0.41      1.08   0.78  1.05   1.01
+//   the 41 other graphs (< 40K rows)    0.24-2.1  1.13-2.1 0.6-2.2 0.4-1.3 0.8-1.3
 //
-// (ELL, where it fits, trails csr-thread or HYB; JDS trails everywhere.)
-// Below about 100K rows an SpMV is a few microseconds, bound by launch and
-// memory latency: csr-warp, one launch with enough lanes per row, wins
-// (cuSPARSE takes 8-15 us there, csr-warp 6-11 us). Long rows (a coefficient
-// of variation past 2, or a row 64x the mean) stall one (sub-)warp while the
-// others idle; COO's equal tiles of entries with a segmented reduction keep
-// every block busy and led merge-path on 4 of the 5 such graphs. Large
-// regular matrices are bandwidth-bound: a thread per row reads a short row
-// with the fewest instructions (grid: 75% of the measured copy bandwidth),
-// and past 8 entries per row HYB's coalesced ELL slots win.
+// (ELL, where it fits, trails csr-thread or HYB; JDS trails almost
+// everywhere.) Below about 100K rows an SpMV takes microseconds, bound by
+// launch and memory latency: csr-warp, one launch with up to a warp per row,
+// is the fastest format on 39 of the 41 and within 10% on the other two
+// (cuSPARSE takes 9-16 us there, csr-warp 7-13 us). Long rows (a coefficient
+// of variation past 2, or a row 64x the mean) stall one warp while the others
+// idle; COO's equal tiles of entries with a segmented reduction keep every
+// block busy, ahead of merge-path on all five such graphs. Large regular matrices are
+// bandwidth-bound: a thread per row reads short rows with the fewest instructions (grid: 73% of the
+// measured copy bandwidth), and past 8 entries per row HYB's coalesced ELL
+// slots win. Picks: geometric mean 1.52x cuSPARSE over 49 graphs, lowest
+// 0.98x (R-MAT 22).
 SpmvFormat choose_gpu_format(const RowStats& stats) {
   const bool skewed = stats.cv > 2.0 || stats.max_length > 64 * (stats.mean + 1);
   if (skewed) return SpmvFormat::coo;
