@@ -11,7 +11,9 @@
 // checked against cuSPARSE's.
 //
 // CPU (--device cpu): the CPU fast paths (CSR, merge-path) and the chooser's
-// pick, with effective bandwidth.
+// pick, with effective bandwidth, beside SuiteSparse:GraphBLAS's GrB_mxv
+// (plus-times, FP64) where the build has GraphBLAS. Ratio columns are
+// speed-ups: the other's time over the pick's (> 1: the pick is faster).
 #include "graphrun/kernels/spmv.hpp"
 
 #include <algorithm>
@@ -27,6 +29,11 @@
 #include "graphrun/engine/row_stats.hpp"
 #include "graphrun/engine/spmv_format.hpp"
 
+#if defined(GRAPHRUN_HAVE_GRAPHBLAS)
+extern "C" {
+#include <GraphBLAS.h>
+}
+#endif
 #if defined(GRAPHRUN_HAVE_CUDA)
 #include "cuda/spmv_cusparse.hpp"
 #include "graphrun/engine/device_array.hpp"
@@ -158,6 +165,49 @@ void run_cuda(const BenchOptions& o) {
 }
 #endif
 
+#if defined(GRAPHRUN_HAVE_GRAPHBLAS)
+void grb_check(GrB_Info info, const char* what) {
+  if (info != GrB_SUCCESS) throw Error(std::string("GraphBLAS call failed: ") + what);
+}
+#define GRAPHRUN_GRB(call) grb_check((call), #call)
+
+// The median time of GrB_mxv(y, A, x) with x all ones; the import of A and
+// the set-up of the vectors are outside the timing.
+double graphblas_spmv_ms(const Csr<double>& a, int reps, int threads) {
+  static bool initialized = false;  // GrB_init once per process
+  if (!initialized) {
+    GRAPHRUN_GRB(GrB_init(GrB_NONBLOCKING));
+    initialized = true;
+  }
+  GRAPHRUN_GRB(GxB_Global_Option_set(GxB_GLOBAL_NTHREADS, threads));
+  const auto rows = static_cast<GrB_Index>(a.n_rows());
+  const auto cols = static_cast<GrB_Index>(a.n_cols());
+  const auto nnz = static_cast<GrB_Index>(a.nnz());
+  std::vector<GrB_Index> ap(a.row_ptr().begin(), a.row_ptr().end());
+  std::vector<GrB_Index> aj(a.col_idx().begin(), a.col_idx().end());
+  std::vector<double> ax =
+      a.is_pattern() ? std::vector<double>(std::max<GrB_Index>(nnz, 1), 1.0) : a.values();
+  if (ax.empty()) ax.push_back(0.0);
+  GrB_Matrix m = nullptr;
+  GrB_Vector x = nullptr, y = nullptr;
+  GRAPHRUN_GRB(GrB_Matrix_import_FP64(&m, GrB_FP64, rows, cols, ap.data(), aj.data(), ax.data(),
+                                      rows + 1, nnz, nnz, GrB_CSR_FORMAT));
+  GRAPHRUN_GRB(GrB_Vector_new(&x, GrB_FP64, cols));
+  GRAPHRUN_GRB(GrB_Vector_new(&y, GrB_FP64, rows));
+  GRAPHRUN_GRB(GrB_Vector_assign_FP64(x, nullptr, nullptr, 1.0, GrB_ALL, cols, nullptr));
+  GRAPHRUN_GRB(GrB_Matrix_wait(m, GrB_MATERIALIZE));
+  GRAPHRUN_GRB(GrB_Vector_wait(x, GrB_MATERIALIZE));
+  const double ms = median_ms(reps, [&] {
+    GRAPHRUN_GRB(GrB_mxv(y, nullptr, nullptr, GrB_PLUS_TIMES_SEMIRING_FP64, m, x, nullptr));
+    GRAPHRUN_GRB(GrB_Vector_wait(y, GrB_MATERIALIZE));
+  });
+  GrB_Vector_free(&y);
+  GrB_Vector_free(&x);
+  GrB_Matrix_free(&m);
+  return ms;
+}
+#endif
+
 void run_cpu(const BenchOptions& o) {
   Context ctx(Device::cpu, o.threads);
   const int reps = o.reps > 0 ? o.reps : 20;
@@ -165,9 +215,15 @@ void run_cpu(const BenchOptions& o) {
       "SpMV y = A x on the CPU (%d threads, double, PlusTimes): medians of %d runs, effective "
       "bandwidth over the bytes an SpMV must move.\n\n",
       ctx.threads(), reps);
-  Table table({"graph", "rows", "nnz", "mean / cv", "csr ms", "csr GB/s", "merge-path ms",
-               "merge-path GB/s", "pick", "pick / csr"},
-              o.csv);
+  std::vector<std::string> columns = {"graph",  "rows",      "nnz",           "mean / cv",
+                                      "csr ms", "csr GB/s",  "merge-path ms", "merge-path GB/s",
+                                      "pick",   "pick / csr"};
+#if defined(GRAPHRUN_HAVE_GRAPHBLAS)
+  columns.emplace_back("GraphBLAS ms");
+  columns.emplace_back("pick / GraphBLAS");
+  Summary summary;
+#endif
+  Table table(columns, o.csv);
   for_each_graph(o, [&](const BenchGraph& bg) {
     const Csr<double>& a = bg.graph.adj();
     const RowStats stats = analyze(a.view());
@@ -185,12 +241,29 @@ void run_cpu(const BenchOptions& o) {
                                ? csr_ms
                                : time(pick);
     const double bytes = spmv_bytes(a);
-    table.row({bg.name, std::to_string(a.n_rows()), std::to_string(a.nnz()), shape_cells(stats),
-               fixed(csr_ms, 3), fixed(gbs(bytes, csr_ms), 1), fixed(merge_ms, 3),
-               fixed(gbs(bytes, merge_ms), 1), std::string(to_string(pick)),
-               fixed(csr_ms / pick_ms, 2)});
+    std::vector<std::string> cells = {bg.name,
+                                      std::to_string(a.n_rows()),
+                                      std::to_string(a.nnz()),
+                                      shape_cells(stats),
+                                      fixed(csr_ms, 3),
+                                      fixed(gbs(bytes, csr_ms), 1),
+                                      fixed(merge_ms, 3),
+                                      fixed(gbs(bytes, merge_ms), 1),
+                                      std::string(to_string(pick)),
+                                      fixed(csr_ms / pick_ms, 2)};
+#if defined(GRAPHRUN_HAVE_GRAPHBLAS)
+    const double grb_ms = graphblas_spmv_ms(a, reps, ctx.threads());
+    cells.push_back(fixed(grb_ms, 3));
+    cells.push_back(fixed(grb_ms / pick_ms, 2));
+    summary.pick_speedup.push_back(grb_ms / pick_ms);
+    summary.best_speedup.push_back(grb_ms / std::min(csr_ms, merge_ms));
+#endif
+    table.row(cells);
   });
   table.finish();
+#if defined(GRAPHRUN_HAVE_GRAPHBLAS)
+  summary.print("GraphBLAS");
+#endif
 }
 
 }  // namespace
