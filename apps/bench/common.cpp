@@ -67,7 +67,7 @@ std::uint64_t spec_number(const std::string& text, const std::string& spec) {
   return v;
 }
 
-// Graph files of a suite folder; ground-truth, community and .mci files are not graphs.
+// Graph files of a suite folder (edge lists, Matrix Market, .grb).
 std::vector<std::string> suite_files(const std::string& dir) {
   std::vector<std::string> files;
   for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
@@ -79,9 +79,11 @@ std::vector<std::string> suite_files(const std::string& dir) {
     };
     if (!(ends(".txt") || ends(".txt.gz") || ends(".mtx") || ends(".mtx.gz") || ends(".grb")))
       continue;
-    if (name.find("groundtruth") != std::string::npos ||
-        name.find("communit") != std::string::npos || name.find("cmty") != std::string::npos)
-      continue;
+    // Vertex name lists and ground-truth communities sit beside the graphs.
+    bool side_file = false;
+    for (std::string_view tag : {".nodes.", "groundtruth", "communit", "cmty", "complexes"})
+      side_file = side_file || name.find(tag) != std::string::npos;
+    if (side_file) continue;
     files.push_back(e.path().string());
   }
   std::sort(files.begin(), files.end());
