@@ -13,9 +13,11 @@
 //
 // `team` threads work on one row; team == block means a block per row, a
 // smaller team a partial warp per row (block / team rows per block).
-// Sizes were chosen for the H200 (sm_90: 228 KB shared memory per SM, at
-// most 227 KB per block, 2048 threads per SM); docs/bench/spgemm-h200.md
-// holds the measurements.
+// Sizes are starting points for the H200 (sm_90: 228 KB shared memory per
+// SM, at most 227 KB per block, 2048 threads per SM): every table fits the
+// per-block limit and the small groups leave room for several blocks per SM.
+// They have not been swept yet; docs/bench/spgemm-h200.md holds the figures
+// measured with them.
 #pragma once
 
 #include <cstddef>

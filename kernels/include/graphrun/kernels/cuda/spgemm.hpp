@@ -5,6 +5,10 @@
 //   cuda::SpgemmStats stats;
 //   DeviceCsr<double> c = cuda::spgemm<PlusTimes<double>>(a, b, &stats);
 //
+// Rows whose hash tables fit in shared memory are sorted inside their block;
+// the others are staged and sorted by a CUB segmented sort (SpgemmStats::
+// sort_ms is that sort alone).
+//
 // C has sorted, unique columns per row; its structure is the structural
 // product (a stored zero still contributes). Inputs are device-resident; the
 // result is too, complete in the order of `stream`. A pattern input (no
@@ -19,8 +23,9 @@
 // memory there is) throws DeviceError with the bytes needed and available,
 // never a wrong or empty C.
 //
-// Semirings with a device form: PlusTimes, MinPlus and MaxTimes over float
-// and double (instantiated for value type == matrix type). CUDA builds only.
+// Instantiated (value type == matrix type): PlusTimes and MinPlus over
+// float and double, MaxTimes over double; kernels/cuda/spgemm_semiring.cuh
+// says what another semiring needs. CUDA builds only.
 #pragma once
 
 #include <cstddef>
