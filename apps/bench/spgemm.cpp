@@ -60,7 +60,8 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-// The graph files under dir (as the shared suite lists them), then R-MAT
+// The graph files under dir (as the shared suite lists them, less the vertex
+// tables *.nodes.*), then R-MAT
 // graphs of the given scales (edge factor 16).
 std::vector<std::string> spgemm_suite(const std::string& dir, const std::vector<int>& scales) {
   std::vector<std::string> files;
@@ -72,7 +73,8 @@ std::vector<std::string> spgemm_suite(const std::string& dir, const std::vector<
                        name.ends_with(".grb");
     const bool side_file = name.find("groundtruth") != std::string::npos ||
                            name.find("communit") != std::string::npos ||
-                           name.find("cmty") != std::string::npos;
+                           name.find("cmty") != std::string::npos ||
+                           name.find(".nodes.") != std::string::npos;  // vertex tables
     if (graph && !side_file) files.push_back(e.path().string());
   }
   std::sort(files.begin(), files.end());

@@ -128,7 +128,7 @@ class SpgemmKernel {
         p.max_hash_slots =
             std::max(p.max_hash_slots, table_slots(std::min<std::int64_t>(ip, b_.n_cols)));
       if (kind == SpgemmRowKind::dense) p.any_dense = true;
-      total_work += row_work(p, i);  // <= 2 * total_ip + nnz(A) + n: fits
+      total_work = checked_add(total_work, row_work(p, i), "spgemm: work of A*B");
     }
     p.parallel = threads_ > 1 && total_work >= Tuning::min_parallel_work;
     const std::int64_t target = std::max<std::int64_t>(
@@ -248,12 +248,28 @@ class SpgemmKernel {
         return count;
       }
       case SpgemmRowKind::dense: {
-        // Count first touches in the bitmap, then clear it: word by word over
-        // the row's column range when that is short, else by walking the
-        // products again (they are still in cache).
         std::uint64_t* bits = w.bits.data();
+        const std::int64_t words = b_.n_cols / 64 + 1;
+        if (words <= p.ip[i]) {
+          // Fewer bitmap words than products: only set bits, then count and
+          // clear them all with popcount (one or-store per product).
+          for (offset_t ka = a_begin; ka < a_end; ++ka) {
+            const vertex_t k = a_.col_idx[ka];
+            for (offset_t kb = b_.row_ptr[k]; kb < b_.row_ptr[k + 1]; ++kb) {
+              const vertex_t j = b_.col_idx[kb];
+              bits[j >> 6] |= std::uint64_t{1} << (j & 63);
+            }
+          }
+          offset_t count = 0;
+          for (std::int64_t wi = 0; wi < words; ++wi) {
+            count += std::popcount(bits[wi]);
+            bits[wi] = 0;
+          }
+          return count;
+        }
+        // Else count first touches, then clear the bits by walking the
+        // products again (they are still in cache).
         offset_t count = 0;
-        vertex_t lo = b_.n_cols, hi = 0;
         for (offset_t ka = a_begin; ka < a_end; ++ka) {
           const vertex_t k = a_.col_idx[ka];
           for (offset_t kb = b_.row_ptr[k]; kb < b_.row_ptr[k + 1]; ++kb) {
@@ -261,18 +277,12 @@ class SpgemmKernel {
             const std::uint64_t bit = std::uint64_t{1} << (j & 63);
             count += (bits[j >> 6] & bit) == 0;
             bits[j >> 6] |= bit;
-            lo = std::min(lo, j);
-            hi = std::max(hi, j);
           }
         }
-        if ((hi >> 6) - (lo >> 6) + 1 <= 2 * p.ip[i]) {
-          std::fill(bits + (lo >> 6), bits + (hi >> 6) + 1, std::uint64_t{0});
-        } else {
-          for (offset_t ka = a_begin; ka < a_end; ++ka) {
-            const vertex_t k = a_.col_idx[ka];
-            for (offset_t kb = b_.row_ptr[k]; kb < b_.row_ptr[k + 1]; ++kb)
-              bits[b_.col_idx[kb] >> 6] = 0;
-          }
+        for (offset_t ka = a_begin; ka < a_end; ++ka) {
+          const vertex_t k = a_.col_idx[ka];
+          for (offset_t kb = b_.row_ptr[k]; kb < b_.row_ptr[k + 1]; ++kb)
+            bits[b_.col_idx[kb] >> 6] = 0;
         }
         return count;
       }
