@@ -40,6 +40,11 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
+// Above this many bytes of vertex vectors (r, x, x_next, inv_outw) the
+// iteration is split into SpMV + update (see the loop below). About the L2
+// of two cores of the machines measured (docs/performance.md).
+constexpr std::size_t fused_max_bytes = std::size_t{4} << 20;
+
 void validate(const PageRankOptions& o) {
   if (!(o.damping >= 0.0 && o.damping < 1.0))
     throw ArgumentError("pagerank: damping must be in [0, 1)");
@@ -115,17 +120,24 @@ PageRankResult pagerank(Context& ctx, const Graph& g, const PageRankOptions& opt
     if (inv_outw[j] == 0.0) dangling += r[j];
   }
 
-  // One pass per iteration, fused: the in-edge sum of row i (the SpMV's row),
-  // r'(i), its L1 change, and the next x(i) and dangling mass. Compared with
-  // an SpMV followed by an update pass this saves writing and re-reading y
-  // and one fork-join per iteration.
-  const auto step = [&]<bool Pattern>(double base) {
+  // While the vectors fit in the caches, one pass per iteration, fused: the
+  // in-edge sum of row i (the SpMV's row), r'(i), its L1 change, and the next
+  // x(i) and dangling mass. That saves writing and re-reading y and a
+  // fork-join per iteration, which is what small graphs pay for. Past the
+  // caches the gather x[col] misses on every edge, and the extra streams of
+  // the fused loop (r, x_next, inv_outw) compete with it for the memory
+  // system: there the SpMV runs alone, then a streaming update pass.
+  const bool fused = std::size_t(n) * 4 * sizeof(double) <= fused_max_bytes;
+  std::vector<double> y(fused ? 0 : n);
+  const auto step = [&]<bool Pattern, bool Fused>(double base) {
+    if (!Fused) cpu::spmv_csr<PlusTimes<double>>(at, x.data(), y.data(), Mask{}, threads);
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1) if (parts > 1)
     for (int p = 0; p < parts; ++p) {
       double err = 0.0, dang = 0.0;
       for (vertex_t i = part_begin[p]; i < part_begin[p + 1]; ++i) {
-        const double y = cpu::detail::spmv_row<PlusTimes<double>, Pattern>(at, i, x.data());
-        const double ri = d * y + base;
+        const double yi =
+            Fused ? cpu::detail::spmv_row<PlusTimes<double>, Pattern>(at, i, x.data()) : y[i];
+        const double ri = d * yi + base;
         err += std::abs(ri - r[i]);
         r[i] = ri;
         x_next[i] = ri * inv_outw[i];
@@ -138,10 +150,15 @@ PageRankResult pagerank(Context& ctx, const Graph& g, const PageRankOptions& opt
 
   for (int it = 1; it <= options.max_iter; ++it) {
     const double base = (d * dangling + 1.0 - d) * inv_n;
-    if (at.values == nullptr)
-      step.template operator()<true>(base);
+    const bool pattern = at.values == nullptr;
+    if (fused && pattern)
+      step.template operator()<true, true>(base);
+    else if (fused)
+      step.template operator()<false, true>(base);
+    else if (pattern)
+      step.template operator()<true, false>(base);
     else
-      step.template operator()<false>(base);
+      step.template operator()<false, false>(base);
     double err = 0.0;
     dangling = 0.0;
     for (int p = 0; p < parts; ++p) {
