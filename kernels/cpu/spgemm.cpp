@@ -67,7 +67,7 @@ struct Workspace {
   std::vector<V> vals;         // hash table values (numeric phase)
   std::vector<std::uint64_t>
       bits;            // dense: columns seen in this row (1 bit each), zero between rows
-  std::vector<V> acc;  // dense: the running sum of column j
+  std::vector<V> acc;  // dense: the running sum of column j, S::zero() between rows
 };
 
 struct Task {
@@ -161,7 +161,7 @@ class SpgemmKernel {
       w.vals.resize(static_cast<std::size_t>(p.max_hash_slots));
       if (p.any_dense) {
         w.bits.assign(static_cast<std::size_t>(b_.n_cols) / 64 + 1, 0);
-        w.acc.resize(static_cast<std::size_t>(b_.n_cols));
+        w.acc.assign(static_cast<std::size_t>(b_.n_cols), S::zero());
       }
     }
     return ws;
@@ -310,7 +310,10 @@ class SpgemmKernel {
         numeric_hash_row(p, i, w, out_col, out_val, len, a_begin, a_end);
         return;
       case SpgemmRowKind::dense:
-        numeric_dense_row(w, out_col, out_val, len, a_begin, a_end);
+        if (b_.n_cols / 64 + 1 <= p.ip[i])
+          numeric_dense_row_many(w, out_col, out_val, a_begin, a_end);
+        else
+          numeric_dense_row(w, out_col, out_val, len, a_begin, a_end);
         return;
     }
   }
@@ -357,6 +360,41 @@ class SpgemmKernel {
     std::fill(keys, keys + slots, vertex_t{-1});
   }
 
+  // A dense row with more products than bitmap words (few columns, long
+  // rows): no branch per product. Every product is added to its accumulator
+  // (S::zero() between rows, so the first addition gives the product itself)
+  // and sets its bit; the row is then read out by scanning the whole bitmap,
+  // resetting bits and accumulators behind it. The first-touch branch of the
+  // general path below mispredicts about once per column of C.
+  void numeric_dense_row_many(Workspace<V>& w, vertex_t* out_col, V* out_val, offset_t a_begin,
+                              offset_t a_end) const {
+    std::uint64_t* bits = w.bits.data();
+    V* acc = w.acc.data();
+    for (offset_t ka = a_begin; ka < a_end; ++ka) {
+      const vertex_t k = a_.col_idx[ka];
+      const V aik = a_entry(ka);
+      for (offset_t kb = b_.row_ptr[k]; kb < b_.row_ptr[k + 1]; ++kb) {
+        const vertex_t j = b_.col_idx[kb];
+        acc[j] = S::add(acc[j], S::mul(aik, b_entry(kb)));
+        bits[j >> 6] |= std::uint64_t{1} << (j & 63);
+      }
+    }
+    const std::int64_t words = b_.n_cols / 64 + 1;
+    offset_t t = 0;
+    for (std::int64_t wi = 0; wi < words; ++wi) {
+      std::uint64_t x = bits[wi];
+      bits[wi] = 0;
+      while (x) {
+        const vertex_t j = static_cast<vertex_t>(wi * 64 + std::countr_zero(x));
+        out_col[t] = j;
+        out_val[t] = acc[j];
+        acc[j] = S::zero();
+        ++t;
+        x &= x - 1;
+      }
+    }
+  }
+
   // Gustavson with a bitmap of the columns seen (n_cols bits: 32 KiB covers
   // 2^18 columns, so it stays in L1 where int markers would not) and dense
   // accumulators. The row is read out in column order either by scanning the
@@ -399,6 +437,7 @@ class SpgemmKernel {
           const vertex_t j = static_cast<vertex_t>(wi * 64 + std::countr_zero(x));
           out_col[t] = j;
           out_val[t] = acc[j];
+          acc[j] = S::zero();
           ++t;
           x &= x - 1;
         }
@@ -408,6 +447,7 @@ class SpgemmKernel {
       for (offset_t t = 0; t < len; ++t) {
         const vertex_t j = out_col[t];
         out_val[t] = acc[j];
+        acc[j] = S::zero();
         bits[j >> 6] = 0;
       }
     }
