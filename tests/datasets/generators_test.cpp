@@ -63,7 +63,9 @@ TEST(Generators, GridIsTheFivePointStencil) {
   for (std::size_t k = 0; k < coo.row.size(); ++k) {
     const vertex_t u = coo.row[k], v = coo.col[k];
     ASSERT_TRUE(v == u + 1 || v == u + 5) << u << " " << v;
-    if (v == u + 1) EXPECT_NE(u % 5, 4) << "no edge wraps around a grid row";
+    if (v == u + 1) {
+      EXPECT_NE(u % 5, 4) << "no edge wraps around a grid row";
+    }
     edges.insert({u, v});
   }
   EXPECT_EQ(edges.size(), coo.row.size()) << "each edge once";
