@@ -93,11 +93,13 @@ struct SpgemmTuning {
   // thread); wider products use hash tables sized to their longest row.
   static constexpr std::int64_t dense_max_cols = std::int64_t{1} << 26;
   // Below this much work (intermediate products + entries of A + rows) one
-  // thread does it all: waking the others costs more than it saves. On a
-  // loaded machine a parallel region can cost a scheduler time slice (ms),
-  // which is the time of ~10^6 products (luxembourg_osm, 5·10^5 products:
-  // 0.6x of GraphBLAS with three parallel regions at 2 threads).
-  static constexpr std::int64_t min_parallel_work = 1 << 20;
+  // thread does it all: waking the others costs more than it saves. Measured
+  // at 2 threads: on a quiet machine 2^18 beat 2^20 (luxembourg_osm,
+  // p2p-Gnutella, cond-mat, as-22july06: 1.02-1.07x -> 1.37-1.43x of
+  // GraphBLAS as a geometric mean); on a machine loaded by other jobs a
+  // parallel region can cost a scheduler time slice (ms), and 2^15 left
+  // luxembourg_osm at 0.6x.
+  static constexpr std::int64_t min_parallel_work = 1 << 18;
   // Tasks per thread: enough for dynamic scheduling to even out the load.
   static constexpr std::int64_t tasks_per_thread = 32;
   // Least work (IP + entries of A) in a task, so small products do not pay
