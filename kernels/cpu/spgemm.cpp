@@ -9,6 +9,7 @@
 #include "graphrun/kernels/cpu/spgemm.hpp"
 
 #include <omp.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <bit>
@@ -472,6 +473,21 @@ std::vector<X> allocate(offset_t n, const char* what) {
   }
 }
 
+// Refuses (SizeError) a C larger than the machine's physical memory before
+// allocating it: with overcommit the allocation itself could succeed and the
+// process be killed while C is filled, with no message.
+void check_fits_in_memory(offset_t nnz, std::size_t bytes_per_entry) {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return;  // unknown: let the allocation decide
+  const double bytes = static_cast<double>(nnz) * static_cast<double>(bytes_per_entry);
+  const double memory = static_cast<double>(pages) * static_cast<double>(page);
+  if (bytes > memory)
+    throw SizeError("spgemm: C has " + std::to_string(nnz) + " entries (" +
+                    std::to_string(static_cast<long long>(bytes / 1e9)) +
+                    " GB), more than this machine's memory (" +
+                    std::to_string(static_cast<long long>(memory / 1e9)) + " GB)");
+}
+
 }  // namespace
 
 template <class S, class T>
@@ -503,6 +519,7 @@ Csr<typename S::value_type> spgemm(const CsrView<T>& a, const CsrView<T>& b, int
   const double symbolic_ms = ms_since(t0);
 
   const offset_t nnz = row_ptr[a.n_rows];
+  check_fits_in_memory(nnz, sizeof(vertex_t) + sizeof(V));
   t0 = Clock::now();
   std::vector<vertex_t> col_idx = allocate<vertex_t>(nnz, "C's column indices");
   std::vector<V> values = allocate<V>(nnz, "C's values");
