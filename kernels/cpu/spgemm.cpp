@@ -86,6 +86,11 @@ struct Plan {
   std::int64_t max_hash_slots = 0;  // the largest table any hash row needs
   bool any_dense = false;
   bool parallel = false;  // enough work to be worth a parallel region
+  // B's rows as bitmaps (b_words words each) when B is narrow and its rows
+  // are long: the symbolic phase then ORs whole rows instead of setting one
+  // bit per product. Empty when not worth it.
+  std::vector<std::uint64_t> b_row_bits;
+  std::int64_t b_words = 0;
 };
 
 template <class S, class T>
@@ -149,7 +154,26 @@ class SpgemmKernel {
     // the schedule is not needed for the result, only for reproducible timings).
     std::stable_sort(p.tasks.begin(), p.tasks.end(),
                      [](const Task& x, const Task& y) { return x.work > y.work; });
+    build_b_row_bits(p);
     return p;
+  }
+
+  // B's rows as bitmaps, when a row of B has on average at least
+  // row_bits_min_fill entries per bitmap word (then ORing words beats setting
+  // bits), and the bitmaps stay small (row_bits_max_bytes).
+  void build_b_row_bits(Plan& p) const {
+    const std::int64_t words = b_.n_cols / 64 + 1;
+    const std::int64_t bytes = static_cast<std::int64_t>(b_.n_rows) * words * 8;
+    if (!p.any_dense || b_.n_rows == 0 || bytes > Tuning::row_bits_max_bytes ||
+        b_.nnz < Tuning::row_bits_min_fill * words * b_.n_rows)
+      return;
+    p.b_words = words;
+    p.b_row_bits.assign(static_cast<std::size_t>(b_.n_rows * words), 0);
+    for (vertex_t k = 0; k < b_.n_rows; ++k) {
+      std::uint64_t* row = p.b_row_bits.data() + k * words;
+      for (offset_t kb = b_.row_ptr[k]; kb < b_.row_ptr[k + 1]; ++kb)
+        row[b_.col_idx[kb] >> 6] |= std::uint64_t{1} << (b_.col_idx[kb] & 63);
+    }
   }
 
   // The per-thread tables (one Workspace per thread), allocated here, before
@@ -251,6 +275,19 @@ class SpgemmKernel {
       case SpgemmRowKind::dense: {
         std::uint64_t* bits = w.bits.data();
         const std::int64_t words = b_.n_cols / 64 + 1;
+        if (!p.b_row_bits.empty()) {
+          // Narrow B with long rows: OR B's row bitmaps, count, clear.
+          for (offset_t ka = a_begin; ka < a_end; ++ka) {
+            const std::uint64_t* row = p.b_row_bits.data() + a_.col_idx[ka] * words;
+            for (std::int64_t wi = 0; wi < words; ++wi) bits[wi] |= row[wi];
+          }
+          offset_t count = 0;
+          for (std::int64_t wi = 0; wi < words; ++wi) {
+            count += std::popcount(bits[wi]);
+            bits[wi] = 0;
+          }
+          return count;
+        }
         if (words <= p.ip[i]) {
           // Fewer bitmap words than products: only set bits, then count and
           // clear them all with popcount (one or-store per product).

@@ -121,6 +121,9 @@ const std::vector<Case>& cases() {
        MatrixShape::power_law, 20, 30},
       {"wide_heavy_row_4000x4000x400000", 4000, 4000, 400000, MatrixShape::heavy_row,
        MatrixShape::uniform, 2, 8},
+      // Narrow B with long rows: the symbolic phase ORs B's rows as bitmaps.
+      {"narrow_dense_3000x200x150", 3000, 200, 150, MatrixShape::uniform, MatrixShape::uniform, 30,
+       40},
       {"rect_40000x300x20", 40000, 300, 20, MatrixShape::uniform, MatrixShape::banded, 4, 5},
   };
   return all;
@@ -240,7 +243,9 @@ TEST(SpgemmCpu, SharedGraphs) {
                          "ca-GrQc/ca-GrQc.txt.gz",
                          "p2p-Gnutella04/p2p-Gnutella04.txt.gz",
                          "facebook_combined/facebook_combined.txt.gz",
-                         "ca-HepTh/ca-HepTh.txt.gz"};
+                         "ca-HepTh/ca-HepTh.txt.gz",
+                         "mcl-proteins/mcl-proteins.mtx.gz",
+                         "jazz/jazz.mtx.gz"};
   int found = 0;
   for (const char* f : files) {
     const auto path = root / f;

@@ -92,6 +92,11 @@ struct SpgemmTuning {
   // Dense workspace only up to this many columns (bitmap + accumulators per
   // thread); wider products use hash tables sized to their longest row.
   static constexpr std::int64_t dense_max_cols = std::int64_t{1} << 26;
+  // The symbolic phase ORs B's rows as bitmaps (instead of setting a bit per
+  // product) when B's rows hold at least this many entries per 64-column
+  // word on average, and the bitmaps of all of B's rows fit in this many bytes.
+  static constexpr std::int64_t row_bits_min_fill = 4;
+  static constexpr std::int64_t row_bits_max_bytes = std::int64_t{1} << 24;
   // Below this much work (intermediate products + entries of A + rows) one
   // thread does it all: waking the others costs more than it saves. Measured
   // at 2 threads: on a quiet machine 2^18 beat 2^20 (luxembourg_osm,
