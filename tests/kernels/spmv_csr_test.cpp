@@ -3,8 +3,6 @@
 // on random matrices of the shapes that break kernels, at 1 and 2 threads.
 // Results must equal the reference (within rounding for floating-point
 // sums, see reorders_rounding), and rows outside the mask stay untouched.
-#include "graphrun/kernels/spmv.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -16,6 +14,7 @@
 
 #include "graphrun/engine/error.hpp"
 #include "graphrun/kernels/cpu/spmv_reference.hpp"
+#include "graphrun/kernels/spmv.hpp"
 #include "support/random_graphs.hpp"
 
 namespace graphrun {
