@@ -69,7 +69,7 @@ int run_guarded(const Command& command) {
 int main(int argc, char** argv) {
   CLI::App app(
       "graphrun " GRAPHRUN_VERSION
-      ": graph analytics on sparse linear algebra (CPU with OpenMP; CUDA to come).\n"
+      ": graph analytics on sparse linear algebra (CPU with OpenMP, GPU with CUDA).\n"
       "Loads a graph once into CSR and runs an algorithm on it; results are tab-separated\n"
       "lines keyed by the input's vertex ids.",
       "graphrun");
