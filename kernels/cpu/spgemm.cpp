@@ -86,11 +86,10 @@ struct Plan {
   std::int64_t max_hash_slots = 0;  // the largest table any hash row needs
   bool any_dense = false;
   bool parallel = false;  // enough work to be worth a parallel region
-  // B's rows as bitmaps (b_words words each) when B is narrow and its rows
-  // are long: the symbolic phase then ORs whole rows instead of setting one
-  // bit per product. Empty when not worth it.
+  // B's rows as bitmaps (n_cols / 64 + 1 words each) when B is narrow and
+  // its rows are long: the symbolic phase then ORs whole rows instead of
+  // setting one bit per product. Empty when not worth it.
   std::vector<std::uint64_t> b_row_bits;
-  std::int64_t b_words = 0;
 };
 
 template <class S, class T>
@@ -167,7 +166,6 @@ class SpgemmKernel {
     if (!p.any_dense || b_.n_rows == 0 || bytes > Tuning::row_bits_max_bytes ||
         b_.nnz < Tuning::row_bits_min_fill * words * b_.n_rows)
       return;
-    p.b_words = words;
     p.b_row_bits.assign(static_cast<std::size_t>(b_.n_rows * words), 0);
     for (vertex_t k = 0; k < b_.n_rows; ++k) {
       std::uint64_t* row = p.b_row_bits.data() + k * words;
