@@ -34,10 +34,14 @@
 
 namespace graphrun {
 
-// The (semiring, entry type) pairs kernels/cuda/spgemm.cu instantiates.
+// The (semiring, entry type) pairs that both kernels/cuda/spgemm.cu and the
+// CPU kernel (GRAPHRUN_SPGEMM_CPU_COMBOS) instantiate.
 template <class S, class T>
 inline constexpr bool gpu_spgemm_compiled =
-    std::is_same_v<S, PlusTimes<double>>&& std::is_same_v<T, double>;
+    (std::is_same_v<S, PlusTimes<double>> && std::is_same_v<T, double>) ||
+    (std::is_same_v<S, PlusTimes<float>> && std::is_same_v<T, float>) ||
+    (std::is_same_v<S, MinPlus<double>> && std::is_same_v<T, double>) ||
+    (std::is_same_v<S, MinPlus<float>> && std::is_same_v<T, float>);
 
 #if defined(GRAPHRUN_HAVE_CUDA)
 namespace detail {
@@ -85,7 +89,9 @@ Csr<typename S::value_type> spgemm(Context& ctx, const CsrView<T>& a, const CsrV
     }
     return c;
   } else {
-    throw DeviceError("spgemm on the GPU is built for PlusTimes<double> on double matrices only");
+    throw DeviceError(
+        "spgemm on the GPU is built for PlusTimes and MinPlus with the value type of the "
+        "matrices only");
   }
 #else
   throw DeviceError("spgemm: this build has no CUDA backend; use the CPU");

@@ -26,7 +26,11 @@
 // Every row is computed by one thread, in an order fixed by A and B alone
 // (products of a column are added in the order k runs through A(i,:)), so C
 // is bit-identical whatever the thread count, and equal to the Gustavson
-// reference (spgemm_reference.hpp) summation for summation.
+// reference (spgemm_reference.hpp) summation for summation. (Rows with many
+// products per column start their sums from S::zero(), which must be the
+// identity of S::add on the values that occur: a lone product -0.0 comes out
+// as +0.0 in PlusTimes; MaxTimes, whose zero is 0, would need non-negative
+// values, and is not instantiated.)
 //
 // Memory: per-thread workspace allocated once per call (hash table sized for
 // the longest hash row, and an n_cols bitmap and accumulators when some row
