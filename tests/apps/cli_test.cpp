@@ -1,7 +1,6 @@
 // End-to-end tests of the graphrun command line: exit status, output files,
 // error messages, and that a failed run leaves no file behind.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -15,21 +14,15 @@
 #include <string>
 #include <vector>
 
+#include "cli_support.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Result {
-  int status = -1;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+using graphrun::test::describe;
+using graphrun::test::slurp;
+using Result = graphrun::test::CliResult;
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
@@ -57,39 +50,8 @@ constexpr const char* small_graph =
     "50 50\n"
     "10 20\n";
 
-class CliTest : public ::testing::Test {
+class CliTest : public graphrun::test::CliFixture {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/graphrun-cli-test-XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    root_ = tmpl;
-    work_ = root_ / "work";
-    fs::create_directory(work_);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(root_, ec);
-  }
-
-  // Runs `graphrun ARGS` inside the work folder; stdout and stderr are
-  // captured outside it, so the work folder holds only what graphrun wrote.
-  Result run(const std::string& args) {
-    const fs::path out = root_ / "stdout", err = root_ / "stderr";
-    const std::string cmd = "cd '" + work_.string() + "' && '" GRAPHRUN_EXE "' " + args + " >'" +
-                            out.string() + "' 2>'" + err.string() + "' </dev/null";
-    const int raw = std::system(cmd.c_str());
-    Result r;
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
-  }
-
-  void write(const std::string& name, const std::string& content) {
-    std::ofstream f(work_ / name, std::ios::binary);
-    f << content;
-  }
-
   void write_gzip(const std::string& name, const std::string& content) {
     gzFile f = gzopen((work_ / name).c_str(), "wb");
     ASSERT_NE(f, nullptr);
@@ -97,19 +59,7 @@ class CliTest : public ::testing::Test {
               static_cast<int>(content.size()));
     ASSERT_EQ(gzclose(f), Z_OK);
   }
-
-  std::set<std::string> work_files() const {
-    std::set<std::string> names;
-    for (const auto& e : fs::directory_iterator(work_)) names.insert(e.path().filename().string());
-    return names;
-  }
-
-  fs::path root_, work_;
 };
-
-std::string describe(const Result& r) {
-  return "status " + std::to_string(r.status) + "\nstdout:\n" + r.out + "\nstderr:\n" + r.err;
-}
 
 // ---------------------------------------------------------------- pagerank
 

@@ -5,7 +5,6 @@
 // clear message and writes nothing. The refusals run in every build; the
 // comparisons skip where no GPU is present.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <cmath>
 #include <cstdlib>
@@ -16,23 +15,16 @@
 #include <string>
 #include <vector>
 
+#include "cli_support.hpp"
 #include "graphrun/engine/device_array.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Result {
-  int status = -1;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+using graphrun::test::describe;
+using graphrun::test::slurp;
+using Result = graphrun::test::CliResult;
 
 // "ID<TAB>VALUE..." lines as id -> the rest of the line.
 std::map<std::string, std::string> by_id(const std::string& text) {
@@ -45,46 +37,19 @@ std::map<std::string, std::string> by_id(const std::string& text) {
   return m;
 }
 
-std::string describe(const Result& r) {
-  return "status " + std::to_string(r.status) + "\nstdout:\n" + r.out + "\nstderr:\n" + r.err;
-}
-
 const std::string karate = GRAPHRUN_SOURCE_DIR "/datasets/karate/karate.txt.gz";
 const std::string celegans = GRAPHRUN_SOURCE_DIR "/datasets/celegansneural/celegansneural.txt.gz";
 
 // The inputs of the comparisons: an undirected and a directed weighted graph.
 const std::vector<std::string> inputs = {"'" + karate + "' --undirected", "'" + celegans + "'"};
 
-class CudaCliTest : public ::testing::Test {
+class CudaCliTest : public graphrun::test::CliFixture {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/graphrun-cuda-cli-test-XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    root_ = tmpl;
-    work_ = root_ / "work";
-    fs::create_directory(work_);
+    CliFixture::SetUp();
     ASSERT_TRUE(fs::exists(karate)) << karate << " is shipped with the repository";
   }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(root_, ec);
-  }
-
-  Result run(const std::string& args) {
-    const fs::path out = root_ / "stdout", err = root_ / "stderr";
-    const std::string cmd = "cd '" + work_.string() + "' && '" GRAPHRUN_EXE "' " + args + " >'" +
-                            out.string() + "' 2>'" + err.string() + "' </dev/null";
-    const int raw = std::system(cmd.c_str());
-    Result r;
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
-  }
-
   bool work_is_empty() const { return fs::is_empty(work_); }
-
-  fs::path root_, work_;
 };
 
 bool have_gpu() { return graphrun::cuda_device_count() > 0; }

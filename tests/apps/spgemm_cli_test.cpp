@@ -3,7 +3,6 @@
 // --transpose-b, edge-list input, and errors (shape mismatch, malformed file)
 // that exit with status 2, name the problem and leave no output file behind.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -13,21 +12,15 @@
 #include <string>
 #include <vector>
 
+#include "cli_support.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Result {
-  int status = -1;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+using graphrun::test::describe;
+using graphrun::test::slurp;
+using Result = graphrun::test::CliResult;
 
 // A = [1 2 0; 0 0 3] (2x3), B = [4 0; 0 5; 6 7] (3x2): A*B = [4 10; 18 21].
 constexpr const char* matrix_a =
@@ -54,51 +47,14 @@ std::vector<std::string> entries(const std::string& mtx) {
   return lines;
 }
 
-class SpgemmCliTest : public ::testing::Test {
+class SpgemmCliTest : public graphrun::test::CliFixture {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/graphrun-spgemm-test-XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    root_ = tmpl;
-    work_ = root_ / "work";
-    fs::create_directory(work_);
+    CliFixture::SetUp();
     write("A.mtx", matrix_a);
     write("B.mtx", matrix_b);
   }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(root_, ec);
-  }
-
-  Result run(const std::string& args) {
-    const fs::path out = root_ / "stdout", err = root_ / "stderr";
-    const std::string cmd = "cd '" + work_.string() + "' && '" GRAPHRUN_EXE "' " + args + " >'" +
-                            out.string() + "' 2>'" + err.string() + "' </dev/null";
-    const int raw = std::system(cmd.c_str());
-    Result r;
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
-  }
-
-  void write(const std::string& name, const std::string& content) {
-    std::ofstream f(work_ / name, std::ios::binary);
-    f << content;
-  }
-
-  std::set<std::string> work_files() const {
-    std::set<std::string> names;
-    for (const auto& e : fs::directory_iterator(work_)) names.insert(e.path().filename().string());
-    return names;
-  }
-
-  fs::path root_, work_;
 };
-
-std::string describe(const Result& r) {
-  return "status " + std::to_string(r.status) + "\nstdout:\n" + r.out + "\nstderr:\n" + r.err;
-}
 
 TEST_F(SpgemmCliTest, ProductOfKnownMatrices) {
   const Result r = run("spgemm A.mtx B.mtx --output C.mtx --threads 2");
