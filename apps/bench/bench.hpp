@@ -17,6 +17,10 @@
 
 namespace graphrun::cli::bench {
 
+// The graphs of the generated suite: R-MAT scales 20 and 22 (edge factor 16),
+// a 2000x2000 5-point grid, a uniform random graph with 4M vertices, degree 16.
+std::vector<std::string> generated_suite();
+
 struct BenchOptions {
   std::vector<std::string> inputs;  // files and gen: specs
   std::string suite_dir;            // --suite DIR: every graph under DIR, then the generated suite
@@ -25,15 +29,14 @@ struct BenchOptions {
   int reps = 0;  // 0: the driver's default
   bool undirected = false;
   std::string csv;  // --csv FILE: the table again as CSV
+  // What --suite runs after the files under suite_dir: generated_suite()
+  // unless the driver has its own (SpGEMM: R-MAT scales 16-18).
+  std::vector<std::string> generated = generated_suite();
 };
 
 // Adds INPUT... (optional positional), --suite, --device, --threads, --reps,
 // --undirected, --csv to a bench subcommand.
 void add_bench_options(CLI::App& sub, BenchOptions& o);
-
-// The graphs of the generated suite: R-MAT scales 20 and 22 (edge factor 16),
-// a 2000x2000 5-point grid, a uniform random graph with 4M vertices, degree 16.
-std::vector<std::string> generated_suite();
 
 struct BenchGraph {
   std::string name;  // file stem or the gen: spec

@@ -23,8 +23,9 @@ void add_bench_options(CLI::App& sub, BenchOptions& o) {
                  "gen:grid:ROWSxCOLS (5-point grid, undirected), gen:uniform:N:DEGREE")
       ->type_name("FILE|GEN");
   sub.add_option("--suite", o.suite_dir,
-                 "Also run every graph file under DIR (sorted by name), then the generated\n"
-                 "suite: gen:rmat:20 gen:rmat:22 gen:grid:2000x2000 gen:uniform:4000000:16")
+                 "Also run every graph file under DIR (sorted by name), then the benchmark's\n"
+                 "generated suite (gen:rmat:20 gen:rmat:22 gen:grid:2000x2000\n"
+                 "gen:uniform:4000000:16; for spgemm gen:rmat:16..18)")
       ->type_name("DIR")
       ->check(CLI::ExistingDirectory);
   sub.add_option("--device", o.device, "Where to run: cpu or cuda")
@@ -140,7 +141,7 @@ void for_each_graph(const BenchOptions& o, const std::function<void(const BenchG
   std::vector<std::string> inputs;
   if (!o.suite_dir.empty()) {
     inputs = suite_files(o.suite_dir);
-    for (auto& g : generated_suite()) inputs.push_back(g);
+    for (const auto& g : o.generated) inputs.push_back(g);
   }
   inputs.insert(inputs.end(), o.inputs.begin(), o.inputs.end());
   if (inputs.empty()) throw ArgumentError("no input: give graph files, gen: specs or --suite DIR");

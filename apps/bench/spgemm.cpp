@@ -60,28 +60,6 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-// The graph files under dir (as the shared suite lists them, less the vertex
-// tables *.nodes.*), then R-MAT
-// graphs of the given scales (edge factor 16).
-std::vector<std::string> spgemm_suite(const std::string& dir, const std::vector<int>& scales) {
-  std::vector<std::string> files;
-  for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
-    if (!e.is_regular_file()) continue;
-    const std::string name = e.path().filename().string();
-    const bool graph = name.ends_with(".txt") || name.ends_with(".txt.gz") ||
-                       name.ends_with(".mtx") || name.ends_with(".mtx.gz") ||
-                       name.ends_with(".grb");
-    const bool side_file = name.find("groundtruth") != std::string::npos ||
-                           name.find("communit") != std::string::npos ||
-                           name.find("cmty") != std::string::npos ||
-                           name.find(".nodes.") != std::string::npos;  // vertex tables
-    if (graph && !side_file) files.push_back(e.path().string());
-  }
-  std::sort(files.begin(), files.end());
-  for (const int s : scales) files.push_back("gen:rmat:" + std::to_string(s));
-  return files;
-}
-
 #if defined(GRAPHRUN_HAVE_GRAPHBLAS)
 
 void grb_check(GrB_Info info, const char* what) {
@@ -228,11 +206,9 @@ void run_cpu(const SpgemmBenchArgs& args, const BenchOptions& inputs) {
 void run_bench_spgemm(const SpgemmBenchArgs& args) {
   const BenchOptions& o = args.bench;
   BenchOptions inputs = o;
-  if (!o.suite_dir.empty()) {
-    inputs.inputs = spgemm_suite(o.suite_dir, args.rmat_scales);
-    inputs.inputs.insert(inputs.inputs.end(), o.inputs.begin(), o.inputs.end());
-    inputs.suite_dir.clear();
-  }
+  inputs.generated.clear();
+  for (int scale : args.rmat_scales)
+    inputs.generated.push_back("gen:rmat:" + std::to_string(scale));
   const Device device = parse_device(o.device);
   if (device == Device::cpu) {
     run_cpu(args, inputs);
