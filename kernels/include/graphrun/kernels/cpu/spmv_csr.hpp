@@ -31,11 +31,20 @@ namespace graphrun::cpu {
 
 namespace detail {
 
+// add over entries [begin, end) of mul(entry k, x(col_idx[k])): a row, or
+// the part of a row a merge-path share holds. A semiring with is_terminal()
+// stops at its annihilator. Otherwise runs of 32 or more entries use four
+// interleaved accumulators (entries k, k+4, ... go to the same one) so that
+// their additions do not form one serial dependency chain: the gather
+// latency, not the adder's, sets the pace. Shorter runs keep one chain: the
+// out-of-order core already overlaps successive rows, and the split measured
+// slower there (1 thread, ca-CondMat 0.77x -> 0.95x of GraphBLAS with the
+// threshold at 8 -> 32). The order depends only on the entries, never on the
+// thread count.
 template <class S, bool Pattern, class T>
-inline typename S::value_type spmv_row(const CsrView<T>& a, vertex_t i,
-                                       const typename S::value_type* x) {
+inline typename S::value_type reduce_entries(const CsrView<T>& a, offset_t begin, offset_t end,
+                                             const typename S::value_type* x) {
   using V = typename S::value_type;
-  const offset_t begin = a.row_ptr[i], end = a.row_ptr[i + 1];
   auto term = [&](offset_t k) {
     const V aik = Pattern ? semiring_entry<S>(T(1)) : semiring_entry<S>(a.values[k]);
     return S::mul(aik, x[a.col_idx[k]]);
@@ -48,13 +57,6 @@ inline typename S::value_type spmv_row(const CsrView<T>& a, vertex_t i,
     }
     return acc;
   } else {
-    // Rows of 32 or more entries use four interleaved accumulators (entries
-    // k, k+4, ... go to the same one) so that their additions do not form one
-    // serial dependency chain: the gather latency, not the adder's, sets the
-    // pace. Shorter rows keep one chain: the out-of-order core already
-    // overlaps successive rows, and the split measured slower there (1 thread,
-    // ca-CondMat 0.77x -> 0.95x of GraphBLAS with the threshold at 8 -> 32).
-    // The order depends only on the row, never on the thread count.
     V acc0 = S::zero();
     offset_t k = begin;
     if (end - begin >= 32) {
@@ -67,9 +69,15 @@ inline typename S::value_type spmv_row(const CsrView<T>& a, vertex_t i,
       }
       acc0 = S::add(S::add(acc0, acc1), S::add(acc2, acc3));
     }
-    for (; k < end; ++k) acc0 = S::add(acc0, term(k));  // short rows: one chain
+    for (; k < end; ++k) acc0 = S::add(acc0, term(k));
     return acc0;
   }
+}
+
+template <class S, bool Pattern, class T>
+inline typename S::value_type spmv_row(const CsrView<T>& a, vertex_t i,
+                                       const typename S::value_type* x) {
+  return reduce_entries<S, Pattern>(a, a.row_ptr[i], a.row_ptr[i + 1], x);
 }
 
 template <class S, bool Pattern, bool Masked, class T>

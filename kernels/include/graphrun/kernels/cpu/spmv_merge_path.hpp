@@ -32,7 +32,7 @@
 #include "graphrun/engine/csr.hpp"
 #include "graphrun/engine/formats/merge_path.hpp"
 #include "graphrun/engine/semiring.hpp"
-#include "graphrun/kernels/cpu/spmv_csr.hpp"  // GRAPHRUN_SPMV_CSR_COMBOS
+#include "graphrun/kernels/cpu/spmv_csr.hpp"  // reduce_entries, GRAPHRUN_SPMV_CSR_COMBOS
 #include "graphrun/kernels/mask.hpp"
 #include "graphrun/kernels/semiring_traits.hpp"
 
@@ -67,42 +67,6 @@ inline int merge_path_shares(int threads, offset_t work) {
 }
 
 namespace detail {
-
-// add over entries [begin, end) of mul(entry k, x(col_idx[k])), in the same
-// order spmv_csr's rows use: four interleaved accumulators on runs of 32+
-// entries, one chain otherwise; a terminal semiring stops at its annihilator.
-template <class S, bool Pattern, class T>
-inline typename S::value_type reduce_entries(const CsrView<T>& a, offset_t begin, offset_t end,
-                                             const typename S::value_type* x) {
-  using V = typename S::value_type;
-  auto term = [&](offset_t k) {
-    const V aik = Pattern ? semiring_entry<S>(T(1)) : semiring_entry<S>(a.values[k]);
-    return S::mul(aik, x[a.col_idx[k]]);
-  };
-  if constexpr (SemiringWithTerminal<S>) {
-    V acc = S::zero();
-    for (offset_t k = begin; k < end; ++k) {
-      acc = S::add(acc, term(k));
-      if (S::is_terminal(acc)) break;
-    }
-    return acc;
-  } else {
-    V acc0 = S::zero();
-    offset_t k = begin;
-    if (end - begin >= 32) {
-      V acc1 = S::zero(), acc2 = S::zero(), acc3 = S::zero();
-      for (; k + 4 <= end; k += 4) {
-        acc0 = S::add(acc0, term(k));
-        acc1 = S::add(acc1, term(k + 1));
-        acc2 = S::add(acc2, term(k + 2));
-        acc3 = S::add(acc3, term(k + 3));
-      }
-      acc0 = S::add(S::add(acc0, acc1), S::add(acc2, acc3));
-    }
-    for (; k < end; ++k) acc0 = S::add(acc0, term(k));
-    return acc0;
-  }
-}
 
 // One share [from, to) of the merge path: writes y for the rows it closes
 // (those the mask allows) and returns its carry-out.
