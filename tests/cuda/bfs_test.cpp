@@ -21,6 +21,7 @@
 #include "graphrun/io/load.hpp"
 #include "support/algorithm_oracles.hpp"
 #include "support/random_graphs.hpp"
+#include "support/shared_graphs.hpp"
 
 namespace graphrun {
 namespace {
@@ -171,26 +172,7 @@ TEST_F(CudaBfs, BadSourceIsAnArgumentError) {
   EXPECT_THROW(bfs(gpu_, g, -1, {}), ArgumentError);
 }
 
-// Edge lists and Matrix Market files under root/*/ (side files excluded).
-std::vector<fs::path> graph_files(const fs::path& root) {
-  std::vector<fs::path> out;
-  std::error_code ec;
-  if (!fs::is_directory(root, ec)) return out;
-  for (const auto& dir : fs::directory_iterator(root)) {
-    if (!dir.is_directory()) continue;
-    for (const auto& f : fs::directory_iterator(dir.path())) {
-      const std::string name = f.path().filename().string();
-      const bool graph = name.ends_with(".txt.gz") || name.ends_with(".mtx.gz") ||
-                         name.ends_with(".txt") || name.ends_with(".mtx");
-      const bool side = name.find(".nodes.") != std::string::npos ||
-                        name.find("groundtruth") != std::string::npos ||
-                        name.find("complexes") != std::string::npos;
-      if (graph && !side) out.push_back(f.path());
-    }
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
+using test::graph_files;
 
 TEST_F(CudaBfs, SharedDatasetsLarge) {
   const auto files = graph_files(GRAPHRUN_DATASETS);

@@ -1,0 +1,35 @@
+// The graph files of a collection laid out as ROOT/NAME/FILE (the shared
+// graph collection, GRAPHRUN_DATASETS): edge lists and Matrix Market files,
+// plain or gzip, without the side files (vertex tables *.nodes.*, ground
+// truths, protein complexes). Empty when ROOT does not exist, so tests skip.
+#pragma once
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace graphrun::test {
+
+inline std::vector<std::filesystem::path> graph_files(const std::filesystem::path& root) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> out;
+  std::error_code ec;
+  if (!fs::is_directory(root, ec)) return out;
+  for (const auto& dir : fs::directory_iterator(root)) {
+    if (!dir.is_directory()) continue;
+    for (const auto& f : fs::directory_iterator(dir.path())) {
+      const std::string name = f.path().filename().string();
+      const bool graph = name.ends_with(".txt.gz") || name.ends_with(".mtx.gz") ||
+                         name.ends_with(".txt") || name.ends_with(".mtx");
+      const bool side = name.find(".nodes.") != std::string::npos ||
+                        name.find("groundtruth") != std::string::npos ||
+                        name.find("complexes") != std::string::npos;
+      if (graph && !side) out.push_back(f.path());
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace graphrun::test
