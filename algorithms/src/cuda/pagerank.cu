@@ -10,7 +10,8 @@
 // which is its own transpose, so no transpose is built on the host) and
 // every vector stays on the device. An iteration is two launches: the SpMV,
 // and one fused pass that writes r', the next x, and reduces the L1 change
-// and the next dangling mass. The reduction is single-pass: each block
+// and the next dangling mass; with csr-thread, one launch that also does the
+// SpMV's rows. The reduction is single-pass: each block
 // reduces its share (CUB BlockReduce), the last block to finish adds the
 // blocks' partial sums in block order, so ranks are bit-identical from run
 // to run on the same GPU. The dangling mass never leaves the device (the
@@ -120,6 +121,36 @@ __global__ void __launch_bounds__(kBlock)
   reduce_sums(mine, partials, done, out);
 }
 
+// csr-thread's SpMV row and the update fused in one pass, a thread per row of
+// Aᵀ: on a regular graph with short rows (grids, roads: where the chooser
+// picks csr-thread) writing y and reading it back costs about as many bytes
+// as the SpMV itself, and this pass moves neither. Each row is summed from
+// zero in entry order, as csr-thread sums it; x is read through the rows
+// while x_next is written.
+template <bool Pattern>
+__global__ void __launch_bounds__(kBlock)
+    fused_thread_rows(vertex_t n, const offset_t* __restrict__ row_ptr,
+                      const vertex_t* __restrict__ col_idx, const double* __restrict__ values,
+                      double d, double inv_n, const double* __restrict__ x,
+                      const double* __restrict__ r, const double* __restrict__ inv_outw,
+                      const double* prev, double* __restrict__ r_next, double* __restrict__ x_next,
+                      double* partials, unsigned* done, double* out) {
+  const double base = (d * prev[1] + 1.0 - d) * inv_n;
+  Sums mine{0.0, 0.0};
+  for (offset_t i = blockIdx.x * kBlock + threadIdx.x; i < n; i += offset_t{gridDim.x} * kBlock) {
+    double y = 0.0;
+    for (offset_t k = row_ptr[i]; k < row_ptr[i + 1]; ++k)
+      y += (Pattern ? 1.0 : values[k]) * __ldg(x + col_idx[k]);
+    const double ri = d * y + base;
+    const double w = inv_outw[i];
+    mine.err += fabs(ri - r[i]);
+    r_next[i] = ri;
+    x_next[i] = ri * w;
+    if (w == 0.0) mine.dangling += ri;
+  }
+  reduce_sums(mine, partials, done, out);
+}
+
 }  // namespace
 
 PageRankResult pagerank_cuda(Context& ctx, const Graph& g, const PageRankOptions& options) {
@@ -159,7 +190,9 @@ PageRankResult pagerank_cuda(Context& ctx, const Graph& g, const PageRankOptions
   const cuda::SpmvOperator<double> op(at, options.format);
   result.format = op.format();
 
-  DeviceArray<double> r(n), r_next(n), x(n), y(n);
+  // csr-thread runs the fused pass above instead of the SpMV + update.
+  const bool fused = op.format() == SpmvFormat::csr_thread;
+  DeviceArray<double> r(n), r_next(n), x(n), y(fused ? 0 : n), x_next(fused ? n : 0);
   const unsigned grid = grid_for(n, kBlock, 4);
   DeviceArray<double> partials(2 * std::size_t{grid});
   DeviceArray<unsigned> done(1);
@@ -173,12 +206,26 @@ PageRankResult pagerank_cuda(Context& ctx, const Graph& g, const PageRankOptions
                                done.data(), sums.data());
   check_launch();
   for (int it = 1; it <= options.max_iter; ++it) {
-    op.apply<PlusTimes<double>>(x.data(), y.data());
     const double* prev = sums.data() + 2 * ((it - 1) % 2);
     double* out = sums.data() + 2 * (it % 2);
-    update_ranks<<<grid, kBlock>>>(n, d, inv_n, y.data(), r.data(), inv_outw.data(), prev,
-                                   r_next.data(), x.data(), partials.data(), done.data(), out);
-    check_launch();
+    if (fused) {
+      const CsrView<double> v = at.view();
+      if (v.values == nullptr)
+        fused_thread_rows<true><<<grid, kBlock>>>(
+            n, v.row_ptr, v.col_idx, v.values, d, inv_n, x.data(), r.data(), inv_outw.data(), prev,
+            r_next.data(), x_next.data(), partials.data(), done.data(), out);
+      else
+        fused_thread_rows<false><<<grid, kBlock>>>(
+            n, v.row_ptr, v.col_idx, v.values, d, inv_n, x.data(), r.data(), inv_outw.data(), prev,
+            r_next.data(), x_next.data(), partials.data(), done.data(), out);
+      check_launch();
+      std::swap(x, x_next);
+    } else {
+      op.apply<PlusTimes<double>>(x.data(), y.data());
+      update_ranks<<<grid, kBlock>>>(n, d, inv_n, y.data(), r.data(), inv_outw.data(), prev,
+                                     r_next.data(), x.data(), partials.data(), done.data(), out);
+      check_launch();
+    }
     GRAPHRUN_CUDA_CHECK(
         cudaMemcpyAsync(host_sums.data(), out, 2 * sizeof(double), cudaMemcpyDeviceToHost));
     GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(nullptr));
