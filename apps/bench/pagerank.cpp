@@ -24,13 +24,9 @@
 #include <vector>
 
 #include "bench.hpp"
+#include "graphblas.hpp"
 #include "graphrun/engine/error.hpp"
 
-#if defined(GRAPHRUN_HAVE_GRAPHBLAS)
-extern "C" {
-#include <GraphBLAS.h>
-}
-#endif
 #if defined(GRAPHRUN_HAVE_CUDA)
 #include <cuda_runtime_api.h>
 
@@ -77,42 +73,13 @@ struct GraphBlasPageRank {
 
 bool graphblas_available() { return true; }
 
-void grb_check(GrB_Info info, const char* what) {
-  if (info != GrB_SUCCESS && info != GrB_NO_VALUE)
-    throw Error(std::string("GraphBLAS call failed: ") + what);
-}
-#define GRB_CHECK(call) grb_check((call), #call)
-
-// GrB_init once per process, with `threads` threads.
-void graphblas_init(int threads) {
-  static bool done = false;
-  if (!done) {
-    GRB_CHECK(GrB_init(GrB_NONBLOCKING));
-    done = true;
-  }
-  GRB_CHECK(GxB_Global_Option_set(GxB_GLOBAL_NTHREADS, threads));
-}
-
-// a as a GraphBLAS FP64 matrix with all entries 1 (unweighted PageRank).
-GrB_Matrix to_graphblas(const Csr<double>& a) {
-  const auto n = static_cast<GrB_Index>(a.n_rows());
-  const auto nnz = static_cast<GrB_Index>(a.nnz());
-  std::vector<GrB_Index> ap(a.row_ptr().begin(), a.row_ptr().end());
-  std::vector<GrB_Index> aj(a.col_idx().begin(), a.col_idx().end());
-  std::vector<double> ax(std::max<GrB_Index>(nnz, 1), 1.0);
-  GrB_Matrix m;
-  GRB_CHECK(GrB_Matrix_import_FP64(&m, GrB_FP64, n, n, ap.data(), aj.data(), ax.data(), n + 1, nnz,
-                                   nnz, GrB_CSR_FORMAT));
-  return m;
-}
-
 // LAGr_PageRank's loop ("GAP" variant: dangling mass redistributed), in FP64
 // and without its convergence exit, so that exactly `iters` iterations are
 // timed. The matrix import and vector set-up are outside the timing.
 GraphBlasPageRank graphblas_pagerank(const Graph& g, int iters, double damping, int threads) {
-  graphblas_init(threads);
+  grb_init(threads);
   const auto n = static_cast<GrB_Index>(g.n_vertices());
-  GrB_Matrix at = to_graphblas(g.directed() ? g.transpose() : g.adj());
+  GrB_Matrix at = grb_matrix(g.directed() ? g.transpose() : g.adj(), /*ones=*/true);
   // d = out-degree / damping, present only for vertices with out-edges;
   // sinks: the vertices with none.
   std::vector<GrB_Index> di, sinks;
@@ -127,33 +94,34 @@ GraphBlasPageRank graphblas_pagerank(const Graph& g, int iters, double damping, 
     }
   }
   GrB_Vector d, r, t, w, sink_vals;
-  GRB_CHECK(GrB_Vector_new(&d, GrB_FP64, n));
-  GRB_CHECK(GrB_Vector_build_FP64(d, di.data(), dx.data(), di.size(), GrB_PLUS_FP64));
-  GRB_CHECK(GrB_Vector_new(&r, GrB_FP64, n));
-  GRB_CHECK(GrB_Vector_new(&t, GrB_FP64, n));
-  GRB_CHECK(GrB_Vector_new(&w, GrB_FP64, n));
-  GRB_CHECK(GrB_Vector_new(&sink_vals, GrB_FP64, sinks.size()));
-  GRB_CHECK(GrB_Vector_assign_FP64(r, nullptr, nullptr, 1.0 / static_cast<double>(n), GrB_ALL, n,
-                                   nullptr));
-  GRB_CHECK(GrB_Matrix_wait(at, GrB_MATERIALIZE));
+  GRAPHRUN_GRB(GrB_Vector_new(&d, GrB_FP64, n));
+  GRAPHRUN_GRB(GrB_Vector_build_FP64(d, di.data(), dx.data(), di.size(), GrB_PLUS_FP64));
+  GRAPHRUN_GRB(GrB_Vector_new(&r, GrB_FP64, n));
+  GRAPHRUN_GRB(GrB_Vector_new(&t, GrB_FP64, n));
+  GRAPHRUN_GRB(GrB_Vector_new(&w, GrB_FP64, n));
+  GRAPHRUN_GRB(GrB_Vector_new(&sink_vals, GrB_FP64, sinks.size()));
+  GRAPHRUN_GRB(GrB_Vector_assign_FP64(r, nullptr, nullptr, 1.0 / static_cast<double>(n), GrB_ALL, n,
+                                      nullptr));
+  GRAPHRUN_GRB(GrB_Matrix_wait(at, GrB_MATERIALIZE));
   const double teleport = (1 - damping) / static_cast<double>(n);
   Stopwatch sw;
   for (int k = 0; k < iters; ++k) {
     std::swap(t, r);  // t: the previous ranks
     double ssum = 0;
     if (!sinks.empty()) {
-      GRB_CHECK(
+      GRAPHRUN_GRB(
           GrB_Vector_extract(sink_vals, nullptr, nullptr, t, sinks.data(), sinks.size(), nullptr));
-      GRB_CHECK(GrB_Vector_reduce_FP64(&ssum, nullptr, GrB_PLUS_MONOID_FP64, sink_vals, nullptr));
+      GRAPHRUN_GRB(
+          GrB_Vector_reduce_FP64(&ssum, nullptr, GrB_PLUS_MONOID_FP64, sink_vals, nullptr));
       ssum *= damping / static_cast<double>(n);
     }
-    GRB_CHECK(GrB_Vector_assign_FP64(r, nullptr, nullptr, teleport + ssum, GrB_ALL, n, nullptr));
-    GRB_CHECK(GrB_Vector_eWiseMult_BinaryOp(w, nullptr, nullptr, GrB_DIV_FP64, t, d, nullptr));
-    GRB_CHECK(GrB_mxv(r, nullptr, GrB_PLUS_FP64, GxB_PLUS_SECOND_FP64, at, w, nullptr));
-    GRB_CHECK(GrB_Vector_assign(t, nullptr, GrB_MINUS_FP64, r, GrB_ALL, n, nullptr));
-    GRB_CHECK(GrB_Vector_apply(t, nullptr, nullptr, GrB_ABS_FP64, t, nullptr));
+    GRAPHRUN_GRB(GrB_Vector_assign_FP64(r, nullptr, nullptr, teleport + ssum, GrB_ALL, n, nullptr));
+    GRAPHRUN_GRB(GrB_Vector_eWiseMult_BinaryOp(w, nullptr, nullptr, GrB_DIV_FP64, t, d, nullptr));
+    GRAPHRUN_GRB(GrB_mxv(r, nullptr, GrB_PLUS_FP64, GxB_PLUS_SECOND_FP64, at, w, nullptr));
+    GRAPHRUN_GRB(GrB_Vector_assign(t, nullptr, GrB_MINUS_FP64, r, GrB_ALL, n, nullptr));
+    GRAPHRUN_GRB(GrB_Vector_apply(t, nullptr, nullptr, GrB_ABS_FP64, t, nullptr));
     double rdiff = 0;
-    GRB_CHECK(GrB_Vector_reduce_FP64(&rdiff, nullptr, GrB_PLUS_MONOID_FP64, t, nullptr));
+    GRAPHRUN_GRB(GrB_Vector_reduce_FP64(&rdiff, nullptr, GrB_PLUS_MONOID_FP64, t, nullptr));
   }
   GraphBlasPageRank out;
   out.seconds = sw.seconds();
@@ -161,7 +129,7 @@ GraphBlasPageRank graphblas_pagerank(const Graph& g, int iters, double damping, 
   std::vector<GrB_Index> ri(n);
   std::vector<double> rx(n);
   GrB_Index nv = n;
-  GRB_CHECK(GrB_Vector_extractTuples_FP64(ri.data(), rx.data(), &nv, r));
+  GRAPHRUN_GRB(GrB_Vector_extractTuples_FP64(ri.data(), rx.data(), &nv, r));
   for (GrB_Index k = 0; k < nv; ++k) out.rank[ri[k]] = rx[k];
   GrB_Matrix_free(&at);
   GrB_Vector_free(&d);

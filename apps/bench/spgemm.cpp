@@ -26,13 +26,9 @@
 #include <vector>
 
 #include "bench.hpp"
+#include "graphblas.hpp"
 #include "graphrun/engine/error.hpp"
 
-#if defined(GRAPHRUN_HAVE_GRAPHBLAS)
-extern "C" {  // GraphBLAS.h declares C functions without extern "C" of its own
-#include <GraphBLAS.h>
-}
-#endif
 #if defined(GRAPHRUN_HAVE_CUDA)
 #include "cuda/spgemm_cuda.hpp"
 #endif
@@ -61,21 +57,6 @@ double median(std::vector<double> v) {
 
 #if defined(GRAPHRUN_HAVE_GRAPHBLAS)
 
-void grb_check(GrB_Info info, const char* what) {
-  if (info != GrB_SUCCESS && info != GrB_NO_VALUE)
-    throw Error(std::string("GraphBLAS call failed: ") + what + " (GrB_Info " +
-                std::to_string(static_cast<int>(info)) + ")");
-}
-
-void grb_init(int threads) {
-  static const bool ready = [] {
-    grb_check(GrB_init(GrB_NONBLOCKING), "GrB_init");
-    return true;
-  }();
-  (void)ready;
-  grb_check(GxB_Global_Option_set(GxB_GLOBAL_NTHREADS, threads), "GxB_Global_Option_set(NTHREADS)");
-}
-
 struct GrbMatrix {
   GrB_Matrix m = nullptr;
   GrbMatrix() = default;
@@ -86,19 +67,9 @@ struct GrbMatrix {
   }
 };
 
-// A copy of a as a GraphBLAS matrix (CSR, values; ones for a pattern).
+// A copy of a as a GraphBLAS matrix, materialized before any timing.
 void to_graphblas(const Csr<double>& a, GrbMatrix& out) {
-  const auto rows = static_cast<GrB_Index>(a.n_rows());
-  const auto nnz = static_cast<GrB_Index>(a.nnz());
-  std::vector<GrB_Index> ap(a.row_ptr().begin(), a.row_ptr().end());
-  std::vector<GrB_Index> aj(a.col_idx().begin(), a.col_idx().end());
-  std::vector<double> ax = a.is_pattern() ? std::vector<double>(nnz, 1.0) : a.values();
-  aj.resize(std::max<GrB_Index>(nnz, 1));
-  ax.resize(std::max<GrB_Index>(nnz, 1));
-  grb_check(
-      GrB_Matrix_import_FP64(&out.m, GrB_FP64, rows, static_cast<GrB_Index>(a.n_cols()), ap.data(),
-                             aj.data(), ax.data(), rows + 1, nnz, nnz, GrB_CSR_FORMAT),
-      "GrB_Matrix_import_FP64");
+  out.m = grb_matrix(a);
   grb_check(GrB_Matrix_wait(out.m, GrB_MATERIALIZE), "GrB_Matrix_wait");
 }
 

@@ -25,15 +25,11 @@
 #include <vector>
 
 #include "bench.hpp"
+#include "graphblas.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/row_stats.hpp"
 #include "graphrun/engine/spmv_format.hpp"
 
-#if defined(GRAPHRUN_HAVE_GRAPHBLAS)
-extern "C" {
-#include <GraphBLAS.h>
-}
-#endif
 #if defined(GRAPHRUN_HAVE_CUDA)
 #include "cuda/spmv_cusparse.hpp"
 #include "graphrun/engine/device_array.hpp"
@@ -166,32 +162,14 @@ void run_cuda(const BenchOptions& o) {
 #endif
 
 #if defined(GRAPHRUN_HAVE_GRAPHBLAS)
-void grb_check(GrB_Info info, const char* what) {
-  if (info != GrB_SUCCESS) throw Error(std::string("GraphBLAS call failed: ") + what);
-}
-#define GRAPHRUN_GRB(call) grb_check((call), #call)
-
 // The median time of GrB_mxv(y, A, x) with x all ones; the import of A and
 // the set-up of the vectors are outside the timing.
 double graphblas_spmv_ms(const Csr<double>& a, int reps, int threads) {
-  static bool initialized = false;  // GrB_init once per process
-  if (!initialized) {
-    GRAPHRUN_GRB(GrB_init(GrB_NONBLOCKING));
-    initialized = true;
-  }
-  GRAPHRUN_GRB(GxB_Global_Option_set(GxB_GLOBAL_NTHREADS, threads));
+  grb_init(threads);
   const auto rows = static_cast<GrB_Index>(a.n_rows());
   const auto cols = static_cast<GrB_Index>(a.n_cols());
-  const auto nnz = static_cast<GrB_Index>(a.nnz());
-  std::vector<GrB_Index> ap(a.row_ptr().begin(), a.row_ptr().end());
-  std::vector<GrB_Index> aj(a.col_idx().begin(), a.col_idx().end());
-  std::vector<double> ax =
-      a.is_pattern() ? std::vector<double>(std::max<GrB_Index>(nnz, 1), 1.0) : a.values();
-  if (ax.empty()) ax.push_back(0.0);
-  GrB_Matrix m = nullptr;
+  GrB_Matrix m = grb_matrix(a);
   GrB_Vector x = nullptr, y = nullptr;
-  GRAPHRUN_GRB(GrB_Matrix_import_FP64(&m, GrB_FP64, rows, cols, ap.data(), aj.data(), ax.data(),
-                                      rows + 1, nnz, nnz, GrB_CSR_FORMAT));
   GRAPHRUN_GRB(GrB_Vector_new(&x, GrB_FP64, cols));
   GRAPHRUN_GRB(GrB_Vector_new(&y, GrB_FP64, rows));
   GRAPHRUN_GRB(GrB_Vector_assign_FP64(x, nullptr, nullptr, 1.0, GrB_ALL, cols, nullptr));
