@@ -32,6 +32,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "bfs_direction.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/semiring.hpp"
 #include "graphrun/kernels/spmv.hpp"
@@ -103,6 +104,7 @@ class Bfs {
     if (o_.parents) res.parent[source] = source;
     queue_.assign(1, source);
     bool dense = false;  // frontier representation: queue_ (push) or front_ (pull)
+    const detail::BfsDirection direction{o_.alpha, o_.beta, offset_t{n_}};
     offset_t n_f = 1;
     offset_t m_f = degree(source);
     offset_t m_u = a_.nnz - m_f;
@@ -112,12 +114,11 @@ class Bfs {
     // A frontier without out-edges reaches nothing more: stop there.
     for (std::int32_t depth = 1; n_f > 0 && m_f > 0; ++depth) {
       // Choose the direction of this step.
-      if (!dense) {
-        if (m_f > 0 && static_cast<double>(m_f) > static_cast<double>(m_u) / o_.alpha) {
-          to_dense();
-          dense = true;
-        }
-      } else if (n_f < prev_n_f_ && static_cast<double>(n_f) < static_cast<double>(n_) / o_.beta) {
+      const bool pull_step = direction.pull(dense, n_f, m_f, m_u, prev_n_f_);
+      if (pull_step && !dense) {
+        to_dense();
+        dense = true;
+      } else if (!pull_step && dense) {
         to_queue();
         dense = false;
       }

@@ -26,6 +26,7 @@
 #include <cub/device/device_scan.cuh>
 #include <optional>
 
+#include "../bfs_direction.hpp"
 #include "device_util.cuh"
 #include "gpu_algorithms.hpp"
 #include "graphrun/engine/semiring.hpp"
@@ -199,19 +200,19 @@ class GpuBfs {
     offset_t m_f = a.row_ptr[source + 1] - a.row_ptr[source];
     offset_t m_u = a.nnz - m_f;
     offset_t prev_n_f = 0;
+    const BfsDirection direction{o_.alpha, o_.beta, offset_t{n_}};
     res.reached = 1;
     res.depth = 1;
 
     for (std::int32_t depth = 1; n_f > 0 && m_f > 0; ++depth) {
-      if (!dense) {
-        if (static_cast<double>(m_f) > static_cast<double>(m_u) / o_.alpha) {
-          const auto t_setup = Clock::now();
-          prepare_pull();
-          setup += seconds_since(t_setup);
-          to_dense(static_cast<vertex_t>(n_f));
-          dense = true;
-        }
-      } else if (n_f < prev_n_f && static_cast<double>(n_f) < static_cast<double>(n_) / o_.beta) {
+      const bool pull_step = direction.pull(dense, n_f, m_f, m_u, prev_n_f);
+      if (pull_step && !dense) {
+        const auto t_setup = Clock::now();
+        prepare_pull();
+        setup += seconds_since(t_setup);
+        to_dense(static_cast<vertex_t>(n_f));
+        dense = true;
+      } else if (!pull_step && dense) {
         to_queue();
         dense = false;
       }
