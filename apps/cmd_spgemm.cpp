@@ -118,15 +118,8 @@ Command add_spgemm(CLI::App& root) {
   sub->add_option("-o,--output", args->output,
                   "Write C here (Matrix Market coordinate real general); default stdout")
       ->type_name("FILE");
-  sub->add_option("--device", args->common.device, "Where to run: cpu or cuda")
-      ->check(CLI::IsMember({"cpu", "cuda"}))
-      ->default_str("cpu")
-      ->type_name("DEV");
-  sub->add_option("--threads", args->common.threads,
-                  "CPU threads; 0 = all cores (or OMP_NUM_THREADS)")
-      ->check(int_at_least(0, "a thread count >= 0 (0 = all cores)"))
-      ->default_str("0")
-      ->type_name("N");
+  add_device_option(*sub, args->common.device);
+  add_threads_option(*sub, args->common.threads);
   sub->add_flag("--undirected", args->common.undirected,
                 "Edge-list inputs: add the reverse of every edge (Matrix Market files are read "
                 "as they are; a symmetric one is expanded)");

@@ -46,15 +46,23 @@ void add_common_options(CLI::App& sub, CommonOptions& o) {
       ->type_name("FILE");
   sub.add_flag("--undirected", o.undirected,
                "Treat the graph as undirected: add the reverse of every edge");
-  sub.add_option("--device", o.device, "Where to run: cpu or cuda")
+  add_device_option(sub, o.device);
+  add_threads_option(sub, o.threads);
+  sub.add_flag("-q,--quiet", o.quiet, "No summary line and no progress bar on stderr");
+}
+
+void add_device_option(CLI::App& sub, std::string& device) {
+  sub.add_option("--device", device, "Where to run: cpu or cuda")
       ->check(CLI::IsMember({"cpu", "cuda"}))
       ->default_str("cpu")
       ->type_name("DEV");
-  sub.add_option("--threads", o.threads, "CPU threads; 0 = all cores (or OMP_NUM_THREADS)")
+}
+
+void add_threads_option(CLI::App& sub, int& threads) {
+  sub.add_option("--threads", threads, "CPU threads; 0 = all cores (or OMP_NUM_THREADS)")
       ->check(int_at_least(0, "a thread count >= 0 (0 = all cores)"))
       ->default_str("0")
       ->type_name("N");
-  sub.add_flag("-q,--quiet", o.quiet, "No summary line and no progress bar on stderr");
 }
 
 namespace {

@@ -50,6 +50,10 @@ struct CommonOptions {
 // INPUT (required positional), --undirected, --device, --threads, --quiet.
 void add_common_options(CLI::App& sub, CommonOptions& o);
 
+// --device cpu|cuda and --threads N, for subcommands with their own inputs.
+void add_device_option(CLI::App& sub, std::string& device);
+void add_threads_option(CLI::App& sub, int& threads);
+
 // Help text shared by the subcommands: input formats, duplicates and self
 // loops, exit status.
 extern const char* const input_help;

@@ -28,13 +28,8 @@ void add_bench_options(CLI::App& sub, BenchOptions& o) {
                  "gen:uniform:4000000:16; for spgemm gen:rmat:16..18)")
       ->type_name("DIR")
       ->check(CLI::ExistingDirectory);
-  sub.add_option("--device", o.device, "Where to run: cpu or cuda")
-      ->check(CLI::IsMember({"cpu", "cuda"}))
-      ->default_str("cpu")
-      ->type_name("DEV");
-  sub.add_option("--threads", o.threads, "CPU threads; 0 = all cores (or OMP_NUM_THREADS)")
-      ->check(int_at_least(0, "a thread count >= 0 (0 = all cores)"))
-      ->type_name("N");
+  add_device_option(sub, o.device);
+  add_threads_option(sub, o.threads);
   sub.add_option("--reps", o.reps, "Timed repetitions per measurement (median reported)")
       ->check(int_at_least(1, "a repetition count >= 1"))
       ->type_name("R");
