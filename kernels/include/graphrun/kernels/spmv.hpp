@@ -36,8 +36,9 @@
 //                          longer than a thread's share of the work
 //                          (merge_path_pays_on_cpu), else CSR
 // Given a CsrView and a format, coo/ell/hyb/jds are built from the CSR on
-// every call (ELL may refuse with FormatError); build them once and pass
-// their views to iterate.
+// every call (ELL may refuse with FormatError), and automatic reads the row
+// statistics on every call (one pass over row_ptr); to iterate, choose the
+// format once (choose_spmv_format) and build it once, then pass its view.
 #pragma once
 
 #include "graphrun/engine/context.hpp"
