@@ -396,6 +396,26 @@ class SpgemmKernel {
     std::fill(keys, keys + slots, vertex_t{-1});
   }
 
+  // Writes the columns set in bitmap words first_word..last_word, in order,
+  // with their accumulated values, and clears bits and accumulators behind it
+  // (S::zero() again) for the next row.
+  static void read_out_bitmap(std::uint64_t* bits, V* acc, std::int64_t first_word,
+                              std::int64_t last_word, vertex_t* out_col, V* out_val) {
+    offset_t t = 0;
+    for (std::int64_t wi = first_word; wi <= last_word; ++wi) {
+      std::uint64_t x = bits[wi];
+      bits[wi] = 0;
+      while (x) {
+        const vertex_t j = static_cast<vertex_t>(wi * 64 + std::countr_zero(x));
+        out_col[t] = j;
+        out_val[t] = acc[j];
+        acc[j] = S::zero();
+        ++t;
+        x &= x - 1;
+      }
+    }
+  }
+
   // A dense row with more products than bitmap words (few columns, long
   // rows): no branch per product. Every product is added to its accumulator
   // (S::zero() between rows, so the first addition gives the product itself)
@@ -415,20 +435,7 @@ class SpgemmKernel {
         bits[j >> 6] |= std::uint64_t{1} << (j & 63);
       }
     }
-    const std::int64_t words = b_.n_cols / 64 + 1;
-    offset_t t = 0;
-    for (std::int64_t wi = 0; wi < words; ++wi) {
-      std::uint64_t x = bits[wi];
-      bits[wi] = 0;
-      while (x) {
-        const vertex_t j = static_cast<vertex_t>(wi * 64 + std::countr_zero(x));
-        out_col[t] = j;
-        out_val[t] = acc[j];
-        acc[j] = S::zero();
-        ++t;
-        x &= x - 1;
-      }
-    }
+    read_out_bitmap(bits, acc, 0, b_.n_cols / 64, out_col, out_val);
   }
 
   // Gustavson with a bitmap of the columns seen (n_cols bits: 32 KiB covers
@@ -465,19 +472,7 @@ class SpgemmKernel {
     if (len == 0) return;
     const std::int64_t words = (hi >> 6) - (lo >> 6) + 1;
     if (words <= len * static_cast<std::int64_t>(std::bit_width(static_cast<std::uint64_t>(len)))) {
-      offset_t t = 0;
-      for (std::int64_t wi = lo >> 6; wi <= (hi >> 6); ++wi) {
-        std::uint64_t x = bits[wi];
-        bits[wi] = 0;
-        while (x) {
-          const vertex_t j = static_cast<vertex_t>(wi * 64 + std::countr_zero(x));
-          out_col[t] = j;
-          out_val[t] = acc[j];
-          acc[j] = S::zero();
-          ++t;
-          x &= x - 1;
-        }
-      }
+      read_out_bitmap(bits, acc, lo >> 6, hi >> 6, out_col, out_val);
     } else {
       sort_columns(out_col, len);
       for (offset_t t = 0; t < len; ++t) {
