@@ -104,9 +104,8 @@ PageRankResult pagerank(Context& ctx, const Graph& g, const PageRankOptions& opt
   // dynamically; each part's partial sums land in its own slot and are added
   // in part order, so the ranks are bit-identical run to run for a given
   // thread count (OpenMP's reduction clause promises no order).
-  constexpr offset_t min_parallel_work = 1 << 14;
   const offset_t work = at.nnz + n;
-  const int parts = threads <= 1 || work < min_parallel_work
+  const int parts = threads <= 1 || work < cpu_min_parallel_work
                         ? 1
                         : static_cast<int>(std::min<offset_t>(offset_t{threads} * 8,
                                                               std::max<offset_t>(1, work / 4096)));

@@ -57,9 +57,8 @@ namespace graphrun {
 // Matrices too small for either kernel to go parallel (under 2^14 rows + nnz)
 // stay on CSR.
 bool merge_path_pays_on_cpu(const RowStats& stats, int threads) noexcept {
-  constexpr double min_parallel_work = 1 << 14;  // as in the CPU CSR kernel
   const double work = static_cast<double>(stats.n_rows) + static_cast<double>(stats.nnz);
-  if (threads <= 1 || work < min_parallel_work) return false;
+  if (threads <= 1 || work < static_cast<double>(cpu_min_parallel_work)) return false;
   return static_cast<double>(stats.max_length) * threads > work;
 }
 

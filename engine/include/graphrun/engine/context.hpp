@@ -7,9 +7,16 @@
 
 #include <string_view>
 
+#include "graphrun/engine/types.hpp"
+
 namespace graphrun {
 
 enum class Device { cpu, cuda };
+
+// Work (rows + stored entries) below which a CPU kernel runs on one thread:
+// waking the others costs more than they save. One value for the SpMV
+// kernels, PageRank's fused pass and the format choice, which must agree.
+inline constexpr offset_t cpu_min_parallel_work = offset_t{1} << 14;
 
 Device parse_device(std::string_view name);  // "cpu" | "cuda", else ArgumentError
 std::string_view to_string(Device d);

@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "graphrun/engine/context.hpp"
 #include "graphrun/engine/csr.hpp"
 #include "graphrun/engine/semiring.hpp"
 #include "graphrun/kernels/cpu/partition.hpp"
@@ -94,10 +95,8 @@ void spmv_rows(const CsrView<T>& a, const typename S::value_type* x, typename S:
 template <class S, bool Pattern, bool Masked, class T>
 void spmv_csr_impl(const CsrView<T>& a, const typename S::value_type* x, typename S::value_type* y,
                    Mask mask, int threads) {
-  // Below this much work a parallel region costs more than it saves.
-  constexpr offset_t min_parallel_work = 1 << 14;
   const offset_t work = a.nnz + a.n_rows;
-  if (threads <= 1 || work < min_parallel_work) {
+  if (threads <= 1 || work < cpu_min_parallel_work) {
     spmv_rows<S, Pattern, Masked>(a, x, y, mask, 0, a.n_rows);
     return;
   }
@@ -106,7 +105,7 @@ void spmv_csr_impl(const CsrView<T>& a, const typename S::value_type* x, typenam
   // happens to take) does not hold the others back. Each y(i) is computed
   // by one thread from its row alone, so the result does not depend on the
   // blocks or on who runs them.
-  const offset_t max_parts = std::max<offset_t>(1, work / (min_parallel_work / 4));
+  const offset_t max_parts = std::max<offset_t>(1, work / (cpu_min_parallel_work / 4));
   const int parts = static_cast<int>(std::min<offset_t>(offset_t{threads} * 8, max_parts));
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
   for (int p = 0; p < parts; ++p) {
