@@ -1,27 +1,28 @@
 // C = A ⊕.⊗ B on the GPU, the host side of the hash-based multi-phase
-// algorithm (the kernels are in spgemm_kernels.cuh, the tuning in
-// spgemm_config.cuh):
+// algorithm (the kernels are in spgemm_kernels.cuh and spgemm_dense.cuh, the
+// tuning in spgemm_config.cuh):
 //
-//   1. analysis   IP(i) per row (64-bit), Σ IP by CUB, rows grouped by
-//                 min(IP(i), n_cols) with a CUB radix sort of (group, row)
-//   2. symbolic   distinct columns per row by hash insertion, one launch per
-//                 group; an exclusive scan (CUB) gives C's row pointers, and
-//                 C is allocated exactly
+//   1. analysis   IP(i) per row (64-bit) and its group from min(IP(i), n_cols),
+//                 one warp per row; rows listed group by group by a
+//                 counting sort (count, then scatter)
+//   2. symbolic   distinct columns per row (hash tables or a bitmap), one
+//                 launch per group; an exclusive scan (CUB) gives C's row
+//                 pointers, and C is allocated exactly
 //   3. numeric    rows regrouped by nnz(C(i,:)); hash insertion with
-//                 accumulation, each row compacted into a staging buffer
-//   4. sort       CUB segmented sort of the staged rows into C
+//                 accumulation, each shared-memory row sorted in its block
+//                 and written to C; bitmap rows written to C in column order
+//   4. sort       rows with tables in global memory (only where n_cols is too
+//                 large for a bitmap) staged and sorted by a CUB segmented sort
 //
-// The host waits twice per call (the group sizes and table sizes after 1,
-// nnz(C) and the numeric groups after 2), more only when the workspace has
-// to be split into row chunks.
+// The host waits twice per call (the group sizes after 1, nnz(C) and the
+// numeric groups after 2), more only when the workspace has to be split
+// into row chunks.
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_sort.cuh>
 #include <string>
@@ -34,6 +35,7 @@
 #include "graphrun/engine/types.hpp"
 #include "graphrun/kernels/cuda/spgemm.hpp"
 #include "spgemm_config.cuh"
+#include "spgemm_dense.cuh"
 #include "spgemm_kernels.cuh"
 #include "spgemm_semiring.cuh"
 #include "spgemm_workspace.cuh"
@@ -44,10 +46,6 @@ namespace spgemm_detail {
 namespace {
 
 using Counts = std::array<std::int64_t, kMaxGroups>;
-
-constexpr int kGroupBits = 3;  // group ids < 8
-static_assert(SpgemmPolicy::symbolic_bins + 2 <= kMaxGroups &&
-              SpgemmPolicy::numeric_bins + 2 <= kMaxGroups);
 
 using SymSlotsIter =
     thrust::transform_iterator<SymbolicGlobalSlots, thrust::counting_iterator<std::int64_t>>;
@@ -107,90 +105,127 @@ std::vector<T> download(const T* d, std::size_t n, cudaStream_t stream) {
   return h;
 }
 
+// Largest dynamic shared memory a block may opt in to, less room for the
+// kernels' static shared memory (at most a few hundred bytes).
+int shared_limit() {
+  int device = 0, optin = 0;
+  GRAPHRUN_CUDA_CHECK(cudaGetDevice(&device));
+  GRAPHRUN_CUDA_CHECK(
+      cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  return optin - 4096;
+}
+
+// Launches kernel k with `smem` bytes of dynamic shared memory, opting in
+// where that and the kernel's static shared memory may pass the default
+// 48 KB.
+template <class Kernel, class... Args>
+void launch(Kernel* k, std::int64_t blocks, int threads, std::size_t smem, cudaStream_t stream,
+            Args... args) {
+  if (smem > (std::size_t{44} << 10))  // 48 KB less the static shared memory
+    GRAPHRUN_CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             static_cast<int>(smem)));
+  k<<<static_cast<unsigned>(blocks), threads, smem, stream>>>(args...);
+  GRAPHRUN_CUDA_CHECK(cudaGetLastError());
+}
+
+// The group sizes and largest bounds of one grouping (the scalars' first part).
+struct Groups {
+  Counts count{};
+  Counts max_bound{};
+  std::int64_t start(int g) const {  // where group g's rows begin in the list
+    std::int64_t s = 0;
+    for (int h = 0; h < g; ++h) s += count[h];
+    return s;
+  }
+};
+
 // Launches the symbolic kernel of every non-empty group, each over its rows
-// of `sorted_rows` (grouped and counted by group_keys_kernel + radix sort).
-template <int... G>
-void launch_symbolic(std::integer_sequence<int, G...>, SymbolicArgs args, const Counts& counts,
-                     const vertex_t* sorted_rows, cudaStream_t stream) {
-  std::int64_t start = 0;
-  auto one = [&]<int I>(std::integral_constant<int, I>) {
+// of `sorted_rows`.
+template <int... G, int... D>
+void launch_symbolic(std::integer_sequence<int, G...>, std::integer_sequence<int, D...>,
+                     SymbolicArgs args, const Groups& groups, const vertex_t* sorted_rows,
+                     cudaStream_t stream) {
+  auto hash = [&]<int I>(std::integral_constant<int, I>) {
     constexpr Bin bin = SpgemmPolicy::symbolic(I);
-    const std::int64_t n = counts[I];
-    if (n > 0) {
-      constexpr int rows = bin.block / bin.team;
-      const int smem = counter_bytes(rows) + rows * bin.slots * 4;
-      auto* k = symbolic_kernel<bin.block, bin.team, false>;
-      GRAPHRUN_CUDA_CHECK(
-          cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-      SymbolicArgs a = args;
-      a.rows = sorted_rows + start;
-      a.n_rows = n;
-      a.slots = bin.slots;
-      k<<<static_cast<unsigned>((n + rows - 1) / rows), bin.block, smem, stream>>>(a);
-      GRAPHRUN_CUDA_CHECK(cudaGetLastError());
-    }
-    start += n;
-  };
-  (one(std::integral_constant<int, G>{}), ...);
-  const std::int64_t n = counts[SpgemmPolicy::symbolic_bins];
-  if (n > 0) {
-    constexpr int block = SpgemmPolicy::symbolic_global_block;
+    const std::int64_t n = groups.count[I];
+    if (n == 0) return;
+    constexpr int rows = bin.block / bin.team;
     SymbolicArgs a = args;
-    a.rows = sorted_rows + start;
+    a.rows = sorted_rows + groups.start(I);
     a.n_rows = n;
-    symbolic_kernel<block, block, true>
-        <<<static_cast<unsigned>(n), block, counter_bytes(1), stream>>>(a);
-    GRAPHRUN_CUDA_CHECK(cudaGetLastError());
+    a.slots = bin.slots;
+    launch(symbolic_kernel<bin.block, bin.team, false>, (n + rows - 1) / rows, bin.block,
+           counter_bytes(rows) + std::size_t{4} * rows * bin.slots, stream, a);
+  };
+  (hash(std::integral_constant<int, G>{}), ...);
+  auto dense = [&]<int I>(std::integral_constant<int, I>) {
+    constexpr int block = SpgemmPolicy::dense(I).block;
+    const std::int64_t n = groups.count[kFirstDense + I];
+    if (n == 0) return;
+    SymbolicArgs a = args;
+    a.rows = sorted_rows + groups.start(kFirstDense + I);
+    a.n_rows = n;
+    launch(dense_symbolic_kernel<block>, n, block, dense_symbolic_bytes(args.n_cols), stream, a);
+  };
+  (dense(std::integral_constant<int, D>{}), ...);
+  const std::int64_t n = groups.count[kGlobalGroup];
+  if (n > 0) {
+    constexpr int block = SpgemmPolicy::global_block;
+    SymbolicArgs a = args;
+    a.rows = sorted_rows + groups.start(kGlobalGroup);
+    a.n_rows = n;
+    launch(symbolic_kernel<block, block, true>, n, block, counter_bytes(1), stream, a);
   }
 }
 
-// Launches the numeric kernel of every non-empty shared-memory group;
-// returns where the global-memory group starts in `sorted_rows`.
-template <class S, class T, int... G>
-std::int64_t launch_numeric_shared(std::integer_sequence<int, G...>,
-                                   NumericArgs<typename S::value_type, T> args,
-                                   const Counts& counts, const vertex_t* sorted_rows,
-                                   cudaStream_t stream) {
+// Launches the numeric kernel of every non-empty shared-memory and bitmap
+// group (the global-memory group is launched by the caller).
+template <class S, class T, int... G, int... D>
+void launch_numeric_shared(std::integer_sequence<int, G...>, std::integer_sequence<int, D...>,
+                           NumericArgs<typename S::value_type, T> args, vertex_t n_cols,
+                           const Groups& groups, const vertex_t* sorted_rows, cudaStream_t stream) {
   using V = typename S::value_type;
-  std::int64_t start = 0;
-  auto one = [&]<int I>(std::integral_constant<int, I>) {
+  auto hash = [&]<int I>(std::integral_constant<int, I>) {
     constexpr Bin bin = SpgemmPolicy::numeric(I);
-    const std::int64_t n = counts[I];
-    if (n > 0) {
-      constexpr int rows = bin.block / bin.team;
-      const int smem = counter_bytes(rows) + rows * bin.slots * int(4 + sizeof(V));
-      auto* k = numeric_kernel<S, T, bin.block, bin.team, false>;
-      GRAPHRUN_CUDA_CHECK(
-          cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-      auto a = args;
-      a.rows = sorted_rows + start;
-      a.n_rows = n;
-      a.slots = bin.slots;
-      k<<<static_cast<unsigned>((n + rows - 1) / rows), bin.block, smem, stream>>>(a);
-      GRAPHRUN_CUDA_CHECK(cudaGetLastError());
-    }
-    start += n;
+    const std::int64_t n = groups.count[I];
+    if (n == 0) return;
+    constexpr int rows = bin.block / bin.team;
+    auto a = args;
+    a.rows = sorted_rows + groups.start(I);
+    a.n_rows = n;
+    a.slots = bin.slots;
+    launch(numeric_kernel<S, T, bin.block, bin.team, false>, (n + rows - 1) / rows, bin.block,
+           counter_bytes(rows) + (4 + sizeof(V)) * rows * bin.slots, stream, a);
   };
-  (one(std::integral_constant<int, G>{}), ...);
-  return start;
+  (hash(std::integral_constant<int, G>{}), ...);
+  auto dense = [&]<int I>(std::integral_constant<int, I>) {
+    constexpr int block = SpgemmPolicy::dense(I).block;
+    const std::int64_t n = groups.count[kFirstDense + I];
+    if (n == 0) return;
+    auto a = args;
+    a.rows = sorted_rows + groups.start(kFirstDense + I);
+    a.n_rows = n;
+    // Values in shared memory for rows up to the group's longest, as far as
+    // the bitmap leaves room; longer rows accumulate in C.
+    const std::int64_t room =
+        (shared_limit() - static_cast<std::int64_t>(dense_numeric_bytes<V>(n_cols, 0))) /
+        static_cast<std::int64_t>(sizeof(V));
+    const auto value_slots = static_cast<int>(std::clamp<std::int64_t>(
+        groups.max_bound[kFirstDense + I], 0, std::max<std::int64_t>(room, 0)));
+    launch(dense_numeric_kernel<S, T, block>, n, block, dense_numeric_bytes<V>(n_cols, value_slots),
+           stream, a, n_cols, value_slots);
+  };
+  (dense(std::integral_constant<int, D>{}), ...);
 }
 
 template <class S, class T>
 void launch_numeric_global(NumericArgs<typename S::value_type, T> args, const vertex_t* rows,
                            std::int64_t n, cudaStream_t stream) {
-  constexpr int block = SpgemmPolicy::numeric_global_block;
+  constexpr int block = SpgemmPolicy::global_block;
   args.rows = rows;
   args.n_rows = n;
-  numeric_kernel<S, T, block, block, true>
-      <<<static_cast<unsigned>(n), block, counter_bytes(1), stream>>>(args);
-  GRAPHRUN_CUDA_CHECK(cudaGetLastError());
+  launch(numeric_kernel<S, T, block, block, true>, n, block, counter_bytes(1), stream, args);
 }
-
-// The device scalars the host waits for, in one array: group sizes, the
-// global-memory group's table slots and entries (group_keys_kernel), Σ IP,
-// and a gather area for anything else (gather_kernel).
-constexpr int kGlobalSlotsAt = kMaxGroups, kGlobalNnzAt = kMaxGroups + 1;
-constexpr int kTotalIpAt = kMaxGroups + 2, kGatherAt = kMaxGroups + 4, kScalars = kMaxGroups + 8;
 
 // A small pinned host buffer per thread for those scalars: a copy into
 // pageable memory costs several times more, and small products wait twice.
@@ -198,7 +233,7 @@ unsigned long long* pinned_scalars() {
   struct Pinned {
     unsigned long long* p = nullptr;
     Pinned() {
-      if (cudaMallocHost(&p, kScalars * sizeof(unsigned long long)) != cudaSuccess) {
+      if (cudaMallocHost(&p, ScalarsAt::size * sizeof(unsigned long long)) != cudaSuccess) {
         cudaGetLastError();
         p = nullptr;
       }
@@ -263,7 +298,8 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
   SpgemmStats st;
   PhaseTimer timer(stats != nullptr, stream);
   const int t_start = timer.mark();
-  DeviceArray<offset_t> c_ptr(static_cast<std::size_t>(m) + 1);
+  // C's arrays come from the pool too, in the order of `stream`.
+  DeviceArray<offset_t> c_ptr(static_cast<std::size_t>(m) + 1, stream);
   if (m == 0 || n == 0 || a.nnz() == 0 || b.nnz() == 0) {
     GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(c_ptr.data(), 0, c_ptr.size() * sizeof(offset_t), stream));
     if (stats) *stats = st;
@@ -275,17 +311,14 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
   const std::size_t mz = static_cast<std::size_t>(m);
 
   // ---- the fixed workspace: O(m) arrays and CUB's temporary storage ----
+  const bool dense = options.dense_rows && n <= SpgemmPolicy::dense_max_cols;
   std::size_t cub_bytes = 0;
   {
     std::size_t q = 0;
     const SymSlotsIter sym_it(thrust::make_counting_iterator<std::int64_t>(0),
-                              SymbolicGlobalSlots{nullptr, n, m});
+                              SymbolicGlobalSlots{nullptr, n, m, dense});
     const NumSlotsIter num_it(thrust::make_counting_iterator<std::int64_t>(0),
-                              NumericGlobalSlots{nullptr, nullptr, m});
-    cub_check(cub::DeviceReduce::Sum(nullptr, q, static_cast<unsigned long long*>(nullptr),
-                                     static_cast<unsigned long long*>(nullptr), m, stream),
-              "cub::DeviceReduce::Sum");
-    cub_bytes = std::max(cub_bytes, q);
+                              NumericGlobalSlots{nullptr, nullptr, m, n, dense});
     cub_check(cub::DeviceScan::ExclusiveSum(nullptr, q, sym_it, static_cast<std::int64_t*>(nullptr),
                                             m + 1, stream),
               "cub::DeviceScan::ExclusiveSum");
@@ -304,38 +337,28 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
                                             static_cast<std::int64_t*>(nullptr), m + 1, stream),
               "cub::DeviceScan::ExclusiveSum");
     cub_bytes = std::max(cub_bytes, q);
-    cub_check(cub::DeviceRadixSort::SortPairs(
-                  nullptr, q, static_cast<std::uint8_t*>(nullptr),
-                  static_cast<std::uint8_t*>(nullptr), static_cast<vertex_t*>(nullptr),
-                  static_cast<vertex_t*>(nullptr), m, 0, kGroupBits, stream),
-              "cub::DeviceRadixSort::SortPairs");
-    cub_bytes = std::max(cub_bytes, q);
   }
   struct Fixed {
     unsigned long long* ip;
     std::uint8_t* keys;
-    std::uint8_t* keys_sorted;
-    vertex_t* row_ids;
     vertex_t* sorted_rows;
     offset_t* row_nnz;
     std::int64_t* sym_off;
     std::int64_t* num_off;
     std::int64_t* stage_off;
-    unsigned long long* scalars;  // kScalars: see kGlobalSlotsAt ...
+    unsigned long long* scalars;  // ScalarsAt::size
     void* cub_temp;
   };
   auto lay_fixed = [&](Carver& c) {
     Fixed f;
     f.ip = c.take<unsigned long long>(mz);
     f.keys = c.take<std::uint8_t>(mz);
-    f.keys_sorted = c.take<std::uint8_t>(mz);
-    f.row_ids = c.take<vertex_t>(mz);
     f.sorted_rows = c.take<vertex_t>(mz);
     f.row_nnz = c.take<offset_t>(mz + 1);
     f.sym_off = c.take<std::int64_t>(mz + 1);
     f.num_off = c.take<std::int64_t>(mz + 1);
     f.stage_off = c.take<std::int64_t>(mz + 1);
-    f.scalars = c.take<unsigned long long>(kScalars);
+    f.scalars = c.take<unsigned long long>(ScalarsAt::size);
     f.cub_temp = c.take<unsigned char>(cub_bytes);
     return f;
   };
@@ -346,70 +369,71 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
   const Fixed f = lay_fixed(place);
   std::size_t largest_ws = fixed_buf.bytes();
 
-  // Groups rows [r0, r1) by key_of: f.sorted_rows lists each group's rows in
-  // turn; the group sizes and the global group's totals land in f.scalars.
-  auto group_rows = [&](auto key_of, vertex_t r0, vertex_t r1) {
+  auto clear_scalars = [&] {
     GRAPHRUN_CUDA_CHECK(
-        cudaMemsetAsync(f.scalars, 0, (kMaxGroups + 2) * sizeof(unsigned long long), stream));
-    group_keys_kernel<<<grid_for(r1 - r0, 256, 4096), 256, 0, stream>>>(r0, r1, key_of, f.keys,
-                                                                        f.row_ids, f.scalars);
-    GRAPHRUN_CUDA_CHECK(cudaGetLastError());
-    std::size_t q = cub_bytes;
-    cub_check(cub::DeviceRadixSort::SortPairs(f.cub_temp, q, f.keys, f.keys_sorted, f.row_ids,
-                                              f.sorted_rows, r1 - r0, 0, kGroupBits, stream),
-              "cub::DeviceRadixSort::SortPairs");
+        cudaMemsetAsync(f.scalars, 0, ScalarsAt::zeroed * sizeof(unsigned long long), stream));
   };
-  // Brings the group totals and up to four other device scalars back in one
-  // copy, then waits: the only places where the host waits for the device.
+  // Lists rows [r0, r1) group by group in f.sorted_rows (keys already in f.keys).
+  auto scatter_rows = [&](vertex_t r0, vertex_t r1) {
+    group_scatter_kernel<<<static_cast<unsigned>((std::int64_t{r1} - r0 + 255) / 256), 256, 0,
+                           stream>>>(r0, r1, f.keys, f.scalars, f.sorted_rows);
+    GRAPHRUN_CUDA_CHECK(cudaGetLastError());
+  };
+  // Groups rows [r0, r1) by key_of; the group sizes and the global group's
+  // totals land in f.scalars, with up to four other scalars gathered.
+  auto group_rows = [&](auto key_of, vertex_t r0, vertex_t r1,
+                        std::initializer_list<const void*> gather = {}) {
+    clear_scalars();
+    Gather g{};
+    for (const void* p : gather) g.src[g.n++] = static_cast<const unsigned long long*>(p);
+    group_count_kernel<<<grid_for(r1 - r0, 256, 4096), 256, 0, stream>>>(r0, r1, key_of, f.keys,
+                                                                         f.scalars, g);
+    GRAPHRUN_CUDA_CHECK(cudaGetLastError());
+    scatter_rows(r0, r1);
+  };
+  // Brings the scalars back in one copy, then waits: the only places where
+  // the host waits for the device.
   struct Fetched {
-    Counts counts{};
-    std::int64_t global_slots = 0, global_nnz = 0;
+    Groups groups;
+    std::int64_t global_slots = 0, global_nnz = 0, total_ip = 0;
     std::array<std::int64_t, 4> extra{};
   };
-  auto fetch = [&](std::initializer_list<const void*> srcs) {
-    Gather g{};
-    for (const void* p : srcs) g.src[g.n++] = static_cast<const unsigned long long*>(p);
-    if (g.n) {
-      gather_kernel<<<1, 32, 0, stream>>>(g, f.scalars + kGatherAt);
-      GRAPHRUN_CUDA_CHECK(cudaGetLastError());
-    }
-    std::array<unsigned long long, kScalars> pageable{};
+  auto fetch = [&]() {
+    std::array<unsigned long long, ScalarsAt::size> pageable{};
     unsigned long long* h = pinned_scalars();
     if (!h) h = pageable.data();
-    GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(h, f.scalars, kScalars * sizeof(unsigned long long),
+    GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(h, f.scalars, ScalarsAt::size * sizeof(unsigned long long),
                                         cudaMemcpyDeviceToHost, stream));
     GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
     Fetched r;
-    for (int i = 0; i < kMaxGroups; ++i) r.counts[i] = static_cast<std::int64_t>(h[i]);
-    r.global_slots = static_cast<std::int64_t>(h[kGlobalSlotsAt]);
-    r.global_nnz = static_cast<std::int64_t>(h[kGlobalNnzAt]);
-    for (int i = 0; i < 4; ++i) r.extra[i] = static_cast<std::int64_t>(h[kGatherAt + i]);
+    for (int i = 0; i < kMaxGroups; ++i) {
+      r.groups.count[i] = static_cast<std::int64_t>(h[ScalarsAt::count + i]);
+      r.groups.max_bound[i] = static_cast<std::int64_t>(h[ScalarsAt::max_bound + i]);
+    }
+    r.global_slots = static_cast<std::int64_t>(h[ScalarsAt::global_slots]);
+    r.global_nnz = static_cast<std::int64_t>(h[ScalarsAt::global_nnz]);
+    r.total_ip = static_cast<std::int64_t>(h[ScalarsAt::total_ip]);
+    for (int i = 0; i < 4; ++i) r.extra[i] = static_cast<std::int64_t>(h[ScalarsAt::gather + i]);
     return r;
   };
 
   // ---- 1. analysis ----
-  GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(f.ip, 0, mz * sizeof(unsigned long long), stream));
-  GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(f.row_nnz, 0, (mz + 1) * sizeof(offset_t), stream));
-  intermediate_products_kernel<<<grid_for(av.nnz, 256, 1 << 16), 256, 0, stream>>>(
-      av.row_ptr, av.col_idx, m, av.nnz, bv.row_ptr, f.ip);
+  const SymbolicKey sym_key{f.ip, n, dense};
+  clear_scalars();
+  analysis_kernel<<<grid_for(std::int64_t{m} * 32, 256, 8192), 256, 0, stream>>>(
+      av.row_ptr, av.col_idx, m, bv.row_ptr, sym_key, f.ip, f.keys, f.row_nnz, f.scalars);
   GRAPHRUN_CUDA_CHECK(cudaGetLastError());
-  {
-    std::size_t q = cub_bytes;
-    cub_check(cub::DeviceReduce::Sum(f.cub_temp, q, f.ip, f.scalars + kTotalIpAt, m, stream),
-              "cub::DeviceReduce::Sum");
-  }
-  const SymbolicKey sym_key{f.ip, n};
-  group_rows(sym_key, 0, m);
+  scatter_rows(0, m);
   const int t_analysis = timer.mark();
-  const Fetched sym_fetched = fetch({f.scalars + kTotalIpAt});
-  const Counts& sym_counts = sym_fetched.counts;
+  const Fetched sym_fetched = fetch();
+  const Groups& sym_groups = sym_fetched.groups;
   const std::int64_t sym_slots = sym_fetched.global_slots;
-  st.intermediate_products = sym_fetched.extra[0];
-  st.global_rows = sym_counts[SpgemmPolicy::symbolic_bins];
+  st.intermediate_products = sym_fetched.total_ip;
+  st.global_rows = sym_groups.count[kGlobalGroup];
   if (sym_slots > 0) {
     // Where each global-memory row's table starts.
     const SymSlotsIter sym_it(thrust::make_counting_iterator<std::int64_t>(0),
-                              SymbolicGlobalSlots{f.ip, n, m});
+                              SymbolicGlobalSlots{f.ip, n, m, dense});
     std::size_t q = cub_bytes;
     cub_check(cub::DeviceScan::ExclusiveSum(f.cub_temp, q, sym_it, f.sym_off, m + 1, stream),
               "cub::DeviceScan::ExclusiveSum");
@@ -449,13 +473,14 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
     sym.tables = static_cast<int*>(tables.data());
     st.symbolic_chunks = static_cast<int>(chunks.size());
     for (auto [r0, r1] : chunks) {
-      Counts counts = sym_counts;
+      Groups groups = sym_groups;
       if (chunks.size() > 1) {
         group_rows(sym_key, r0, r1);
-        counts = fetch({}).counts;
+        groups = fetch().groups;
         sym.table_base = off[r0] / 4;
       }
-      launch_symbolic(std::make_integer_sequence<int, SpgemmPolicy::symbolic_bins>{}, sym, counts,
+      launch_symbolic(std::make_integer_sequence<int, SpgemmPolicy::bins>{},
+                      std::make_integer_sequence<int, SpgemmPolicy::dense_bins>{}, sym, groups,
                       f.sorted_rows, stream);
     }
   }
@@ -467,16 +492,16 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
   const int t_symbolic = timer.mark();
 
   // ---- 3. numeric grouping, C's allocation ----
-  const NumericKey num_key{f.ip, c_ptr.data()};
-  group_rows(num_key, 0, m);
-  const Fetched num_fetched = fetch({c_ptr.data() + m});
-  const Counts& num_counts = num_fetched.counts;
+  const NumericKey num_key{f.ip, c_ptr.data(), n, dense};
+  group_rows(num_key, 0, m, {c_ptr.data() + m});
+  const Fetched num_fetched = fetch();
+  const Groups& num_groups = num_fetched.groups;
   const std::int64_t nnz_c = num_fetched.extra[0], num_slots = num_fetched.global_slots,
                      global_nnz = num_fetched.global_nnz;
   st.nnz_c = nnz_c;
   if (num_slots > 0) {
     const NumSlotsIter num_it(thrust::make_counting_iterator<std::int64_t>(0),
-                              NumericGlobalSlots{f.ip, c_ptr.data(), m});
+                              NumericGlobalSlots{f.ip, c_ptr.data(), m, n, dense});
     std::size_t q = cub_bytes;
     cub_check(cub::DeviceScan::ExclusiveSum(f.cub_temp, q, num_it, f.num_off, m + 1, stream),
               "cub::DeviceScan::ExclusiveSum");
@@ -487,15 +512,15 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
     const std::size_t need = checked_mul<std::size_t>(static_cast<std::size_t>(nnz_c), entry_bytes,
                                                       "spgemm: bytes of C");
     try {
-      return std::pair{DeviceArray<vertex_t>(static_cast<std::size_t>(nnz_c)),
-                       DeviceArray<V>(static_cast<std::size_t>(nnz_c))};
+      return std::pair{DeviceArray<vertex_t>(static_cast<std::size_t>(nnz_c), stream),
+                       DeviceArray<V>(static_cast<std::size_t>(nnz_c), stream)};
     } catch (const DeviceError&) {
       // The pool may hold what the symbolic phase freed: give it back, retry.
       GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
       GRAPHRUN_CUDA_CHECK(cudaMemPoolTrimTo(pool, 0));
       try {
-        return std::pair{DeviceArray<vertex_t>(static_cast<std::size_t>(nnz_c)),
-                         DeviceArray<V>(static_cast<std::size_t>(nnz_c))};
+        return std::pair{DeviceArray<vertex_t>(static_cast<std::size_t>(nnz_c), stream),
+                         DeviceArray<V>(static_cast<std::size_t>(nnz_c), stream)};
       } catch (const DeviceError& e) {
         throw DeviceError("spgemm: C has " + std::to_string(nnz_c) + " entries and needs " +
                           std::to_string(need) + " bytes of device memory; " +
@@ -537,7 +562,8 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
     return l;
   };
   constexpr std::size_t kPad = 7 * 256;  // alignment of the carved arrays
-  const std::int64_t global_rows = num_counts[SpgemmPolicy::numeric_bins];
+  const std::int64_t global_rows = num_groups.count[kGlobalGroup];
+  st.dense_rows = num_groups.count[kFirstDense] + num_groups.count[kFirstDense + 1];
   std::size_t seg_bytes = global_rows ? seg_sort_bytes(global_nnz, global_rows) : 0;
   const std::size_t all_bytes = checked_mul<std::size_t>(2 * static_cast<std::size_t>(global_nnz) +
                                                              static_cast<std::size_t>(num_slots),
@@ -585,11 +611,11 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
   num.stage_off = f.stage_off;
   double sort_ms = 0;
   for (auto [r0, r1] : chunks) {
-    Counts counts = num_counts;
+    Groups groups = num_groups;
     std::int64_t stage_nnz = global_nnz, s_base = 0, s_end = num_slots;
     if (chunks.size() > 1) {
       group_rows(num_key, r0, r1);
-      counts = fetch({}).counts;
+      groups = fetch().groups;
       stage_nnz = c_host[r1] - c_host[r0];  // a bound
       s_base = slot_host[r0];
       s_end = slot_host[r1];
@@ -601,12 +627,12 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
     num.table_base = s_base;
     num.stage_col = l.col[0];
     num.stage_val = l.val[0];
-    const std::int64_t g_start =
-        launch_numeric_shared<S, T>(std::make_integer_sequence<int, SpgemmPolicy::numeric_bins>{},
-                                    num, counts, f.sorted_rows, stream);
-    const std::int64_t g_count = counts[SpgemmPolicy::numeric_bins];
+    launch_numeric_shared<S, T>(std::make_integer_sequence<int, SpgemmPolicy::bins>{},
+                                std::make_integer_sequence<int, SpgemmPolicy::dense_bins>{}, num, n,
+                                groups, f.sorted_rows, stream);
+    const std::int64_t g_count = groups.count[kGlobalGroup];
     if (g_count == 0) continue;
-    const vertex_t* g_rows = f.sorted_rows + g_start;
+    const vertex_t* g_rows = f.sorted_rows + groups.start(kGlobalGroup);
     {
       const ListedNnzIter listed_it(thrust::make_counting_iterator<std::int64_t>(0),
                                     ListedRowNnz{g_rows, g_count, c_ptr.data()});
@@ -617,7 +643,7 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
     }
     launch_numeric_global<S, T>(num, g_rows, g_count, stream);
     std::int64_t items = global_nnz;
-    if (chunks.size() > 1) items = fetch({f.stage_off + g_count}).extra[0];
+    if (chunks.size() > 1) items = download(f.stage_off + g_count, 1, stream)[0];
 
     const int t_sort0 = timer.mark();
     cub::DoubleBuffer<vertex_t> dk(l.col[0], l.col[1]);

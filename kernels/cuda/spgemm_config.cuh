@@ -1,23 +1,31 @@
 // The tuning of the GPU SpGEMM in one place: how rows are grouped, how big
-// each group's hash table is and how many threads work on one row.
+// each group's accumulator is and how many threads work on one row.
 //
 // A row's group is chosen from a bound on its distinct columns:
 //   symbolic  e(i) = min(IP(i), n_cols)  (the distinct columns are not known yet)
 //   numeric   nnz(C(i,:))                (known exactly after the symbolic phase)
-// Shared-memory groups hold `slots` table entries per row. Symbolic tables
-// hold keys only (4 bytes), so they can afford a load of at most 1/2 against
-// the worst case; numeric tables hold key and value and are sized to the
-// exact count at load 1/2. Rows beyond the last shared group get a table in
-// global memory, one block per row, sized to the next power of two of twice
-// the bound.
+// and from IP(i), which sends rows with many products per distinct column
+// from a partial warp to a whole block.
 //
-// `team` threads work on one row; team == block means a block per row, a
-// smaller team a partial warp per row (block / team rows per block).
-// Sizes are starting points for the H200 (sm_90: 228 KB shared memory per
-// SM, at most 227 KB per block, 2048 threads per SM): every table fits the
-// per-block limit and the small groups leave room for several blocks per SM.
-// They have not been swept yet; docs/bench/spgemm-h200.md holds the figures
-// measured with them.
+// Three kinds of accumulator:
+//   - hash tables in shared memory (the `bins`): a team of threads per row
+//     (a partial warp or a warp, several rows per block) for short rows, a
+//     block per row for longer ones. Each row uses the power of two at or
+//     above twice its bound (at most half full), up to its bin's slots, so
+//     short rows of a bin do not pay for the longest one. Numeric tables
+//     hold a value beside each key and are sorted in place afterwards.
+//   - a dense bitmap (`dense`): one bit per column of B in shared memory,
+//     for rows whose bound is a sizeable share of n_cols. The symbolic phase
+//     counts set bits; the numeric phase ranks each column among the set
+//     bits (a prefix count per 32-bit word) and accumulates at that rank,
+//     in shared memory when the row fits there and in C itself otherwise.
+//     C's row comes out in column order: no hash probing, no sort.
+//   - hash tables in global memory, a block per row: rows beyond the shared
+//     bins when n_cols is too large for a bitmap. Their rows are staged
+//     and sorted by a CUB segmented sort.
+//
+// Sizes are for the H200 (sm_90: 228 KB shared memory per SM, at most 227 KB
+// per block, 2048 threads per SM).
 #pragma once
 
 #include <cstddef>
@@ -26,89 +34,129 @@
 namespace graphrun::cuda::spgemm_detail {
 
 struct Bin {
-  std::int64_t max_bound;  // rows whose bound is <= this (and above the previous bin's)
-  int slots;               // hash-table entries per row, a power of two
+  std::int64_t max_bound;  // rows whose bound is <= this (and not in an earlier bin)
+  int slots;               // most hash-table entries per row, a power of two
   int block;               // threads per block
   int team;                // threads per row (divides block; block per row when equal)
+  std::int64_t max_ip;     // team bins: rows with more products go to a later bin
 };
 
-// The groups, as functions so that host and device code (and template
-// arguments) read the same numbers.
+inline constexpr std::int64_t kAnyIp = INT64_MAX;
+
+struct DenseBin {
+  std::int64_t max_bound;
+  std::int64_t max_ip;  // rows with more products take the next, larger block
+  int block;
+};
+
 struct SpgemmPolicy {
-  static constexpr int symbolic_bins = 4;
+  // Shared-memory hash bins, in the order they are tried.
+  static constexpr int bins = 5;
   __host__ __device__ static constexpr Bin symbolic(int g) {
     switch (g) {
       case 0:
-        return {32, 64, 256, 8};  // 32 rows per block, 8 KB
+        return {32, 64, 256, 8, 256};  // 32 rows per block, 8 KB
       case 1:
-        return {512, 1024, 128, 128};  // 4 KB
+        return {256, 512, 256, 32, 4096};  // a warp per row, 16 KB
       case 2:
-        return {4096, 8192, 256, 256};  // 32 KB
+        return {1024, 2048, 256, 256, kAnyIp};  // 8 KB
+      case 3:
+        return {4096, 8192, 512, 512, kAnyIp};  // 32 KB
       default:
-        return {16384, 32768, 1024, 1024};  // 128 KB
+        return {16384, 32768, 1024, 1024, kAnyIp};  // 128 KB
     }
   }
-  static constexpr int symbolic_global_block = 1024;
-
-  static constexpr int numeric_bins = 4;
   __host__ __device__ static constexpr Bin numeric(int g) {
     switch (g) {
       case 0:
-        return {32, 64, 256, 8};  // 32 rows per block; double: 24 KB
+        return {16, 32, 256, 8, 256};  // 32 rows per block; double: 12 KB
       case 1:
-        return {512, 1024, 128, 128};  // double: 12 KB
+        return {128, 256, 256, 32, 4096};  // a warp per row; double: 24 KB
       case 2:
-        return {2048, 4096, 256, 256};  // double: 48 KB
+        return {1024, 2048, 256, 256, kAnyIp};  // double: 24 KB
+      case 3:
+        return {4096, 8192, 512, 512, kAnyIp};  // double: 96 KB
       default:
-        return {8192, 16384, 1024, 1024};  // double: 192 KB, float: 128 KB
+        return {8192, 16384, 1024, 1024, kAnyIp};  // double: 192 KB, float: 128 KB
     }
   }
-  // A partial-warp team also needs little work: rows with more products than
-  // this go to a block even when their few distinct columns would fit.
-  static constexpr std::int64_t numeric_team_max_ip = 256;
-  static constexpr int numeric_global_block = 1024;
+
+  // Dense bitmap rows: those past the team bins whose bitmap has at most
+  // dense_words_per_entry 32-bit words per entry of their bound, when B has
+  // at most dense_max_cols columns (the numeric bitmap and its prefix
+  // counts take n_cols / 4 bytes of shared memory).
+  static constexpr int dense_words_per_entry = 2;
+  static constexpr std::int64_t dense_max_cols = std::int64_t{1} << 19;
+  static constexpr int dense_bins = 2;
+  __host__ __device__ static constexpr DenseBin dense(int g) {
+    return g == 0 ? DenseBin{4096, 16384, 256} : DenseBin{INT64_MAX, kAnyIp, 1024};
+  }
+
+  static constexpr int global_block = 1024;
 
   // Threads of a team that walk one row of B together: a power of two up to
   // this, matched to the mean length of the B rows the row reads.
   static constexpr int max_sub_team = 32;
 };
 
-// Group ids: 0 .. bins-1 shared-memory groups, then the global-memory group,
-// then rows with nothing to do (IP = 0, or an empty row of C).
-inline constexpr int kMaxGroups = 8;
+// Group ids: the hash bins, the dense bins, the global-memory group, then
+// rows with nothing to do (IP = 0, or an empty row of C).
+inline constexpr int kFirstDense = SpgemmPolicy::bins;
+inline constexpr int kGlobalGroup = kFirstDense + SpgemmPolicy::dense_bins;
+inline constexpr int kEmptyGroup = kGlobalGroup + 1;
+inline constexpr int kMaxGroups = kEmptyGroup + 1;
 
-__host__ __device__ inline std::uint64_t next_pow2(std::uint64_t v) {
+__host__ __device__ constexpr std::uint64_t next_pow2(std::uint64_t v) {
   std::uint64_t p = 1;
   while (p < v) p <<= 1;
   return p;
 }
 
-// Table slots of a global-memory row: at most half full.
-__host__ __device__ inline std::uint64_t global_slots(std::int64_t bound) {
-  return next_pow2(2 * static_cast<std::uint64_t>(bound));
+// Hash-table slots for a row with this bound: at most half full.
+__host__ __device__ constexpr std::uint64_t table_slots(std::int64_t bound) {
+  return next_pow2(2 * static_cast<std::uint64_t>(bound > 0 ? bound : 1));
+}
+
+__host__ __device__ constexpr std::int64_t bitmap_words(std::int64_t n_cols) {
+  return (n_cols + 31) / 32;
 }
 
 __host__ __device__ inline std::int64_t symbolic_bound(std::int64_t ip, std::int32_t n_cols) {
   return ip < n_cols ? ip : n_cols;
 }
 
-__host__ __device__ inline int symbolic_group(std::int64_t ip, std::int32_t n_cols) {
-  if (ip == 0) return SpgemmPolicy::symbolic_bins + 1;
-  const std::int64_t e = symbolic_bound(ip, n_cols);
-  for (int g = 0; g < SpgemmPolicy::symbolic_bins; ++g)
-    if (e <= SpgemmPolicy::symbolic(g).max_bound) return g;
-  return SpgemmPolicy::symbolic_bins;
+// The group of a row with `bound` and `ip`, bins from `bin` (symbolic or
+// numeric), in the order: team bins, dense, block bins, global. `dense` is
+// false when n_cols is past dense_max_cols or the caller turned bitmaps off.
+template <class BinOf>
+__host__ __device__ inline int group_of(std::int64_t bound, std::int64_t ip, std::int32_t n_cols,
+                                        bool dense, BinOf bin) {
+  int g = 0;
+  for (; g < SpgemmPolicy::bins; ++g) {
+    const Bin b = bin(g);
+    if (b.team == b.block) break;  // the block bins come after dense
+    if (bound <= b.max_bound && ip <= b.max_ip) return g;
+  }
+  if (dense && bitmap_words(n_cols) <= SpgemmPolicy::dense_words_per_entry * bound) {
+    for (int d = 0; d < SpgemmPolicy::dense_bins; ++d)
+      if (bound <= SpgemmPolicy::dense(d).max_bound && ip <= SpgemmPolicy::dense(d).max_ip)
+        return kFirstDense + d;
+  }
+  for (; g < SpgemmPolicy::bins; ++g)
+    if (bound <= bin(g).max_bound) return g;
+  return kGlobalGroup;
 }
 
-__host__ __device__ inline int numeric_group(std::int64_t nnz, std::int64_t ip) {
-  if (nnz == 0) return SpgemmPolicy::numeric_bins + 1;
-  for (int g = 0; g < SpgemmPolicy::numeric_bins; ++g) {
-    const Bin b = SpgemmPolicy::numeric(g);
-    if (nnz > b.max_bound) continue;
-    if (b.team < b.block && ip > SpgemmPolicy::numeric_team_max_ip) continue;
-    return g;
-  }
-  return SpgemmPolicy::numeric_bins;
+__host__ __device__ inline int symbolic_group(std::int64_t ip, std::int32_t n_cols, bool dense) {
+  if (ip == 0) return kEmptyGroup;
+  return group_of(symbolic_bound(ip, n_cols), ip, n_cols, dense,
+                  [](int g) { return SpgemmPolicy::symbolic(g); });
+}
+
+__host__ __device__ inline int numeric_group(std::int64_t nnz, std::int64_t ip, std::int32_t n_cols,
+                                             bool dense) {
+  if (nnz == 0) return kEmptyGroup;
+  return group_of(nnz, ip, n_cols, dense, [](int g) { return SpgemmPolicy::numeric(g); });
 }
 
 }  // namespace graphrun::cuda::spgemm_detail

@@ -1,10 +1,13 @@
 // The kernels of the GPU SpGEMM, phase by phase (the host side that launches
 // them is spgemm.cu):
 //
-//   intermediate_products_kernel   IP(i) = Σ_{k ∈ A(i,:)} nnz(B(k,:)), one thread per entry of A
-//   group_keys_kernel              each row's group (spgemm_config.cuh) and the group sizes
-//   symbolic_kernel                distinct columns of C(i,:) by hash insertion
-//   numeric_kernel                 C(i,:) by hash insertion with accumulation, compacted
+//   analysis_kernel       IP(i) = Σ_{k ∈ A(i,:)} nnz(B(k,:)) and the row's symbolic
+//                         group (spgemm_config.cuh), a warp per row; group sizes
+//   group_count_kernel    a row's numeric group (or symbolic, per chunk); group sizes
+//   group_scatter_kernel  the rows listed group by group (a counting sort)
+//   symbolic_kernel       distinct columns of C(i,:) by hash insertion
+//   numeric_kernel        C(i,:) by hash insertion with accumulation, compacted
+//   (the bitmap rows: spgemm_dense.cuh)
 //
 // Hash tables: open addressing with linear probing, key -1 = empty, a slot
 // claimed by atomicCAS on its key (never a plain read while other threads
@@ -31,48 +34,38 @@ namespace cg = cooperative_groups;
 
 inline constexpr int kEmptyKey = -1;
 
-// ---- row analysis ---------------------------------------------------------
+// ---- the scalars the host waits for ---------------------------------------
 
-// One thread per entry A(i,k) adds nnz(B(k,:)) to IP(i). Entries of one row
-// are contiguous, so the lanes of a warp that share a row reduce first and
-// one of them adds: balanced however long A's rows are. `ip` must be zeroed.
-__global__ void intermediate_products_kernel(const offset_t* __restrict__ a_ptr,
-                                             const vertex_t* __restrict__ a_col, vertex_t m,
-                                             offset_t nnz_a, const offset_t* __restrict__ b_ptr,
-                                             unsigned long long* __restrict__ ip) {
-  const auto warp = cg::tiled_partition<32>(cg::this_thread_block());
-  const offset_t stride = offset_t(gridDim.x) * blockDim.x;
-  for (offset_t base = offset_t(blockIdx.x) * blockDim.x; base < nnz_a; base += stride) {
-    const offset_t p = base + threadIdx.x;
-    int row = -1;
-    long long w = 0;
-    if (p < nnz_a) {
-      // The row holding entry p: the last i with a_ptr[i] <= p.
-      vertex_t lo = 0, hi = m - 1;
-      while (lo < hi) {
-        const vertex_t mid = lo + (hi - lo + 1) / 2;
-        if (a_ptr[mid] <= p)
-          lo = mid;
-        else
-          hi = mid - 1;
-      }
-      row = lo;
-      const vertex_t k = a_col[p];
-      w = static_cast<long long>(b_ptr[k + 1] - b_ptr[k]);
-    }
-    const auto peers = cg::labeled_partition(warp, row);
-    const long long s = cg::reduce(peers, w, cg::plus<long long>());
-    if (row >= 0 && peers.thread_rank() == 0 && s > 0)
-      atomicAdd(&ip[row], static_cast<unsigned long long>(s));
-  }
-}
+// One device array of unsigned 64-bit scalars, filled by the grouping kernels
+// and brought back by one copy: per group its rows and the largest bound,
+// the cursors the scatter kernel advances, the global-memory group's table
+// slots and entries, Σ IP, and a gather area for anything else.
+struct ScalarsAt {
+  static constexpr int count = 0;
+  static constexpr int max_bound = count + kMaxGroups;
+  static constexpr int cursor = max_bound + kMaxGroups;
+  static constexpr int global_slots = cursor + kMaxGroups;
+  static constexpr int global_nnz = global_slots + 1;
+  static constexpr int total_ip = global_nnz + 1;
+  static constexpr int zeroed = total_ip + 1;  // [0, zeroed) is cleared before a grouping
+  static constexpr int gather = zeroed;
+  static constexpr int size = gather + 4;
+};
+
+// Up to 4 other scalars (8 bytes each) copied into the gather area, so that
+// one copy brings everything the host waits for.
+struct Gather {
+  const unsigned long long* src[4];
+  int n;
+};
 
 // ---- grouping ---------------------------------------------------------------
 
-// A row's group, and what a row of the global-memory group adds to the
-// totals the host needs: its table slots and (numeric) its entries.
+// A row's group, its bound, and what a row of the global-memory group adds
+// to the totals the host needs: its table slots and (numeric) its entries.
 struct RowGroup {
   int group;
+  std::int64_t bound;
   unsigned long long global_slots;
   unsigned long long global_nnz;
 };
@@ -80,66 +73,152 @@ struct RowGroup {
 struct SymbolicKey {
   const unsigned long long* ip;
   vertex_t n_cols;
-  __device__ RowGroup operator()(vertex_t r) const {
-    const auto v = static_cast<std::int64_t>(ip[r]);
-    const int g = symbolic_group(v, n_cols);
-    if (g != SpgemmPolicy::symbolic_bins) return {g, 0, 0};
-    return {g, global_slots(symbolic_bound(v, n_cols)), 0};
+  bool dense;
+  __device__ RowGroup of(std::int64_t v) const {
+    const int g = symbolic_group(v, n_cols, dense);
+    const std::int64_t e = symbolic_bound(v, n_cols);
+    if (g != kGlobalGroup) return {g, e, 0, 0};
+    return {g, e, table_slots(e), 0};
   }
+  __device__ RowGroup operator()(vertex_t r) const { return of(static_cast<std::int64_t>(ip[r])); }
 };
 
 struct NumericKey {
   const unsigned long long* ip;
   const offset_t* c_ptr;
+  vertex_t n_cols;
+  bool dense;
   __device__ RowGroup operator()(vertex_t r) const {
     const offset_t nnz = c_ptr[r + 1] - c_ptr[r];
-    const int g = numeric_group(nnz, static_cast<std::int64_t>(ip[r]));
-    if (g != SpgemmPolicy::numeric_bins) return {g, 0, 0};
-    return {g, global_slots(nnz), static_cast<unsigned long long>(nnz)};
+    const int g = numeric_group(nnz, static_cast<std::int64_t>(ip[r]), n_cols, dense);
+    if (g != kGlobalGroup) return {g, nnz, 0, 0};
+    return {g, nnz, table_slots(nnz), static_cast<unsigned long long>(nnz)};
   }
 };
 
-// keys[r - r0] = group of row r, rows[r - r0] = r for r in [r0, r1);
-// totals[g] += rows in group g, totals[kMaxGroups] += global-memory table
-// slots, totals[kMaxGroups + 1] += global-memory rows' entries (all zeroed by
-// the caller). A radix sort of (key, row) then lists each group's rows
-// contiguously, in row order.
+// A block's share of the totals, gathered in shared memory and added to the
+// scalars once per block.
+struct GroupTally {
+  unsigned int count[kMaxGroups];
+  unsigned long long max_bound[kMaxGroups];
+  unsigned long long global_slots, global_nnz, ip;
+
+  __device__ void clear() {
+    for (int i = threadIdx.x; i < kMaxGroups; i += blockDim.x) {
+      count[i] = 0;
+      max_bound[i] = 0;
+    }
+    if (threadIdx.x == 0) global_slots = global_nnz = ip = 0;
+  }
+  __device__ void add(const RowGroup& k, unsigned long long row_ip) {
+    atomicAdd(&count[k.group], 1u);
+    atomicMax(&max_bound[k.group], static_cast<unsigned long long>(k.bound));
+    if (k.global_slots) {
+      atomicAdd(&global_slots, k.global_slots);
+      atomicAdd(&global_nnz, k.global_nnz);
+    }
+    if (row_ip) atomicAdd(&ip, row_ip);
+  }
+  __device__ void flush(unsigned long long* scalars) const {
+    for (int i = threadIdx.x; i < kMaxGroups; i += blockDim.x) {
+      if (count[i] == 0) continue;
+      atomicAdd(&scalars[ScalarsAt::count + i], static_cast<unsigned long long>(count[i]));
+      atomicMax(&scalars[ScalarsAt::max_bound + i], max_bound[i]);
+    }
+    if (threadIdx.x == 0) {
+      if (global_slots) atomicAdd(&scalars[ScalarsAt::global_slots], global_slots);
+      if (global_nnz) atomicAdd(&scalars[ScalarsAt::global_nnz], global_nnz);
+      if (ip) atomicAdd(&scalars[ScalarsAt::total_ip], ip);
+    }
+  }
+};
+
+// Row analysis and the symbolic grouping in one pass, a warp per row:
+// IP(i) = Σ_{k ∈ A(i,:)} nnz(B(k,:)) (64-bit), the row's group, the group
+// sizes and Σ IP; rows with no products get nnz(C(i,:)) = 0 here, as does
+// the scan's extra last entry. The scalars must be cleared.
+__global__ void __launch_bounds__(256)
+    analysis_kernel(const offset_t* __restrict__ a_ptr, const vertex_t* __restrict__ a_col,
+                    vertex_t m, const offset_t* __restrict__ b_ptr, SymbolicKey key,
+                    unsigned long long* __restrict__ ip, std::uint8_t* __restrict__ keys,
+                    offset_t* __restrict__ row_nnz, unsigned long long* __restrict__ scalars) {
+  __shared__ GroupTally tally;
+  tally.clear();
+  __syncthreads();
+  const int lane = threadIdx.x % 32;
+  const long long n_warps = static_cast<long long>(gridDim.x) * (blockDim.x / 32);
+  for (long long r = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 32; r < m;
+       r += n_warps) {
+    long long w = 0;
+    for (offset_t p = a_ptr[r] + lane; p < a_ptr[r + 1]; p += 32) {
+      const vertex_t k = a_col[p];
+      w += b_ptr[k + 1] - b_ptr[k];
+    }
+    for (int d = 16; d > 0; d >>= 1) w += __shfl_xor_sync(0xffffffffu, w, d);
+    if (lane == 0) {
+      ip[r] = static_cast<unsigned long long>(w);
+      const RowGroup g = key.of(w);
+      keys[r] = static_cast<std::uint8_t>(g.group);
+      tally.add(g, static_cast<unsigned long long>(w));
+      if (w == 0) row_nnz[r] = 0;
+    }
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) row_nnz[m] = 0;
+  __syncthreads();
+  tally.flush(scalars);
+}
+
+// keys[r - r0] = group of row r for r in [r0, r1), the group sizes and
+// totals in the scalars (cleared by the caller), and the gather.
 template <class KeyFn>
-__global__ void group_keys_kernel(vertex_t r0, vertex_t r1, KeyFn key_of,
-                                  std::uint8_t* __restrict__ keys, vertex_t* __restrict__ rows,
-                                  unsigned long long* __restrict__ totals) {
-  __shared__ unsigned int local[kMaxGroups];
-  __shared__ unsigned long long extra[2];
-  if (threadIdx.x < kMaxGroups) local[threadIdx.x] = 0;
-  if (threadIdx.x < 2) extra[threadIdx.x] = 0;
+__global__ void group_count_kernel(vertex_t r0, vertex_t r1, KeyFn key_of,
+                                   std::uint8_t* __restrict__ keys,
+                                   unsigned long long* __restrict__ scalars, Gather gather) {
+  __shared__ GroupTally tally;
+  tally.clear();
   __syncthreads();
   const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
   for (long long r = r0 + static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; r < r1;
        r += stride) {
     const RowGroup k = key_of(static_cast<vertex_t>(r));
     keys[r - r0] = static_cast<std::uint8_t>(k.group);
-    rows[r - r0] = static_cast<vertex_t>(r);
-    atomicAdd(&local[k.group], 1u);
-    if (k.global_slots) {
-      atomicAdd(&extra[0], k.global_slots);
-      atomicAdd(&extra[1], k.global_nnz);
-    }
+    tally.add(k, 0);
   }
   __syncthreads();
-  if (threadIdx.x < kMaxGroups && local[threadIdx.x] != 0)
-    atomicAdd(&totals[threadIdx.x], static_cast<unsigned long long>(local[threadIdx.x]));
-  if (threadIdx.x < 2 && extra[threadIdx.x] != 0)
-    atomicAdd(&totals[kMaxGroups + threadIdx.x], extra[threadIdx.x]);
+  tally.flush(scalars);
+  if (blockIdx.x == 0 && threadIdx.x < gather.n)
+    scalars[ScalarsAt::gather + threadIdx.x] = *gather.src[threadIdx.x];
 }
 
-// Copies up to 4 scalars (8 bytes each) next to each other, so that one
-// copy brings everything the host waits for.
-struct Gather {
-  const unsigned long long* src[4];
-  int n;
-};
-__global__ void gather_kernel(Gather g, unsigned long long* __restrict__ dst) {
-  if (threadIdx.x < g.n) dst[threadIdx.x] = *g.src[threadIdx.x];
+// Lists each group's rows contiguously in `sorted_rows`, the groups in
+// order, from the keys and group sizes of the counting pass: a counting
+// sort, one thread per row. Rows keep no particular order inside a group
+// (each block claims a range per group with one atomic); C does not depend
+// on it.
+__global__ void __launch_bounds__(256)
+    group_scatter_kernel(vertex_t r0, vertex_t r1, const std::uint8_t* __restrict__ keys,
+                         unsigned long long* __restrict__ scalars,
+                         vertex_t* __restrict__ sorted_rows) {
+  __shared__ unsigned int local[kMaxGroups];
+  __shared__ unsigned long long base[kMaxGroups];
+  if (threadIdx.x < kMaxGroups) local[threadIdx.x] = 0;
+  __syncthreads();
+  const long long r = r0 + static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  int k = -1;
+  unsigned int pos = 0;
+  if (r < r1) {
+    k = keys[r - r0];
+    pos = atomicAdd(&local[k], 1u);
+  }
+  __syncthreads();
+  if (threadIdx.x < kMaxGroups && local[threadIdx.x] != 0) {
+    unsigned long long start = 0;
+    for (int h = 0; h < static_cast<int>(threadIdx.x); ++h) start += scalars[ScalarsAt::count + h];
+    base[threadIdx.x] = start + atomicAdd(&scalars[ScalarsAt::cursor + threadIdx.x],
+                                          static_cast<unsigned long long>(local[threadIdx.x]));
+  }
+  __syncthreads();
+  if (k >= 0) sorted_rows[base[k] + pos] = static_cast<vertex_t>(r);
 }
 
 // Table slots of each row in the global-memory group (0 for the others), the
@@ -148,11 +227,12 @@ struct SymbolicGlobalSlots {
   const unsigned long long* ip;
   vertex_t n_cols;
   vertex_t m;
+  bool dense;
   __host__ __device__ std::int64_t operator()(std::int64_t r) const {
     if (r >= m) return 0;
     const auto v = static_cast<std::int64_t>(ip[r]);
-    if (symbolic_group(v, n_cols) != SpgemmPolicy::symbolic_bins) return 0;
-    return static_cast<std::int64_t>(global_slots(symbolic_bound(v, n_cols)));
+    if (symbolic_group(v, n_cols, dense) != kGlobalGroup) return 0;
+    return static_cast<std::int64_t>(table_slots(symbolic_bound(v, n_cols)));
   }
 };
 
@@ -160,12 +240,14 @@ struct NumericGlobalSlots {
   const unsigned long long* ip;
   const offset_t* c_ptr;
   vertex_t m;
+  vertex_t n_cols;
+  bool dense;
   __host__ __device__ std::int64_t operator()(std::int64_t r) const {
     if (r >= m) return 0;
     const offset_t nnz = c_ptr[r + 1] - c_ptr[r];
-    if (numeric_group(nnz, static_cast<std::int64_t>(ip[r])) != SpgemmPolicy::numeric_bins)
+    if (numeric_group(nnz, static_cast<std::int64_t>(ip[r]), n_cols, dense) != kGlobalGroup)
       return 0;
-    return static_cast<std::int64_t>(global_slots(nnz));
+    return static_cast<std::int64_t>(table_slots(nnz));
   }
 };
 
@@ -196,6 +278,12 @@ __device__ inline Slot insert_key(int* table, Slot mask, int col, bool& inserted
 // and walk B(k,:) together, `sub` matched to the mean length of those rows
 // so that short B rows do not leave most lanes idle. on_a(p) is called once
 // per entry taken, and its result passed to on_b(ctx, q) for each entry of B.
+//
+// Each entry costs a chain of three dependent loads (A's column, B's row
+// bounds, B's columns); a long row of A walked one entry after another is
+// bound by that latency, not by bandwidth. So the loop is software-
+// pipelined: the column of the entry two steps ahead and the bounds of the
+// next one are loaded while the current B row is walked.
 template <int TEAM, class OnA, class OnB>
 __device__ inline void for_each_product(const offset_t* __restrict__ a_ptr,
                                         const vertex_t* __restrict__ a_col,
@@ -207,11 +295,24 @@ __device__ inline void for_each_product(const offset_t* __restrict__ a_ptr,
   int sub = 1;
   while (sub < kMaxSub && static_cast<std::int64_t>(sub) * len < ip) sub <<= 1;
   const int sub_id = lane / sub, sub_lane = lane % sub, n_sub = TEAM / sub;
-  for (offset_t p = a0 + sub_id; p < a1; p += n_sub) {
+  offset_t p = a0 + sub_id;
+  vertex_t k_next = p + n_sub < a1 ? a_col[p + n_sub] : 0;
+  offset_t q0 = 0, q1 = 0;
+  if (p < a1) {
     const vertex_t k = a_col[p];
+    q0 = b_ptr[k];
+    q1 = b_ptr[k + 1];
+  }
+  for (; p < a1; p += n_sub) {
     const auto ctx = on_a(p);
-    const offset_t b1 = b_ptr[k + 1];
-    for (offset_t q = b_ptr[k] + sub_lane; q < b1; q += sub) on_b(ctx, q);
+    const offset_t p1 = p + n_sub, p2 = p1 + n_sub;
+    const vertex_t k_after = p2 < a1 ? a_col[p2] : 0;
+    const offset_t n0 = p1 < a1 ? b_ptr[k_next] : 0, n1 = p1 < a1 ? b_ptr[k_next + 1] : 0;
+#pragma unroll 4
+    for (offset_t q = q0 + sub_lane; q < q1; q += sub) on_b(ctx, q);
+    q0 = n0;
+    q1 = n1;
+    k_next = k_after;
   }
 }
 
@@ -252,13 +353,13 @@ __global__ void __launch_bounds__(BLOCK) symbolic_kernel(SymbolicArgs g) {
   const vertex_t row = active ? g.rows[idx] : 0;
   const std::int64_t ip = active ? static_cast<std::int64_t>(g.ip[row]) : 0;
 
+  // The row's own table size, at most its bin's (a shared table) or placed
+  // by the scan of the global group's sizes.
+  const Slot n_slots = active ? static_cast<Slot>(table_slots(symbolic_bound(ip, g.n_cols))) : 0;
   int* table;
-  Slot n_slots;
   if constexpr (GLOBAL) {
-    n_slots = global_slots(symbolic_bound(ip, g.n_cols));
-    table = g.tables + (g.table_off[row] - g.table_base);
+    table = g.tables + (active ? g.table_off[row] - g.table_base : 0);
   } else {
-    n_slots = static_cast<Slot>(g.slots);
     table = reinterpret_cast<int*>(smem + counter_bytes(kRows)) +
             static_cast<std::size_t>(team) * g.slots;
   }
@@ -286,10 +387,11 @@ __global__ void __launch_bounds__(BLOCK) symbolic_kernel(SymbolicArgs g) {
 // ---- numeric --------------------------------------------------------------
 
 // Bitonic sort of keys[0, P) ascending, values alongside, by the TEAM
-// threads of one row (lane in [0, TEAM)); P is a power of two and the same
-// for every thread of the block, which synchronizes between stages (teams
-// of one block sort their own arrays side by side).
-template <int TEAM, class V>
+// threads of one row (lane in [0, TEAM)); P is a power of two. Teams of one
+// block sort their own arrays side by side, synchronizing between stages:
+// with warp barriers (WARP: teams of at most a warp, P the same across the
+// warp) or block barriers (P the same across the block).
+template <int TEAM, bool WARP, class V>
 __device__ inline void bitonic_sort_pairs(int* keys, V* vals, int P, int lane) {
   for (int k = 2; k <= P; k <<= 1) {
     for (int j = k >> 1; j > 0; j >>= 1) {
@@ -306,7 +408,10 @@ __device__ inline void bitonic_sort_pairs(int* keys, V* vals, int P, int lane) {
           vals[l] = v;
         }
       }
-      __syncthreads();
+      if constexpr (WARP)
+        __syncwarp();
+      else
+        __syncthreads();
     }
   }
 }
@@ -360,15 +465,14 @@ __global__ void __launch_bounds__(BLOCK)
   const offset_t c0 = active ? g.c_ptr[row] : 0;
   const offset_t nnz = active ? g.c_ptr[row + 1] - c0 : 0;
 
+  const Slot n_slots = active ? static_cast<Slot>(table_slots(nnz)) : 0;
   int* keys;
   V* vals;
-  Slot n_slots;
   if constexpr (GLOBAL) {
-    n_slots = global_slots(nnz);
-    keys = g.table_keys + (g.table_off[row] - g.table_base);
-    vals = g.table_vals + (g.table_off[row] - g.table_base);
+    const std::int64_t at = active ? g.table_off[row] - g.table_base : 0;
+    keys = g.table_keys + at;
+    vals = g.table_vals + at;
   } else {
-    n_slots = static_cast<Slot>(g.slots);
     int* all_keys = reinterpret_cast<int*>(smem + counter_bytes(kRows));
     V* all_vals = reinterpret_cast<V*>(all_keys + static_cast<std::size_t>(kRows) * g.slots);
     keys = all_keys + static_cast<std::size_t>(team) * g.slots;
@@ -420,23 +524,22 @@ __global__ void __launch_bounds__(BLOCK)
     }
   }
   if constexpr (!GLOBAL) {
-    // The row back into shared memory, padded to a power of two, sorted.
-    // Team rows all sort slots / 2 entries (their bound); a block row the
-    // power of two above its count. Either way the same P for the block.
+    // The row back into shared memory, padded to the power of two above its
+    // count, sorted. Teams (at most a warp) sort with warp barriers, to the
+    // largest such power in their warp so that every lane takes the same
+    // steps; a block row sorts with block barriers.
     __syncthreads();
-    int P;
+    int P = static_cast<int>(next_pow2(static_cast<std::uint64_t>(nnz > 1 ? nnz : 1)));
     if constexpr (kRows > 1) {
-      P = g.slots / 2;
-    } else {
-      P = 1;
-      while (P < nnz) P <<= 1;
+      static_assert(TEAM <= 32, "teams sharing a block sort with warp barriers");
+      for (int d = 16; d >= TEAM; d >>= 1) P = max(P, __shfl_xor_sync(0xffffffffu, P, d));
     }
     for (int i = lane; i < P; i += TEAM) {
       keys[i] = i < nnz ? out_col[i] : kSortSentinel;
       vals[i] = i < nnz ? out_val[i] : V();
     }
     __syncthreads();
-    bitonic_sort_pairs<TEAM>(keys, vals, P, lane);
+    bitonic_sort_pairs<TEAM, (kRows > 1)>(keys, vals, P, lane);
     for (int i = lane; i < nnz; i += TEAM) {
       out_col[i] = keys[i];
       out_val[i] = vals[i];

@@ -4,12 +4,17 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <numeric>
 #include <vector>
 
 #include "graphrun/engine/error.hpp"
 #include "graphrun/kernels/cuda/fill.hpp"
+
+#if defined(GRAPHRUN_HAVE_CUDA)
+#include <cuda_runtime_api.h>
+#endif
 
 namespace graphrun {
 namespace {
@@ -49,6 +54,30 @@ TEST_F(CudaTest, AllocationTooLargeIsADeviceErrorNamingTheBytes) {
   } catch (const DeviceError& e) {
     EXPECT_NE(std::string(e.what()).find("bytes"), std::string::npos) << e.what();
   }
+}
+
+// Stream-ordered arrays on a non-blocking stream: written there by a memset,
+// read back on the host (which must wait for that stream), moved, and freed
+// in stream order; a too-large one is a DeviceError like a plain one.
+TEST_F(CudaTest, StreamOrderedArraysOnANonBlockingStream) {
+  cudaStream_t s;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
+  {
+    DeviceArray<std::uint8_t> d(1 << 20, s);
+    ASSERT_EQ(cudaMemsetAsync(d.data(), 0xab, d.size(), s), cudaSuccess);
+    DeviceArray<std::uint8_t> moved = std::move(d);
+    const auto h = moved.download();
+    ASSERT_EQ(h.size(), std::size_t{1} << 20);
+    EXPECT_EQ(std::count(h.begin(), h.end(), std::uint8_t{0xab}), 1 << 20);
+    std::vector<std::int32_t> up(1000);
+    std::iota(up.begin(), up.end(), 5);
+    DeviceArray<std::int32_t> u(up.size(), s);
+    u.upload(up);
+    EXPECT_EQ(u.download(), up);
+    EXPECT_THROW(DeviceArray<double>(std::size_t{1} << 50, s), DeviceError);
+  }
+  EXPECT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+  cudaStreamDestroy(s);
 }
 
 TEST_F(CudaTest, SizeOverflowIsCaughtBeforeAllocating) {

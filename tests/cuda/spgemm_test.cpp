@@ -98,14 +98,9 @@ constexpr double tolerance() {
   return 0.0;
 }
 
-template <class S, class T>
-cuda::SpgemmStats check_product(const Csr<T>& a, const Csr<T>& b, const std::string& what,
-                                const cuda::SpgemmOptions& options = {}) {
-  using V = typename S::value_type;
-  const Reference<S, T> ref = reference<S, T>(a, b);
-  const DeviceCsr<T> da(a), db(b);
-  cuda::SpgemmStats stats;
-  const Csr<V> c = cuda::spgemm<S>(da, db, options, &stats).download();
+template <class S, class V>
+void expect_equal(const Csr<V>& c, const cuda::SpgemmStats& stats, const Reference<S, V>& ref,
+                  const std::string& what) {
   EXPECT_EQ(c.n_rows(), ref.c.n_rows()) << what;
   EXPECT_EQ(c.n_cols(), ref.c.n_cols()) << what;
   EXPECT_EQ(stats.nnz_c, ref.c.nnz()) << what;
@@ -114,7 +109,7 @@ cuda::SpgemmStats check_product(const Csr<T>& a, const Csr<T>& b, const std::str
   if (c.values().size() != ref.c.values().size()) {
     ADD_FAILURE() << what << ": " << c.values().size() << " values, expected "
                   << ref.c.values().size();
-    return stats;
+    return;
   }
   const double tol = tolerance<S>();
   std::int64_t bad = 0;
@@ -126,13 +121,35 @@ cuda::SpgemmStats check_product(const Csr<T>& a, const Csr<T>& b, const std::str
       ADD_FAILURE() << what << ": entry " << e << " is " << got << ", expected " << want;
   }
   EXPECT_EQ(bad, 0) << what;
+}
+
+// C = A·B on the device against the reference, with the options given and,
+// where those allow bitmap rows, again with every row in hash tables, so
+// that both accumulators meet every shape. Returns the first call's stats.
+template <class S, class T>
+cuda::SpgemmStats check_product(const Csr<T>& a, const Csr<T>& b, const std::string& what,
+                                const cuda::SpgemmOptions& options = {}) {
+  using V = typename S::value_type;
+  const Reference<S, T> ref = reference<S, T>(a, b);
+  const DeviceCsr<T> da(a), db(b);
   std::int64_t ip = 0;
-  for (offset_t p = 0; p < a.nnz(); ++p) {
-    const vertex_t k = a.col_idx()[p];
-    ip += b.row_length(k);
+  for (offset_t p = 0; p < a.nnz(); ++p) ip += b.row_length(a.col_idx()[p]);
+  cuda::SpgemmStats first;
+  for (const bool dense : {true, false}) {
+    if (dense && !options.dense_rows) continue;
+    cuda::SpgemmOptions o = options;
+    o.dense_rows = dense;
+    cuda::SpgemmStats stats;
+    const Csr<V> c = cuda::spgemm<S>(da, db, o, &stats).download();
+    const std::string label = what + (dense ? "" : " (hash tables only)");
+    expect_equal(c, stats, ref, label);
+    EXPECT_EQ(stats.intermediate_products, ip) << label;
+    if (!dense) {
+      EXPECT_EQ(stats.dense_rows, 0) << label;
+    }
+    if (dense || !options.dense_rows) first = stats;
   }
-  EXPECT_EQ(stats.intermediate_products, ip) << what;
-  return stats;
+  return first;
 }
 
 template <class T>
@@ -231,13 +248,50 @@ Csr<double> with_global_row() {
   return random<double>(40000, 40000, MatrixShape::heavy_row, 1.0, 15);
 }
 
+cuda::SpgemmOptions hash_only() {
+  cuda::SpgemmOptions o;
+  o.dense_rows = false;
+  return o;
+}
+
 TEST_F(CudaSpgemm, RowInTheGlobalMemoryGroup) {
   const auto a = with_global_row();
-  const auto stats = check_product<PlusTimes<double>>(a, a, "heavy row A*A");
+  const auto stats = check_product<PlusTimes<double>>(a, a, "heavy row A*A", hash_only());
   EXPECT_GE(stats.global_rows, 1);
   const auto b = random<double>(40000, 300, MatrixShape::uniform, 3, 16);
-  check_product<PlusTimes<double>>(a, b, "heavy row * rectangular");
-  check_product<MinPlus<double>>(a, a, "heavy row min-plus");
+  check_product<PlusTimes<double>>(a, b, "heavy row * rectangular", hash_only());
+  check_product<MinPlus<double>>(a, a, "heavy row min-plus", hash_only());
+}
+
+// The same heavy row with bitmaps allowed: it becomes a bitmap row in both
+// phases, and its row of C (about 29,500 entries over 40,000 columns) is
+// longer than the values a block can hold in shared memory beside the
+// bitmap (at most (227 KB - 10 KB) / 8 bytes, about 27,500), so it
+// accumulates in C.
+TEST_F(CudaSpgemm, HeavyRowInABitmapAccumulatesInC) {
+  const auto a = with_global_row();
+  const Csr<double> c = reference<PlusTimes<double>, double>(a, a).c;
+  offset_t longest = 0;
+  for (vertex_t i = 0; i < c.n_rows(); ++i) longest = std::max(longest, c.row_length(i));
+  ASSERT_GT(longest, 28000) << "the case needs a row past the shared-memory values";
+  auto stats = check_product<PlusTimes<double>>(a, a, "heavy row A*A, bitmap");
+  EXPECT_EQ(stats.global_rows, 0);
+  EXPECT_GE(stats.dense_rows, 1);
+  check_product<MinPlus<double>>(a, a, "heavy row min-plus, bitmap");
+  const auto af = random<float>(40000, 40000, MatrixShape::heavy_row, 1.0, 15);
+  stats = check_product<PlusTimes<float>>(af, af, "heavy row float, bitmap");
+  EXPECT_GE(stats.dense_rows, 1);
+}
+
+// B with 2^19 + 1 columns is past the bitmap's reach: wide rows go to the
+// global-memory tables even with bitmaps allowed.
+TEST_F(CudaSpgemm, TooManyColumnsForABitmapUsesGlobalTables) {
+  const vertex_t wide = (vertex_t{1} << 19) + 1;
+  const auto a = random<double>(2000, 2000, MatrixShape::heavy_row, 2.0, 25);
+  const auto b = random<double>(2000, wide, MatrixShape::uniform, 40, 26);
+  const auto stats = check_product<PlusTimes<double>>(a, b, "2000 x 2^19+1");
+  EXPECT_GE(stats.global_rows, 1);
+  EXPECT_EQ(stats.dense_rows, 0);
 }
 
 // Two rows of 20,000 entries over 40,000 columns among rows of two: both
@@ -272,6 +326,7 @@ TEST_F(CudaSpgemm, SmallWorkspaceLimitForcesChunks) {
   }
   cuda::SpgemmOptions o;
   o.workspace_limit_bytes = widest_need + (std::size_t{2} << 20);
+  o.dense_rows = false;
   const auto stats = check_product<PlusTimes<double>>(a, a, "chunked wide rows", o);
   EXPECT_GE(stats.global_rows, 2);
   EXPECT_GT(stats.chunks, 1);
@@ -298,7 +353,7 @@ TEST_F(CudaSpgemm, SymbolicTablesInChunks) {
   for (vertex_t i = 0; i < 40000; ++i)
     for (int t = 0; t < 2; ++t) add(cb, i, rng.below(100));
   const auto a = Csr<double>::from_coo(ca), b = Csr<double>::from_coo(cb);
-  cuda::SpgemmOptions o;
+  cuda::SpgemmOptions o = hash_only();
   o.workspace_limit_bytes = 700 << 10;
   const auto stats = check_product<PlusTimes<double>>(a, b, "symbolic chunks", o);
   EXPECT_GE(stats.global_rows, 4);
@@ -308,7 +363,7 @@ TEST_F(CudaSpgemm, SymbolicTablesInChunks) {
 TEST_F(CudaSpgemm, ARowLargerThanTheLimitIsADeviceErrorNamingTheBytes) {
   const auto a = with_global_row();
   const DeviceCsr<double> da(a);
-  cuda::SpgemmOptions o;
+  cuda::SpgemmOptions o = hash_only();
   o.workspace_limit_bytes = 4096;
   try {
     cuda::spgemm<PlusTimes<double>>(da, da, o);

@@ -8,6 +8,7 @@ namespace graphrun {
 
 namespace detail {
 void throw_cuda_error(cudaError_t err, const char* call, const char* file, int line) {
+  cudaGetLastError();  // clear a non-sticky error, so that later calls do not report it again
   throw DeviceError(std::string(call) + " failed at " + file + ":" + std::to_string(line) + ": " +
                     cudaGetErrorName(err) + " (" + cudaGetErrorString(err) + ")");
 }
@@ -37,29 +38,62 @@ DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
   }
 }
 
-DeviceBuffer::~DeviceBuffer() {
-  if (ptr_) cudaFree(ptr_);  // never throws from a destructor
+DeviceBuffer::DeviceBuffer(std::size_t bytes, cudaStream_t stream)
+    : bytes_(bytes), stream_(stream), ordered_(true) {
+  if (bytes == 0) return;
+  const cudaError_t err = cudaMallocAsync(&ptr_, bytes, stream);
+  if (err != cudaSuccess) {
+    cudaGetLastError();
+    ptr_ = nullptr;
+    std::size_t free_b = 0, total_b = 0;
+    cudaMemGetInfo(&free_b, &total_b);
+    throw DeviceError("cudaMallocAsync of " + std::to_string(bytes) + " bytes failed (" +
+                      std::to_string(free_b) + " of " + std::to_string(total_b) +
+                      " bytes free): " + cudaGetErrorString(err));
+  }
 }
+
+void DeviceBuffer::release() noexcept {  // never throws: destructors call it
+  if (!ptr_) return;
+  if (ordered_)
+    cudaFreeAsync(ptr_, stream_);
+  else
+    cudaFree(ptr_);
+}
+
+DeviceBuffer::~DeviceBuffer() { release(); }
 
 DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& o) noexcept {
   if (this != &o) {
-    if (ptr_) cudaFree(ptr_);
+    release();
     ptr_ = o.ptr_;
     bytes_ = o.bytes_;
+    stream_ = o.stream_;
+    ordered_ = o.ordered_;
     o.ptr_ = nullptr;
     o.bytes_ = 0;
   }
   return *this;
 }
 
+// A plain cudaMemcpy runs on the legacy default stream, which does not wait
+// for a non-blocking stream: a stream-ordered buffer waits for its own.
+void DeviceBuffer::wait_for_stream() const {
+  if (ordered_) GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream_));
+}
+
 void DeviceBuffer::copy_from_host(const void* src, std::size_t bytes) {
   if (bytes > bytes_) throw ArgumentError("DeviceBuffer: upload larger than the buffer");
-  if (bytes) GRAPHRUN_CUDA_CHECK(cudaMemcpy(ptr_, src, bytes, cudaMemcpyHostToDevice));
+  if (!bytes) return;
+  wait_for_stream();
+  GRAPHRUN_CUDA_CHECK(cudaMemcpy(ptr_, src, bytes, cudaMemcpyHostToDevice));
 }
 
 void DeviceBuffer::copy_to_host(void* dst, std::size_t bytes) const {
   if (bytes > bytes_) throw ArgumentError("DeviceBuffer: download larger than the buffer");
-  if (bytes) GRAPHRUN_CUDA_CHECK(cudaMemcpy(dst, ptr_, bytes, cudaMemcpyDeviceToHost));
+  if (!bytes) return;
+  wait_for_stream();
+  GRAPHRUN_CUDA_CHECK(cudaMemcpy(dst, ptr_, bytes, cudaMemcpyDeviceToHost));
 }
 
 }  // namespace graphrun

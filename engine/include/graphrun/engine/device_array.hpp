@@ -1,5 +1,11 @@
-// Device memory behind RAII: plain cudaMalloc/cudaFree (never managed
-// memory), every call checked and turned into a DeviceError naming it.
+// Device memory behind RAII, every call checked and turned into a DeviceError
+// naming it; never managed memory. Two kinds of buffer:
+//   - plain: cudaMalloc / cudaFree;
+//   - stream-ordered: cudaMallocAsync from the device's default pool on a
+//     stream, freed by cudaFreeAsync on the same stream. Results that a
+//     kernel library builds on a stream (SpGEMM's C) use these, because a
+//     cudaMalloc can cost more than a small product. The stream must outlive
+//     the buffer; copies to and from the host wait for the stream first.
 //
 // DeviceBuffer owns untyped bytes; DeviceArray<T> is the typed array that
 // kernels and algorithms use. Both exist only in CUDA builds
@@ -10,6 +16,8 @@
 #include <cstddef>
 #include <span>
 #include <vector>
+
+struct CUstream_st;  // cudaStream_t, without the CUDA headers
 
 namespace graphrun {
 
@@ -24,8 +32,11 @@ class DeviceBuffer {
  public:
   DeviceBuffer() = default;
   explicit DeviceBuffer(std::size_t bytes);
+  // Stream-ordered: usable in the order of `stream` (nullptr: the default stream).
+  DeviceBuffer(std::size_t bytes, CUstream_st* stream);
   ~DeviceBuffer();
-  DeviceBuffer(DeviceBuffer&& o) noexcept : ptr_(o.ptr_), bytes_(o.bytes_) {
+  DeviceBuffer(DeviceBuffer&& o) noexcept
+      : ptr_(o.ptr_), bytes_(o.bytes_), stream_(o.stream_), ordered_(o.ordered_) {
     o.ptr_ = nullptr;
     o.bytes_ = 0;
   }
@@ -41,8 +52,12 @@ class DeviceBuffer {
   void copy_to_host(void* dst, std::size_t bytes) const;
 
  private:
+  void release() noexcept;
+  void wait_for_stream() const;
   void* ptr_ = nullptr;
   std::size_t bytes_ = 0;
+  CUstream_st* stream_ = nullptr;
+  bool ordered_ = false;  // from the pool, freed on stream_
 };
 
 template <class T>
@@ -50,6 +65,8 @@ class DeviceArray {
  public:
   DeviceArray() = default;
   explicit DeviceArray(std::size_t n) : buf_(bytes_for(n)), n_(n) {}
+  // Stream-ordered (see DeviceBuffer).
+  DeviceArray(std::size_t n, CUstream_st* stream) : buf_(bytes_for(n), stream), n_(n) {}
   explicit DeviceArray(std::span<const T> host) : DeviceArray(host.size()) { upload(host); }
 
   T* data() noexcept { return static_cast<T*>(buf_.data()); }

@@ -6,8 +6,9 @@
 //   DeviceCsr<double> c = cuda::spgemm<PlusTimes<double>>(a, b, &stats);
 //
 // Rows whose hash tables fit in shared memory are sorted inside their block;
-// the others are staged and sorted by a CUB segmented sort (SpgemmStats::
-// sort_ms is that sort alone).
+// rows accumulated in a bitmap of the columns come out sorted; rows with
+// hash tables in global memory are staged and sorted by a CUB segmented sort
+// (SpgemmStats::sort_ms is that sort alone).
 //
 // C has sorted, unique columns per row; its structure is the structural
 // product (a stored zero still contributes). Inputs are device-resident; the
@@ -16,7 +17,8 @@
 //
 // Memory: the working arrays come from the device's stream-ordered pool
 // (cudaMallocAsync on the default pool, whose release threshold is raised so
-// that repeated calls reuse it); C itself is a DeviceCsr. When the hash tables
+// that repeated calls reuse it). C's arrays come from that pool too, on
+// `stream`, and are freed on it: the stream must outlive C. When the hash tables
 // and staging buffers of all rows do not fit in the device's free memory, or
 // in SpgemmOptions::workspace_limit_bytes, rows are processed in chunks. A
 // product that cannot be done at all (one row's table, or C, larger than the
@@ -43,6 +45,11 @@ struct SpgemmOptions {
   // memory, staging of C's rows before their sort) may take; 0 = what the
   // device has free. Small values force chunking (tests do this).
   std::size_t workspace_limit_bytes = 0;
+  // Rows whose bound on distinct columns is a sizeable share of B's columns
+  // accumulate in a bitmap of those columns rather than a hash table (when
+  // B has at most 2^19 columns). false keeps every row in hash tables; tests
+  // use it to reach the global-memory tables with small matrices.
+  bool dense_rows = true;
 };
 
 struct SpgemmStats {
@@ -51,6 +58,7 @@ struct SpgemmStats {
   int chunks = 1;                   // row chunks of the numeric phase
   int symbolic_chunks = 1;          // row chunks of the symbolic phase
   std::int64_t global_rows = 0;     // rows whose symbolic table lives in global memory
+  std::int64_t dense_rows = 0;      // rows of C accumulated in a bitmap (numeric phase)
   std::size_t workspace_bytes = 0;  // largest pool allocation of the call
   double analysis_ms = 0, symbolic_ms = 0, numeric_ms = 0, sort_ms = 0;
 };
