@@ -139,12 +139,95 @@ struct Groups {
   }
 };
 
+// The groups' kernels run side by side on this thread's side streams: a
+// group of a few long rows (whose blocks finish late) then overlaps the
+// groups of many short rows instead of running after them. Used only when
+// two or more groups have rows; the side streams and events are made once
+// per thread and device.
+class Fan {
+ public:
+  static constexpr int kSide = 3;
+
+  Fan(cudaStream_t main, int nonempty) : main_(main) {
+    Side& side = sides();
+    if (nonempty < 2 || !side.ok) return;
+    used_ = std::min(kSide, nonempty - 1);
+    GRAPHRUN_CUDA_CHECK(cudaEventRecord(side.forked, main));
+    for (int i = 0; i < used_; ++i)
+      GRAPHRUN_CUDA_CHECK(cudaStreamWaitEvent(side.stream[i], side.forked, 0));
+  }
+  Fan(const Fan&) = delete;
+  Fan& operator=(const Fan&) = delete;
+
+  // The stream for the next group: the caller's first, then the side ones.
+  cudaStream_t next() {
+    const int i = turn_++ % (used_ + 1);
+    return i == 0 ? main_ : sides().stream[i - 1];
+  }
+  // The caller's stream waits for every side stream.
+  void join() {
+    Side& side = sides();
+    for (int i = 0; i < used_; ++i) {
+      GRAPHRUN_CUDA_CHECK(cudaEventRecord(side.done[i], side.stream[i]));
+      GRAPHRUN_CUDA_CHECK(cudaStreamWaitEvent(main_, side.done[i], 0));
+    }
+    used_ = 0;
+  }
+
+ private:
+  struct Side {
+    int device = -1;
+    bool ok = false;
+    cudaStream_t stream[kSide]{};
+    cudaEvent_t forked{}, done[kSide]{};
+    void make(int dev) {
+      release();
+      device = dev;
+      ok = cudaEventCreateWithFlags(&forked, cudaEventDisableTiming) == cudaSuccess;
+      for (int i = 0; i < kSide && ok; ++i)
+        ok = cudaStreamCreateWithFlags(&stream[i], cudaStreamNonBlocking) == cudaSuccess &&
+             cudaEventCreateWithFlags(&done[i], cudaEventDisableTiming) == cudaSuccess;
+      if (!ok) cudaGetLastError();
+    }
+    void release() {  // errors ignored: also runs at thread exit
+      for (int i = 0; i < kSide; ++i) {
+        if (stream[i]) cudaStreamDestroy(stream[i]);
+        if (done[i]) cudaEventDestroy(done[i]);
+        stream[i] = nullptr;
+        done[i] = nullptr;
+      }
+      if (forked) cudaEventDestroy(forked);
+      forked = nullptr;
+      ok = false;
+    }
+    ~Side() { release(); }
+  };
+  static Side& sides() {
+    static thread_local Side side;
+    int dev = 0;
+    GRAPHRUN_CUDA_CHECK(cudaGetDevice(&dev));
+    if (dev != side.device) side.make(dev);
+    return side;
+  }
+
+  cudaStream_t main_;
+  int used_ = 0;
+  int turn_ = 0;
+};
+
+int nonempty_groups(const Groups& groups, int last) {
+  int n = 0;
+  for (int g = 0; g <= last; ++g) n += groups.count[g] > 0;
+  return n;
+}
+
 // Launches the symbolic kernel of every non-empty group, each over its rows
 // of `sorted_rows`.
 template <int... G, int... D>
 void launch_symbolic(std::integer_sequence<int, G...>, std::integer_sequence<int, D...>,
                      SymbolicArgs args, const Groups& groups, const vertex_t* sorted_rows,
-                     cudaStream_t stream) {
+                     cudaStream_t main) {
+  Fan fan(main, nonempty_groups(groups, kGlobalGroup));
   auto hash = [&]<int I>(std::integral_constant<int, I>) {
     constexpr Bin bin = SpgemmPolicy::symbolic(I);
     const std::int64_t n = groups.count[I];
@@ -155,9 +238,8 @@ void launch_symbolic(std::integer_sequence<int, G...>, std::integer_sequence<int
     a.n_rows = n;
     a.slots = bin.slots;
     launch(symbolic_kernel<bin.block, bin.team, false>, (n + rows - 1) / rows, bin.block,
-           counter_bytes(rows) + std::size_t{4} * rows * bin.slots, stream, a);
+           counter_bytes(rows) + std::size_t{4} * rows * bin.slots, fan.next(), a);
   };
-  (hash(std::integral_constant<int, G>{}), ...);
   auto dense = [&]<int I>(std::integral_constant<int, I>) {
     constexpr int block = SpgemmPolicy::dense(I).block;
     const std::int64_t n = groups.count[kFirstDense + I];
@@ -165,17 +247,21 @@ void launch_symbolic(std::integer_sequence<int, G...>, std::integer_sequence<int
     SymbolicArgs a = args;
     a.rows = sorted_rows + groups.start(kFirstDense + I);
     a.n_rows = n;
-    launch(dense_symbolic_kernel<block>, n, block, dense_symbolic_bytes(args.n_cols), stream, a);
+    launch(dense_symbolic_kernel<block>, n, block, dense_symbolic_bytes(args.n_cols), fan.next(),
+           a);
   };
-  (dense(std::integral_constant<int, D>{}), ...);
+  // The groups of longer rows first, so that their tails start early.
+  (dense(std::integral_constant<int, sizeof...(D) - 1 - D>{}), ...);
+  (hash(std::integral_constant<int, sizeof...(G) - 1 - G>{}), ...);
   const std::int64_t n = groups.count[kGlobalGroup];
   if (n > 0) {
     constexpr int block = SpgemmPolicy::global_block;
     SymbolicArgs a = args;
     a.rows = sorted_rows + groups.start(kGlobalGroup);
     a.n_rows = n;
-    launch(symbolic_kernel<block, block, true>, n, block, counter_bytes(1), stream, a);
+    launch(symbolic_kernel<block, block, true>, n, block, counter_bytes(1), fan.next(), a);
   }
+  fan.join();
 }
 
 // Launches the numeric kernel of every non-empty shared-memory and bitmap
@@ -183,8 +269,9 @@ void launch_symbolic(std::integer_sequence<int, G...>, std::integer_sequence<int
 template <class S, class T, int... G, int... D>
 void launch_numeric_shared(std::integer_sequence<int, G...>, std::integer_sequence<int, D...>,
                            NumericArgs<typename S::value_type, T> args, vertex_t n_cols,
-                           const Groups& groups, const vertex_t* sorted_rows, cudaStream_t stream) {
+                           const Groups& groups, const vertex_t* sorted_rows, cudaStream_t main) {
   using V = typename S::value_type;
+  Fan fan(main, nonempty_groups(groups, kGlobalGroup - 1));
   auto hash = [&]<int I>(std::integral_constant<int, I>) {
     constexpr Bin bin = SpgemmPolicy::numeric(I);
     const std::int64_t n = groups.count[I];
@@ -195,9 +282,8 @@ void launch_numeric_shared(std::integer_sequence<int, G...>, std::integer_sequen
     a.n_rows = n;
     a.slots = bin.slots;
     launch(numeric_kernel<S, T, bin.block, bin.team, false>, (n + rows - 1) / rows, bin.block,
-           counter_bytes(rows) + (4 + sizeof(V)) * rows * bin.slots, stream, a);
+           counter_bytes(rows) + (4 + sizeof(V)) * rows * bin.slots, fan.next(), a);
   };
-  (hash(std::integral_constant<int, G>{}), ...);
   auto dense = [&]<int I>(std::integral_constant<int, I>) {
     constexpr int block = SpgemmPolicy::dense(I).block;
     const std::int64_t n = groups.count[kFirstDense + I];
@@ -213,9 +299,12 @@ void launch_numeric_shared(std::integer_sequence<int, G...>, std::integer_sequen
     const auto value_slots = static_cast<int>(std::clamp<std::int64_t>(
         groups.max_bound[kFirstDense + I], 0, std::max<std::int64_t>(room, 0)));
     launch(dense_numeric_kernel<S, T, block>, n, block, dense_numeric_bytes<V>(n_cols, value_slots),
-           stream, a, n_cols, value_slots);
+           fan.next(), a, n_cols, value_slots);
   };
-  (dense(std::integral_constant<int, D>{}), ...);
+  // The groups of longer rows first, so that their tails start early.
+  (dense(std::integral_constant<int, sizeof...(D) - 1 - D>{}), ...);
+  (hash(std::integral_constant<int, sizeof...(G) - 1 - G>{}), ...);
+  fan.join();
 }
 
 template <class S, class T>

@@ -57,7 +57,7 @@ struct SpgemmPolicy {
       case 0:
         return {32, 64, 256, 8, 256};  // 32 rows per block, 8 KB
       case 1:
-        return {256, 512, 256, 32, 4096};  // a warp per row, 16 KB
+        return {256, 512, 256, 32, 1024};  // a warp per row, 16 KB
       case 2:
         return {1024, 2048, 256, 256, kAnyIp};  // 8 KB
       case 3:
@@ -71,7 +71,7 @@ struct SpgemmPolicy {
       case 0:
         return {16, 32, 256, 8, 256};  // 32 rows per block; double: 12 KB
       case 1:
-        return {128, 256, 256, 32, 4096};  // a warp per row; double: 24 KB
+        return {128, 256, 256, 32, 1024};  // a warp per row; double: 24 KB
       case 2:
         return {1024, 2048, 256, 256, kAnyIp};  // double: 24 KB
       case 3:
@@ -87,6 +87,11 @@ struct SpgemmPolicy {
   // counts take n_cols / 4 bytes of shared memory).
   static constexpr int dense_words_per_entry = 2;
   static constexpr std::int64_t dense_max_cols = std::int64_t{1} << 19;
+  // A bitmap row with more products than this per entry accumulates in C's
+  // values (native global atomics, in L2) even when it would fit in shared
+  // memory: many threads adding into few entries make the compare-and-swap
+  // loops of shared-memory double atomics retry without end.
+  static constexpr int dense_shared_max_products_per_entry = 16;
   static constexpr int dense_bins = 2;
   __host__ __device__ static constexpr DenseBin dense(int g) {
     return g == 0 ? DenseBin{4096, 16384, 256} : DenseBin{INT64_MAX, kAnyIp, 1024};

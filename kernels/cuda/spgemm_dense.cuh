@@ -71,8 +71,9 @@ __global__ void __launch_bounds__(BLOCK) dense_symbolic_kernel(SymbolicArgs g) {
   if (threadIdx.x == 0) g.row_nnz[row] = count;
 }
 
-// `value_slots`: entries of a row accumulated in shared memory; longer rows
-// accumulate in C's values (global atomics, mostly in L2).
+// `value_slots`: entries of a row accumulated in shared memory; longer rows,
+// and rows of many products per entry, accumulate in C's values (global
+// atomics, mostly in L2).
 template <class S, class T, int BLOCK>
 __global__ void __launch_bounds__(BLOCK)
     dense_numeric_kernel(NumericArgs<typename DeviceSemiring<S>::value_type, T> g, vertex_t n_cols,
@@ -90,11 +91,14 @@ __global__ void __launch_bounds__(BLOCK)
   const vertex_t row = g.rows[blockIdx.x];
   const offset_t c0 = g.c_ptr[row];
   const auto nnz = static_cast<int>(g.c_ptr[row + 1] - c0);
-  V* acc = nnz <= value_slots ? shared_vals : g.c_val + c0;
+  const auto ip = static_cast<std::int64_t>(g.ip[row]);
+  const bool in_shared =
+      nnz <= value_slots &&
+      ip <= std::int64_t{SpgemmPolicy::dense_shared_max_products_per_entry} * nnz;
+  V* acc = in_shared ? shared_vals : g.c_val + c0;
   for (int w = threadIdx.x; w < words; w += BLOCK) bits[w] = 0;
   for (int i = threadIdx.x; i < nnz; i += BLOCK) acc[i] = Ops::zero();
   __syncthreads();
-  const auto ip = static_cast<std::int64_t>(g.ip[row]);
   set_product_bits<BLOCK>(g.a_ptr, g.a_col, g.b_ptr, g.b_col, row, ip, bits);
 
   // Ranks: each thread counts a contiguous run of words, one block scan
@@ -128,7 +132,7 @@ __global__ void __launch_bounds__(BLOCK)
         const V bv = b_val ? static_cast<V>(b_val[q]) : V(1);
         if (r < nnz) Ops::atomic_add(&acc[r], Ops::mul(av, bv));
       });
-  if (acc == shared_vals) {
+  if (in_shared) {
     __syncthreads();
     for (int i = threadIdx.x; i < nnz; i += BLOCK) g.c_val[c0 + i] = shared_vals[i];
   }
