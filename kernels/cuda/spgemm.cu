@@ -221,6 +221,14 @@ int nonempty_groups(const Groups& groups, int last) {
   return n;
 }
 
+// The kernel arguments for group g: its rows of `sorted_rows`.
+template <class Args>
+Args rows_of(Args args, const Groups& groups, int g, const vertex_t* sorted_rows) {
+  args.rows = sorted_rows + groups.start(g);
+  args.n_rows = groups.count[g];
+  return args;
+}
+
 // Launches the symbolic kernel of every non-empty group, each over its rows
 // of `sorted_rows`.
 template <int... G, int... D>
@@ -233,9 +241,7 @@ void launch_symbolic(std::integer_sequence<int, G...>, std::integer_sequence<int
     const std::int64_t n = groups.count[I];
     if (n == 0) return;
     constexpr int rows = bin.block / bin.team;
-    SymbolicArgs a = args;
-    a.rows = sorted_rows + groups.start(I);
-    a.n_rows = n;
+    SymbolicArgs a = rows_of(args, groups, I, sorted_rows);
     a.slots = bin.slots;
     launch(symbolic_kernel<bin.block, bin.team, false>, (n + rows - 1) / rows, bin.block,
            counter_bytes(rows) + std::size_t{4} * rows * bin.slots, fan.next(), a);
@@ -244,11 +250,8 @@ void launch_symbolic(std::integer_sequence<int, G...>, std::integer_sequence<int
     constexpr int block = SpgemmPolicy::dense(I).block;
     const std::int64_t n = groups.count[kFirstDense + I];
     if (n == 0) return;
-    SymbolicArgs a = args;
-    a.rows = sorted_rows + groups.start(kFirstDense + I);
-    a.n_rows = n;
     launch(dense_symbolic_kernel<block>, n, block, dense_symbolic_bytes(args.n_cols), fan.next(),
-           a);
+           rows_of(args, groups, kFirstDense + I, sorted_rows));
   };
   // The groups of longer rows first, so that their tails start early.
   (dense(std::integral_constant<int, sizeof...(D) - 1 - D>{}), ...);
@@ -256,10 +259,8 @@ void launch_symbolic(std::integer_sequence<int, G...>, std::integer_sequence<int
   const std::int64_t n = groups.count[kGlobalGroup];
   if (n > 0) {
     constexpr int block = SpgemmPolicy::global_block;
-    SymbolicArgs a = args;
-    a.rows = sorted_rows + groups.start(kGlobalGroup);
-    a.n_rows = n;
-    launch(symbolic_kernel<block, block, true>, n, block, counter_bytes(1), fan.next(), a);
+    launch(symbolic_kernel<block, block, true>, n, block, counter_bytes(1), fan.next(),
+           rows_of(args, groups, kGlobalGroup, sorted_rows));
   }
   fan.join();
 }
@@ -277,9 +278,7 @@ void launch_numeric_shared(std::integer_sequence<int, G...>, std::integer_sequen
     const std::int64_t n = groups.count[I];
     if (n == 0) return;
     constexpr int rows = bin.block / bin.team;
-    auto a = args;
-    a.rows = sorted_rows + groups.start(I);
-    a.n_rows = n;
+    auto a = rows_of(args, groups, I, sorted_rows);
     a.slots = bin.slots;
     launch(numeric_kernel<S, T, bin.block, bin.team, false>, (n + rows - 1) / rows, bin.block,
            counter_bytes(rows) + (4 + sizeof(V)) * rows * bin.slots, fan.next(), a);
@@ -288,9 +287,6 @@ void launch_numeric_shared(std::integer_sequence<int, G...>, std::integer_sequen
     constexpr int block = SpgemmPolicy::dense(I).block;
     const std::int64_t n = groups.count[kFirstDense + I];
     if (n == 0) return;
-    auto a = args;
-    a.rows = sorted_rows + groups.start(kFirstDense + I);
-    a.n_rows = n;
     // Values in shared memory for rows up to the group's longest, as far as
     // the bitmap leaves room; longer rows accumulate in C.
     const std::int64_t room =
@@ -299,7 +295,7 @@ void launch_numeric_shared(std::integer_sequence<int, G...>, std::integer_sequen
     const auto value_slots = static_cast<int>(std::clamp<std::int64_t>(
         groups.max_bound[kFirstDense + I], 0, std::max<std::int64_t>(room, 0)));
     launch(dense_numeric_kernel<S, T, block>, n, block, dense_numeric_bytes<V>(n_cols, value_slots),
-           fan.next(), a, n_cols, value_slots);
+           fan.next(), rows_of(args, groups, kFirstDense + I, sorted_rows), n_cols, value_slots);
   };
   // The groups of longer rows first, so that their tails start early.
   (dense(std::integral_constant<int, sizeof...(D) - 1 - D>{}), ...);

@@ -12,13 +12,10 @@
 // Hash tables: open addressing with linear probing, key -1 = empty, a slot
 // claimed by atomicCAS on its key (never a plain read while other threads
 // insert, so racecheck sees only atomics), values accumulated atomically
-// (spgemm_semiring.cuh). A table is never full: its slots are at least the
-// row's bound on distinct columns (symbolic) or twice its exact count
-// (numeric), so probing always ends.
+// (spgemm_semiring.cuh). A table is never full: its slots are the power of
+// two at or above twice the row's bound on distinct columns (symbolic) or
+// its exact count (numeric), so it is at most half full and probing ends.
 #pragma once
-
-#include <cooperative_groups.h>
-#include <cooperative_groups/reduce.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -29,8 +26,6 @@
 #include "spgemm_semiring.cuh"
 
 namespace graphrun::cuda::spgemm_detail {
-
-namespace cg = cooperative_groups;
 
 inline constexpr int kEmptyKey = -1;
 
