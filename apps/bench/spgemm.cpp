@@ -22,6 +22,7 @@
 #include <chrono>
 #include <cmath>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,7 @@ struct SpgemmBenchArgs {
   BenchOptions bench;
   bool transpose_b = false;
   std::vector<int> rmat_scales = {16, 17, 18};  // the generated part of --suite
+  std::vector<std::string> tune;                // KEY=VALUE overrides of the GPU tuning
 };
 
 using Clock = std::chrono::steady_clock;
@@ -181,6 +183,7 @@ void run_bench_spgemm(const SpgemmBenchArgs& args) {
     inputs.generated.push_back("gen:rmat:" + std::to_string(scale));
   const Device device = parse_device(o.device);
   if (device == Device::cpu) {
+    if (!args.tune.empty()) throw ArgumentError("--tune applies to --device cuda only");
     run_cpu(args, inputs);
     return;
   }
@@ -191,6 +194,32 @@ void run_bench_spgemm(const SpgemmBenchArgs& args) {
   SpgemmBenchOptions gpu;
   gpu.reps = o.reps > 0 ? o.reps : 5;
   gpu.transpose_b = args.transpose_b;
+  for (const std::string& kv : args.tune) {
+    const auto eq = kv.find('=');
+    const std::string key = kv.substr(0, eq);
+    long long value = 0;
+    try {
+      std::size_t used = 0;
+      if (eq == std::string::npos) throw std::invalid_argument(kv);
+      value = std::stoll(kv.substr(eq + 1), &used);
+      if (used != kv.size() - eq - 1 || value <= 0) throw std::invalid_argument(kv);
+    } catch (const std::exception&) {
+      throw ArgumentError("--tune " + kv + ": expected KEY=N with N a positive whole number");
+    }
+    auto narrow = [&](int& field) {
+      if (value > (1 << 30)) throw ArgumentError("--tune " + kv + ": too large");
+      field = static_cast<int>(value);
+    };
+    if (key == "dense-words")
+      narrow(gpu.spgemm.dense_words_per_entry);
+    else if (key == "dense-shared-products")
+      narrow(gpu.spgemm.dense_shared_max_products_per_entry);
+    else if (key == "warp-max-ip")
+      gpu.spgemm.warp_max_ip = value;
+    else
+      throw ArgumentError("--tune " + kv +
+                          ": unknown key (dense-words, dense-shared-products, warp-max-ip)");
+  }
   Table table(spgemm_cuda_columns(), o.csv);
   for_each_graph(inputs, [&](const BenchGraph& g) { bench_spgemm_cuda(g, gpu, table); });
   table.finish();
@@ -220,11 +249,20 @@ Command add_bench_spgemm(CLI::App& bench) {
       ->check(CLI::Range(1, 30))
       ->default_str("16 17 18")
       ->type_name("S...");
+  sub->add_option("--tune", args->tune,
+                  "GPU only, for sweeps: override a tuning constant of the GPU SpGEMM\n"
+                  "(kernels/cuda/spgemm_config.cuh). dense-words=N: a row takes a bitmap of\n"
+                  "B's columns when the bitmap has at most N words per entry of its bound\n"
+                  "(default 2); dense-shared-products=N: a bitmap row of more than N products\n"
+                  "per entry accumulates in C rather than shared memory (16); warp-max-ip=N:\n"
+                  "the most products of a row that one warp takes (1024)")
+      ->type_name("KEY=N");
   sub->footer(
       "\nEXAMPLES:\n"
       "  graphrun bench spgemm --suite datasets/ --threads 2\n"
       "  graphrun bench spgemm gen:rmat:16 gen:rmat:17 --reps 7\n"
-      "  graphrun bench spgemm --suite datasets/ --device cuda\n");
+      "  graphrun bench spgemm --suite datasets/ --device cuda\n"
+      "  graphrun bench spgemm gen:rmat:16 --device cuda --tune dense-words=4\n");
   return {sub, [args] { run_bench_spgemm(*args); }};
 }
 

@@ -270,7 +270,8 @@ void launch_symbolic(std::integer_sequence<int, G...>, std::integer_sequence<int
 template <class S, class T, int... G, int... D>
 void launch_numeric_shared(std::integer_sequence<int, G...>, std::integer_sequence<int, D...>,
                            NumericArgs<typename S::value_type, T> args, vertex_t n_cols,
-                           const Groups& groups, const vertex_t* sorted_rows, cudaStream_t main) {
+                           int shared_max_products_per_entry, const Groups& groups,
+                           const vertex_t* sorted_rows, cudaStream_t main) {
   using V = typename S::value_type;
   Fan fan(main, nonempty_groups(groups, kGlobalGroup - 1));
   auto hash = [&]<int I>(std::integral_constant<int, I>) {
@@ -295,7 +296,8 @@ void launch_numeric_shared(std::integer_sequence<int, G...>, std::integer_sequen
     const auto value_slots = static_cast<int>(std::clamp<std::int64_t>(
         groups.max_bound[kFirstDense + I], 0, std::max<std::int64_t>(room, 0)));
     launch(dense_numeric_kernel<S, T, block>, n, block, dense_numeric_bytes<V>(n_cols, value_slots),
-           fan.next(), rows_of(args, groups, kFirstDense + I, sorted_rows), n_cols, value_slots);
+           fan.next(), rows_of(args, groups, kFirstDense + I, sorted_rows), n_cols, value_slots,
+           shared_max_products_per_entry);
   };
   // The groups of longer rows first, so that their tails start early.
   (dense(std::integral_constant<int, sizeof...(D) - 1 - D>{}), ...);
@@ -396,14 +398,20 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
   const std::size_t mz = static_cast<std::size_t>(m);
 
   // ---- the fixed workspace: O(m) arrays and CUB's temporary storage ----
-  const bool dense = options.dense_rows && n <= SpgemmPolicy::dense_max_cols;
+  Tuning tuning;
+  tuning.dense = options.dense_rows && n <= SpgemmPolicy::dense_max_cols;
+  if (options.dense_words_per_entry > 0)
+    tuning.dense_words_per_entry = options.dense_words_per_entry;
+  if (options.dense_shared_max_products_per_entry > 0)
+    tuning.dense_shared_max_products_per_entry = options.dense_shared_max_products_per_entry;
+  if (options.warp_max_ip > 0) tuning.warp_max_ip = options.warp_max_ip;
   std::size_t cub_bytes = 0;
   {
     std::size_t q = 0;
     const SymSlotsIter sym_it(thrust::make_counting_iterator<std::int64_t>(0),
-                              SymbolicGlobalSlots{nullptr, n, m, dense});
+                              SymbolicGlobalSlots{nullptr, n, m, tuning});
     const NumSlotsIter num_it(thrust::make_counting_iterator<std::int64_t>(0),
-                              NumericGlobalSlots{nullptr, nullptr, m, n, dense});
+                              NumericGlobalSlots{nullptr, nullptr, m, n, tuning});
     cub_check(cub::DeviceScan::ExclusiveSum(nullptr, q, sym_it, static_cast<std::int64_t*>(nullptr),
                                             m + 1, stream),
               "cub::DeviceScan::ExclusiveSum");
@@ -503,7 +511,7 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
   };
 
   // ---- 1. analysis ----
-  const SymbolicKey sym_key{f.ip, n, dense};
+  const SymbolicKey sym_key{f.ip, n, tuning};
   clear_scalars();
   analysis_kernel<<<grid_for(std::int64_t{m} * 32, 256, 8192), 256, 0, stream>>>(
       av.row_ptr, av.col_idx, m, bv.row_ptr, sym_key, f.ip, f.keys, f.row_nnz, f.scalars);
@@ -518,7 +526,7 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
   if (sym_slots > 0) {
     // Where each global-memory row's table starts.
     const SymSlotsIter sym_it(thrust::make_counting_iterator<std::int64_t>(0),
-                              SymbolicGlobalSlots{f.ip, n, m, dense});
+                              SymbolicGlobalSlots{f.ip, n, m, tuning});
     std::size_t q = cub_bytes;
     cub_check(cub::DeviceScan::ExclusiveSum(f.cub_temp, q, sym_it, f.sym_off, m + 1, stream),
               "cub::DeviceScan::ExclusiveSum");
@@ -577,7 +585,7 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
   const int t_symbolic = timer.mark();
 
   // ---- 3. numeric grouping, C's allocation ----
-  const NumericKey num_key{f.ip, c_ptr.data(), n, dense};
+  const NumericKey num_key{f.ip, c_ptr.data(), n, tuning};
   group_rows(num_key, 0, m, {c_ptr.data() + m});
   const Fetched num_fetched = fetch();
   const Groups& num_groups = num_fetched.groups;
@@ -586,7 +594,7 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
   st.nnz_c = nnz_c;
   if (num_slots > 0) {
     const NumSlotsIter num_it(thrust::make_counting_iterator<std::int64_t>(0),
-                              NumericGlobalSlots{f.ip, c_ptr.data(), m, n, dense});
+                              NumericGlobalSlots{f.ip, c_ptr.data(), m, n, tuning});
     std::size_t q = cub_bytes;
     cub_check(cub::DeviceScan::ExclusiveSum(f.cub_temp, q, num_it, f.num_off, m + 1, stream),
               "cub::DeviceScan::ExclusiveSum");
@@ -714,7 +722,8 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
     num.stage_val = l.val[0];
     launch_numeric_shared<S, T>(std::make_integer_sequence<int, SpgemmPolicy::bins>{},
                                 std::make_integer_sequence<int, SpgemmPolicy::dense_bins>{}, num, n,
-                                groups, f.sorted_rows, stream);
+                                tuning.dense_shared_max_products_per_entry, groups, f.sorted_rows,
+                                stream);
     const std::int64_t g_count = groups.count[kGlobalGroup];
     if (g_count == 0) continue;
     const vertex_t* g_rows = f.sorted_rows + groups.start(kGlobalGroup);

@@ -50,6 +50,11 @@ struct DenseBin {
 };
 
 struct SpgemmPolicy {
+  // A warp per row for rows of at most this many products: more, and a
+  // warp walks them too long (measured on facebook_combined: 4096 -> 1024
+  // took its time from 0.47 to 0.43 ms).
+  static constexpr std::int64_t warp_max_ip = 1024;
+
   // Shared-memory hash bins, in the order they are tried.
   static constexpr int bins = 5;
   __host__ __device__ static constexpr Bin symbolic(int g) {
@@ -57,7 +62,7 @@ struct SpgemmPolicy {
       case 0:
         return {32, 64, 256, 8, 256};  // 32 rows per block, 8 KB
       case 1:
-        return {256, 512, 256, 32, 1024};  // a warp per row, 16 KB
+        return {256, 512, 256, 32, warp_max_ip};  // a warp per row, 16 KB
       case 2:
         return {1024, 2048, 256, 256, kAnyIp};  // 8 KB
       case 3:
@@ -71,7 +76,7 @@ struct SpgemmPolicy {
       case 0:
         return {16, 32, 256, 8, 256};  // 32 rows per block; double: 12 KB
       case 1:
-        return {128, 256, 256, 32, 1024};  // a warp per row; double: 24 KB
+        return {128, 256, 256, 32, warp_max_ip};  // a warp per row; double: 24 KB
       case 2:
         return {1024, 2048, 256, 256, kAnyIp};  // double: 24 KB
       case 3:
@@ -130,19 +135,29 @@ __host__ __device__ inline std::int64_t symbolic_bound(std::int64_t ip, std::int
   return ip < n_cols ? ip : n_cols;
 }
 
+// The three constants above that SpgemmOptions may override at run time
+// (for sweeps: graphrun bench spgemm --tune), and whether bitmap rows are
+// possible at all (B's columns within dense_max_cols, the caller's choice).
+struct Tuning {
+  bool dense = true;
+  int dense_words_per_entry = SpgemmPolicy::dense_words_per_entry;
+  int dense_shared_max_products_per_entry = SpgemmPolicy::dense_shared_max_products_per_entry;
+  std::int64_t warp_max_ip = SpgemmPolicy::warp_max_ip;
+};
+
 // The group of a row with `bound` and `ip`, bins from `bin` (symbolic or
-// numeric), in the order: team bins, dense, block bins, global. `dense` is
-// false when n_cols is past dense_max_cols or the caller turned bitmaps off.
+// numeric), in the order: team bins, dense, block bins, global.
 template <class BinOf>
 __host__ __device__ inline int group_of(std::int64_t bound, std::int64_t ip, std::int32_t n_cols,
-                                        bool dense, BinOf bin) {
+                                        const Tuning& t, BinOf bin) {
   int g = 0;
   for (; g < SpgemmPolicy::bins; ++g) {
     const Bin b = bin(g);
     if (b.team == b.block) break;  // the block bins come after dense
-    if (bound <= b.max_bound && ip <= b.max_ip) return g;
+    const std::int64_t max_ip = b.team == 32 ? t.warp_max_ip : b.max_ip;
+    if (bound <= b.max_bound && ip <= max_ip) return g;
   }
-  if (dense && bitmap_words(n_cols) <= SpgemmPolicy::dense_words_per_entry * bound) {
+  if (t.dense && bitmap_words(n_cols) <= t.dense_words_per_entry * bound) {
     for (int d = 0; d < SpgemmPolicy::dense_bins; ++d)
       if (bound <= SpgemmPolicy::dense(d).max_bound && ip <= SpgemmPolicy::dense(d).max_ip)
         return kFirstDense + d;
@@ -152,16 +167,17 @@ __host__ __device__ inline int group_of(std::int64_t bound, std::int64_t ip, std
   return kGlobalGroup;
 }
 
-__host__ __device__ inline int symbolic_group(std::int64_t ip, std::int32_t n_cols, bool dense) {
+__host__ __device__ inline int symbolic_group(std::int64_t ip, std::int32_t n_cols,
+                                              const Tuning& t) {
   if (ip == 0) return kEmptyGroup;
-  return group_of(symbolic_bound(ip, n_cols), ip, n_cols, dense,
+  return group_of(symbolic_bound(ip, n_cols), ip, n_cols, t,
                   [](int g) { return SpgemmPolicy::symbolic(g); });
 }
 
 __host__ __device__ inline int numeric_group(std::int64_t nnz, std::int64_t ip, std::int32_t n_cols,
-                                             bool dense) {
+                                             const Tuning& t) {
   if (nnz == 0) return kEmptyGroup;
-  return group_of(nnz, ip, n_cols, dense, [](int g) { return SpgemmPolicy::numeric(g); });
+  return group_of(nnz, ip, n_cols, t, [](int g) { return SpgemmPolicy::numeric(g); });
 }
 
 }  // namespace graphrun::cuda::spgemm_detail

@@ -72,12 +72,12 @@ __global__ void __launch_bounds__(BLOCK) dense_symbolic_kernel(SymbolicArgs g) {
 }
 
 // `value_slots`: entries of a row accumulated in shared memory; longer rows,
-// and rows of many products per entry, accumulate in C's values (global
-// atomics, mostly in L2).
+// and rows of more than `shared_max_products_per_entry` products per entry,
+// accumulate in C's values (global atomics, mostly in L2).
 template <class S, class T, int BLOCK>
 __global__ void __launch_bounds__(BLOCK)
     dense_numeric_kernel(NumericArgs<typename DeviceSemiring<S>::value_type, T> g, vertex_t n_cols,
-                         int value_slots) {
+                         int value_slots, int shared_max_products_per_entry) {
   using Ops = DeviceSemiring<S>;
   using V = typename Ops::value_type;
   using BlockScan = cub::BlockScan<int, BLOCK, cub::BLOCK_SCAN_WARP_SCANS>;  // small temp storage
@@ -93,8 +93,7 @@ __global__ void __launch_bounds__(BLOCK)
   const auto nnz = static_cast<int>(g.c_ptr[row + 1] - c0);
   const auto ip = static_cast<std::int64_t>(g.ip[row]);
   const bool in_shared =
-      nnz <= value_slots &&
-      ip <= std::int64_t{SpgemmPolicy::dense_shared_max_products_per_entry} * nnz;
+      nnz <= value_slots && ip <= std::int64_t{shared_max_products_per_entry} * nnz;
   V* acc = in_shared ? shared_vals : g.c_val + c0;
   for (int w = threadIdx.x; w < words; w += BLOCK) bits[w] = 0;
   for (int i = threadIdx.x; i < nnz; i += BLOCK) acc[i] = Ops::zero();

@@ -68,9 +68,9 @@ struct RowGroup {
 struct SymbolicKey {
   const unsigned long long* ip;
   vertex_t n_cols;
-  bool dense;
+  Tuning tuning;
   __device__ RowGroup of(std::int64_t v) const {
-    const int g = symbolic_group(v, n_cols, dense);
+    const int g = symbolic_group(v, n_cols, tuning);
     const std::int64_t e = symbolic_bound(v, n_cols);
     if (g != kGlobalGroup) return {g, e, 0, 0};
     return {g, e, table_slots(e), 0};
@@ -82,10 +82,10 @@ struct NumericKey {
   const unsigned long long* ip;
   const offset_t* c_ptr;
   vertex_t n_cols;
-  bool dense;
+  Tuning tuning;
   __device__ RowGroup operator()(vertex_t r) const {
     const offset_t nnz = c_ptr[r + 1] - c_ptr[r];
-    const int g = numeric_group(nnz, static_cast<std::int64_t>(ip[r]), n_cols, dense);
+    const int g = numeric_group(nnz, static_cast<std::int64_t>(ip[r]), n_cols, tuning);
     if (g != kGlobalGroup) return {g, nnz, 0, 0};
     return {g, nnz, table_slots(nnz), static_cast<unsigned long long>(nnz)};
   }
@@ -222,11 +222,11 @@ struct SymbolicGlobalSlots {
   const unsigned long long* ip;
   vertex_t n_cols;
   vertex_t m;
-  bool dense;
+  Tuning tuning;
   __host__ __device__ std::int64_t operator()(std::int64_t r) const {
     if (r >= m) return 0;
     const auto v = static_cast<std::int64_t>(ip[r]);
-    if (symbolic_group(v, n_cols, dense) != kGlobalGroup) return 0;
+    if (symbolic_group(v, n_cols, tuning) != kGlobalGroup) return 0;
     return static_cast<std::int64_t>(table_slots(symbolic_bound(v, n_cols)));
   }
 };
@@ -236,11 +236,11 @@ struct NumericGlobalSlots {
   const offset_t* c_ptr;
   vertex_t m;
   vertex_t n_cols;
-  bool dense;
+  Tuning tuning;
   __host__ __device__ std::int64_t operator()(std::int64_t r) const {
     if (r >= m) return 0;
     const offset_t nnz = c_ptr[r + 1] - c_ptr[r];
-    if (numeric_group(nnz, static_cast<std::int64_t>(ip[r]), n_cols, dense) != kGlobalGroup)
+    if (numeric_group(nnz, static_cast<std::int64_t>(ip[r]), n_cols, tuning) != kGlobalGroup)
       return 0;
     return static_cast<std::int64_t>(table_slots(nnz));
   }

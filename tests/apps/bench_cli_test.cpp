@@ -1,7 +1,8 @@
 // `graphrun bench` end to end on the CPU: every driver runs on generated and
 // shipped graphs and prints a Markdown table row per graph; --csv writes the
 // same table; a file that cannot be read is reported and skipped; a malformed
-// generated-graph spec or no input at all is a usage error (exit 2).
+// generated-graph spec, no input at all, or a GPU-only option on the CPU is a
+// usage error (exit 2).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -61,8 +62,9 @@ TEST_F(BenchCliTest, UnreadableFilesAreSkippedWithAMessage) {
 }
 
 TEST_F(BenchCliTest, MalformedSpecsAndMissingInputsAreUsageErrors) {
-  for (const std::string args : {"spmv gen:rmat:x", "spmv gen:rmat:40", "spmv gen:grid:10",
-                                 "spmv gen:torus:3", "bfs gen:uniform:10", "pagerank", "spgemm"}) {
+  for (const std::string args :
+       {"spmv gen:rmat:x", "spmv gen:rmat:40", "spmv gen:grid:10", "spmv gen:torus:3",
+        "bfs gen:uniform:10", "pagerank", "spgemm", "spgemm gen:rmat:7 --tune dense-words=4"}) {
     SCOPED_TRACE(args);
     const Result r = bench(args);
     EXPECT_EQ(r.status, 2) << describe(r);

@@ -168,4 +168,22 @@ TEST_F(CudaCliTest, BfsOnTheGpuGivesTheCpuLevels) {
   }
 }
 
+// bench spgemm's --tune: the overrides run (the table row is there, nnz(C)
+// agrees with cuSPARSE), and a bad key or value is a usage error.
+TEST_F(CudaCliTest, BenchSpgemmTuneOverridesRunAndBadOnesAreUsageErrors) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  const Result ok = run("bench spgemm gen:rmat:9 '" + karate +
+                        "' --device cuda --reps 1 --tune dense-words=8 --tune "
+                        "dense-shared-products=4 --tune warp-max-ip=64");
+  ASSERT_EQ(ok.status, 0) << describe(ok);
+  EXPECT_NE(ok.out.find("| gen:rmat:9 |"), std::string::npos) << ok.out;
+  EXPECT_EQ(ok.out.find("| NO"), std::string::npos) << ok.out;
+  for (const char* bad : {"nope=1", "dense-words=0", "dense-words=x", "warp-max-ip"}) {
+    const Result r =
+        run(std::string("bench spgemm gen:rmat:7 --device cuda --reps 1 --tune ") + bad);
+    EXPECT_EQ(r.status, 2) << bad << ": " << describe(r);
+    EXPECT_NE(r.err.find("--tune"), std::string::npos) << describe(r);
+  }
+}
+
 }  // namespace

@@ -235,7 +235,7 @@ void bench_spgemm_cuda(const BenchGraph& g, const SpgemmBenchOptions& o, Table& 
   auto ours = [&](cuda::SpgemmStats* stats) {
     offset_t nnz = 0;
     const double ms = event_ms(s, [&] {
-      const DeviceCsr<double> c = cuda::spgemm<PlusTimes<double>>(da, db, stats, s);
+      const DeviceCsr<double> c = cuda::spgemm<PlusTimes<double>>(da, db, o.spgemm, stats, s);
       nnz = c.nnz();
     });
     return std::pair{ms, nnz};

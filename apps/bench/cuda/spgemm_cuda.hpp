@@ -8,13 +8,15 @@
 #include <vector>
 
 #include "../bench.hpp"
+#include "graphrun/kernels/cuda/spgemm.hpp"
 
 #if defined(GRAPHRUN_HAVE_CUDA)
 namespace graphrun::cli::bench {
 
 struct SpgemmBenchOptions {
-  int reps = 5;              // timed repetitions (medians)
-  bool transpose_b = false;  // A*Aᵀ instead of A*A
+  int reps = 5;                // timed repetitions (medians)
+  bool transpose_b = false;    // A*Aᵀ instead of A*A
+  cuda::SpgemmOptions spgemm;  // ours: tuning overrides (--tune)
 };
 
 // The columns of the GPU table.

@@ -50,6 +50,12 @@ struct SpgemmOptions {
   // B has at most 2^19 columns). false keeps every row in hash tables; tests
   // use it to reach the global-memory tables with small matrices.
   bool dense_rows = true;
+  // Overrides of tuning constants of kernels/cuda/spgemm_config.cuh, for
+  // sweeps (graphrun bench spgemm --tune); 0 keeps the default there.
+  int dense_words_per_entry =
+      0;  // a bitmap row: words of the bitmap per entry of its bound, at most
+  int dense_shared_max_products_per_entry = 0;  // a bitmap row past this accumulates in C
+  std::int64_t warp_max_ip = 0;                 // most products of a row a warp takes
 };
 
 struct SpgemmStats {
