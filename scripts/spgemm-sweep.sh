@@ -26,6 +26,7 @@ echo "| setting | geometric mean | lowest | inputs |"
 echo "| --- | --- | --- | --- |"
 for s in "${settings[@]}"; do
   name=${s:-defaults}
+  name=${name//=/-}
   tune=()
   [ -n "$s" ] && tune=(--tune "$s")
   "$bin" bench spgemm --suite "$data" --rmat-scales 16 17 --device cuda --reps "$reps" \
