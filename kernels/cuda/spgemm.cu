@@ -1,6 +1,12 @@
 // C = A ⊕.⊗ B on the GPU, the host side of the hash-based multi-phase
-// algorithm (the kernels are in spgemm_kernels.cuh and spgemm_dense.cuh, the
-// tuning in spgemm_config.cuh):
+// algorithm. The pieces:
+//
+//   spgemm_config.cuh     the tuning: groups, table and block sizes
+//   spgemm_grouping.cuh   row analysis and grouping kernels
+//   spgemm_kernels.cuh    hash-table kernels (symbolic, numeric)
+//   spgemm_dense.cuh      bitmap kernels (symbolic, numeric)
+//   spgemm_launch.cuh     one launch per group, side by side (spgemm_streams.cuh)
+//   spgemm_workspace.cuh  pool buffers; spgemm_host.cuh: chunks, waits, timers
 //
 //   1. analysis   IP(i) per row (64-bit) and its group from min(IP(i), n_cols),
 //                 one warp per row; rows listed group by group by a
@@ -35,8 +41,10 @@
 #include "graphrun/engine/types.hpp"
 #include "graphrun/kernels/cuda/spgemm.hpp"
 #include "spgemm_config.cuh"
-#include "spgemm_dense.cuh"
+#include "spgemm_grouping.cuh"
+#include "spgemm_host.cuh"
 #include "spgemm_kernels.cuh"
+#include "spgemm_launch.cuh"
 #include "spgemm_semiring.cuh"
 #include "spgemm_workspace.cuh"
 
@@ -45,325 +53,12 @@ namespace graphrun::cuda {
 namespace spgemm_detail {
 namespace {
 
-using Counts = std::array<std::int64_t, kMaxGroups>;
-
 using SymSlotsIter =
     thrust::transform_iterator<SymbolicGlobalSlots, thrust::counting_iterator<std::int64_t>>;
 using NumSlotsIter =
     thrust::transform_iterator<NumericGlobalSlots, thrust::counting_iterator<std::int64_t>>;
 using ListedNnzIter =
     thrust::transform_iterator<ListedRowNnz, thrust::counting_iterator<std::int64_t>>;
-
-// Workspace below this size is taken without asking how much memory is free
-// (cudaMemGetInfo costs more than a small product); a failed allocation still
-// ends in a DeviceError naming the bytes.
-constexpr std::size_t kQueryAbove = std::size_t{256} << 20;
-
-int grid_for(std::int64_t work, int block, int cap) {
-  const std::int64_t g = (work + block - 1) / block;
-  return static_cast<int>(std::clamp<std::int64_t>(g, 1, cap));
-}
-
-void cub_check(cudaError_t err, const char* what) {
-  if (err != cudaSuccess) {
-    cudaGetLastError();
-    throw DeviceError(std::string("spgemm: ") + what + " failed: " + cudaGetErrorString(err));
-  }
-}
-
-// Row chunks [r0, r1) over a prefix of per-row bytes: greedy, each at most
-// `budget`. A single row over budget makes the product impossible.
-std::vector<std::pair<vertex_t, vertex_t>> plan_chunks(
-    const std::vector<std::int64_t>& prefix_bytes, std::size_t budget, const char* what) {
-  std::vector<std::pair<vertex_t, vertex_t>> chunks;
-  const auto m = static_cast<vertex_t>(prefix_bytes.size() - 1);
-  vertex_t r0 = 0;
-  while (r0 < m) {
-    const std::int64_t limit = prefix_bytes[r0] + static_cast<std::int64_t>(budget);
-    // Last r1 with prefix[r1] <= limit.
-    const auto it = std::upper_bound(prefix_bytes.begin() + r0, prefix_bytes.end(), limit);
-    auto r1 = static_cast<vertex_t>((it - prefix_bytes.begin()) - 1);
-    if (r1 == r0) {
-      throw DeviceError("spgemm: row " + std::to_string(r0) + " of C needs " +
-                        std::to_string(prefix_bytes[r0 + 1] - prefix_bytes[r0]) + " bytes of " +
-                        what + "; " + std::to_string(budget) +
-                        " bytes are available (free device memory or the workspace limit)");
-    }
-    chunks.emplace_back(r0, r1);
-    r0 = r1;
-  }
-  return chunks;
-}
-
-template <class T>
-std::vector<T> download(const T* d, std::size_t n, cudaStream_t stream) {
-  std::vector<T> h(n);
-  if (n)
-    GRAPHRUN_CUDA_CHECK(
-        cudaMemcpyAsync(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost, stream));
-  GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
-  return h;
-}
-
-// Largest dynamic shared memory a block may opt in to, less room for the
-// kernels' static shared memory (at most a few hundred bytes).
-int shared_limit() {
-  int device = 0, optin = 0;
-  GRAPHRUN_CUDA_CHECK(cudaGetDevice(&device));
-  GRAPHRUN_CUDA_CHECK(
-      cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  return optin - 4096;
-}
-
-// Launches kernel k with `smem` bytes of dynamic shared memory, opting in
-// where that and the kernel's static shared memory may pass the default
-// 48 KB.
-template <class Kernel, class... Args>
-void launch(Kernel* k, std::int64_t blocks, int threads, std::size_t smem, cudaStream_t stream,
-            Args... args) {
-  if (smem > (std::size_t{44} << 10))  // 48 KB less the static shared memory
-    GRAPHRUN_CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             static_cast<int>(smem)));
-  k<<<static_cast<unsigned>(blocks), threads, smem, stream>>>(args...);
-  GRAPHRUN_CUDA_CHECK(cudaGetLastError());
-}
-
-// The group sizes and largest bounds of one grouping (the scalars' first part).
-struct Groups {
-  Counts count{};
-  Counts max_bound{};
-  std::int64_t start(int g) const {  // where group g's rows begin in the list
-    std::int64_t s = 0;
-    for (int h = 0; h < g; ++h) s += count[h];
-    return s;
-  }
-};
-
-// The groups' kernels run side by side on this thread's side streams: a
-// group of a few long rows (whose blocks finish late) then overlaps the
-// groups of many short rows instead of running after them. Used only when
-// two or more groups have rows; the side streams and events are made once
-// per thread and device.
-class Fan {
- public:
-  static constexpr int kSide = 3;
-
-  Fan(cudaStream_t main, int nonempty) : main_(main) {
-    Side& side = sides();
-    if (nonempty < 2 || !side.ok) return;
-    used_ = std::min(kSide, nonempty - 1);
-    GRAPHRUN_CUDA_CHECK(cudaEventRecord(side.forked, main));
-    for (int i = 0; i < used_; ++i)
-      GRAPHRUN_CUDA_CHECK(cudaStreamWaitEvent(side.stream[i], side.forked, 0));
-  }
-  Fan(const Fan&) = delete;
-  Fan& operator=(const Fan&) = delete;
-
-  // The stream for the next group: the caller's first, then the side ones.
-  cudaStream_t next() {
-    const int i = turn_++ % (used_ + 1);
-    return i == 0 ? main_ : sides().stream[i - 1];
-  }
-  // The caller's stream waits for every side stream.
-  void join() {
-    Side& side = sides();
-    for (int i = 0; i < used_; ++i) {
-      GRAPHRUN_CUDA_CHECK(cudaEventRecord(side.done[i], side.stream[i]));
-      GRAPHRUN_CUDA_CHECK(cudaStreamWaitEvent(main_, side.done[i], 0));
-    }
-    used_ = 0;
-  }
-
- private:
-  struct Side {
-    int device = -1;
-    bool ok = false;
-    cudaStream_t stream[kSide]{};
-    cudaEvent_t forked{}, done[kSide]{};
-    void make(int dev) {
-      release();
-      device = dev;
-      ok = cudaEventCreateWithFlags(&forked, cudaEventDisableTiming) == cudaSuccess;
-      for (int i = 0; i < kSide && ok; ++i)
-        ok = cudaStreamCreateWithFlags(&stream[i], cudaStreamNonBlocking) == cudaSuccess &&
-             cudaEventCreateWithFlags(&done[i], cudaEventDisableTiming) == cudaSuccess;
-      if (!ok) cudaGetLastError();
-    }
-    void release() {  // errors ignored: also runs at thread exit
-      for (int i = 0; i < kSide; ++i) {
-        if (stream[i]) cudaStreamDestroy(stream[i]);
-        if (done[i]) cudaEventDestroy(done[i]);
-        stream[i] = nullptr;
-        done[i] = nullptr;
-      }
-      if (forked) cudaEventDestroy(forked);
-      forked = nullptr;
-      ok = false;
-    }
-    ~Side() { release(); }
-  };
-  static Side& sides() {
-    static thread_local Side side;
-    int dev = 0;
-    GRAPHRUN_CUDA_CHECK(cudaGetDevice(&dev));
-    if (dev != side.device) side.make(dev);
-    return side;
-  }
-
-  cudaStream_t main_;
-  int used_ = 0;
-  int turn_ = 0;
-};
-
-int nonempty_groups(const Groups& groups, int last) {
-  int n = 0;
-  for (int g = 0; g <= last; ++g) n += groups.count[g] > 0;
-  return n;
-}
-
-// The kernel arguments for group g: its rows of `sorted_rows`.
-template <class Args>
-Args rows_of(Args args, const Groups& groups, int g, const vertex_t* sorted_rows) {
-  args.rows = sorted_rows + groups.start(g);
-  args.n_rows = groups.count[g];
-  return args;
-}
-
-// Launches the symbolic kernel of every non-empty group, each over its rows
-// of `sorted_rows`.
-template <int... G, int... D>
-void launch_symbolic(std::integer_sequence<int, G...>, std::integer_sequence<int, D...>,
-                     SymbolicArgs args, const Groups& groups, const vertex_t* sorted_rows,
-                     cudaStream_t main) {
-  Fan fan(main, nonempty_groups(groups, kGlobalGroup));
-  auto hash = [&]<int I>(std::integral_constant<int, I>) {
-    constexpr Bin bin = SpgemmPolicy::symbolic(I);
-    const std::int64_t n = groups.count[I];
-    if (n == 0) return;
-    constexpr int rows = bin.block / bin.team;
-    SymbolicArgs a = rows_of(args, groups, I, sorted_rows);
-    a.slots = bin.slots;
-    launch(symbolic_kernel<bin.block, bin.team, false>, (n + rows - 1) / rows, bin.block,
-           counter_bytes(rows) + std::size_t{4} * rows * bin.slots, fan.next(), a);
-  };
-  auto dense = [&]<int I>(std::integral_constant<int, I>) {
-    constexpr int block = SpgemmPolicy::dense(I).block;
-    const std::int64_t n = groups.count[kFirstDense + I];
-    if (n == 0) return;
-    launch(dense_symbolic_kernel<block>, n, block, dense_symbolic_bytes(args.n_cols), fan.next(),
-           rows_of(args, groups, kFirstDense + I, sorted_rows));
-  };
-  // The groups of longer rows first, so that their tails start early.
-  (dense(std::integral_constant<int, sizeof...(D) - 1 - D>{}), ...);
-  (hash(std::integral_constant<int, sizeof...(G) - 1 - G>{}), ...);
-  const std::int64_t n = groups.count[kGlobalGroup];
-  if (n > 0) {
-    constexpr int block = SpgemmPolicy::global_block;
-    launch(symbolic_kernel<block, block, true>, n, block, counter_bytes(1), fan.next(),
-           rows_of(args, groups, kGlobalGroup, sorted_rows));
-  }
-  fan.join();
-}
-
-// Launches the numeric kernel of every non-empty shared-memory and bitmap
-// group (the global-memory group is launched by the caller).
-template <class S, class T, int... G, int... D>
-void launch_numeric_shared(std::integer_sequence<int, G...>, std::integer_sequence<int, D...>,
-                           NumericArgs<typename S::value_type, T> args, vertex_t n_cols,
-                           int shared_max_products_per_entry, const Groups& groups,
-                           const vertex_t* sorted_rows, cudaStream_t main) {
-  using V = typename S::value_type;
-  Fan fan(main, nonempty_groups(groups, kGlobalGroup - 1));
-  auto hash = [&]<int I>(std::integral_constant<int, I>) {
-    constexpr Bin bin = SpgemmPolicy::numeric(I);
-    const std::int64_t n = groups.count[I];
-    if (n == 0) return;
-    constexpr int rows = bin.block / bin.team;
-    auto a = rows_of(args, groups, I, sorted_rows);
-    a.slots = bin.slots;
-    launch(numeric_kernel<S, T, bin.block, bin.team, false>, (n + rows - 1) / rows, bin.block,
-           counter_bytes(rows) + (4 + sizeof(V)) * rows * bin.slots, fan.next(), a);
-  };
-  auto dense = [&]<int I>(std::integral_constant<int, I>) {
-    constexpr int block = SpgemmPolicy::dense(I).block;
-    const std::int64_t n = groups.count[kFirstDense + I];
-    if (n == 0) return;
-    // Values in shared memory for rows up to the group's longest, as far as
-    // the bitmap leaves room; longer rows accumulate in C.
-    const std::int64_t room =
-        (shared_limit() - static_cast<std::int64_t>(dense_numeric_bytes<V>(n_cols, 0))) /
-        static_cast<std::int64_t>(sizeof(V));
-    const auto value_slots = static_cast<int>(std::clamp<std::int64_t>(
-        groups.max_bound[kFirstDense + I], 0, std::max<std::int64_t>(room, 0)));
-    launch(dense_numeric_kernel<S, T, block>, n, block, dense_numeric_bytes<V>(n_cols, value_slots),
-           fan.next(), rows_of(args, groups, kFirstDense + I, sorted_rows), n_cols, value_slots,
-           shared_max_products_per_entry);
-  };
-  // The groups of longer rows first, so that their tails start early.
-  (dense(std::integral_constant<int, sizeof...(D) - 1 - D>{}), ...);
-  (hash(std::integral_constant<int, sizeof...(G) - 1 - G>{}), ...);
-  fan.join();
-}
-
-template <class S, class T>
-void launch_numeric_global(NumericArgs<typename S::value_type, T> args, const vertex_t* rows,
-                           std::int64_t n, cudaStream_t stream) {
-  constexpr int block = SpgemmPolicy::global_block;
-  args.rows = rows;
-  args.n_rows = n;
-  launch(numeric_kernel<S, T, block, block, true>, n, block, counter_bytes(1), stream, args);
-}
-
-// A small pinned host buffer per thread for those scalars: a copy into
-// pageable memory costs several times more, and small products wait twice.
-unsigned long long* pinned_scalars() {
-  struct Pinned {
-    unsigned long long* p = nullptr;
-    Pinned() {
-      if (cudaMallocHost(&p, ScalarsAt::size * sizeof(unsigned long long)) != cudaSuccess) {
-        cudaGetLastError();
-        p = nullptr;
-      }
-    }
-    ~Pinned() {
-      if (p) cudaFreeHost(p);
-    }
-  };
-  static thread_local Pinned buf;
-  return buf.p;
-}
-
-// Events for the phase split, only when stats are asked for.
-class PhaseTimer {
- public:
-  explicit PhaseTimer(bool on, cudaStream_t stream) : on_(on), stream_(stream) {}
-  ~PhaseTimer() {
-    for (cudaEvent_t e : events_) cudaEventDestroy(e);
-  }
-  PhaseTimer(const PhaseTimer&) = delete;
-  PhaseTimer& operator=(const PhaseTimer&) = delete;
-  // Records an event; returns its index (-1 when off).
-  int mark() {
-    if (!on_) return -1;
-    cudaEvent_t e;
-    GRAPHRUN_CUDA_CHECK(cudaEventCreate(&e));
-    GRAPHRUN_CUDA_CHECK(cudaEventRecord(e, stream_));
-    events_.push_back(e);
-    return static_cast<int>(events_.size()) - 1;
-  }
-  double ms(int from, int to) const {
-    if (!on_ || from < 0 || to < 0) return 0;
-    GRAPHRUN_CUDA_CHECK(cudaEventSynchronize(events_[to]));
-    float t = 0;
-    GRAPHRUN_CUDA_CHECK(cudaEventElapsedTime(&t, events_[from], events_[to]));
-    return t;
-  }
-
- private:
-  bool on_;
-  cudaStream_t stream_;
-  std::vector<cudaEvent_t> events_;
-};
 
 template <class S, class T>
 DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const DeviceCsr<T>& b,

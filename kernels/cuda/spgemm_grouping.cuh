@@ -1,0 +1,236 @@
+// Row analysis and grouping of the GPU SpGEMM (the host side is spgemm.cu):
+//
+//   analysis_kernel       IP(i) = Σ_{k ∈ A(i,:)} nnz(B(k,:)) and the row's symbolic
+//                         group (spgemm_config.cuh), a warp per row; group sizes
+//   group_count_kernel    a row's numeric group (or symbolic, per chunk); group sizes
+//   group_scatter_kernel  the rows listed group by group (a counting sort)
+//
+// and the scalars they leave for the host to read in one copy.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "graphrun/engine/types.hpp"
+#include "spgemm_config.cuh"
+
+namespace graphrun::cuda::spgemm_detail {
+
+// ---- the scalars the host waits for ---------------------------------------
+
+// One device array of unsigned 64-bit scalars, filled by the grouping kernels
+// and brought back by one copy: per group its rows and the largest bound,
+// the cursors the scatter kernel advances, the global-memory group's table
+// slots and entries, Σ IP, and a gather area for anything else.
+struct ScalarsAt {
+  static constexpr int count = 0;
+  static constexpr int max_bound = count + kMaxGroups;
+  static constexpr int cursor = max_bound + kMaxGroups;
+  static constexpr int global_slots = cursor + kMaxGroups;
+  static constexpr int global_nnz = global_slots + 1;
+  static constexpr int total_ip = global_nnz + 1;
+  static constexpr int zeroed = total_ip + 1;  // [0, zeroed) is cleared before a grouping
+  static constexpr int gather = zeroed;
+  static constexpr int size = gather + 4;
+};
+
+// Up to 4 other scalars (8 bytes each) copied into the gather area, so that
+// one copy brings everything the host waits for.
+struct Gather {
+  const unsigned long long* src[4];
+  int n;
+};
+
+// ---- grouping ---------------------------------------------------------------
+
+// A row's group, its bound, and what a row of the global-memory group adds
+// to the totals the host needs: its table slots and (numeric) its entries.
+struct RowGroup {
+  int group;
+  std::int64_t bound;
+  unsigned long long global_slots;
+  unsigned long long global_nnz;
+};
+
+struct SymbolicKey {
+  const unsigned long long* ip;
+  vertex_t n_cols;
+  Tuning tuning;
+  __device__ RowGroup of(std::int64_t v) const {
+    const int g = symbolic_group(v, n_cols, tuning);
+    const std::int64_t e = symbolic_bound(v, n_cols);
+    if (g != kGlobalGroup) return {g, e, 0, 0};
+    return {g, e, table_slots(e), 0};
+  }
+  __device__ RowGroup operator()(vertex_t r) const { return of(static_cast<std::int64_t>(ip[r])); }
+};
+
+struct NumericKey {
+  const unsigned long long* ip;
+  const offset_t* c_ptr;
+  vertex_t n_cols;
+  Tuning tuning;
+  __device__ RowGroup operator()(vertex_t r) const {
+    const offset_t nnz = c_ptr[r + 1] - c_ptr[r];
+    const int g = numeric_group(nnz, static_cast<std::int64_t>(ip[r]), n_cols, tuning);
+    if (g != kGlobalGroup) return {g, nnz, 0, 0};
+    return {g, nnz, table_slots(nnz), static_cast<unsigned long long>(nnz)};
+  }
+};
+
+// A block's share of the totals, gathered in shared memory and added to the
+// scalars once per block.
+struct GroupTally {
+  unsigned int count[kMaxGroups];
+  unsigned long long max_bound[kMaxGroups];
+  unsigned long long global_slots, global_nnz, ip;
+
+  __device__ void clear() {
+    for (int i = threadIdx.x; i < kMaxGroups; i += blockDim.x) {
+      count[i] = 0;
+      max_bound[i] = 0;
+    }
+    if (threadIdx.x == 0) global_slots = global_nnz = ip = 0;
+  }
+  __device__ void add(const RowGroup& k, unsigned long long row_ip) {
+    atomicAdd(&count[k.group], 1u);
+    atomicMax(&max_bound[k.group], static_cast<unsigned long long>(k.bound));
+    if (k.global_slots) {
+      atomicAdd(&global_slots, k.global_slots);
+      atomicAdd(&global_nnz, k.global_nnz);
+    }
+    if (row_ip) atomicAdd(&ip, row_ip);
+  }
+  __device__ void flush(unsigned long long* scalars) const {
+    for (int i = threadIdx.x; i < kMaxGroups; i += blockDim.x) {
+      if (count[i] == 0) continue;
+      atomicAdd(&scalars[ScalarsAt::count + i], static_cast<unsigned long long>(count[i]));
+      atomicMax(&scalars[ScalarsAt::max_bound + i], max_bound[i]);
+    }
+    if (threadIdx.x == 0) {
+      if (global_slots) atomicAdd(&scalars[ScalarsAt::global_slots], global_slots);
+      if (global_nnz) atomicAdd(&scalars[ScalarsAt::global_nnz], global_nnz);
+      if (ip) atomicAdd(&scalars[ScalarsAt::total_ip], ip);
+    }
+  }
+};
+
+// Row analysis and the symbolic grouping in one pass, a warp per row:
+// IP(i) = Σ_{k ∈ A(i,:)} nnz(B(k,:)) (64-bit), the row's group, the group
+// sizes and Σ IP; rows with no products get nnz(C(i,:)) = 0 here, as does
+// the scan's extra last entry. The scalars must be cleared.
+__global__ void __launch_bounds__(256)
+    analysis_kernel(const offset_t* __restrict__ a_ptr, const vertex_t* __restrict__ a_col,
+                    vertex_t m, const offset_t* __restrict__ b_ptr, SymbolicKey key,
+                    unsigned long long* __restrict__ ip, std::uint8_t* __restrict__ keys,
+                    offset_t* __restrict__ row_nnz, unsigned long long* __restrict__ scalars) {
+  __shared__ GroupTally tally;
+  tally.clear();
+  __syncthreads();
+  const int lane = threadIdx.x % 32;
+  const long long n_warps = static_cast<long long>(gridDim.x) * (blockDim.x / 32);
+  for (long long r = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 32; r < m;
+       r += n_warps) {
+    long long w = 0;
+    for (offset_t p = a_ptr[r] + lane; p < a_ptr[r + 1]; p += 32) {
+      const vertex_t k = a_col[p];
+      w += b_ptr[k + 1] - b_ptr[k];
+    }
+    for (int d = 16; d > 0; d >>= 1) w += __shfl_xor_sync(0xffffffffu, w, d);
+    if (lane == 0) {
+      ip[r] = static_cast<unsigned long long>(w);
+      const RowGroup g = key.of(w);
+      keys[r] = static_cast<std::uint8_t>(g.group);
+      tally.add(g, static_cast<unsigned long long>(w));
+      if (w == 0) row_nnz[r] = 0;
+    }
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) row_nnz[m] = 0;
+  __syncthreads();
+  tally.flush(scalars);
+}
+
+// keys[r - r0] = group of row r for r in [r0, r1), the group sizes and
+// totals in the scalars (cleared by the caller), and the gather.
+template <class KeyFn>
+__global__ void group_count_kernel(vertex_t r0, vertex_t r1, KeyFn key_of,
+                                   std::uint8_t* __restrict__ keys,
+                                   unsigned long long* __restrict__ scalars, Gather gather) {
+  __shared__ GroupTally tally;
+  tally.clear();
+  __syncthreads();
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  for (long long r = r0 + static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; r < r1;
+       r += stride) {
+    const RowGroup k = key_of(static_cast<vertex_t>(r));
+    keys[r - r0] = static_cast<std::uint8_t>(k.group);
+    tally.add(k, 0);
+  }
+  __syncthreads();
+  tally.flush(scalars);
+  if (blockIdx.x == 0 && threadIdx.x < gather.n)
+    scalars[ScalarsAt::gather + threadIdx.x] = *gather.src[threadIdx.x];
+}
+
+// Lists each group's rows contiguously in `sorted_rows`, the groups in
+// order, from the keys and group sizes of the counting pass: a counting
+// sort, one thread per row. Rows keep no particular order inside a group
+// (each block claims a range per group with one atomic); C does not depend
+// on it.
+__global__ void __launch_bounds__(256)
+    group_scatter_kernel(vertex_t r0, vertex_t r1, const std::uint8_t* __restrict__ keys,
+                         unsigned long long* __restrict__ scalars,
+                         vertex_t* __restrict__ sorted_rows) {
+  __shared__ unsigned int local[kMaxGroups];
+  __shared__ unsigned long long base[kMaxGroups];
+  if (threadIdx.x < kMaxGroups) local[threadIdx.x] = 0;
+  __syncthreads();
+  const long long r = r0 + static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  int k = -1;
+  unsigned int pos = 0;
+  if (r < r1) {
+    k = keys[r - r0];
+    pos = atomicAdd(&local[k], 1u);
+  }
+  __syncthreads();
+  if (threadIdx.x < kMaxGroups && local[threadIdx.x] != 0) {
+    unsigned long long start = 0;
+    for (int h = 0; h < static_cast<int>(threadIdx.x); ++h) start += scalars[ScalarsAt::count + h];
+    base[threadIdx.x] = start + atomicAdd(&scalars[ScalarsAt::cursor + threadIdx.x],
+                                          static_cast<unsigned long long>(local[threadIdx.x]));
+  }
+  __syncthreads();
+  if (k >= 0) sorted_rows[base[k] + pos] = static_cast<vertex_t>(r);
+}
+
+// Table slots of each row in the global-memory group (0 for the others), the
+// input of the scans that place those tables in the workspace.
+struct SymbolicGlobalSlots {
+  const unsigned long long* ip;
+  vertex_t n_cols;
+  vertex_t m;
+  Tuning tuning;
+  __host__ __device__ std::int64_t operator()(std::int64_t r) const {
+    if (r >= m) return 0;
+    const auto v = static_cast<std::int64_t>(ip[r]);
+    if (symbolic_group(v, n_cols, tuning) != kGlobalGroup) return 0;
+    return static_cast<std::int64_t>(table_slots(symbolic_bound(v, n_cols)));
+  }
+};
+
+struct NumericGlobalSlots {
+  const unsigned long long* ip;
+  const offset_t* c_ptr;
+  vertex_t m;
+  vertex_t n_cols;
+  Tuning tuning;
+  __host__ __device__ std::int64_t operator()(std::int64_t r) const {
+    if (r >= m) return 0;
+    const offset_t nnz = c_ptr[r + 1] - c_ptr[r];
+    if (numeric_group(nnz, static_cast<std::int64_t>(ip[r]), n_cols, tuning) != kGlobalGroup)
+      return 0;
+    return static_cast<std::int64_t>(table_slots(nnz));
+  }
+};
+
+}  // namespace graphrun::cuda::spgemm_detail

@@ -1,0 +1,125 @@
+// Host-side helpers of the GPU SpGEMM (spgemm.cu): grid sizes, CUB error
+// checks, row chunks that fit a memory budget, the waits for device scalars
+// (through a pinned buffer) and the events of the phase split.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "graphrun/engine/cuda_check.hpp"
+#include "graphrun/engine/error.hpp"
+#include "graphrun/engine/types.hpp"
+#include "spgemm_grouping.cuh"
+#include "spgemm_kernels.cuh"
+
+namespace graphrun::cuda::spgemm_detail {
+
+// Workspace below this size is taken without asking how much memory is free
+// (cudaMemGetInfo costs more than a small product); a failed allocation still
+// ends in a DeviceError naming the bytes.
+inline constexpr std::size_t kQueryAbove = std::size_t{256} << 20;
+
+inline int grid_for(std::int64_t work, int block, int cap) {
+  const std::int64_t g = (work + block - 1) / block;
+  return static_cast<int>(std::clamp<std::int64_t>(g, 1, cap));
+}
+
+inline void cub_check(cudaError_t err, const char* what) {
+  if (err != cudaSuccess) {
+    cudaGetLastError();
+    throw DeviceError(std::string("spgemm: ") + what + " failed: " + cudaGetErrorString(err));
+  }
+}
+
+// Row chunks [r0, r1) over a prefix of per-row bytes: greedy, each at most
+// `budget`. A single row over budget makes the product impossible.
+inline std::vector<std::pair<vertex_t, vertex_t>> plan_chunks(
+    const std::vector<std::int64_t>& prefix_bytes, std::size_t budget, const char* what) {
+  std::vector<std::pair<vertex_t, vertex_t>> chunks;
+  const auto m = static_cast<vertex_t>(prefix_bytes.size() - 1);
+  vertex_t r0 = 0;
+  while (r0 < m) {
+    const std::int64_t limit = prefix_bytes[r0] + static_cast<std::int64_t>(budget);
+    // Last r1 with prefix[r1] <= limit.
+    const auto it = std::upper_bound(prefix_bytes.begin() + r0, prefix_bytes.end(), limit);
+    auto r1 = static_cast<vertex_t>((it - prefix_bytes.begin()) - 1);
+    if (r1 == r0) {
+      throw DeviceError("spgemm: row " + std::to_string(r0) + " of C needs " +
+                        std::to_string(prefix_bytes[r0 + 1] - prefix_bytes[r0]) + " bytes of " +
+                        what + "; " + std::to_string(budget) +
+                        " bytes are available (free device memory or the workspace limit)");
+    }
+    chunks.emplace_back(r0, r1);
+    r0 = r1;
+  }
+  return chunks;
+}
+
+template <class T>
+std::vector<T> download(const T* d, std::size_t n, cudaStream_t stream) {
+  std::vector<T> h(n);
+  if (n)
+    GRAPHRUN_CUDA_CHECK(
+        cudaMemcpyAsync(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost, stream));
+  GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return h;
+}
+
+// A small pinned host buffer per thread for those scalars: a copy into
+// pageable memory costs several times more, and small products wait twice.
+inline unsigned long long* pinned_scalars() {
+  struct Pinned {
+    unsigned long long* p = nullptr;
+    Pinned() {
+      if (cudaMallocHost(&p, ScalarsAt::size * sizeof(unsigned long long)) != cudaSuccess) {
+        cudaGetLastError();
+        p = nullptr;
+      }
+    }
+    ~Pinned() {
+      if (p) cudaFreeHost(p);
+    }
+  };
+  static thread_local Pinned buf;
+  return buf.p;
+}
+
+// Events for the phase split, only when stats are asked for.
+class PhaseTimer {
+ public:
+  explicit PhaseTimer(bool on, cudaStream_t stream) : on_(on), stream_(stream) {}
+  ~PhaseTimer() {
+    for (cudaEvent_t e : events_) cudaEventDestroy(e);
+  }
+  PhaseTimer(const PhaseTimer&) = delete;
+  PhaseTimer& operator=(const PhaseTimer&) = delete;
+  // Records an event; returns its index (-1 when off).
+  int mark() {
+    if (!on_) return -1;
+    cudaEvent_t e;
+    GRAPHRUN_CUDA_CHECK(cudaEventCreate(&e));
+    GRAPHRUN_CUDA_CHECK(cudaEventRecord(e, stream_));
+    events_.push_back(e);
+    return static_cast<int>(events_.size()) - 1;
+  }
+  double ms(int from, int to) const {
+    if (!on_ || from < 0 || to < 0) return 0;
+    GRAPHRUN_CUDA_CHECK(cudaEventSynchronize(events_[to]));
+    float t = 0;
+    GRAPHRUN_CUDA_CHECK(cudaEventElapsedTime(&t, events_[from], events_[to]));
+    return t;
+  }
+
+ private:
+  bool on_;
+  cudaStream_t stream_;
+  std::vector<cudaEvent_t> events_;
+};
+
+}  // namespace graphrun::cuda::spgemm_detail

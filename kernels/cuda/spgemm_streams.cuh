@@ -1,0 +1,88 @@
+// Side streams for the GPU SpGEMM's group kernels (spgemm_launch.cuh).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+
+#include "graphrun/engine/cuda_check.hpp"
+
+namespace graphrun::cuda::spgemm_detail {
+
+// The groups' kernels run side by side on this thread's side streams: a
+// group of a few long rows (whose blocks finish late) then overlaps the
+// groups of many short rows instead of running after them. Used only when
+// two or more groups have rows; the side streams and events are made once
+// per thread and device.
+class Fan {
+ public:
+  static constexpr int kSide = 3;
+
+  Fan(cudaStream_t main, int nonempty) : main_(main) {
+    Side& side = sides();
+    if (nonempty < 2 || !side.ok) return;
+    used_ = std::min(kSide, nonempty - 1);
+    GRAPHRUN_CUDA_CHECK(cudaEventRecord(side.forked, main));
+    for (int i = 0; i < used_; ++i)
+      GRAPHRUN_CUDA_CHECK(cudaStreamWaitEvent(side.stream[i], side.forked, 0));
+  }
+  Fan(const Fan&) = delete;
+  Fan& operator=(const Fan&) = delete;
+
+  // The stream for the next group: the caller's first, then the side ones.
+  cudaStream_t next() {
+    const int i = turn_++ % (used_ + 1);
+    return i == 0 ? main_ : sides().stream[i - 1];
+  }
+  // The caller's stream waits for every side stream.
+  void join() {
+    Side& side = sides();
+    for (int i = 0; i < used_; ++i) {
+      GRAPHRUN_CUDA_CHECK(cudaEventRecord(side.done[i], side.stream[i]));
+      GRAPHRUN_CUDA_CHECK(cudaStreamWaitEvent(main_, side.done[i], 0));
+    }
+    used_ = 0;
+  }
+
+ private:
+  struct Side {
+    int device = -1;
+    bool ok = false;
+    cudaStream_t stream[kSide]{};
+    cudaEvent_t forked{}, done[kSide]{};
+    void make(int dev) {
+      release();
+      device = dev;
+      ok = cudaEventCreateWithFlags(&forked, cudaEventDisableTiming) == cudaSuccess;
+      for (int i = 0; i < kSide && ok; ++i)
+        ok = cudaStreamCreateWithFlags(&stream[i], cudaStreamNonBlocking) == cudaSuccess &&
+             cudaEventCreateWithFlags(&done[i], cudaEventDisableTiming) == cudaSuccess;
+      if (!ok) cudaGetLastError();
+    }
+    void release() {  // errors ignored: also runs at thread exit
+      for (int i = 0; i < kSide; ++i) {
+        if (stream[i]) cudaStreamDestroy(stream[i]);
+        if (done[i]) cudaEventDestroy(done[i]);
+        stream[i] = nullptr;
+        done[i] = nullptr;
+      }
+      if (forked) cudaEventDestroy(forked);
+      forked = nullptr;
+      ok = false;
+    }
+    ~Side() { release(); }
+  };
+  static Side& sides() {
+    static thread_local Side side;
+    int dev = 0;
+    GRAPHRUN_CUDA_CHECK(cudaGetDevice(&dev));
+    if (dev != side.device) side.make(dev);
+    return side;
+  }
+
+  cudaStream_t main_;
+  int used_ = 0;
+  int turn_ = 0;
+};
+
+}  // namespace graphrun::cuda::spgemm_detail
