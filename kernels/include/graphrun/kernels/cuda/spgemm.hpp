@@ -13,7 +13,10 @@
 // C has sorted, unique columns per row; its structure is the structural
 // product (a stored zero still contributes). Inputs are device-resident; the
 // result is too, complete in the order of `stream`. A pattern input (no
-// values) stands for all-ones entries.
+// values) stands for all-ones entries. Values are summed in no fixed order
+// (atomics), so floating-point sums may differ in the last bits run to run.
+// The kernels of different row groups run side by side on side streams of
+// the calling thread, joined back into `stream` before the call returns.
 //
 // Memory: the working arrays come from the device's stream-ordered pool
 // (cudaMallocAsync on the default pool, whose release threshold is raised so
