@@ -1,13 +1,18 @@
 // The graph files of a collection laid out as ROOT/NAME/FILE (the shared
 // graph collection, GRAPHRUN_DATASETS): edge lists and Matrix Market files,
 // plain or gzip, without the side files (vertex tables *.nodes.*, ground
-// truths, protein complexes). Empty when ROOT does not exist, so tests skip.
+// truths, protein complexes). Empty when ROOT does not exist.
+//
+// shipped_graph_files(): the small graphs shipped in the repository's
+// datasets/ (same layout), which every checkout has: tests over real graphs
+// take these always and the shared collection's where it is present, so
+// that a machine without the collection still runs them.
 #pragma once
 
 #include <algorithm>
 #include <filesystem>
 #include <string>
-#include <vector>
+#include <vector>  // std::erase_if
 
 namespace graphrun::test {
 
@@ -31,5 +36,17 @@ inline std::vector<std::filesystem::path> graph_files(const std::filesystem::pat
   std::sort(out.begin(), out.end());
   return out;
 }
+
+#if defined(GRAPHRUN_SOURCE_DIR)
+inline std::vector<std::filesystem::path> shipped_graph_files() {
+  std::vector<std::filesystem::path> files =
+      graph_files(std::filesystem::path(GRAPHRUN_SOURCE_DIR) / "datasets");
+  // datasets/generators holds the generators' code (its CMakeLists.txt is no graph).
+  std::erase_if(files, [](const std::filesystem::path& f) {
+    return f.parent_path().filename() == "generators";
+  });
+  return files;
+}
+#endif
 
 }  // namespace graphrun::test
