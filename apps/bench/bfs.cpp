@@ -70,11 +70,6 @@ double component_edges(const Graph& g, const std::vector<std::int32_t>& level) {
   return g.directed() ? static_cast<double>(slots) : static_cast<double>(slots + loops) / 2;
 }
 
-double median(std::vector<double> v) {
-  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-  return v[v.size() / 2];
-}
-
 void run(const BfsBenchOptions& a) {
   const Device device = parse_device(a.common.device);
   if (device == Device::cuda) {

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <string_view>
+#include <utility>
 
 #include "bench.hpp"
 #include "graphrun/engine/error.hpp"
@@ -206,6 +207,12 @@ void Table::finish() {
   out.commit();
 }
 
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+  return v[v.size() / 2];
+}
+
 double median_ms(int reps, const std::function<void()>& fn) {
   fn();  // warm-up: first-touch, caches, lazy initialization
   std::vector<double> t(static_cast<std::size_t>(std::max(reps, 1)));
@@ -214,8 +221,7 @@ double median_ms(int reps, const std::function<void()>& fn) {
     fn();
     ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   }
-  std::nth_element(t.begin(), t.begin() + t.size() / 2, t.end());
-  return t[t.size() / 2];
+  return median(std::move(t));
 }
 
 std::string fixed(double v, int digits) { return format("%.*f", digits, v); }

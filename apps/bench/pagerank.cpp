@@ -149,11 +149,6 @@ GraphBlasPageRank graphblas_pagerank(const Graph&, int, double, int) { return {}
 
 // ---------------------------------------------------------------- drivers
 
-double median(std::vector<double> v) {
-  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-  return v[v.size() / 2];
-}
-
 #if defined(GRAPHRUN_HAVE_CUDA)
 
 // Milliseconds per iteration of one pagerank() call, from the callback's

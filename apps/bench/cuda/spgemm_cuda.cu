@@ -102,12 +102,6 @@ double event_ms(cudaStream_t s, Fn&& fn) {
   return ms;
 }
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-  return v[v.size() / 2];
-}
-
 // A matrix as cuSPARSE's SpGEMM takes it: 32-bit offsets and columns,
 // values (ones for a pattern).
 class CusparseCsr {
