@@ -21,6 +21,7 @@
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/semiring.hpp"
 #include "graphrun/io/load.hpp"
+#include "graphrun/kernels/cpu/spgemm_reference.hpp"
 #include "support/random_graphs.hpp"
 
 namespace graphrun {
@@ -36,8 +37,9 @@ class CudaSpgemm : public ::testing::Test {
   }
 };
 
-// Gustavson, row by row with a dense accumulator; also Σ|products| per entry,
-// the scale of the rounding error an unordered sum can make.
+// The reference product (cpu::spgemm_reference, Gustavson) and Σ|products|
+// per entry — |A|·|B| by the same reference, the scale of the rounding error
+// an unordered sum can make.
 template <class S, class T>
 struct Reference {
   using V = typename S::value_type;
@@ -45,49 +47,19 @@ struct Reference {
   std::vector<double> magnitude;  // per entry of c
 };
 
+template <class T>
+Csr<double> absolute(const Csr<T>& a) {
+  std::vector<double> v(a.values().size());
+  std::transform(a.values().begin(), a.values().end(), v.begin(),
+                 [](T x) { return std::fabs(static_cast<double>(x)); });
+  return Csr<double>(a.n_rows(), a.n_cols(), a.row_ptr(), a.col_idx(), std::move(v));
+}
+
 template <class S, class T>
 Reference<S, T> reference(const Csr<T>& a, const Csr<T>& b) {
-  using V = typename S::value_type;
-  const vertex_t n = b.n_cols();
-  std::vector<V> acc(n);
-  std::vector<double> mag(n);
-  std::vector<char> seen(n, 0);
-  std::vector<vertex_t> touched;
-  std::vector<offset_t> row_ptr{0};
-  std::vector<vertex_t> cols;
-  std::vector<V> vals;
-  std::vector<double> mags;
-  const CsrView<T> av = a.view(), bv = b.view();
-  for (vertex_t i = 0; i < a.n_rows(); ++i) {
-    touched.clear();
-    for (offset_t p = av.row_ptr[i]; p < av.row_ptr[i + 1]; ++p) {
-      const vertex_t k = av.col_idx[p];
-      const V x = static_cast<V>(av.value(p));
-      for (offset_t q = bv.row_ptr[k]; q < bv.row_ptr[k + 1]; ++q) {
-        const vertex_t j = bv.col_idx[q];
-        const V prod = S::mul(x, static_cast<V>(bv.value(q)));
-        if (!seen[j]) {
-          seen[j] = 1;
-          acc[j] = prod;
-          mag[j] = std::fabs(static_cast<double>(prod));
-          touched.push_back(j);
-        } else {
-          acc[j] = S::add(acc[j], prod);
-          mag[j] += std::fabs(static_cast<double>(prod));
-        }
-      }
-    }
-    std::sort(touched.begin(), touched.end());
-    for (vertex_t j : touched) {
-      cols.push_back(j);
-      vals.push_back(acc[j]);
-      mags.push_back(mag[j]);
-      seen[j] = 0;
-    }
-    row_ptr.push_back(static_cast<offset_t>(cols.size()));
-  }
-  return {Csr<V>(a.n_rows(), n, std::move(row_ptr), std::move(cols), std::move(vals)),
-          std::move(mags)};
+  const Csr<double> mag =
+      cpu::spgemm_reference<PlusTimes<double>>(absolute(a).view(), absolute(b).view());
+  return {cpu::spgemm_reference<S>(a.view(), b.view()), mag.values()};
 }
 
 // Relative tolerance of a sum in V (exact semirings compare exactly).
