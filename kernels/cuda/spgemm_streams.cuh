@@ -19,12 +19,13 @@ class Fan {
   static constexpr int kSide = 3;
 
   Fan(cudaStream_t main, int nonempty) : main_(main) {
-    Side& side = sides();
-    if (nonempty < 2 || !side.ok) return;
+    if (nonempty < 2) return;
+    side_ = &sides();
+    if (!side_->ok) return;
     used_ = std::min(kSide, nonempty - 1);
-    GRAPHRUN_CUDA_CHECK(cudaEventRecord(side.forked, main));
+    GRAPHRUN_CUDA_CHECK(cudaEventRecord(side_->forked, main));
     for (int i = 0; i < used_; ++i)
-      GRAPHRUN_CUDA_CHECK(cudaStreamWaitEvent(side.stream[i], side.forked, 0));
+      GRAPHRUN_CUDA_CHECK(cudaStreamWaitEvent(side_->stream[i], side_->forked, 0));
   }
   Fan(const Fan&) = delete;
   Fan& operator=(const Fan&) = delete;
@@ -32,14 +33,13 @@ class Fan {
   // The stream for the next group: the caller's first, then the side ones.
   cudaStream_t next() {
     const int i = turn_++ % (used_ + 1);
-    return i == 0 ? main_ : sides().stream[i - 1];
+    return i == 0 ? main_ : side_->stream[i - 1];
   }
   // The caller's stream waits for every side stream.
   void join() {
-    Side& side = sides();
     for (int i = 0; i < used_; ++i) {
-      GRAPHRUN_CUDA_CHECK(cudaEventRecord(side.done[i], side.stream[i]));
-      GRAPHRUN_CUDA_CHECK(cudaStreamWaitEvent(main_, side.done[i], 0));
+      GRAPHRUN_CUDA_CHECK(cudaEventRecord(side_->done[i], side_->stream[i]));
+      GRAPHRUN_CUDA_CHECK(cudaStreamWaitEvent(main_, side_->done[i], 0));
     }
     used_ = 0;
   }
@@ -81,6 +81,7 @@ class Fan {
   }
 
   cudaStream_t main_;
+  Side* side_ = nullptr;  // this thread's, looked up once per fan
   int used_ = 0;
   int turn_ = 0;
 };
