@@ -7,6 +7,7 @@
 
 #include "graphrun/io/load.hpp"
 #include "io_test_support.hpp"
+#include "support/shared_graphs.hpp"
 
 namespace graphrun::io::test {
 namespace {
@@ -66,16 +67,7 @@ const std::map<std::string, std::pair<std::int64_t, std::string>> refused = {
     {"cond-mat-2005.txt.gz", {4861, "weight 'inf' is not a finite number"}},
 };
 
-bool is_graph_file(const std::string& name) {
-  if (name == "CMakeLists.txt") return false;  // datasets/generators/ builds a program
-  const bool mtx = name.ends_with(".mtx.gz") || name.ends_with(".mtx");
-  const bool txt = name.ends_with(".txt.gz") || name.ends_with(".txt");
-  // Side files: vertex names, ground truth, reference complexes.
-  const bool side = name.find(".nodes.") != std::string::npos ||
-                    name.find("groundtruth") != std::string::npos ||
-                    name.find("complexes") != std::string::npos;
-  return (mtx || txt) && !side;
-}
+using graphrun::test::is_graph_file;
 
 TEST(Datasets, EveryGraphOfTheSharedCollectionLoads) {
   // The shipped folder is always there; the shared one where it exists.

@@ -12,9 +12,22 @@
 #include <algorithm>
 #include <filesystem>
 #include <string>
-#include <vector>  // std::erase_if
+#include <vector>
 
 namespace graphrun::test {
+
+// Whether a file name is a graph: edge lists and Matrix Market files, plain
+// or gzip, but not side files (vertex tables, ground truths, protein
+// complexes) nor the generators' CMakeLists.txt under datasets/.
+inline bool is_graph_file(const std::string& name) {
+  if (name == "CMakeLists.txt") return false;
+  const bool mtx = name.ends_with(".mtx.gz") || name.ends_with(".mtx");
+  const bool txt = name.ends_with(".txt.gz") || name.ends_with(".txt");
+  const bool side = name.find(".nodes.") != std::string::npos ||
+                    name.find("groundtruth") != std::string::npos ||
+                    name.find("complexes") != std::string::npos;
+  return (mtx || txt) && !side;
+}
 
 inline std::vector<std::filesystem::path> graph_files(const std::filesystem::path& root) {
   namespace fs = std::filesystem;
@@ -23,15 +36,9 @@ inline std::vector<std::filesystem::path> graph_files(const std::filesystem::pat
   if (!fs::is_directory(root, ec)) return out;
   for (const auto& dir : fs::directory_iterator(root)) {
     if (!dir.is_directory()) continue;
-    for (const auto& f : fs::directory_iterator(dir.path())) {
-      const std::string name = f.path().filename().string();
-      const bool graph = name.ends_with(".txt.gz") || name.ends_with(".mtx.gz") ||
-                         name.ends_with(".txt") || name.ends_with(".mtx");
-      const bool side = name.find(".nodes.") != std::string::npos ||
-                        name.find("groundtruth") != std::string::npos ||
-                        name.find("complexes") != std::string::npos;
-      if (graph && !side) out.push_back(f.path());
-    }
+    for (const auto& f : fs::directory_iterator(dir.path()))
+      if (f.is_regular_file() && is_graph_file(f.path().filename().string()))
+        out.push_back(f.path());
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -39,13 +46,7 @@ inline std::vector<std::filesystem::path> graph_files(const std::filesystem::pat
 
 #if defined(GRAPHRUN_SOURCE_DIR)
 inline std::vector<std::filesystem::path> shipped_graph_files() {
-  std::vector<std::filesystem::path> files =
-      graph_files(std::filesystem::path(GRAPHRUN_SOURCE_DIR) / "datasets");
-  // datasets/generators holds the generators' code (its CMakeLists.txt is no graph).
-  std::erase_if(files, [](const std::filesystem::path& f) {
-    return f.parent_path().filename() == "generators";
-  });
-  return files;
+  return graph_files(std::filesystem::path(GRAPHRUN_SOURCE_DIR) / "datasets");
 }
 #endif
 
