@@ -1,6 +1,8 @@
 // graphrun bfs: breadth-first levels (and parents) from one source vertex
 // (algorithms/bfs.hpp).
+#include <cctype>
 #include <memory>
+#include <string>
 
 #include "commands.hpp"
 #include "graphrun/algorithms/bfs.hpp"
@@ -26,6 +28,17 @@ const char* const format_help =
     "csr-warp, ell, hyb, jds or merge-path. auto picks one from the row statistics of the\n"
     "transposed graph (row lengths: mean, spread, longest, empty rows); the CPU always runs CSR";
 
+// Whether INPUT may name its vertices: ABC text (--abc), or a cache, which
+// keeps the names of the graph it was made from. Otherwise --source must be
+// a number, and that is checked before a possibly long load.
+bool may_have_names(const CommonOptions& o) {
+  if (o.abc) return true;
+  if (o.input.size() < 4) return false;
+  std::string suffix = o.input.substr(o.input.size() - 4);
+  for (char& c : suffix) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return suffix == ".grb";
+}
+
 void run_bfs(const BfsArgs& a) {
   Context ctx = make_context(a.common, "bfs");
   const SpmvFormat spmv_format = parse_spmv_format(a.format);
@@ -33,15 +46,18 @@ void run_bfs(const BfsArgs& a) {
     throw ArgumentError("--format " + a.format +
                         " chooses a GPU kernel; with --device cpu BFS runs the CPU's CSR kernel "
                         "(leave --format out or use --device cuda)");
-  const std::uint64_t source_id = parse_vertex_id(a.source, "--source");
+  if (!may_have_names(a.common)) parse_vertex_id(a.source, "--source");
   const std::string output = a.output.empty() ? std::string("-") : a.output;
   check_output_path(output);
 
   const Loaded in = load_input(a.common);
   const Graph& g = in.graph;
-  const auto source = g.find(source_id);
+  // A numeric graph still explains an --source that is not a number at all.
+  if (!g.has_names()) parse_vertex_id(a.source, "--source");
+  const auto source = g.find_name(a.source);
   if (!source)
-    throw ArgumentError("source vertex " + a.source + " does not occur in " + a.common.input);
+    throw ArgumentError("source vertex " + (g.has_names() ? "'" + a.source + "'" : a.source) +
+                        " does not occur in " + a.common.input);
 
   BfsOptions options;
   options.parents = a.parents;
@@ -66,12 +82,12 @@ void run_bfs(const BfsArgs& a) {
     {
       TextWriter w(out.stream());
       for (std::size_t v = 0; v < n; ++v) {
-        w.put(g.input_id(static_cast<vertex_t>(v))).put('\t').put(r.level[v]);
+        put_vertex(w, g, static_cast<vertex_t>(v)).put('\t').put(r.level[v]);
         if (a.parents) {
           w.put('\t');
           const vertex_t p = r.parent[v];
           if (p >= 0)
-            w.put(g.input_id(p));
+            put_vertex(w, g, p);
           else
             w.put("-1");
         }
@@ -110,7 +126,8 @@ Command add_bfs(CLI::App& root) {
       "unreachable) and optionally a BFS-tree parent. Direction-optimizing (Beamer et al.):\n"
       "top-down while the frontier is small, bottom-up when it is large.");
   add_common_options(*sub, args->common);
-  sub->add_option("--source,-s", args->source, "Start vertex, an id as written in INPUT")
+  sub->add_option("--source,-s", args->source,
+                  "Start vertex, an id as written in INPUT (with --abc, a name)")
       ->required()
       ->type_name("ID");
   sub->add_flag("--parents,-p", args->parents,
@@ -123,11 +140,13 @@ Command add_bfs(CLI::App& root) {
                   "  One tab-separated line per vertex in ascending id order: 'ID<TAB>LEVEL',\n"
                   "  or 'ID<TAB>LEVEL<TAB>PARENT' with --parents. LEVEL is 0 for the source\n"
                   "  and -1 for unreachable vertices; the source is its own parent, and an\n"
-                  "  unreachable vertex has parent -1. IDs are the input's. A source that\n"
-                  "  does not occur in INPUT is an error (exit status 2).\n") +
+                  "  unreachable vertex has parent -1. IDs are the input's: names with --abc,\n"
+                  "  listed in order of first appearance in INPUT. A source that does not\n"
+                  "  occur in INPUT is an error (exit status 2).\n") +
       input_help + exit_status_help +
       "\nEXAMPLE:\n"
-      "  graphrun bfs roadNet-CA.txt.gz --source 0 --parents --output levels.tsv\n");
+      "  graphrun bfs roadNet-CA.txt.gz --source 0 --parents --output levels.tsv\n"
+      "  graphrun bfs yeast-ppi.abc --abc --undirected --source YKR068C\n");
   return {sub, [args] { run_bfs(*args); }};
 }
 

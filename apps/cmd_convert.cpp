@@ -39,15 +39,16 @@ void run_convert(const ConvertArgs& a) {
   } else {
     io::write_matrix_market(a.output, g.adj());
     // Matrix Market speaks the dense 1-based indices; say so when that
-    // renumbers the input's ids.
-    bool renumbered = false;
+    // renumbers the input's ids or drops its names.
+    bool renumbered = g.has_names();
     for (vertex_t v = 0; v < g.n_vertices() && !renumbered; ++v)
       renumbered = g.input_id(v) != static_cast<std::uint64_t>(v) + 1;
     if (renumbered && !a.common.quiet)
-      std::fprintf(stderr,
-                   "convert: note: %s numbers vertices 1..%d in ascending order of input id; "
-                   "the input's ids are not kept (use .grb to keep them)\n",
-                   a.output.c_str(), g.n_vertices());
+      std::fprintf(stderr, "convert: note: %s numbers vertices 1..%d in %s; the input's %s\n",
+                   a.output.c_str(), g.n_vertices(),
+                   g.has_names() ? "order of first appearance" : "ascending order of input id",
+                   g.has_names() ? "vertex names are not kept (use .grb to keep them)"
+                                 : "ids are not kept (use .grb to keep them)");
   }
   const double seconds_write = write_time.seconds();
 
@@ -66,8 +67,9 @@ Command add_convert(CLI::App& root) {
       "convert",
       "Convert a graph to the binary cache (.grb) or Matrix Market (.mtx)\n"
       "OUTPUT ending in .grb: graphrun's binary CSR cache, which loads at disk speed and\n"
-      "keeps the input's ids. OUTPUT ending in .mtx: Matrix Market coordinate real general\n"
-      "(pattern for an unweighted graph), 1-based, vertices numbered in ascending input id.\n"
+      "keeps the input's ids (or, with --abc, its vertex names). OUTPUT ending in .mtx:\n"
+      "Matrix Market coordinate real general (pattern for an unweighted graph), 1-based,\n"
+      "vertices numbered in ascending input id (with --abc, in order of first appearance).\n"
       "The graph is written as loaded: duplicates merged, with --undirected both directions.");
   add_common_options(*sub, args->common);
   sub->add_option("OUTPUT", args->output, "File to write: *.grb or *.mtx")
@@ -76,7 +78,8 @@ Command add_convert(CLI::App& root) {
   sub->footer(std::string(input_help) + exit_status_help +
               "\nEXAMPLE:\n"
               "  graphrun convert com-Orkut.ungraph.txt.gz orkut.grb --undirected\n"
-              "  graphrun pagerank orkut.grb\n");
+              "  graphrun pagerank orkut.grb\n"
+              "  graphrun convert yeast-ppi.abc yeast.grb --abc   (the .grb keeps the names)\n");
   return {sub, [args] { run_convert(*args); }};
 }
 

@@ -80,7 +80,10 @@ void run_info(const InfoArgs& a) {
     line("weights", format("min %.17g, max %.17g, sum over stored entries %.17g", *lo, *hi, total));
   }
   line("self loops", format("%lld", static_cast<long long>(loops)));
-  if (g.n_vertices() > 0)
+  if (g.n_vertices() > 0 && g.has_names())
+    line("vertex names",
+         g.label(0) + " .. " + g.label(g.n_vertices() - 1) + " (in order of first appearance)");
+  else if (g.n_vertices() > 0)
     line("input ids", format("%llu .. %llu", static_cast<unsigned long long>(g.input_id(0)),
                              static_cast<unsigned long long>(g.input_id(g.n_vertices() - 1))));
   line("out-degree", degree_text(out));

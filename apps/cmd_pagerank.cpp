@@ -63,13 +63,14 @@ void run_pagerank(const PageRankArgs& a) {
   const auto n = static_cast<std::size_t>(g.n_vertices());
   Stopwatch write_time;
   if (!a.output.empty()) {
-    // Every vertex, in ascending input id (= dense id order).
+    // Every vertex in dense id order: ascending input id, or order of first
+    // appearance for named (--abc) input.
     ProgressBar wbar("write", !a.common.quiet);
     io::OutputFile out(a.output);
     {
       TextWriter w(out.stream());
       for (std::size_t v = 0; v < n; ++v) {
-        w.put(g.input_id(static_cast<vertex_t>(v))).put('\t').put(r.rank[v]).put('\n');
+        put_vertex(w, g, static_cast<vertex_t>(v)).put('\t').put(r.rank[v]).put('\n');
         if ((v & 0xffff) == 0) wbar.update(static_cast<double>(v) / n);
       }
     }
@@ -77,7 +78,8 @@ void run_pagerank(const PageRankArgs& a) {
     out.commit();
   }
   if (a.output != "-" && a.top > 0) {
-    // The K best: rank descending, ties by input id ascending.
+    // The K best: rank descending, ties by dense id (input id ascending, or
+    // first appearance for names).
     const std::size_t k = std::min(n, static_cast<std::size_t>(a.top));
     std::vector<vertex_t> order(n);
     std::iota(order.begin(), order.end(), vertex_t{0});
@@ -89,7 +91,7 @@ void run_pagerank(const PageRankArgs& a) {
     {
       TextWriter w(stdout);
       for (std::size_t i = 0; i < k; ++i)
-        w.put(g.input_id(order[i])).put('\t').put(r.rank[order[i]]).put('\n');
+        put_vertex(w, g, order[i]).put('\t').put(r.rank[order[i]]).put('\n');
     }
     check_stdout();
   }
@@ -144,16 +146,19 @@ Command add_pagerank(CLI::App& root) {
   sub->footer(
       std::string(
           "OUTPUT:\n"
-          "  Tab-separated 'ID<TAB>RANK' lines, IDs as in the input, ranks with 17\n"
-          "  significant digits. stdout gets the top K, by rank descending (ties by id);\n"
-          "  --output gets every vertex in ascending id order. A summary line (sizes,\n"
-          "  iterations, residual, device and SpMV format, times) goes to stderr.\n"
+          "  Tab-separated 'ID<TAB>RANK' lines, IDs as in the input (names with --abc),\n"
+          "  ranks with 17 significant digits. stdout gets the top K, by rank descending\n"
+          "  (ties by id); --output gets every vertex in ascending id order. With --abc,\n"
+          "  'id order' is the order in which names first appear in INPUT. A summary\n"
+          "  line (sizes, iterations, residual, device and SpMV format, times) goes to\n"
+          "  stderr.\n"
           "DEVICE:\n"
           "  --device cuda runs the iterations on the GPU (double precision, the graph\n"
           "  uploaded once); ranks equal --device cpu's up to rounding (summation order).\n") +
       input_help + exit_status_help +
       "\nEXAMPLE:\n"
-      "  graphrun pagerank web-Google.txt.gz --top 5 --output ranks.tsv\n");
+      "  graphrun pagerank web-Google.txt.gz --top 5 --output ranks.tsv\n"
+      "  graphrun pagerank yeast-ppi.abc --abc --undirected --top 5\n");
   return {sub, [args] { run_pagerank(*args); }};
 }
 

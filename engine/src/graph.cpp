@@ -1,10 +1,33 @@
 #include "graphrun/engine/graph.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <charconv>
+#include <functional>
 
 #include "graphrun/engine/error.hpp"
 
 namespace graphrun {
+
+struct Graph::NameTable {
+  std::string bytes;            // every name, back to back
+  std::vector<offset_t> start;  // name v is bytes[start[v], start[v + 1])
+  std::vector<vertex_t> slots;  // linear probing, -1 = empty; size a power of two
+  std::size_t mask = 0;         // slots.size() - 1
+
+  std::string_view get(vertex_t v) const {
+    const auto b = static_cast<std::size_t>(start[static_cast<std::size_t>(v)]);
+    const auto e = static_cast<std::size_t>(start[static_cast<std::size_t>(v) + 1]);
+    return std::string_view(bytes).substr(b, e - b);
+  }
+  // The slot that holds `s`, or the empty slot where it would go.
+  std::size_t probe(std::string_view s) const {
+    const std::size_t h = std::hash<std::string_view>{}(s);
+    std::size_t i = h & mask;
+    while (slots[i] >= 0 && get(slots[i]) != s) i = (i + 1) & mask;
+    return i;
+  }
+};
 
 Graph::Graph(Csr<double> adj, std::vector<std::uint64_t> ids, bool directed, bool weighted)
     : adj_(std::move(adj)), ids_(std::move(ids)), directed_(directed), weighted_(weighted) {
@@ -15,6 +38,59 @@ Graph::Graph(Csr<double> adj, std::vector<std::uint64_t> ids, bool directed, boo
     if (std::adjacent_find(ids_.begin(), ids_.end(), std::greater_equal<>()) != ids_.end())
       throw ArgumentError("Graph: input ids must be strictly increasing");
   }
+}
+
+Graph Graph::with_names(Csr<double> adj, std::vector<std::string> names, bool directed,
+                        bool weighted) {
+  Graph g(std::move(adj), {}, directed, weighted);
+  const auto n = static_cast<std::size_t>(g.n_vertices());
+  if (names.size() != n) throw ArgumentError("Graph: one name per vertex is required");
+  auto t = std::make_shared<NameTable>();
+  std::size_t total = 0;
+  for (const std::string& s : names) total += s.size();
+  t->bytes.reserve(total);
+  t->start.reserve(n + 1);
+  t->start.push_back(0);
+  for (std::string& s : names) {
+    t->bytes += s;
+    t->start.push_back(static_cast<offset_t>(t->bytes.size()));
+    std::string().swap(s);  // give each name's memory back as we go
+  }
+  names = {};
+  // At most half full, so probes stay short (n < 2^31: no overflow here).
+  t->slots.assign(std::bit_ceil(std::max<std::size_t>(2 * n, 2)), -1);
+  t->mask = t->slots.size() - 1;
+  for (std::size_t v = 0; v < n; ++v) {
+    const std::string_view s = t->get(static_cast<vertex_t>(v));
+    const std::size_t i = t->probe(s);
+    if (t->slots[i] >= 0)
+      throw ArgumentError("Graph: vertex name '" + std::string(s) + "' is given twice");
+    t->slots[i] = static_cast<vertex_t>(v);
+  }
+  g.names_ = std::move(t);
+  return g;
+}
+
+std::string_view Graph::name(vertex_t v) const {
+  return names_ ? names_->get(v) : std::string_view();
+}
+
+std::string Graph::label(vertex_t v) const {
+  if (names_) return std::string(names_->get(v));
+  return std::to_string(input_id(v));
+}
+
+std::optional<vertex_t> Graph::find_name(std::string_view s) const {
+  if (names_) {
+    const vertex_t v = names_->slots[names_->probe(s)];
+    if (v < 0) return std::nullopt;
+    return v;
+  }
+  // from_chars takes neither blanks nor a sign for unsigned types.
+  std::uint64_t id = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), id);
+  if (s.empty() || ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  return find(id);
 }
 
 const Csr<double>& Graph::transpose() const {

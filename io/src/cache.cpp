@@ -3,8 +3,9 @@
 //
 //   offset  size  field
 //        0     8  magic "GRAPHRUN"
-//        8     4  format version (1)
-//       12     4  flags: 1 directed, 2 weighted, 4 pattern (no values array)
+//        8     4  format version (2; version 1 is still read)
+//       12     4  flags: 1 directed, 2 weighted, 4 pattern (no values array),
+//                 8 named (version 2 only)
 //       16     8  n       vertices
 //       24     8  nnz     stored entries
 //       32     8  n_ids   n, or 0 when the ids are 0 .. n-1
@@ -12,7 +13,17 @@
 //       44     4  crc32 of bytes 0..43 (the header above)
 //       48    16  reserved, zero
 //       64        payload: row_ptr (n+1 x int64), col_idx (nnz x int32),
-//                 values (nnz x double, unless pattern), ids (n_ids x uint64)
+//                 values (nnz x double, unless pattern), ids (n_ids x uint64),
+//                 and when named: name offsets (n+1 x int64, from 0) and the
+//                 names back to back (offsets[n] bytes); n_ids is then 0
+//
+// Version 2 added the names. It also fixed the payload checksum: zlib's
+// crc32 returns its *initial* value when given a null buffer, which is what
+// an empty vector's data() is, so version 1's chain of crcs restarted at
+// every empty array (values of a pattern graph, implicit ids) and protected
+// only the arrays after the last one. Version 2 skips empty arrays; version
+// 1 files are still checked the way they were written. An earlier build
+// refuses a version 2 file by its version instead of misreading it.
 //
 // All little-endian. Every structural fact is checked on load (sizes against
 // the file size, both checksums, then the Csr and Graph constructors'
@@ -37,8 +48,8 @@ static_assert(std::endian::native == std::endian::little,
 namespace {
 
 constexpr char magic[8] = {'G', 'R', 'A', 'P', 'H', 'R', 'U', 'N'};
-constexpr std::uint32_t version = 1;
-constexpr std::uint32_t flag_directed = 1, flag_weighted = 2, flag_pattern = 4;
+constexpr std::uint32_t version_1 = 1, version = 2;
+constexpr std::uint32_t flag_directed = 1, flag_weighted = 2, flag_pattern = 4, flag_named = 8;
 
 struct Header {
   char magic[8];
@@ -59,10 +70,23 @@ std::uint32_t crc(std::uint32_t c, const void* p, std::size_t bytes) {
       crc32_z(c, static_cast<const Bytef*>(p), static_cast<z_size_t>(bytes)));
 }
 
-template <class T>
-std::uint32_t crc(std::uint32_t c, const std::vector<T>& v) {
-  return crc(c, v.data(), v.size() * sizeof(T));
-}
+// The payload checksum, array by array (see the top of the file).
+class PayloadCrc {
+ public:
+  explicit PayloadCrc(std::uint32_t file_version) : v1_(file_version == version_1) {}
+  void add(const void* p, std::size_t bytes) {
+    if (bytes > 0 || v1_) c_ = crc(c_, p, bytes);
+  }
+  template <class T>
+  void add(const std::vector<T>& v) {
+    add(v.data(), v.size() * sizeof(T));
+  }
+  std::uint32_t value() const noexcept { return c_; }
+
+ private:
+  bool v1_;
+  std::uint32_t c_ = 0;
+};
 
 template <class T>
 void write_array(std::FILE* f, const std::vector<T>& v) {
@@ -79,17 +103,28 @@ void write_cache(const std::string& path, const Graph& g) {
   const Csr<double>& a = g.adj();
   Header h{};
   std::memcpy(h.magic, magic, sizeof magic);
+  const bool named = g.has_names();
   h.version = version;
   h.flags = (g.directed() ? flag_directed : 0) | (g.weighted() ? flag_weighted : 0) |
-            (a.is_pattern() ? flag_pattern : 0);
+            (a.is_pattern() ? flag_pattern : 0) | (named ? flag_named : 0);
   h.n = a.n_rows();
   h.nnz = a.nnz();
   h.n_ids = g.input_ids().size();
-  std::uint32_t c = crc(0, a.row_ptr());
-  c = crc(c, a.col_idx());
-  c = crc(c, a.values());
-  c = crc(c, g.input_ids());
-  h.payload_crc = c;
+  std::vector<offset_t> name_start;
+  if (named) {
+    name_start.reserve(static_cast<std::size_t>(g.n_vertices()) + 1);
+    name_start.push_back(0);
+    for (vertex_t v = 0; v < g.n_vertices(); ++v)
+      name_start.push_back(name_start.back() + static_cast<offset_t>(g.name(v).size()));
+  }
+  PayloadCrc c(version);
+  c.add(a.row_ptr());
+  c.add(a.col_idx());
+  c.add(a.values());
+  c.add(g.input_ids());
+  c.add(name_start);
+  for (vertex_t v = 0; named && v < g.n_vertices(); ++v) c.add(g.name(v).data(), g.name(v).size());
+  h.payload_crc = c.value();
   h.header_crc = crc(0, &h, header_crc_bytes);
 
   OutputFile out(path);
@@ -98,6 +133,9 @@ void write_cache(const std::string& path, const Graph& g) {
   write_array(out.stream(), a.col_idx());
   write_array(out.stream(), a.values());
   write_array(out.stream(), g.input_ids());
+  write_array(out.stream(), name_start);
+  for (vertex_t v = 0; named && v < g.n_vertices(); ++v)
+    std::fwrite(g.name(v).data(), 1, g.name(v).size(), out.stream());
   out.commit();  // checks for write errors
 }
 
@@ -112,14 +150,18 @@ Graph read_cache(const std::string& path) {
   Header h{};
   if (std::fread(&h, sizeof h, 1, f.get()) != 1 || std::memcmp(h.magic, magic, sizeof magic) != 0)
     throw InputError(path, "not a graphrun cache (no GRAPHRUN magic)");
-  if (h.version != version)
+  if (h.version != version_1 && h.version != version)
     throw InputError(path, "graphrun cache format version " + std::to_string(h.version) +
-                               ", this build reads version " + std::to_string(version));
+                               ", this build reads version " + std::to_string(version_1) + " or " +
+                               std::to_string(version));
   if (crc(0, &h, header_crc_bytes) != h.header_crc)
     throw InputError(path, "corrupt graphrun cache (header checksum mismatch)");
   const bool pattern = h.flags & flag_pattern;
-  if ((h.flags & ~(flag_directed | flag_weighted | flag_pattern)) != 0 || h.n < 0 ||
-      h.n > max_vertices || h.nnz < 0 || (h.n_ids != 0 && h.n_ids != std::uint64_t(h.n)))
+  const bool named = h.flags & flag_named;
+  const std::uint32_t known =
+      flag_directed | flag_weighted | flag_pattern | (h.version == version_1 ? 0 : flag_named);
+  if ((h.flags & ~known) != 0 || h.n < 0 || h.n > max_vertices || h.nnz < 0 ||
+      (h.n_ids != 0 && h.n_ids != std::uint64_t(h.n)) || (named && h.n_ids != 0))
     throw InputError(path, "corrupt graphrun cache (impossible header fields)");
 
   // The file must hold exactly the arrays the header announces.
@@ -130,7 +172,11 @@ Graph read_cache(const std::string& path) {
   if (!pattern)
     expect = checked_add(expect, checked_mul<std::uint64_t>(nnz, 8, "cache size"), "cache size");
   expect = checked_add(expect, checked_mul<std::uint64_t>(h.n_ids, 8, "cache size"), "cache size");
-  if (file_size != expect)
+  // The names' bytes are announced by the last name offset, read below;
+  // here the file must hold at least the offsets.
+  if (named)
+    expect = checked_add(expect, checked_mul<std::uint64_t>(n + 1, 8, "cache size"), "cache size");
+  if (named ? file_size < expect : file_size != expect)
     throw InputError(path, std::string(file_size < expect ? "truncated" : "oversized") +
                                " graphrun cache: " + std::to_string(file_size) +
                                " bytes, the header describes " + std::to_string(expect));
@@ -147,16 +193,50 @@ Graph read_cache(const std::string& path) {
   read(col_idx);
   read(values);
   read(ids);
-  std::uint32_t c = crc(0, row_ptr);
-  c = crc(c, col_idx);
-  c = crc(c, values);
-  c = crc(c, ids);
-  if (c != h.payload_crc) throw InputError(path, "corrupt graphrun cache (checksum mismatch)");
+  std::vector<offset_t> name_start(named ? n + 1 : 0);
+  std::string name_bytes;
+  read(name_start);
+  if (named) {
+    // Offsets from 0, never decreasing, ending exactly at the end of the file.
+    const std::uint64_t left = file_size - expect;
+    bool ok = name_start[0] == 0;
+    for (std::size_t v = 0; ok && v < n; ++v) ok = name_start[v] <= name_start[v + 1];
+    if (!ok) throw InputError(path, "corrupt graphrun cache (name offsets out of order)");
+    if (static_cast<std::uint64_t>(name_start[n]) != left)
+      throw InputError(path,
+                       std::string(left < static_cast<std::uint64_t>(name_start[n]) ? "truncated"
+                                                                                    : "oversized") +
+                           " graphrun cache: " + std::to_string(left) +
+                           " bytes of vertex names, the offsets describe " +
+                           std::to_string(name_start[n]));
+    name_bytes.resize(static_cast<std::size_t>(left));
+    read(name_bytes);
+  }
+  PayloadCrc c(h.version);
+  c.add(row_ptr);
+  c.add(col_idx);
+  c.add(values);
+  c.add(ids);
+  if (named) {
+    c.add(name_start);
+    c.add(name_bytes.data(), name_bytes.size());
+  }
+  if (c.value() != h.payload_crc)
+    throw InputError(path, "corrupt graphrun cache (checksum mismatch)");
 
   try {
     Csr<double> adj(static_cast<vertex_t>(h.n), static_cast<vertex_t>(h.n), std::move(row_ptr),
                     std::move(col_idx), std::move(values));
-    return Graph(std::move(adj), std::move(ids), h.flags & flag_directed, h.flags & flag_weighted);
+    if (!named)
+      return Graph(std::move(adj), std::move(ids), h.flags & flag_directed,
+                   h.flags & flag_weighted);
+    std::vector<std::string> names(n);
+    for (std::size_t v = 0; v < n; ++v)
+      names[v].assign(name_bytes, static_cast<std::size_t>(name_start[v]),
+                      static_cast<std::size_t>(name_start[v + 1] - name_start[v]));
+    name_bytes = {};
+    return Graph::with_names(std::move(adj), std::move(names), h.flags & flag_directed,
+                             h.flags & flag_weighted);
   } catch (const ArgumentError& e) {
     throw InputError(path, std::string("corrupt graphrun cache: ") + e.what());
   }

@@ -1,4 +1,4 @@
-// load_graph: pick the reader from the file name.
+// load_graph: pick the reader from the options (--abc) or the file name.
 
 #include "graphrun/io/load.hpp"
 
@@ -44,12 +44,17 @@ Graph symmetrized(const Graph& g, Duplicates dup) {
       if (!a.is_pattern()) coo.val.push_back(a.values()[k]);
     }
   }
-  return Graph(Csr<double>::from_coo(coo, dup), g.input_ids(), false, g.weighted());
+  Csr<double> sym = Csr<double>::from_coo(coo, dup);
+  if (!g.has_names()) return Graph(std::move(sym), g.input_ids(), false, g.weighted());
+  std::vector<std::string> names(static_cast<std::size_t>(g.n_vertices()));
+  for (vertex_t v = 0; v < g.n_vertices(); ++v) names[static_cast<std::size_t>(v)] = g.name(v);
+  return Graph::with_names(std::move(sym), std::move(names), false, g.weighted());
 }
 
 }  // namespace
 
 Graph load_graph(const std::string& path, const LoadOptions& options, LoadStats* stats) {
+  if (options.abc) return read_abc(path, options, stats);
   if (ends_with(path, ".mtx") || ends_with(path, ".mtx.gz"))
     return read_matrix_market_graph(path, options, stats);
   if (!ends_with(path, ".grb")) return read_edge_list(path, options, stats);

@@ -347,6 +347,102 @@ INSTANTIATE_TEST_SUITE_P(
                       BadInput{"Folder", "folder", nullptr, 0}),
     [](const ::testing::TestParamInfo<BadInput>& p) { return p.param.test_name; });
 
+// ---------------------------------------------------------------- --abc (named vertices)
+
+// A protein network as ABC text: names first appear in an order that is not
+// alphabetical, and one vertex is out of reach of the rest.
+constexpr const char* abc_graph =
+    "# yeast-like names\n"
+    "YKR068C\tYAL001C\n"
+    "YAL001C YBR160W\n"
+    "YBR160W YKR068C\n"
+    "YBR160W\tYDL140C\n"
+    "YDL140C YKR068C\n"
+    "YZZ999W YZZ999W\n";
+// The same graph with each name replaced by its order of first appearance.
+constexpr const char* abc_graph_numbered = "0 1\n1 2\n2 0\n2 3\n3 0\n4 4\n";
+
+TEST_F(CliTest, PageRankAbcPrintsNamesInOrderOfFirstAppearance) {
+  write("ppi.abc", abc_graph);
+  write("ppi.txt", abc_graph_numbered);
+  const Result r = run("pagerank ppi.abc --abc --top 2 --output ranks.tsv");
+  ASSERT_EQ(r.status, 0) << describe(r);
+  const Result n = run("pagerank ppi.txt --output numbered.tsv -q");
+  ASSERT_EQ(n.status, 0) << describe(n);
+
+  // --output: every vertex by name, in order of first appearance, with the
+  // very ranks of the numbered graph.
+  const auto all = lines_of(slurp(work_ / "ranks.tsv"));
+  const auto numbered = lines_of(slurp(work_ / "numbered.tsv"));
+  const std::vector<std::string> names = {"YKR068C", "YAL001C", "YBR160W", "YDL140C", "YZZ999W"};
+  ASSERT_EQ(all.size(), names.size());
+  ASSERT_EQ(numbered.size(), names.size());
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    EXPECT_EQ(fields_of(all[i])[0], names[i]);
+    EXPECT_EQ(fields_of(all[i])[1], fields_of(numbered[i])[1]);
+  }
+  // stdout: the top 2 by name, lines as in the file.
+  const auto top = lines_of(r.out);
+  ASSERT_EQ(top.size(), 2u) << r.out;
+  for (const auto& line : top) EXPECT_NE(std::find(all.begin(), all.end(), line), all.end());
+  EXPECT_EQ(fields_of(top[0])[0], "YKR068C") << r.out;
+  EXPECT_NE(r.err.find("pagerank: 5 vertices"), std::string::npos) << r.err;
+}
+
+TEST_F(CliTest, BfsAbcTakesANameAsSourceAndPrintsNames) {
+  write("ppi.abc", abc_graph);
+  const std::string expected =
+      "YKR068C\t2\tYBR160W\n"
+      "YAL001C\t0\tYAL001C\n"
+      "YBR160W\t1\tYAL001C\n"
+      "YDL140C\t2\tYBR160W\n"
+      "YZZ999W\t-1\t-1\n";
+  const Result r = run("bfs ppi.abc --abc --source YAL001C --parents");
+  ASSERT_EQ(r.status, 0) << describe(r);
+  EXPECT_EQ(r.out, expected);
+  EXPECT_NE(r.err.find("source YAL001C"), std::string::npos) << r.err;
+
+  // A cache made with --abc keeps the names: no --abc needed to read it.
+  const Result c = run("convert ppi.abc ppi.grb --abc -q");
+  ASSERT_EQ(c.status, 0) << describe(c);
+  const Result b = run("bfs ppi.grb --source YAL001C --parents -q");
+  ASSERT_EQ(b.status, 0) << describe(b);
+  EXPECT_EQ(b.out, expected);
+
+  const Result info = run("info ppi.abc --abc");
+  ASSERT_EQ(info.status, 0) << describe(info);
+  EXPECT_NE(info.out.find("vertex names:      YKR068C .. YZZ999W"), std::string::npos) << info.out;
+}
+
+TEST_F(CliTest, BfsAbcUnknownSourceNameExitsTwo) {
+  write("ppi.abc", abc_graph);
+  for (const std::string source : {"YNOTHERE", "0", "ykr068c"}) {
+    SCOPED_TRACE(source);
+    const Result r = run("bfs ppi.abc --abc --source " + source + " --output levels.tsv");
+    EXPECT_EQ(r.status, 2) << describe(r);
+    EXPECT_EQ(r.err.rfind("graphrun: error: ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find("source vertex '" + source + "' does not occur in ppi.abc"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(work_files(), (std::set<std::string>{"ppi.abc"}));
+  }
+}
+
+TEST_F(CliTest, MalformedAbcNamesFileAndLine) {
+  write("bad.abc", "# c\nYKR068C YAL001C 1\nYAL001C YBR160W nan\n");
+  const Result r = run("pagerank bad.abc --abc --output ranks.tsv");
+  EXPECT_EQ(r.status, 2) << describe(r);
+  EXPECT_NE(r.err.find("graphrun: error: bad.abc:3: weight 'nan' is not a finite number"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(work_files(), (std::set<std::string>{"bad.abc"}));
+  // Without --abc the names are not numbers.
+  const Result plain = run("pagerank bad.abc");
+  EXPECT_EQ(plain.status, 2) << describe(plain);
+  EXPECT_NE(plain.err.find("bad.abc:2: source id 'YKR068C' is not a number"), std::string::npos)
+      << plain.err;
+}
+
 // ---------------------------------------------------------------- options
 
 TEST_F(CliTest, BadOptionsExitTwo) {
@@ -395,8 +491,9 @@ TEST_F(CliTest, HelpTeachesFormats) {
     SCOPED_TRACE(sub);
     const Result r = run(sub + " --help");
     EXPECT_EQ(r.status, 0) << describe(r);
-    for (const char* needle : {".mtx", ".grb", ".gz", "edge list", "Self loops", "--undirected",
-                               "--threads", "--device", "--quiet", "EXAMPLE", "EXIT STATUS"})
+    for (const char* needle :
+         {".mtx", ".grb", ".gz", "edge list", "Self loops", "--undirected", "--abc", "mcl --abc",
+          "--threads", "--device", "--quiet", "EXAMPLE", "EXIT STATUS"})
       EXPECT_NE(r.out.find(needle), std::string::npos) << needle << "\n" << r.out;
   }
   const Result top = run("--help");

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "graphrun/engine/error.hpp"
 
 namespace graphrun {
@@ -44,6 +47,87 @@ TEST(Graph, RejectsBadIdMaps) {
   EXPECT_THROW(Graph(Csr<double>::from_coo(coo), {5, 5}, true, false), ArgumentError);
   Coo<double> rect{2, 3, {0}, {1}, {}};
   EXPECT_THROW(Graph(Csr<double>::from_coo(rect), {}, true, false), ArgumentError);
+}
+
+// The same edges as small_directed(), its vertices named instead.
+Graph small_named() {
+  Coo<double> coo{3, 3, {0, 0, 2}, {1, 2, 0}, {}};
+  return Graph::with_names(Csr<double>::from_coo(coo), {"YKR068C", "10", "a b"}, true, false);
+}
+
+TEST(Graph, NamedGraphFindsAndLabelsByName) {
+  const Graph g = small_named();
+  EXPECT_TRUE(g.has_names());
+  EXPECT_EQ(g.name(0), "YKR068C");
+  EXPECT_EQ(g.label(2), "a b");
+  EXPECT_EQ(g.find_name("YKR068C"), 0);
+  EXPECT_EQ(g.find_name("a b"), 2);
+  // A name that looks like a number is a name, not an id.
+  EXPECT_EQ(g.find_name("10"), 1);
+  EXPECT_FALSE(g.find_name("1").has_value());
+  EXPECT_FALSE(g.find_name("ykr068c").has_value());
+  EXPECT_FALSE(g.find_name("").has_value());
+  // No numeric ids: input_id is the dense id.
+  EXPECT_TRUE(g.input_ids().empty());
+  EXPECT_EQ(g.input_id(2), 2u);
+  // Copies (and moves) keep the names.
+  const Graph copy = g;
+  Graph moved = small_named();
+  const Graph taken = std::move(moved);
+  EXPECT_EQ(copy.find_name("a b"), 2);
+  EXPECT_EQ(taken.label(0), "YKR068C");
+  EXPECT_EQ(copy.transpose().row_cols(0)[0], 2);
+}
+
+TEST(Graph, NumericGraphFindsAndLabelsByInputId) {
+  const Graph g = small_directed();
+  EXPECT_FALSE(g.has_names());
+  EXPECT_EQ(g.name(1), "");
+  EXPECT_EQ(g.label(2), "30");
+  EXPECT_EQ(g.find_name("20"), 1);
+  EXPECT_EQ(g.find_name("020"), 1);
+  for (const char* bad :
+       {"25", "", "-20", "+20", " 20", "20 ", "2e1", "x", "0x14", "99999999999999999999999"})
+    EXPECT_FALSE(g.find_name(bad).has_value()) << bad;
+  // Ids 0 .. n-1 when the map is implicit.
+  Coo<double> coo{2, 2, {0}, {1}, {}};
+  const Graph dense(Csr<double>::from_coo(coo), {}, true, false);
+  EXPECT_EQ(dense.find_name("1"), 1);
+  EXPECT_FALSE(dense.find_name("2").has_value());
+  EXPECT_EQ(dense.label(0), "0");
+}
+
+TEST(Graph, RejectsBadNameLists) {
+  Coo<double> coo{2, 2, {0}, {1}, {}};
+  EXPECT_THROW(Graph::with_names(Csr<double>::from_coo(coo), {"a"}, true, false), ArgumentError);
+  EXPECT_THROW(Graph::with_names(Csr<double>::from_coo(coo), {"a", "a"}, true, false),
+               ArgumentError);
+  Coo<double> rect{2, 3, {0}, {1}, {}};
+  EXPECT_THROW(Graph::with_names(Csr<double>::from_coo(rect), {"a", "b"}, true, false),
+               ArgumentError);
+  const Graph empty = Graph::with_names(Csr<double>(), {}, true, false);
+  EXPECT_TRUE(empty.has_names());
+  EXPECT_FALSE(empty.find_name("a").has_value());
+}
+
+TEST(Graph, ManyNamesAllFound) {
+  const vertex_t n = 50000;
+  Coo<double> coo{n, n, {}, {}, {}};
+  std::vector<std::string> names;
+  for (vertex_t v = 0; v < n; ++v) {
+    std::string name(1, 'P');  // appended: GCC 12 warns falsely on "P" + s
+    name += std::to_string(v * 7919 % 100003);
+    names.push_back(std::move(name));
+  }
+  const Graph g = Graph::with_names(Csr<double>::from_coo(coo), names, false, false);
+  // Looked up from many threads at once: the index is built before any.
+  std::vector<int> wrong(8, 0);
+#pragma omp parallel for num_threads(8)
+  for (int t = 0; t < 8; ++t)
+    for (vertex_t v = t; v < n; v += 8)
+      wrong[static_cast<std::size_t>(t)] += g.find_name(names[static_cast<std::size_t>(v)]) != v;
+  for (int w : wrong) EXPECT_EQ(w, 0);
+  EXPECT_FALSE(g.find_name("P100003").has_value());
 }
 
 }  // namespace

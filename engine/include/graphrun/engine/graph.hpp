@@ -5,12 +5,20 @@
 // (in-edges, needed by pull-style PageRank and BFS) is built on first use.
 // Dense id i stands for input id `ids[i]`; ids are assigned in ascending
 // order of input id, so `ids` is sorted and lookup is a binary search.
+//
+// A graph may instead name its vertices by strings (protein networks call
+// them YKR068C; see io::read_abc): vertex i is `names[i]`, in whatever order
+// the reader chose (first appearance in the file for ABC input). Such a
+// graph has no numeric ids: input_ids() is empty and input_id(v) is v.
+// Output code should write label(v), which serves both kinds.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "graphrun/engine/csr.hpp"
@@ -23,6 +31,12 @@ class Graph {
   // `ids` must be strictly increasing and of size adj.n_rows() (or empty,
   // meaning ids 0 .. n-1). adj must be square.
   Graph(Csr<double> adj, std::vector<std::uint64_t> ids, bool directed, bool weighted);
+  // A graph whose vertex v is called names[v]. Names must be unique and one
+  // per vertex (ArgumentError otherwise); any bytes are allowed. A factory
+  // rather than a constructor overload: `Graph(adj, {}, ...)` would be
+  // ambiguous between the two vectors.
+  static Graph with_names(Csr<double> adj, std::vector<std::string> names, bool directed,
+                          bool weighted);
 
   vertex_t n_vertices() const noexcept { return adj_.n_rows(); }
   offset_t n_edges() const noexcept { return adj_.nnz(); }  // stored (directed) entries
@@ -40,7 +54,28 @@ class Graph {
   // Dense id of an input id, if present.
   std::optional<vertex_t> find(std::uint64_t input_id) const;
 
+  // Vertex names (see with_names).
+  bool has_names() const noexcept { return names_ != nullptr; }
+  // The name of v, or empty when the graph has no names (use label()).
+  std::string_view name(vertex_t v) const;
+  // What output calls v: its name, or its input id in decimal.
+  std::string label(vertex_t v) const;
+  // The vertex a user means by `s`: for a named graph the vertex of that
+  // name; otherwise s read as a non-negative decimal input id (no sign, no
+  // blanks). nullopt when there is no such vertex or s is not an id.
+  std::optional<vertex_t> find_name(std::string_view s) const;
+
  private:
+  // Names back to back in one buffer plus offsets, and an open-addressing
+  // index from name to vertex: about 16 bytes per vertex beyond the names
+  // themselves, where a vector<string> and an unordered_map would take ~80.
+  // The index is built eagerly, in the factory: checking that the names are
+  // unique needs exactly that hash table, so keeping it costs only its
+  // memory, and find_name is then a plain const lookup, safe from any
+  // thread with no locking. Immutable after construction, so copies share it.
+  struct NameTable;
+  std::shared_ptr<const NameTable> names_;
+
   Csr<double> adj_;
   std::vector<std::uint64_t> ids_;
   bool directed_ = true;

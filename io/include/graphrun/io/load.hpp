@@ -2,6 +2,8 @@
 //   *.mtx, *.mtx.gz   Matrix Market coordinate (read_matrix_market_graph)
 //   *.grb             graphrun's binary CSR cache (read_cache)
 //   anything else     SNAP edge list, plain or gzip (read_edge_list)
+// and, whatever the name, ABC text ("name name [weight]", read_abc) when
+// LoadOptions::abc is set.
 // gzip is recognised by its magic bytes, not only by the .gz suffix.
 // Every malformed input throws InputError("FILE:LINE: what is wrong").
 #pragma once
@@ -28,6 +30,8 @@ struct LoadOptions {
   // Called now and then with the fraction of the input consumed (0..1), from
   // the calling thread; drives the command line's progress bar.
   std::function<void(double)> on_progress;
+  // Read the input as ABC text (read_abc), whatever its name.
+  bool abc = false;
 };
 
 // Timing and volume of the last load, for summaries and MB/s figures.
@@ -46,6 +50,17 @@ Graph load_graph(const std::string& path, const LoadOptions& options = {},
 // first data line has a third column (then every line must have one).
 Graph read_edge_list(const std::string& path, const LoadOptions& options = {},
                      LoadStats* stats = nullptr);
+
+// ABC text, as `mcl --abc` reads it: "name name [weight]" per line, fields
+// separated by spaces or tabs, '#' comment lines and blank lines skipped,
+// plain or gzip. A name is any run of bytes other than blanks and line ends.
+// Vertices are named (Graph::has_names) and numbered in order of first
+// appearance in the file, as mcl numbers them. As in mcl, a line may leave
+// out the weight (it weighs 1) even when others give one; the graph is
+// weighted when any line has a weight. Repeated edges, --undirected and
+// errors are as in read_edge_list.
+Graph read_abc(const std::string& path, const LoadOptions& options = {},
+               LoadStats* stats = nullptr);
 
 // Matrix Market coordinate (real, integer, pattern; general or symmetric) as
 // a graph on ids 1..n (the file's own 1-based indices). Symmetric files, and
