@@ -1,0 +1,40 @@
+// Graph contraction on the GPU: the two SpGEMMs of C = (S·A)·Sᵀ (see
+// contract.cpp for the order and why) with every operand device-resident.
+// A, S and Sᵀ are uploaded once; B = S·A never leaves the device; only C
+// comes back. compute_seconds is the two products alone: the device is
+// synchronized after the uploads and after the second product, so neither
+// the transfers nor work queued before are counted.
+#include "contract_cuda.hpp"
+#include "device_util.cuh"
+#include "graphrun/engine/semiring.hpp"
+#include "graphrun/engine/types.hpp"
+#include "graphrun/kernels/cuda/spgemm.hpp"
+
+namespace graphrun::detail {
+
+ContractProducts contract_products_cuda(Context& ctx, const Csr<double>& a, bool weighted,
+                                        const Csr<double>& s, const Csr<double>& st) {
+  use_device(ctx, "contract");
+  const DeviceCsr<double> d_a = upload(a, weighted);
+  const DeviceCsr<double> d_s(s);
+  const DeviceCsr<double> d_st(st);
+  GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());
+
+  const auto t_compute = Clock::now();
+  cuda::SpgemmStats first, second;
+  ContractProducts out;
+  {
+    // B and C live in the default stream's pool (which outlives them); the
+    // device holds A, S, Sᵀ, B and C at the peak.
+    const DeviceCsr<double> d_b = cuda::spgemm<PlusTimes<double>>(d_s, d_a, &first);  // S·A
+    const DeviceCsr<double> d_c = cuda::spgemm<PlusTimes<double>>(d_b, d_st, &second);
+    GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());
+    out.compute_seconds = seconds_since(t_compute);
+    out.quotient = d_c.download();
+  }
+  out.products = checked_add(first.intermediate_products, second.intermediate_products,
+                             "contract: intermediate products");
+  return out;
+}
+
+}  // namespace graphrun::detail

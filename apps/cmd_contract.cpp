@@ -1,0 +1,282 @@
+// graphrun contract: the quotient graph C = S·A·Sᵀ of a vertex -> label map
+// (algorithms/contract.hpp), written as "label<TAB>label<TAB>weight" lines.
+// Labels come from a file (arbitrary tokens, numbered densely here) or from
+// --group-size K (consecutive dense ids, label v / K).
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "commands.hpp"
+#include "graphrun/algorithms/contract.hpp"
+#include "graphrun/engine/error.hpp"
+#include "graphrun/io/write.hpp"
+
+namespace graphrun::cli {
+
+namespace {
+
+struct ContractArgs {
+  CommonOptions common;
+  std::string labels_path;  // --labels FILE
+  int group_size = 0;       // --group-size K (0: not given)
+  bool keep_loops = false;
+  std::string output = "-";
+};
+
+// A vertex -> label map with the labels numbered densely: labels[v] in
+// [0, names.size()), names[k] the text written for label k.
+struct LabelMap {
+  std::vector<vertex_t> labels;
+  std::vector<std::string> names;
+};
+
+// The dense vertex that the id field of a label file names, if the graph has
+// it. The one place that turns such a token into a vertex: for now a
+// non-negative integer input id looked up with Graph::find; graphs with
+// string vertex names will resolve it here through Graph::find_name.
+std::optional<vertex_t> resolve_vertex(const Graph& g, std::string_view token) {
+  std::uint64_t id = 0;
+  const char* last = token.data() + token.size();
+  const auto [p, ec] = std::from_chars(token.data(), last, id);
+  if (token.empty() || ec != std::errc() || p != last) return std::nullopt;
+  return g.find(id);
+}
+
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+// The whitespace-separated fields of a line.
+std::vector<std::string_view> split_fields(std::string_view line) {
+  std::vector<std::string_view> fields;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && is_blank(line[i])) ++i;
+    const std::size_t start = i;
+    while (i < line.size() && !is_blank(line[i])) ++i;
+    if (i > start) fields.push_back(line.substr(start, i - start));
+  }
+  return fields;
+}
+
+std::optional<std::uint64_t> as_non_negative_integer(std::string_view s) {
+  std::uint64_t v = 0;
+  const char* last = s.data() + s.size();
+  const auto [p, ec] = std::from_chars(s.data(), last, v);
+  if (s.empty() || ec != std::errc() || p != last) return std::nullopt;
+  return v;
+}
+
+// Dense label numbers in the order users expect from the names: ascending
+// numeric order when every name is a non-negative integer (so "10" comes
+// after "9"; equal values written differently, "7" and "07", stay distinct
+// labels, ordered by their text), byte order otherwise. `first_seen[v]` is
+// vertex v's label in order of first appearance; the result renumbers it.
+LabelMap number_labels(std::vector<vertex_t> first_seen, std::vector<std::string> seen_names) {
+  const auto k = static_cast<vertex_t>(seen_names.size());
+  std::vector<std::optional<std::uint64_t>> value(seen_names.size());
+  bool numeric = true;
+  for (vertex_t i = 0; i < k; ++i) {
+    value[i] = as_non_negative_integer(seen_names[i]);
+    numeric = numeric && value[i].has_value();
+  }
+  std::vector<vertex_t> order(seen_names.size());
+  for (vertex_t i = 0; i < k; ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](vertex_t x, vertex_t y) {
+    if (numeric && *value[x] != *value[y]) return *value[x] < *value[y];
+    return seen_names[x] < seen_names[y];
+  });
+  std::vector<vertex_t> rank(seen_names.size());
+  LabelMap out;
+  out.names.resize(seen_names.size());
+  for (vertex_t r = 0; r < k; ++r) {
+    rank[order[r]] = r;
+    out.names[r] = std::move(seen_names[order[r]]);
+  }
+  for (vertex_t& l : first_seen) l = rank[l];
+  out.labels = std::move(first_seen);
+  return out;
+}
+
+// Reads "ID<TAB>LABEL" lines: every vertex of g exactly once, '#' comment
+// lines and blank lines skipped, fields separated by any blanks.
+LabelMap read_label_file(const std::string& path, const Graph& g, const std::string& graph_path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, "cannot open the label file");
+  const vertex_t n = g.n_vertices();
+  std::vector<std::int64_t> line_of(static_cast<std::size_t>(n), 0);  // 0: no label yet
+  std::vector<vertex_t> first_seen(static_cast<std::size_t>(n), 0);
+  std::unordered_map<std::string, vertex_t> label_id;
+  std::vector<std::string> seen_names;
+  std::int64_t line_no = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++line_no;
+    const std::vector<std::string_view> f = split_fields(line);
+    if (f.empty() || f[0].front() == '#') continue;
+    if (f.size() != 2)
+      throw InputError(path, line_no,
+                       "expected 2 fields 'ID<TAB>LABEL', found " + std::to_string(f.size()));
+    const std::optional<vertex_t> v = resolve_vertex(g, f[0]);
+    if (!v)
+      throw InputError(path, line_no,
+                       "vertex '" + std::string(f[0]) + "' is not in the graph " + graph_path);
+    if (line_of[*v] != 0)
+      throw InputError(path, line_no,
+                       "vertex " + std::string(f[0]) + " is labelled twice (first on line " +
+                           std::to_string(line_of[*v]) + ")");
+    line_of[*v] = line_no;
+    const auto [it, added] =
+        label_id.try_emplace(std::string(f[1]), static_cast<vertex_t>(seen_names.size()));
+    if (added) seen_names.emplace_back(f[1]);
+    first_seen[*v] = it->second;
+  }
+  if (in.bad()) throw InputError(path, line_no, "read error");
+  const auto missing = std::count(line_of.begin(), line_of.end(), std::int64_t{0});
+  if (missing > 0) {
+    const auto v =
+        static_cast<vertex_t>(std::find(line_of.begin(), line_of.end(), 0) - line_of.begin());
+    const std::string what = "end of file, but vertex " + std::to_string(g.input_id(v)) +
+                             " has no label (" + std::to_string(missing) + " of the " +
+                             std::to_string(n) + " vertices of " + graph_path +
+                             " have none); every vertex needs one line 'ID<TAB>LABEL'";
+    if (line_no == 0) throw InputError(path, what);
+    throw InputError(path, line_no, what);
+  }
+  return number_labels(std::move(first_seen), std::move(seen_names));
+}
+
+// --group-size K: label v / K for dense vertex v (ascending input id).
+LabelMap group_labels(const Graph& g, int group_size) {
+  LabelMap out;
+  out.labels = consecutive_labels(g.n_vertices(), group_size);
+  const vertex_t n_labels =
+      g.n_vertices() == 0 ? 0 : (g.n_vertices() - 1) / static_cast<vertex_t>(group_size) + 1;
+  out.names.resize(static_cast<std::size_t>(n_labels));
+  for (vertex_t k = 0; k < n_labels; ++k) out.names[k] = std::to_string(k);
+  return out;
+}
+
+void run_contract(const ContractArgs& a) {
+  Context ctx = make_context(a.common, "contract");
+  const bool from_file = !a.labels_path.empty();
+  if (from_file == (a.group_size > 0))
+    throw ArgumentError(
+        "give exactly one of --labels FILE (a label for every vertex) or --group-size K "
+        "(consecutive vertices in groups of K)");
+  check_output_path(a.output);
+  if (from_file) {
+    std::error_code ec;
+    const auto status = std::filesystem::status(a.labels_path, ec);
+    if (status.type() == std::filesystem::file_type::not_found)
+      throw InputError(a.labels_path, "no such file");
+    if (status.type() == std::filesystem::file_type::directory)
+      throw InputError(a.labels_path, "is a folder, not a label file");
+  }
+
+  const Loaded in = load_input(a.common);
+  const Graph& g = in.graph;
+
+  Stopwatch label_time;
+  const LabelMap map =
+      from_file ? read_label_file(a.labels_path, g, a.common.input) : group_labels(g, a.group_size);
+  const double label_seconds = label_time.seconds();
+
+  ContractOptions options;
+  options.keep_loops = a.keep_loops;
+  // An empty graph has no labels; C is then a 1x1 matrix with no entry.
+  const auto n_labels = std::max<vertex_t>(1, static_cast<vertex_t>(map.names.size()));
+  const ContractResult r = contract(ctx, g, map.labels, n_labels, options);
+  const Csr<double>& c = r.quotient;
+
+  // Row k in label order, its columns sorted: both follow the dense numbers.
+  Stopwatch write_time;
+  io::OutputFile out(a.output);
+  {
+    TextWriter w(out.stream());
+    for (vertex_t k = 0; k < c.n_rows(); ++k)
+      for (offset_t e = c.row_ptr()[k]; e < c.row_ptr()[k + 1]; ++e)
+        w.put(map.names[k])
+            .put('\t')
+            .put(map.names[c.col_idx()[e]])
+            .put('\t')
+            .put(c.values()[e])
+            .put('\n');
+  }
+  out.commit();
+  const double write_seconds = write_time.seconds();
+
+  const std::string where = ctx.device() == Device::cuda ? std::string("cuda")
+                                                         : format("cpu, %d thread%s", ctx.threads(),
+                                                                  ctx.threads() == 1 ? "" : "s");
+  print_summary(a.common,
+                format("contract: %s, %lld labels; quotient %lld entries (self loops %s); %lld "
+                       "intermediate products; %s; load %.3f s, labels %.3f s, contract %.3f s "
+                       "(products %.3f s), write %.3f s",
+                       graph_size(g).c_str(), static_cast<long long>(map.names.size()),
+                       static_cast<long long>(c.nnz()), a.keep_loops ? "kept" : "removed",
+                       static_cast<long long>(r.products), where.c_str(), in.seconds, label_seconds,
+                       r.seconds, r.compute_seconds, write_seconds));
+}
+
+}  // namespace
+
+Command add_contract(CLI::App& root) {
+  auto args = std::make_shared<ContractArgs>();
+  CLI::App* sub = root.add_subcommand(
+      "contract",
+      "Quotient graph of a vertex labelling: C = S*A*Sᵀ (graph contraction)\n"
+      "Merges the vertices of each cluster into one vertex: C(k,l) is the total weight of\n"
+      "the edges from a vertex labelled k to a vertex labelled l (an unweighted edge\n"
+      "counts 1). In matrix terms S is the labels x vertices matrix with S(l,v) = 1 where\n"
+      "v has label l, A the adjacency, and C = S*A*Sᵀ, computed as (S*A)*Sᵀ by two sparse\n"
+      "matrix products (SpGEMM) on the CPU or, with --device cuda, the GPU. An undirected\n"
+      "graph stores each edge both ways, so C is symmetric and an edge inside a cluster\n"
+      "adds twice to C(k,k). C(k,k) (edges inside a cluster) is left out unless\n"
+      "--keep-loops.");
+  add_common_options(*sub, args->common);
+  sub->add_option("--labels", args->labels_path,
+                  "Label file: 'ID<TAB>LABEL' per line, every vertex exactly once")
+      ->type_name("LABELS.tsv");
+  sub->add_option("--group-size", args->group_size,
+                  "Instead of --labels: group consecutive vertices (in ascending id order) K by "
+                  "K, label = position / K")
+      ->check(int_at_least(1, "a group size >= 1"))
+      ->type_name("K");
+  sub->add_flag("--keep-loops", args->keep_loops,
+                "Keep C(k,k), the weight of the edges inside each cluster");
+  sub->add_option("--output,-o", args->output, "Write the quotient here; default stdout")
+      ->type_name("OUT");
+  sub->footer(
+      std::string(
+          "LABEL FILE (--labels):\n"
+          "  One 'ID LABEL' line per vertex, fields separated by tabs or spaces; '#' starts\n"
+          "  a comment line; blank lines are skipped. ID is a vertex id as in INPUT; every\n"
+          "  vertex of the graph gets exactly one line (a missing vertex, an unknown id, a\n"
+          "  vertex labelled twice or a line without exactly two fields is an error naming\n"
+          "  FILE:LINE). LABEL is any token: cluster numbers, names. Labels are ordered\n"
+          "  numerically when all of them are non-negative integers, else byte by byte.\n"
+          "  For example:\n"
+          "    # vertex  cluster\n"
+          "    0  left\n"
+          "    1  left\n"
+          "    2  right\n"
+          "OUTPUT:\n"
+          "  'LABEL<TAB>LABEL<TAB>WEIGHT' for every pair of clusters linked by some edge,\n"
+          "  rows in label order and the second label ascending within a row, weights with\n"
+          "  17 significant digits (edge counts in an unweighted graph); stdout unless\n"
+          "  --output. A summary (sizes, labels, entries of C, intermediate products,\n"
+          "  times) goes to stderr.\n") +
+      input_help + exit_status_help +
+      "\nEXAMPLES:\n"
+      "  graphrun contract datasets/karate/karate.txt.gz --undirected --group-size 10\n"
+      "  graphrun contract web.txt.gz --labels communities.tsv --keep-loops -o quotient.tsv\n"
+      "  graphrun contract web.txt.gz --labels communities.tsv --device cuda\n");
+  return {sub, [args] { run_contract(*args); }};
+}
+
+}  // namespace graphrun::cli
