@@ -4,12 +4,14 @@
 #   build:   cmake g++ zlib CLI11 (OpenMP comes with g++)
 #   tests:   GoogleTest, Boost.Graph (oracle), python3 + NetworkX/SciPy (oracle)
 #   bench:   SuiteSparse:GraphBLAS (the CPU anchor)
+#   experiment: mcl (van Dongen's program, the reference of the MCL comparison),
+#            libgd (the PNG bar charts)
 #   style:   clang-format
 # The CUDA toolkit is not installed here: GRAPHRUN_CUDA=AUTO builds the CUDA
 # backend when nvcc is found (PATH or /usr/local/cuda).
 set -euo pipefail
 pkgs=(cmake g++ make pkg-config zlib1g-dev libcli11-dev libgtest-dev libboost-graph-dev
-      libgraphblas-dev python3 python3-networkx python3-scipy clang-format gzip)
+      libgraphblas-dev python3 python3-networkx python3-scipy clang-format gzip mcl libgd-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
