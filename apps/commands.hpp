@@ -13,6 +13,9 @@ Command add_bfs(CLI::App& root);
 Command add_info(CLI::App& root);
 Command add_convert(CLI::App& root);
 Command add_spgemm(CLI::App& root);
+Command add_contract(CLI::App& root);
+Command add_mcl(CLI::App& root);
+Command add_experiment(CLI::App& root);
 Command add_bench(CLI::App& root);
 
 }  // namespace graphrun::cli

@@ -18,7 +18,7 @@
 namespace graphrun::cli {
 
 const char* const input_help =
-    "\nINPUT FORMATS (chosen by the file name):\n"
+    "\nINPUT FORMATS (chosen by the file name, or by --abc):\n"
     "  *.mtx, *.mtx.gz  Matrix Market coordinate (real, integer or pattern; general or\n"
     "                   symmetric, a symmetric file is an undirected graph); vertex ids\n"
     "                   are the file's 1-based indices\n"
@@ -28,6 +28,12 @@ const char* const input_help =
     "                   ids are any non-negative 64-bit integers; the graph is weighted\n"
     "                   when lines have a third column; plain text or gzip (.gz,\n"
     "                   recognised by its content)\n"
+    "  --abc            any name: 'NAME NAME [WEIGHT]' lines, as 'mcl --abc' reads them;\n"
+    "                   a name is any run of characters other than blanks; '#' starts\n"
+    "                   comment lines; weights as in edge lists; plain text or gzip.\n"
+    "                   Vertices are numbered in order of first appearance and every\n"
+    "                   output names them as the input does (a .grb made with --abc\n"
+    "                   keeps the names)\n"
     "EDGES:\n"
     "  Self loops are kept. A repeated edge counts once in an unweighted graph; in a\n"
     "  weighted graph the weights of repeated edges are summed. --undirected adds the\n"
@@ -41,11 +47,16 @@ const char* const exit_status_help =
     "  temporary file and renamed into place only when everything succeeded.\n";
 
 void add_common_options(CLI::App& sub, CommonOptions& o) {
-  sub.add_option("INPUT", o.input, "Graph file: edge list (.txt, .gz), Matrix Market (.mtx), .grb")
+  sub.add_option("INPUT", o.input,
+                 "Graph file: edge list (.txt, .gz), Matrix Market (.mtx), .grb, or ABC text "
+                 "with --abc")
       ->required()
       ->type_name("FILE");
   sub.add_flag("--undirected", o.undirected,
                "Treat the graph as undirected: add the reverse of every edge");
+  sub.add_flag("--abc", o.abc,
+               "Input is 'name name [weight]' lines with arbitrary vertex names (as mcl --abc "
+               "reads); outputs use the names");
   add_device_option(sub, o.device);
   add_threads_option(sub, o.threads);
   sub.add_flag("-q,--quiet", o.quiet, "No summary line and no progress bar on stderr");
@@ -112,7 +123,8 @@ Context make_context(const CommonOptions& o, std::string_view command) {
   const Device device = parse_device(o.device);
   if (device == Device::cuda) {
     // The commands with a GPU path; info and convert need no device.
-    const bool has_cuda_path = command == "pagerank" || command == "bfs" || command == "spgemm";
+    const bool has_cuda_path = command == "pagerank" || command == "bfs" || command == "spgemm" ||
+                               command == "contract" || command == "mcl";
     if (!has_cuda_path)
       throw ArgumentError(std::string(command) + " runs on the CPU only; use --device cpu");
 #if defined(GRAPHRUN_HAVE_CUDA)
@@ -145,6 +157,8 @@ Loaded load_input(const CommonOptions& o) {
   ProgressBar bar("load", !o.quiet);
   io::LoadOptions options;
   options.undirected = o.undirected;
+  options.abc = o.abc;
+  options.duplicates = o.duplicates;
   options.threads = o.threads;
   options.on_progress = [&bar](double fraction) { bar.update(fraction); };
   Loaded out;
@@ -203,6 +217,11 @@ TextWriter& TextWriter::put(double v) {
 void TextWriter::flush() {
   if (!buf_.empty()) std::fwrite(buf_.data(), 1, buf_.size(), f_);
   buf_.clear();
+}
+
+TextWriter& put_vertex(TextWriter& w, const Graph& g, vertex_t v) {
+  if (g.has_names()) return w.put(g.name(v));
+  return w.put(g.input_id(v));
 }
 
 void check_stdout() {

@@ -45,9 +45,13 @@ struct CommonOptions {
   int threads = 0;
   bool quiet = false;
   bool undirected = false;
+  // Repeated edges of a weighted graph (set by commands, not an option):
+  // summed by default; mcl keeps the largest, as the mcl program does.
+  Duplicates duplicates = Duplicates::sum;
+  bool abc = false;  // INPUT is "name name [weight]" text (io::read_abc)
 };
 
-// INPUT (required positional), --undirected, --device, --threads, --quiet.
+// INPUT (required positional), --undirected, --abc, --device, --threads, --quiet.
 void add_common_options(CLI::App& sub, CommonOptions& o);
 
 // --device cpu|cuda and --threads N, for subcommands with their own inputs.
@@ -74,7 +78,7 @@ struct Loaded {
   io::LoadStats stats;
   double seconds = 0;  // wall time of the whole load
 };
-// Loads o.input (with --undirected and --threads), with a progress bar.
+// Loads o.input (with --undirected, --abc and --threads), with a progress bar.
 Loaded load_input(const CommonOptions& o);
 
 // Refuses early (before the load) an --output whose folder does not exist
@@ -117,6 +121,10 @@ class TextWriter {
   std::FILE* f_;
   std::string buf_;
 };
+
+// Writes what output calls v: its name in a named graph (--abc, or a cache
+// made from one), otherwise its input id.
+TextWriter& put_vertex(TextWriter& w, const Graph& g, vertex_t v);
 
 // Throws graphrun::Error when writing to stdout failed (full disk, closed pipe).
 void check_stdout();

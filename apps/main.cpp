@@ -86,6 +86,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
 
   const Command commands[] = {add_pagerank(app), add_bfs(app),     add_spgemm(app),
+                              add_contract(app), add_mcl(app),     add_experiment(app),
                               add_info(app),     add_convert(app), add_bench(app)};
   app.footer(std::string(exit_status_help + 1) +
              "\nRun 'graphrun SUBCOMMAND --help' for a subcommand's options, input formats and "

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "graphrun/algorithms/bfs.hpp"
+#include "graphrun/algorithms/mcl.hpp"
 #include "graphrun/algorithms/pagerank.hpp"
 
 #if defined(GRAPHRUN_HAVE_CUDA)
@@ -15,6 +16,9 @@ PageRankResult pagerank_cuda(Context& ctx, const Graph& g, const PageRankOptions
 
 // Direction-optimizing BFS: queue-based push and masked OrAnd pull; see bfs.cu.
 BfsResult bfs_cuda(Context& ctx, const Graph& g, vertex_t source, const BfsOptions& options);
+
+// Markov clustering with the whole loop on the device; see cuda/mcl.cu.
+MclResult mcl_cuda(Context& ctx, const Graph& g, const MclOptions& options);
 
 }  // namespace graphrun::detail
 #endif

@@ -1,0 +1,91 @@
+// Markov clustering (van Dongen, "Graph clustering by flow simulation",
+// 2000), the algorithm of the `mcl` program with its default parameters:
+//
+//   M   = the undirected graph, self loops added as mcl adds them,
+//         columns normalized to sum 1 (a column-stochastic flow matrix)
+//   repeat
+//     M = M·M                         expansion: our SpGEMM
+//     prune every column              cutoff 1/P, selection of the S largest,
+//                                     recovery up to R entries / pct % mass
+//     M = Γ_r(M)                      inflation: entries to the power r,
+//                                     columns renormalized
+//   until M is (nearly) idempotent    mcl's "chaos" below 1e-4
+//   clusters = attractor systems of M and the nodes they attract
+//
+// Orientation. mcl works with columns; graphrun's matrices are CSR, so the
+// iterand is stored transposed: row j of the CSR is column j of mcl's M.
+// (M·M)ᵀ = Mᵀ·Mᵀ, so squaring the stored matrix is still one SpGEMM, and
+// every per-column step of mcl is a per-row step here.
+//
+// Precision. Values are single precision, as mcl's are (mcl -z: "cell
+// contents: int and float"): it halves the bytes of every expansion, and it
+// keeps the pruning decisions close to mcl's.
+//
+// Backends. On the CPU the loop is OpenMP over rows; with Device::cuda the
+// graph is uploaded once and the whole loop (expansion, pruning, inflation,
+// the convergence test) runs on the device; only the final iterand comes
+// back to be read off as clusters.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "graphrun/engine/context.hpp"
+#include "graphrun/engine/graph.hpp"
+
+namespace graphrun {
+
+// The parameters of mcl, by its option names; the defaults are mcl's
+// (`mcl -z`, mcl 22-282).
+struct MclOptions {
+  double inflation = 2.0;      // -I: power applied in inflation (> 1)
+  int prune_number = 10000;    // -P: entries below 1/P are pruned
+  int select_number = 1100;    // -S: at most S entries kept per column...
+  int recover_number = 1400;   // -R: ...unless recovery keeps up to R
+  int recover_percent = 90;    // -pct: recovery when less than pct % mass kept
+  int max_iterations = 10000;  // -L: mcl's main-loop limit
+  // Stop when the chaos of an iterand is below this: the largest, over
+  // columns, of (max − Σ v²)·nnz of the expanded column, which is 0 when
+  // the column is spread evenly over its entries (idempotent). mcl's value.
+  double chaos_limit = 1e-4;
+  // Called after every iteration with the iteration, the chaos (as
+  // `residual`) and nnz of the iterand (as `frontier`); returning false
+  // stops the loop, and the clusters are read off the current iterand.
+  std::function<bool(int iteration, double chaos, std::int64_t nnz)> on_iteration;
+};
+
+// Time of each phase of the loop, summed over iterations, in seconds.
+struct MclPhaseSeconds {
+  double setup = 0;      // loops, normalization, upload
+  double expansion = 0;  // the SpGEMMs
+  double pruning = 0;    // pruning, inflation, renormalization and chaos
+  double interpret = 0;  // download and reading the clusters off
+};
+
+struct MclResult {
+  // cluster[v] = the cluster of dense vertex v; clusters are numbered 0, 1,
+  // ... largest first (ties: the cluster whose smallest vertex comes first),
+  // as `mcl --abc` writes them.
+  std::vector<vertex_t> cluster;
+  vertex_t n_clusters = 0;
+  int iterations = 0;
+  double chaos = 0;  // of the last iterand
+  bool converged = false;
+  std::int64_t products = 0;              // intermediate products of all expansions
+  std::int64_t max_nnz = 0;               // largest iterand after pruning
+  std::vector<double> iteration_seconds;  // wall time of each iteration
+  MclPhaseSeconds phases;
+  double seconds = 0;  // the whole call
+};
+
+// Clusters the undirected version of g (a directed graph is symmetrized:
+// w(u,v) = max(w(u,v), w(v,u)), as mcl reads a graph). ArgumentError for
+// parameters out of range.
+MclResult mcl(Context& ctx, const Graph& g, const MclOptions& options = {});
+
+// The clusters as lists of dense vertex ids, in the order of
+// MclResult::cluster's numbering, vertices ascending within each.
+std::vector<std::vector<vertex_t>> cluster_lists(const MclResult& r);
+
+}  // namespace graphrun

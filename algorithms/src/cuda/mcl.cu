@@ -1,0 +1,398 @@
+// Markov clustering on the GPU: the loop of mcl.cpp with every step on the
+// device. The start matrix is built on the host (mcl_start.cpp) and uploaded
+// once; each iteration is
+//
+//   E = M·M                    cuda::spgemm<PlusTimes<float>> (or the
+//                              caller's expansion, e.g. cuSPARSE)
+//   measure_columns            warp per column: max, Σv², entries >= cut and
+//                              their mass; decides which columns need ranks
+//   segmented sort             CUB DeviceSegmentedSort, descending, of the
+//                              values of those columns only (the others get
+//                              empty segments)
+//   decide_columns             warp per column: mcl's threshold (cut, S-th
+//                              or R-th largest), kept count, chaos
+//   exclusive scan             CUB DeviceScan over the kept counts → M's
+//                              row pointers
+//   compact_inflate            warp per column: keep v >= threshold in
+//                              order, renormalize, v^r, renormalize
+//
+// and one wait per iteration, for nnz(M) (to size the next arrays) and the
+// chaos (the stopping rule), read together from pinned memory. The limit
+// comes back to the host to be read off as clusters (mcl_interpret.cpp).
+//
+// The rules are those of prune_column in mcl_parts.hpp, evaluated on a
+// column sorted in descending order: the k-th largest below the cut is the
+// (R-1)-th of the sorted column, and so on (see decide_columns). Sums are in
+// double; a warp adds in a different order than mcl's serial loop, so a
+// column's masses can differ from the CPU's in the last bits, and the
+// expansion accumulates in float; clusters agree with the CPU's unless an
+// entry sits exactly at a threshold.
+#include <cstring>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_sort.cuh>
+
+#include "../mcl_parts.hpp"
+#include "device_util.cuh"
+#include "gpu_algorithms.hpp"
+#include "graphrun/algorithms/cuda/mcl.hpp"
+#include "graphrun/engine/semiring.hpp"
+#include "graphrun/kernels/cuda/spgemm.hpp"
+
+namespace graphrun {
+
+namespace detail {
+
+namespace {
+
+constexpr int kBlock = 256;
+
+// Per-column results of the measuring pass.
+struct ColumnMeasure {
+  double center;  // Σ v² of the expanded column
+  double mass;    // Σ of the entries >= cut
+  float maxval;
+  std::int64_t n_cut;  // entries >= cut
+};
+
+__device__ double warp_sum(double v) {
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+  return v;
+}
+__device__ long long warp_sum(long long v) {
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+  return v;
+}
+__device__ float warp_max(float v) {
+  for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+  return v;
+}
+
+// Does the column need its values ranked (sorted) to find the threshold?
+// Recovery from the whole column when fewer than R entries with less than
+// pct of the mass pass the cut, and more than R entries exist; selection
+// when more than S pass.
+__device__ bool needs_ranks(const ColumnMeasure& m, std::int64_t n, const mcl::PruneParams& p) {
+  if (p.recover > 0 && m.n_cut < p.recover && m.mass < p.pct) return n > p.recover;
+  return p.select > 0 && m.n_cut > p.select;
+}
+
+__global__ void measure_columns(vertex_t n, const offset_t* row_ptr, const float* val,
+                                mcl::PruneParams p, ColumnMeasure* measure, offset_t* seg_begin,
+                                offset_t* seg_end) {
+  const int lane = threadIdx.x & 31;
+  for (vertex_t j = (blockIdx.x * blockDim.x + threadIdx.x) >> 5; j < n;
+       j += (gridDim.x * blockDim.x) >> 5) {
+    const offset_t b = row_ptr[j], e = row_ptr[j + 1];
+    double center = 0, mass = 0;
+    long long n_cut = 0;
+    float maxval = 0;
+    for (offset_t k = b + lane; k < e; k += 32) {
+      const float v = val[k];
+      const double x = v;
+      maxval = fmaxf(maxval, v);
+      center += x * x;
+      if (x >= p.cut) {
+        mass += x;
+        ++n_cut;
+      }
+    }
+    ColumnMeasure m{warp_sum(center), warp_sum(mass), warp_max(maxval), warp_sum(n_cut)};
+    if (lane == 0) {
+      measure[j] = m;
+      seg_begin[j] = b;
+      seg_end[j] = needs_ranks(m, e - b, p) ? e : b;  // empty segment: nothing to sort
+    }
+  }
+}
+
+// Entries of the descending `sorted` column (n of them) that are >= t: the
+// first index whose value is below t, by binary search.
+__device__ std::int64_t count_at_least(const float* sorted, std::int64_t n, double t) {
+  std::int64_t lo = 0, hi = n;
+  while (lo < hi) {
+    const std::int64_t mid = (lo + hi) / 2;
+    if (static_cast<double>(sorted[mid]) >= t)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+// Warp per column: a few binary searches over the sorted column (every lane
+// does them; they are short) and at most one sum over the selected entries,
+// which the warp shares.
+__global__ void decide_columns(vertex_t n, const offset_t* row_ptr, const float* sorted,
+                               mcl::PruneParams p, const ColumnMeasure* measure, double* threshold,
+                               offset_t* kept, unsigned* chaos_bits) {
+  const int lane = threadIdx.x & 31;
+  for (vertex_t j = (blockIdx.x * blockDim.x + threadIdx.x) >> 5; j < n;
+       j += (gridDim.x * blockDim.x) >> 5) {
+    const offset_t b = row_ptr[j];
+    const std::int64_t len = row_ptr[j + 1] - b;
+    const ColumnMeasure m = measure[j];
+    const float* s = sorted + b;
+    double t = p.cut;
+    std::int64_t count = m.n_cut;
+    if (p.recover > 0 && m.n_cut < p.recover && m.mass < p.pct) {
+      if (len > p.recover) {
+        // The (R - n_cut)-th largest below the cut is the R-th largest.
+        t = s[p.recover - 1];
+        count = count_at_least(s, len, t);
+      } else {
+        t = 0;  // recovery keeps the whole column
+        count = len;
+      }
+    } else if (p.select > 0 && m.n_cut > p.select) {
+      {
+        const double sbar = s[p.select - 1];
+        const std::int64_t n_select = count_at_least(s, len, sbar);
+        double mass_select = 0;
+        for (std::int64_t k = lane; k < n_select; k += 32) mass_select += s[k];
+        mass_select = warp_sum(mass_select);
+        t = sbar;
+        count = n_select;
+        if (p.recover > 0 && n_select < p.recover && mass_select < p.pct) {
+          // The (R - n_select)-th largest below sbar is the R-th largest,
+          // and only entries that passed the cut come back.
+          t = m.n_cut > p.recover ? fmax(static_cast<double>(s[p.recover - 1]), p.cut) : p.cut;
+          count = count_at_least(s, len, t);
+        }
+      }
+    }
+    if (lane == 0) {
+      threshold[j] = t;
+      kept[j] = count;
+      const float chaos = static_cast<float>((static_cast<double>(m.maxval) - m.center) *
+                                             static_cast<double>(count));
+      // Non-negative floats order like their bit patterns.
+      if (chaos > 0) atomicMax(chaos_bits, __float_as_uint(chaos));
+    }
+  }
+}
+
+// Keeps v >= threshold of every column in order (a warp ballot gives each
+// lane its output slot), renormalizes, raises to the power r, and
+// renormalizes again, each step a double sum and a float rounding, as mcl.
+__global__ void compact_inflate(vertex_t n, const offset_t* e_ptr, const vertex_t* e_col,
+                                const float* e_val, const double* threshold, const offset_t* m_ptr,
+                                vertex_t* m_col, float* m_val, double r) {
+  const int lane = threadIdx.x & 31;
+  const unsigned below = (1u << lane) - 1;
+  for (vertex_t j = (blockIdx.x * blockDim.x + threadIdx.x) >> 5; j < n;
+       j += (gridDim.x * blockDim.x) >> 5) {
+    const offset_t b = e_ptr[j], e = e_ptr[j + 1];
+    const offset_t out = m_ptr[j], out_end = m_ptr[j + 1];
+    const double t = threshold[j];
+    offset_t o = out;
+    double mass = 0;
+    for (offset_t base = b; base < e; base += 32) {
+      const offset_t k = base + lane;
+      const float v = k < e ? e_val[k] : 0.0f;
+      const bool keep = k < e && static_cast<double>(v) >= t;
+      const unsigned ballot = __ballot_sync(0xffffffffu, keep);
+      if (keep) {
+        const offset_t slot = o + __popc(ballot & below);
+        m_col[slot] = e_col[k];
+        m_val[slot] = v;
+        mass += v;
+      }
+      o += __popc(ballot);
+    }
+    mass = warp_sum(mass);
+    __syncwarp();
+    double powsum = 0;
+    for (offset_t k = out + lane; k < out_end; k += 32) {
+      float v = m_val[k];
+      if (mass != 0) v = static_cast<float>(static_cast<double>(v) / mass);
+      v = static_cast<float>(pow(static_cast<double>(v), r));
+      m_val[k] = v;
+      powsum += v;
+    }
+    powsum = warp_sum(powsum);
+    if (powsum > 0)
+      for (offset_t k = out + lane; k < out_end; k += 32)
+        m_val[k] = static_cast<float>(static_cast<double>(m_val[k]) / powsum);
+  }
+}
+
+unsigned warp_grid(vertex_t n) { return grid_for(static_cast<long long>(n) * 32, kBlock, 16); }
+
+DeviceCsr<float> upload(const Csr<float>& m) {
+  return DeviceCsr<float>(m.n_rows(), m.n_cols(),
+                          DeviceArray<offset_t>(std::span<const offset_t>(m.row_ptr())),
+                          DeviceArray<vertex_t>(std::span<const vertex_t>(m.col_idx())),
+                          DeviceArray<float>(std::span<const float>(m.values())));
+}
+
+// The pruning, inflation and chaos of one iteration, with its scratch
+// arrays kept from one iteration to the next (grown when needed).
+class PruneInflate {
+ public:
+  PruneInflate(vertex_t n, cudaStream_t stream)
+      : n_(n),
+        stream_(stream),
+        measure_(static_cast<std::size_t>(n)),
+        seg_begin_(static_cast<std::size_t>(n)),
+        seg_end_(static_cast<std::size_t>(n)),
+        threshold_(static_cast<std::size_t>(n)),
+        kept_(static_cast<std::size_t>(n) + 1),
+        chaos_(1),
+        scalars_(2) {}
+
+  // M = prune, inflate (E); *chaos gets the largest column chaos.
+  DeviceCsr<float> operator()(const DeviceCsr<float>& e, const mcl::PruneParams& p, double r,
+                              float* chaos) {
+    const offset_t nnz_e = e.nnz();
+    if (sorted_.size() < static_cast<std::size_t>(nnz_e))
+      sorted_ = DeviceArray<float>(static_cast<std::size_t>(nnz_e) + nnz_e / 4);
+    const unsigned grid = warp_grid(n_);
+    GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(chaos_.data(), 0, sizeof(unsigned), stream_));
+    measure_columns<<<grid, kBlock, 0, stream_>>>(n_, e.row_ptr().data(), e.values().data(), p,
+                                                  measure_.data(), seg_begin_.data(),
+                                                  seg_end_.data());
+    check_launch();
+    sort_ranked_columns(e);
+    decide_columns<<<grid, kBlock, 0, stream_>>>(n_, e.row_ptr().data(), sorted_.data(), p,
+                                                 measure_.data(), threshold_.data(), kept_.data(),
+                                                 chaos_.data());
+    check_launch();
+    // kept → row pointers of M, in place (the scan reads kept_[0..n], the
+    // last of which it ignores, and writes the n+1 pointers).
+    DeviceArray<offset_t> m_ptr(static_cast<std::size_t>(n_) + 1, stream_);
+    GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(kept_.data() + n_, 0, sizeof(offset_t), stream_));
+    std::size_t bytes = 0;
+    GRAPHRUN_CUDA_CHECK(
+        cub::DeviceScan::ExclusiveSum(nullptr, bytes, kept_.data(), m_ptr.data(), n_ + 1, stream_));
+    reserve_temp(bytes);
+    GRAPHRUN_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp_.data(), bytes, kept_.data(),
+                                                      m_ptr.data(), n_ + 1, stream_));
+    // One wait: nnz(M) and the chaos come back together.
+    GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(&scalars_[0], m_ptr.data() + n_, sizeof(offset_t),
+                                        cudaMemcpyDeviceToHost, stream_));
+    GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(&scalars_[1], chaos_.data(), sizeof(unsigned),
+                                        cudaMemcpyDeviceToHost, stream_));
+    GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    const offset_t nnz_m = scalars_[0];
+    const auto bits = static_cast<unsigned>(scalars_[1]);
+    std::memcpy(chaos, &bits, sizeof(float));
+
+    DeviceArray<vertex_t> m_col(static_cast<std::size_t>(nnz_m), stream_);
+    DeviceArray<float> m_val(static_cast<std::size_t>(nnz_m), stream_);
+    compact_inflate<<<grid, kBlock, 0, stream_>>>(n_, e.row_ptr().data(), e.col_idx().data(),
+                                                  e.values().data(), threshold_.data(),
+                                                  m_ptr.data(), m_col.data(), m_val.data(), r);
+    check_launch();
+    return DeviceCsr<float>(n_, n_, std::move(m_ptr), std::move(m_col), std::move(m_val));
+  }
+
+ private:
+  // Sorts, descending, the values of the columns whose segment is not
+  // empty, into sorted_ at the same positions.
+  void sort_ranked_columns(const DeviceCsr<float>& e) {
+    const auto nnz = static_cast<int>(std::min<offset_t>(e.nnz(), INT32_MAX));
+    if (e.nnz() > INT32_MAX)
+      throw DeviceError("mcl: an expanded iterand of " + std::to_string(e.nnz()) +
+                        " entries is beyond the segmented sort's 2^31 items");
+    std::size_t bytes = 0;
+    GRAPHRUN_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeysDescending(
+        nullptr, bytes, e.values().data(), sorted_.data(), nnz, n_, seg_begin_.data(),
+        seg_end_.data(), stream_));
+    reserve_temp(bytes);
+    GRAPHRUN_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeysDescending(
+        temp_.data(), bytes, e.values().data(), sorted_.data(), nnz, n_, seg_begin_.data(),
+        seg_end_.data(), stream_));
+  }
+
+  void reserve_temp(std::size_t bytes) {
+    if (temp_.size() < bytes) temp_ = DeviceArray<unsigned char>(bytes + bytes / 4);
+  }
+
+  vertex_t n_;
+  cudaStream_t stream_;
+  DeviceArray<ColumnMeasure> measure_;
+  DeviceArray<offset_t> seg_begin_, seg_end_;
+  DeviceArray<double> threshold_;
+  DeviceArray<offset_t> kept_;
+  DeviceArray<unsigned> chaos_;
+  DeviceArray<float> sorted_;
+  DeviceArray<unsigned char> temp_;
+  Pinned<std::int64_t> scalars_;
+};
+
+}  // namespace
+
+MclResult mcl_cuda_loop(Context& ctx, const Graph& g, const MclOptions& options,
+                        const cuda::MclExpansion& expansion) {
+  use_device(ctx, "mcl");
+  const auto t0 = Clock::now();
+  MclResult result;
+  const auto params = mcl::PruneParams::from(options);
+  const vertex_t n = g.n_vertices();
+  cudaStream_t stream = nullptr;  // the legacy stream: C of the SpGEMM is freed on it
+
+  DeviceCsr<float> m = upload(mcl::start_matrix(g, ctx.threads()));
+  PruneInflate prune_inflate(n, stream);
+  GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
+  result.phases.setup = seconds_since(t0);
+  result.max_nnz = m.nnz();
+
+  double inflation = static_cast<float>(options.inflation);
+  for (int it = 1; it <= options.max_iterations && n > 0; ++it) {
+    const auto ti = Clock::now();
+    std::int64_t products = 0;
+    DeviceCsr<float> e;
+    if (expansion) {
+      e = expansion(m, stream, &products);
+    } else {
+      cuda::SpgemmStats stats;
+      e = cuda::spgemm<PlusTimes<float>>(m, m, &stats, stream);
+      products = stats.intermediate_products;
+    }
+    GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
+    const double t_expand = seconds_since(ti);
+    float chaos = 0;
+    m = prune_inflate(e, params, inflation, &chaos);
+    e = DeviceCsr<float>();  // freed on the stream, before the next expansion
+    GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
+    result.phases.expansion += t_expand;
+    result.phases.pruning += seconds_since(ti) - t_expand;
+    result.products += products;
+    result.max_nnz = std::max<std::int64_t>(result.max_nnz, m.nnz());
+    result.iterations = it;
+    result.chaos = chaos;
+    result.iteration_seconds.push_back(seconds_since(ti));
+    if (it >= mcl::inflation_bump_after) inflation *= mcl::inflation_bump;
+    const bool converged = static_cast<double>(chaos) < options.chaos_limit;
+    result.converged = converged;
+    if (options.on_iteration && !options.on_iteration(it, chaos, m.nnz())) break;
+    if (converged) break;
+  }
+  if (n == 0) result.converged = true;
+  const auto tr = Clock::now();
+  const Csr<float> limit = m.download();
+  result.cluster = mcl::interpret(limit, &result.n_clusters);
+  result.phases.interpret = seconds_since(tr);
+  result.seconds = seconds_since(t0);
+  return result;
+}
+
+MclResult mcl_cuda(Context& ctx, const Graph& g, const MclOptions& options) {
+  return mcl_cuda_loop(ctx, g, options, cuda::MclExpansion());
+}
+
+}  // namespace detail
+
+namespace cuda {
+
+MclResult mcl(Context& ctx, const Graph& g, const MclOptions& options,
+              const MclExpansion& expansion) {
+  if (ctx.device() != Device::cuda)
+    throw ArgumentError("cuda::mcl runs on the GPU: give it a Context with Device::cuda");
+  detail::mcl::validate(options);
+  return detail::mcl_cuda_loop(ctx, g, options, expansion);
+}
+
+}  // namespace cuda
+
+}  // namespace graphrun

@@ -1,0 +1,150 @@
+// graphrun mcl: Markov clustering (algorithms/mcl.hpp), written as the mcl
+// program writes clusters with --abc.
+#include <memory>
+
+#include "commands.hpp"
+#include "graphrun/algorithms/mcl.hpp"
+#include "graphrun/engine/error.hpp"
+#include "graphrun/io/write.hpp"
+#include "progress.hpp"
+
+namespace graphrun::cli {
+
+namespace {
+
+struct MclArgs {
+  CommonOptions common;
+  MclOptions mcl;
+  std::string output = "-";
+};
+
+void run_mcl(MclArgs& a) {
+  Context ctx = make_context(a.common, "mcl");
+  check_output_path(a.output);
+  // MCL clusters the undirected graph, and merges repeated edges (in either
+  // direction) with the larger weight, as mcl reads its input.
+  a.common.undirected = true;
+  a.common.duplicates = Duplicates::max;
+  const Loaded in = load_input(a.common);
+  const Graph& g = in.graph;
+
+  MclOptions options = a.mcl;
+  ProgressBar bar("mcl", !a.common.quiet);
+  options.on_iteration = [&](int it, double chaos, std::int64_t nnz) {
+    // The chaos falls towards the 1e-4 limit roughly geometrically.
+    bar.update(-1.0, [&] {
+      return format("iteration %d, chaos %.2e, %lld entries", it, chaos,
+                    static_cast<long long>(nnz));
+    });
+    return true;
+  };
+  const MclResult r = graphrun::mcl(ctx, g, options);
+  bar.finish();
+
+  Stopwatch write_time;
+  {
+    io::OutputFile out(a.output);
+    {
+      TextWriter w(out.stream());
+      for (const auto& members : cluster_lists(r)) {
+        for (std::size_t i = 0; i < members.size(); ++i) {
+          if (i) w.put('\t');
+          put_vertex(w, g, members[i]);
+        }
+        w.put('\n');
+      }
+    }
+    out.commit();
+  }
+  if (a.output == "-") check_stdout();
+  const double write_seconds = write_time.seconds();
+
+  const std::string where = ctx.device() == Device::cuda ? std::string("cuda")
+                                                         : format("cpu, %d thread%s", ctx.threads(),
+                                                                  ctx.threads() == 1 ? "" : "s");
+  print_summary(
+      a.common,
+      format("mcl: %s, -I %.2f: %d cluster%s in %d iteration%s (%s, chaos %.2g), %s; "
+             "expansion %.3f s, pruning+inflation %.3f s, setup %.3f s, interpretation %.3f s, "
+             "cluster %.3f s; %lld products, largest iterand %lld entries; load %.3f s, "
+             "write %.3f s",
+             graph_size(g).c_str(), a.mcl.inflation, r.n_clusters, r.n_clusters == 1 ? "" : "s",
+             r.iterations, r.iterations == 1 ? "" : "s",
+             r.converged ? "converged" : "NOT converged", r.chaos, where.c_str(),
+             r.phases.expansion, r.phases.pruning, r.phases.setup, r.phases.interpret, r.seconds,
+             static_cast<long long>(r.products), static_cast<long long>(r.max_nnz), in.seconds,
+             write_seconds));
+}
+
+}  // namespace
+
+Command add_mcl(CLI::App& root) {
+  auto args = std::make_shared<MclArgs>();
+  CLI::App* sub = root.add_subcommand(
+      "mcl",
+      "Markov clustering (MCL, van Dongen), with the mcl program's algorithm and defaults\n"
+      "Simulates flow on the undirected graph: self loops are added (each vertex's largest\n"
+      "edge weight), columns are normalized, then expansion (M = M*M, graphrun's SpGEMM),\n"
+      "pruning (entries below 1/P dropped, at most S kept per column, recovery up to R\n"
+      "entries while less than pct % of the mass survives) and inflation (entries to the\n"
+      "power I, renormalized) repeat until the flow stops changing. Clusters are read off\n"
+      "the limit: attractors and the vertices that flow to them. Larger -I gives smaller\n"
+      "clusters (1.4 coarse, 2 default, 4-6 fine).");
+  add_common_options(*sub, args->common);
+  sub->add_option("-I,--inflation", args->mcl.inflation, "Inflation power (> 1)")
+      ->check(real_in(1, true, 1e6, false, "an inflation > 1"))
+      ->capture_default_str()
+      ->type_name("R");
+  sub->add_option("-P,--prune", args->mcl.prune_number,
+                  "Prune number: entries below 1/P are dropped after expansion")
+      ->check(int_at_least(1, "a prune number >= 1"))
+      ->capture_default_str()
+      ->type_name("N");
+  sub->add_option("-S,--select", args->mcl.select_number,
+                  "Selection number: keep the S largest entries of a column (0 = no selection)")
+      ->check(int_at_least(0, "a selection number >= 0"))
+      ->capture_default_str()
+      ->type_name("N");
+  sub->add_option("-R,--recover", args->mcl.recover_number,
+                  "Recovery number: a column pruned too hard gets back up to R entries "
+                  "(0 = no recovery)")
+      ->check(int_at_least(0, "a recovery number >= 0"))
+      ->capture_default_str()
+      ->type_name("N");
+  sub->add_option("--pct", args->mcl.recover_percent,
+                  "Recovery percentage: recover when less than pct % of a column's mass is kept")
+      ->check(CLI::Range(0, 100))
+      ->capture_default_str()
+      ->type_name("PCT");
+  sub->add_option("--max-iter", args->mcl.max_iterations,
+                  "Stop after this many iterations (mcl's -L), reading clusters off the iterand")
+      ->check(int_at_least(1, "an iteration count >= 1"))
+      ->capture_default_str()
+      ->type_name("N");
+  sub->add_option("-o,--output", args->output, "Write the clusters here; default stdout")
+      ->type_name("FILE");
+  sub->footer(
+      std::string(
+          "OUTPUT:\n"
+          "  One cluster per line, its vertices tab-separated as the input names them, the\n"
+          "  largest cluster first (equal sizes: the one with the earlier vertex first),\n"
+          "  vertices in input order within a cluster: 'mcl FILE --abc' writes the same.\n"
+          "  A summary (iterations, clusters, time per phase) goes to stderr.\n"
+          "THE GRAPH:\n"
+          "  MCL clusters the undirected graph: every edge counts in both directions, and\n"
+          "  repeated edges keep their largest weight; self loops in the input are replaced\n"
+          "  by mcl's. Weights must be >= 0 (a weight of 0 removes the edge). With --abc,\n"
+          "  vertices are named by any strings and numbered in order of first appearance,\n"
+          "  exactly as mcl numbers them, so the output equals mcl's line for line.\n"
+          "DEVICE:\n"
+          "  --device cuda runs the whole loop on the GPU (values in single precision, as\n"
+          "  mcl's); the clusters equal --device cpu's up to rounding at a pruning threshold.\n") +
+      input_help + exit_status_help +
+      "\nEXAMPLES:\n"
+      "  graphrun mcl network.txt -I 2 -o clusters.txt\n"
+      "  graphrun mcl proteins.abc --abc -I 1.4      # the same clusters as mcl proteins.abc "
+      "--abc -I 1.4\n");
+  return {sub, [args] { run_mcl(*args); }};
+}
+
+}  // namespace graphrun::cli

@@ -1,0 +1,29 @@
+// graphrun experiment: the reproductions of experiment.hpp, one subcommand each.
+#include "../commands.hpp"
+#include "experiment.hpp"
+
+namespace graphrun::cli {
+
+Command add_experiment(CLI::App& root) {
+  CLI::App* sub = root.add_subcommand(
+      "experiment",
+      "Reproduce published comparisons: contraction and MCL against cuSPARSE and mcl\n"
+      "contraction: S*A*S^T with graphrun's SpGEMM and with cuSPARSE's, for labels grouping\n"
+      "  16 consecutive ids and for random labels into n/16 groups (--device cuda).\n"
+      "mcl: Markov clustering with expansion by graphrun's SpGEMM and by cuSPARSE's, the\n"
+      "  rest of the loop shared (--device cuda); on the CPU, graphrun's MCL against the\n"
+      "  mcl program (mcl -te 2), with the adjusted Rand index of the two clusterings.\n"
+      "Without inputs: every graph of ../shared/datasets (else datasets/) and, on the GPU,\n"
+      "generated stand-ins for the published inputs (a 1183x1183 grid for roadNet-TX,\n"
+      "R-MAT scale 20, edge factor 5 for web-Google). Tables go to stdout (Markdown),\n"
+      "--csv and --png write them as CSV and as a bar chart of the speed-ups.");
+  sub->require_subcommand(1);
+  const Command drivers[] = {experiment::add_contraction(*sub), experiment::add_mcl(*sub)};
+  std::vector<Command> all(std::begin(drivers), std::end(drivers));
+  return {sub, [all] {
+            for (const auto& d : all)
+              if (d.app->parsed()) d.run();
+          }};
+}
+
+}  // namespace graphrun::cli

@@ -1,0 +1,103 @@
+// See gpu_runs.hpp.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <vector>
+
+#include "../../bench/bench.hpp"
+#include "cusparse_spgemm.hpp"
+#include "gpu_runs.hpp"
+#include "graphrun/algorithms/cuda/mcl.hpp"
+#include "graphrun/engine/cuda_check.hpp"
+#include "graphrun/engine/semiring.hpp"
+#include "graphrun/kernels/cuda/spgemm.hpp"
+
+namespace graphrun::cli::experiment {
+
+namespace {
+
+// Uploads m with values (ones for a pattern: cuSPARSE multiplies values).
+DeviceCsr<double> upload_valued(const Csr<double>& m) {
+  std::vector<double> ones;
+  if (m.is_pattern()) ones.assign(static_cast<std::size_t>(m.nnz()), 1.0);
+  const std::vector<double>& v = m.is_pattern() ? ones : m.values();
+  return DeviceCsr<double>(m.n_rows(), m.n_cols(),
+                           DeviceArray<offset_t>(std::span<const offset_t>(m.row_ptr())),
+                           DeviceArray<vertex_t>(std::span<const vertex_t>(m.col_idx())),
+                           DeviceArray<double>(std::span<const double>(v)));
+}
+
+double elapsed_ms(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+ContractionTiming time_contraction_cuda(const Csr<double>& a, const Csr<double>& s, int reps) {
+  const DeviceCsr<double> da = upload_valued(a), ds = upload_valued(s),
+                          dst = upload_valued(s.transpose());
+  CusparseHandle handle;
+  cudaStream_t stream = nullptr;
+  ContractionTiming t;
+  auto ours = [&] {
+    cuda::SpgemmStats s1, s2;
+    const auto sa = cuda::spgemm<PlusTimes<double>>(ds, da, &s1, stream);
+    auto c = cuda::spgemm<PlusTimes<double>>(sa, dst, &s2, stream);
+    t.products = s1.intermediate_products + s2.intermediate_products;
+    return c;
+  };
+  auto anchor = [&] {
+    const auto sa = cusparse_spgemm(handle, ds, da, stream);
+    return cusparse_spgemm(handle, sa, dst, stream);
+  };
+  // Warm-up of both, and the two C compared.
+  const Csr<double> c_ours = ours().download();
+  const Csr<double> c_anchor = anchor().download();
+  t.nnz_ours = c_ours.nnz();
+  t.nnz_anchor = c_anchor.nnz();
+  if (c_ours.nnz() == c_anchor.nnz() && c_ours.col_idx() == c_anchor.col_idx())
+    for (std::size_t k = 0; k < c_ours.values().size(); ++k) {
+      const double x = c_ours.values()[k], y = c_anchor.values()[k];
+      const double scale = std::max({std::abs(x), std::abs(y), 1e-300});
+      t.max_relative_difference = std::max(t.max_relative_difference, std::abs(x - y) / scale);
+    }
+  else
+    t.max_relative_difference = INFINITY;
+  std::vector<double> ms_ours, ms_anchor;
+  for (int r = 0; r < std::max(reps, 1); ++r) {
+    GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());
+    auto t0 = std::chrono::steady_clock::now();
+    {
+      const auto c = ours();
+      GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
+      ms_ours.push_back(elapsed_ms(t0));
+    }
+    GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());
+    t0 = std::chrono::steady_clock::now();
+    {
+      const auto c = anchor();
+      GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
+      ms_anchor.push_back(elapsed_ms(t0));
+    }
+  }
+  t.ours_ms = bench::median(ms_ours);
+  t.anchor_ms = bench::median(ms_anchor);
+  return t;
+}
+
+MclPair mcl_both_cuda(Context& ctx, const Graph& g, const MclOptions& options) {
+  CusparseHandle handle;
+  const cuda::MclExpansion by_cusparse = [&](const DeviceCsr<float>& m, cudaStream_t stream,
+                                             std::int64_t* products) {
+    *products = 0;  // cuSPARSE does not say
+    return cusparse_spgemm(handle, m, m, stream);
+  };
+  MclPair p;
+  p.ours = cuda::mcl(ctx, g, options, cuda::MclExpansion());
+  p.anchor = cuda::mcl(ctx, g, options, by_cusparse);
+  return p;
+}
+
+}  // namespace graphrun::cli::experiment

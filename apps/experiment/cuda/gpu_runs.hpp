@@ -1,0 +1,35 @@
+// The GPU halves of the experiments (CUDA builds only): each side runs on
+// the same device-resident inputs, graphrun's SpGEMM on one and cuSPARSE's
+// on the other, everything else shared.
+#pragma once
+
+#include <cstdint>
+
+#include "graphrun/algorithms/mcl.hpp"
+#include "graphrun/engine/context.hpp"
+#include "graphrun/engine/csr.hpp"
+#include "graphrun/engine/graph.hpp"
+
+#if defined(GRAPHRUN_HAVE_CUDA)
+namespace graphrun::cli::experiment {
+
+struct ContractionTiming {
+  double ours_ms = 0, anchor_ms = 0;  // medians of C = (S·A)·Sᵀ, inputs on the device
+  std::int64_t products = 0;          // intermediate products of both SpGEMMs
+  std::int64_t nnz_ours = 0, nnz_anchor = 0;
+  double max_relative_difference = 0;  // of C's values, where both C agree in structure
+};
+
+// Times C = (S·A)·Sᵀ on the GPU both ways (reps runs each after a warm-up,
+// alternating), with A, S and Sᵀ uploaded once, and compares the two C.
+ContractionTiming time_contraction_cuda(const Csr<double>& a, const Csr<double>& s, int reps);
+
+// graphrun's MCL on the GPU twice: expansion by graphrun's SpGEMM, then by
+// cuSPARSE's.
+struct MclPair {
+  MclResult ours, anchor;
+};
+MclPair mcl_both_cuda(Context& ctx, const Graph& g, const MclOptions& options);
+
+}  // namespace graphrun::cli::experiment
+#endif

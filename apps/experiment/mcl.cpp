@@ -1,0 +1,133 @@
+// graphrun experiment mcl: Markov clustering with expansion by graphrun's
+// SpGEMM against expansion by cuSPARSE's (GPU, the rest of the loop
+// shared), or graphrun's MCL against the mcl program (CPU, mcl -te 2).
+#include "graphrun/algorithms/mcl.hpp"
+
+#include <memory>
+#include <string>
+
+#include "cuda/gpu_runs.hpp"
+#include "experiment.hpp"
+#include "graphrun/algorithms/cluster_compare.hpp"
+#include "graphrun/engine/error.hpp"
+#include "mcl_program.hpp"
+
+namespace graphrun::cli::experiment {
+
+namespace {
+
+std::string ms(double seconds) { return bench::fixed(seconds * 1e3, 1); }
+
+void run_gpu(ExperimentOptions& o, const MclOptions& options) {
+#if !defined(GRAPHRUN_HAVE_CUDA)
+  (void)o;
+  (void)options;
+  throw ArgumentError("experiment mcl --device cuda: this build has no CUDA backend");
+#else
+  CommonOptions common;
+  common.device = "cuda";
+  Context ctx = make_context(common, "mcl");
+  default_inputs(o, {"gen:grid:1183x1183", "gen:rmat:20:5"});
+  bench::Table table({"graph", "vertices", "edges", "iterations", "clusters", "cuSPARSE ms/iter",
+                      "graphrun ms/iter", "speed-up/iter", "cuSPARSE total ms", "graphrun total ms",
+                      "expansion share", "same clusters"},
+                     o.graphs.csv);
+  SpeedUps speed_ups;
+  bench::for_each_graph(o.graphs, [&](const bench::BenchGraph& bg) {
+    const Graph& g = bg.graph;
+    if (g.n_vertices() == 0) return;
+    const MclPair p = mcl_both_cuda(ctx, g, options);
+    // Per iteration: the loop alone (expansion, pruning, inflation), setup
+    // and interpretation left out; the two runs make the same iterations
+    // when their clusters agree.
+    const double ours_loop = p.ours.phases.expansion + p.ours.phases.pruning;
+    const double anchor_loop = p.anchor.phases.expansion + p.anchor.phases.pruning;
+    const double ours_it = ours_loop / std::max(p.ours.iterations, 1);
+    const double anchor_it = anchor_loop / std::max(p.anchor.iterations, 1);
+    const double speed_up = ours_it > 0 ? anchor_it / ours_it : 0;
+    const double ari = adjusted_rand_index(p.ours.cluster, p.anchor.cluster);
+    table.row(
+        {bg.name, std::to_string(g.n_vertices()), std::to_string(g.n_edges()),
+         p.ours.iterations == p.anchor.iterations
+             ? std::to_string(p.ours.iterations)
+             : format("%d vs %d", p.anchor.iterations, p.ours.iterations),
+         std::to_string(p.ours.n_clusters), ms(anchor_it), ms(ours_it),
+         bench::fixed(speed_up, 2) + "x", ms(p.anchor.seconds), ms(p.ours.seconds),
+         format("%.0f%% vs %.0f%%", 100 * p.anchor.phases.expansion / anchor_loop,
+                100 * p.ours.phases.expansion / ours_loop),
+         same_clustering(p.ours.cluster, p.anchor.cluster) ? "yes" : format("ARI %.4f", ari)});
+    speed_ups.add(bg.name, "per iteration", speed_up);
+  });
+  table.finish();
+  speed_ups.finish(o, "MCL iteration on the GPU: expansion by graphrun vs by cuSPARSE");
+#endif
+}
+
+void run_cpu(ExperimentOptions& o, const MclOptions& options) {
+  CommonOptions common;
+  common.threads = o.graphs.threads > 0 ? o.graphs.threads : 2;
+  Context ctx = make_context(common, "mcl");
+  if (!mcl_program_available())
+    throw ArgumentError(
+        "experiment mcl on the CPU runs the mcl program, which was not found on "
+        "PATH (Debian: apt-get install mcl)");
+  default_inputs(o, {});
+  bench::Table table({"graph", "vertices", "edges", "iterations", "clusters (graphrun/mcl)",
+                      "mcl -te 2 ms", "graphrun ms", "speed-up", "graphrun cluster ms", "ARI"},
+                     o.graphs.csv);
+  SpeedUps speed_ups;
+  bench::for_each_graph(o.graphs, [&](const bench::BenchGraph& bg) {
+    const Graph& g = bg.graph;
+    if (g.n_vertices() == 0) return;
+    // Ours: load + cluster, as the mcl process reads its input and clusters.
+    const MclResult r = graphrun::mcl(ctx, g, options);
+    const double ours = bg.load_seconds + r.seconds;
+    std::vector<std::string> labels(static_cast<std::size_t>(g.n_vertices()));
+    for (vertex_t v = 0; v < g.n_vertices(); ++v) labels[v] = g.label(v);
+    MclProgramOptions mo;
+    mo.inflation = options.inflation;
+    mo.threads = common.threads;
+    const MclProgramResult m = run_mcl_program(g.adj(), labels, mo);
+    const double speed_up = ours > 0 ? m.seconds / ours : 0;
+    table.row({bg.name, std::to_string(g.n_vertices()), std::to_string(g.n_edges()),
+               std::to_string(r.iterations), format("%d / %d", r.n_clusters, m.n_clusters),
+               ms(m.seconds), ms(ours), bench::fixed(speed_up, 2) + "x", ms(r.seconds),
+               bench::fixed(adjusted_rand_index(r.cluster, m.cluster), 4)});
+    speed_ups.add(bg.name, "graphrun vs mcl -te 2", speed_up);
+  });
+  table.finish();
+  speed_ups.finish(o, "MCL on the CPU: graphrun vs the mcl program (-te 2)");
+}
+
+}  // namespace
+
+Command add_mcl(CLI::App& experiment) {
+  auto o = std::make_shared<ExperimentOptions>();
+  CLI::App* sub = experiment.add_subcommand(
+      "mcl",
+      "Markov clustering: expansion by graphrun against cuSPARSE (GPU) or against mcl (CPU)\n"
+      "--device cuda: graphrun's MCL twice on the GPU, expanding with graphrun's SpGEMM and\n"
+      "with cuSPARSE's, pruning, inflation and interpretation shared; time per iteration\n"
+      "and in total, and whether the clusters are the same. --device cpu (default):\n"
+      "graphrun's MCL (load + cluster) against the mcl program (mcl -te THREADS, its whole\n"
+      "run), same parameters, with the adjusted Rand index of the two clusterings.");
+  bench::add_bench_options(*sub, o->graphs);
+  sub->add_option("-I,--inflation", o->inflation, "Inflation (mcl's -I)")
+      ->check(real_in(1, true, 1e6, false, "an inflation > 1"))
+      ->capture_default_str();
+  sub->add_option("--max-iter", o->max_iter,
+                  "Stop MCL after N iterations (0 = at convergence); for the largest graphs")
+      ->check(int_at_least(0, "an iteration count >= 0"));
+  sub->add_option("--png", o->png, "Write the speed-ups as a bar chart (PNG)")->type_name("FILE");
+  return {sub, [o] {
+            MclOptions options;
+            options.inflation = o->inflation;
+            if (o->max_iter > 0) options.max_iterations = o->max_iter;
+            if (parse_device(o->graphs.device) == Device::cuda)
+              run_gpu(*o, options);
+            else
+              run_cpu(*o, options);
+          }};
+}
+
+}  // namespace graphrun::cli::experiment

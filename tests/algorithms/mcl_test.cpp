@@ -1,0 +1,242 @@
+// Markov clustering on the CPU: the clusters of van Dongen's mcl program
+// (run here, as the oracle) on the shipped graphs, with default and with
+// tight pruning parameters (selection and recovery at work), small graphs
+// whose clusters are known, and the invariants (thread count, directed
+// input merged with max, parameter checks).
+#include "graphrun/algorithms/mcl.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "experiment/mcl_program.hpp"
+#include "graphrun/algorithms/cluster_compare.hpp"
+#include "graphrun/engine/error.hpp"
+#include "graphrun/io/load.hpp"
+#include "support/random_graphs.hpp"
+#include "support/shared_graphs.hpp"
+
+namespace graphrun {
+namespace {
+
+using cli::experiment::mcl_program_available;
+using cli::experiment::MclProgramOptions;
+using cli::experiment::run_mcl_program;
+
+// A graph from undirected weighted edges (u, v, w) on vertices 0..n-1.
+Graph undirected_graph(vertex_t n, const std::vector<std::tuple<vertex_t, vertex_t, double>>& e) {
+  Coo<double> coo;
+  coo.n_rows = coo.n_cols = n;
+  for (const auto& [u, v, w] : e) {
+    coo.row.push_back(u);
+    coo.col.push_back(v);
+    coo.val.push_back(w);
+    if (u != v) {
+      coo.row.push_back(v);
+      coo.col.push_back(u);
+      coo.val.push_back(w);
+    }
+  }
+  return Graph(Csr<double>::from_coo(coo), {}, false, true);
+}
+
+// A random graph with non-negative weights (flow needs them).
+Graph flow_graph(test::GraphShape shape, vertex_t n, double degree, bool directed,
+                 std::uint64_t seed) {
+  const Graph g = test::random_graph(shape, n, degree, directed, true, seed);
+  std::vector<double> w = g.adj().values();
+  for (double& x : w) x = std::abs(x);
+  Csr<double> a(g.n_vertices(), g.n_vertices(), g.adj().row_ptr(), g.adj().col_idx(), w);
+  return Graph(std::move(a), {}, directed, true);
+}
+
+std::vector<std::string> labels_of(const Graph& g) {
+  std::vector<std::string> l(static_cast<std::size_t>(g.n_vertices()));
+  for (vertex_t v = 0; v < g.n_vertices(); ++v) l[v] = g.label(v);
+  return l;
+}
+
+MclResult run(const Graph& g, const MclOptions& o = {}, int threads = 2) {
+  Context ctx(Device::cpu, threads);
+  return mcl(ctx, g, o);
+}
+
+// graphrun's clusters against the mcl program's on the same graph and
+// parameters.
+void expect_as_mcl_program(const Graph& g, const MclOptions& o, const std::string& what) {
+  const MclResult ours = run(g, o);
+  MclProgramOptions p;
+  p.inflation = o.inflation;
+  p.prune_number = o.prune_number;
+  p.select_number = o.select_number;
+  p.recover_number = o.recover_number;
+  p.recover_percent = o.recover_percent;
+  const auto theirs = run_mcl_program(g.adj(), labels_of(g), p);
+  EXPECT_TRUE(same_clustering(ours.cluster, theirs.cluster))
+      << what << ": " << ours.n_clusters << " clusters vs mcl's " << theirs.n_clusters << ", ARI "
+      << adjusted_rand_index(ours.cluster, theirs.cluster);
+  EXPECT_TRUE(ours.converged) << what;
+}
+
+TEST(MclVsProgram, ShippedGraphsGiveMclsClusters) {
+  if (!mcl_program_available()) GTEST_SKIP() << "the mcl program is not installed";
+  const auto files = test::shipped_graph_files();
+  ASSERT_FALSE(files.empty());
+  for (const auto& file : files) {
+    const Graph g = io::load_graph(file.string());
+    for (double inflation : {1.4, 2.0, 3.0}) {
+      MclOptions o;
+      o.inflation = inflation;
+      expect_as_mcl_program(g, o, file.filename().string() + " -I " + std::to_string(inflation));
+    }
+  }
+}
+
+// Tight resources: selection (-S) and recovery (-R, -pct) decide most
+// columns, so every branch of the pruning is compared with mcl's.
+TEST(MclVsProgram, TightPruningGivesMclsClusters) {
+  if (!mcl_program_available()) GTEST_SKIP() << "the mcl program is not installed";
+  for (const auto& file : test::shipped_graph_files()) {
+    const Graph g = io::load_graph(file.string());
+    for (auto [p, s, r, pct] : {std::tuple{50, 3, 5, 90}, std::tuple{1000, 4, 12, 95},
+                                std::tuple{20, 6, 6, 50}, std::tuple{10000, 2, 0, 90}}) {
+      MclOptions o;
+      o.prune_number = p;
+      o.select_number = s;
+      o.recover_number = r;
+      o.recover_percent = pct;
+      expect_as_mcl_program(g, o,
+                            file.filename().string() + " -P " + std::to_string(p) + " -S " +
+                                std::to_string(s) + " -R " + std::to_string(r) + " -pct " +
+                                std::to_string(pct));
+    }
+  }
+}
+
+TEST(MclVsProgram, RandomWeightedGraphs) {
+  if (!mcl_program_available()) GTEST_SKIP() << "the mcl program is not installed";
+  std::uint64_t seed = 410;
+  for (auto shape : {test::GraphShape::erdos_renyi, test::GraphShape::power_law,
+                     test::GraphShape::disconnected, test::GraphShape::star})
+    for (bool directed : {false, true}) {
+      const Graph g = flow_graph(shape, 300, 6, directed, ++seed);
+      expect_as_mcl_program(g, {}, test::to_string(shape) + (directed ? " directed" : ""));
+    }
+}
+
+// Two triangles joined by one edge: one cluster each.
+TEST(Mcl, TwoTrianglesAndABridge) {
+  const Graph g = undirected_graph(
+      6, {{0, 1, 1}, {1, 2, 1}, {0, 2, 1}, {3, 4, 1}, {4, 5, 1}, {3, 5, 1}, {2, 3, 1}});
+  const MclResult r = run(g);
+  ASSERT_EQ(r.n_clusters, 2);
+  EXPECT_EQ(r.cluster, (std::vector<vertex_t>{0, 0, 0, 1, 1, 1}));
+  EXPECT_TRUE(r.converged);
+  const auto lists = cluster_lists(r);
+  EXPECT_EQ(lists[0], (std::vector<vertex_t>{0, 1, 2}));
+}
+
+// A path of five: the middle vertex flows to both ends' attractor systems;
+// mcl cuts the overlap in favour of the first (largest) cluster.
+TEST(Mcl, OverlapGoesToTheFirstCluster) {
+  const Graph g = undirected_graph(5, {{0, 1, 1}, {1, 2, 1}, {2, 3, 1}, {3, 4, 1}});
+  const MclResult r = run(g);
+  EXPECT_EQ(r.cluster, (std::vector<vertex_t>{0, 0, 0, 1, 1}));
+}
+
+// Vertices without edges (or only a self loop, which mcl discards) are
+// singletons; a zero weight is no edge.
+TEST(Mcl, IsolatedVerticesAreSingletons) {
+  const Graph g = undirected_graph(5, {{0, 1, 1}, {2, 2, 3}, {3, 4, 0}});
+  const MclResult r = run(g);
+  ASSERT_EQ(r.n_clusters, 4);
+  EXPECT_EQ(r.cluster[0], 0);
+  EXPECT_EQ(r.cluster[1], 0);
+  EXPECT_EQ(r.cluster[2], 1);
+  EXPECT_EQ(r.cluster[3], 2);
+  EXPECT_EQ(r.cluster[4], 3);
+}
+
+TEST(Mcl, EmptyGraph) {
+  const Graph g(Csr<double>(), {}, false, false);
+  const MclResult r = run(g);
+  EXPECT_EQ(r.n_clusters, 0);
+  EXPECT_TRUE(r.cluster.empty());
+}
+
+// Columns are computed independently in a fixed order: the thread count
+// changes nothing, down to the iteration count.
+TEST(Mcl, ThreadCountDoesNotChangeTheResult) {
+  const Graph g = flow_graph(test::GraphShape::power_law, 2000, 8, false, 77);
+  const MclResult one = run(g, {}, 1), two = run(g, {}, 2), four = run(g, {}, 4);
+  EXPECT_EQ(one.cluster, two.cluster);
+  EXPECT_EQ(one.cluster, four.cluster);
+  EXPECT_EQ(one.iterations, two.iterations);
+  EXPECT_EQ(one.chaos, four.chaos);
+}
+
+// A directed graph is clustered as mcl reads it: both directions, the
+// larger weight where the two differ.
+TEST(Mcl, DirectedInputIsMergedWithTheLargerWeight) {
+  Coo<double> coo;
+  coo.n_rows = coo.n_cols = 6;
+  auto arc = [&](vertex_t u, vertex_t v, double w) {
+    coo.row.push_back(u);
+    coo.col.push_back(v);
+    coo.val.push_back(w);
+  };
+  arc(0, 1, 2), arc(1, 0, 5), arc(1, 2, 1), arc(2, 0, 3), arc(3, 4, 1), arc(4, 5, 4), arc(5, 3, 1),
+      arc(2, 3, 0.5);
+  const Graph directed(Csr<double>::from_coo(coo), {}, true, true);
+  const Graph merged = undirected_graph(
+      6, {{0, 1, 5}, {1, 2, 1}, {2, 0, 3}, {3, 4, 1}, {4, 5, 4}, {5, 3, 1}, {2, 3, 0.5}});
+  const MclResult a = run(directed), b = run(merged);
+  EXPECT_EQ(a.cluster, b.cluster);
+  EXPECT_EQ(a.iterations, b.iterations);
+  EXPECT_EQ(a.chaos, b.chaos);
+}
+
+TEST(Mcl, StopsWhenTheCallbackSaysSo) {
+  const Graph g = flow_graph(test::GraphShape::erdos_renyi, 500, 6, false, 5);
+  MclOptions o;
+  int calls = 0;
+  o.on_iteration = [&](int it, double chaos, std::int64_t nnz) {
+    EXPECT_EQ(it, calls + 1);
+    EXPECT_GE(chaos, 0.0);
+    EXPECT_GT(nnz, 0);
+    return ++calls < 2;
+  };
+  const MclResult r = run(g, o);
+  EXPECT_EQ(calls, 2);
+  EXPECT_EQ(r.iterations, 2);
+  EXPECT_FALSE(r.converged);
+  ASSERT_EQ(r.cluster.size(), 500u);
+  for (vertex_t c : r.cluster) EXPECT_TRUE(c >= 0 && c < r.n_clusters);
+}
+
+TEST(Mcl, RefusesBadParametersAndNegativeWeights) {
+  const Graph g = undirected_graph(3, {{0, 1, 1}, {1, 2, 1}});
+  auto with = [](auto set) {
+    MclOptions o;
+    set(o);
+    return o;
+  };
+  EXPECT_THROW(run(g, with([](MclOptions& o) { o.inflation = 1.0; })), ArgumentError);
+  EXPECT_THROW(run(g, with([](MclOptions& o) { o.inflation = NAN; })), ArgumentError);
+  EXPECT_THROW(run(g, with([](MclOptions& o) { o.prune_number = 0; })), ArgumentError);
+  EXPECT_THROW(run(g, with([](MclOptions& o) { o.select_number = -1; })), ArgumentError);
+  EXPECT_THROW(run(g, with([](MclOptions& o) { o.recover_percent = 101; })), ArgumentError);
+  EXPECT_THROW(run(g, with([](MclOptions& o) { o.max_iterations = 0; })), ArgumentError);
+  const Graph negative = undirected_graph(3, {{0, 1, 1}, {1, 2, -1}});
+  try {
+    run(negative);
+    FAIL() << "a negative weight was accepted";
+  } catch (const ArgumentError& e) {
+    EXPECT_NE(std::string(e.what()).find("non-negative"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace graphrun
