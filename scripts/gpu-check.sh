@@ -101,7 +101,7 @@ if [ "$sanitize" = 1 ] && command -v compute-sanitizer >/dev/null; then
   # Small cases only (the *Large* ones are 10-100x slower under the tools),
   # the runs side by side: memcheck on every GPU test binary; racecheck on
   # those whose kernels share memory between threads (SpMV tiles and carries,
-  # SpGEMM hash tables, PageRank's block reductions). Each run is capped at
+  # SpGEMM hash tables, PageRank's block reductions, MCL's segmented sort). Each run is capped at
   # SANITIZER_LIMIT seconds; a cap reached reads FAIL (124).
   san_limit=${SANITIZER_LIMIT:-300}
   for t in build-gpu/tests/cuda/test_*; do
@@ -111,7 +111,7 @@ if [ "$sanitize" = 1 ] && command -v compute-sanitizer >/dev/null; then
       --tool memcheck --error-exitcode 1 --leak-check full "$t" \
       --gtest_filter='-*Large*:*TooLarge*'
     case "$(basename "$t")" in
-      test_cuda_spmv | test_cuda_spgemm | test_cuda_pagerank)
+      test_cuda_spmv | test_cuda_spgemm | test_cuda_pagerank | test_cuda_mcl | test_cuda_contract)
         step_bg "racecheck-$(basename "$t")" timeout "$san_limit" compute-sanitizer \
           --tool racecheck --error-exitcode 1 "$t" --gtest_filter='-*Large*:*TooLarge*' ;;
     esac

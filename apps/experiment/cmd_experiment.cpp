@@ -18,7 +18,8 @@ Command add_experiment(CLI::App& root) {
       "R-MAT scale 20, edge factor 5 for web-Google). Tables go to stdout (Markdown),\n"
       "--csv and --png write them as CSV and as a bar chart of the speed-ups.");
   sub->require_subcommand(1);
-  const Command drivers[] = {experiment::add_contraction(*sub), experiment::add_mcl(*sub)};
+  const Command drivers[] = {experiment::add_contraction(*sub), experiment::add_mcl(*sub),
+                             experiment::add_plot(*sub)};
   std::vector<Command> all(std::begin(drivers), std::end(drivers));
   return {sub, [all] {
             for (const auto& d : all)

@@ -20,7 +20,11 @@ struct ExperimentOptions {
   std::string png;             // --png FILE: the speed-up chart
   int max_iter = 0;            // mcl: iteration cap (0 = run to convergence)
   double inflation = 2.0;      // mcl: -I
+  bool no_generated = false;   // --no-generated: only the files of --suite / the inputs
 };
+
+// --png and --no-generated, the options every experiment adds to the bench ones.
+void add_experiment_options(CLI::App& sub, ExperimentOptions& o);
 
 // The graphs an experiment runs when none are named: every graph of the
 // shared collection (../shared/datasets, else the shipped datasets/) and,
@@ -43,5 +47,8 @@ class SpeedUps {
 
 Command add_contraction(CLI::App& experiment);
 Command add_mcl(CLI::App& experiment);
+// `experiment plot CSV --png OUT`: the chart of a table written with --csv
+// (on a machine whose build has no libgd, the CSV travels and is drawn here).
+Command add_plot(CLI::App& experiment);
 
 }  // namespace graphrun::cli::experiment

@@ -10,17 +10,19 @@
 
 namespace graphrun::cli::experiment {
 
+void add_experiment_options(CLI::App& sub, ExperimentOptions& o) {
+  sub.add_option("--png", o.png, "Write the speed-ups as a bar chart (PNG)")->type_name("FILE");
+  sub.add_flag("--no-generated", o.no_generated,
+               "Leave out the generated stand-ins that --suite (or no input) adds");
+}
+
 void default_inputs(ExperimentOptions& o, const std::vector<std::string>& generated) {
-  if (!o.graphs.inputs.empty() || !o.graphs.suite_dir.empty()) {
-    if (o.graphs.suite_dir.empty())
-      o.graphs.generated.clear();
-    else
-      o.graphs.generated = generated;
-    return;
-  }
-  o.graphs.suite_dir =
-      std::filesystem::is_directory("../shared/datasets") ? "../shared/datasets" : "datasets";
-  o.graphs.generated = generated;
+  const bool named = !o.graphs.inputs.empty() || !o.graphs.suite_dir.empty();
+  if (!named)
+    o.graphs.suite_dir =
+        std::filesystem::is_directory("../shared/datasets") ? "../shared/datasets" : "datasets";
+  // for_each_graph adds `generated` after the files of suite_dir only.
+  o.graphs.generated = o.no_generated ? std::vector<std::string>{} : generated;
 }
 
 void SpeedUps::add(const std::string& graph, const std::string& variant, double speed_up) {

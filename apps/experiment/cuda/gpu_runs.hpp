@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "graphrun/algorithms/mcl.hpp"
 #include "graphrun/engine/context.hpp"
@@ -18,6 +19,7 @@ struct ContractionTiming {
   std::int64_t products = 0;          // intermediate products of both SpGEMMs
   std::int64_t nnz_ours = 0, nnz_anchor = 0;
   double max_relative_difference = 0;  // of C's values, where both C agree in structure
+  std::string anchor_error;            // cuSPARSE failed (then its fields are 0)
 };
 
 // Times C = (S·A)·Sᵀ on the GPU both ways (reps runs each after a warm-up,
@@ -28,6 +30,7 @@ ContractionTiming time_contraction_cuda(const Csr<double>& a, const Csr<double>&
 // cuSPARSE's.
 struct MclPair {
   MclResult ours, anchor;
+  std::string anchor_error;  // cuSPARSE failed (out of resources, 32-bit indices)
 };
 MclPair mcl_both_cuda(Context& ctx, const Graph& g, const MclOptions& options);
 

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The GPU experiments of docs/experiments.md, for scripts/gpu-check.sh --bench:
+#
+#   scripts/gpu-check.sh --bench 'scripts/experiments-gpu.sh build-gpu/graphrun DATASETS'
+#
+# writes contraction.md/.csv, mcl.md/.csv and mcl-generated.md/.csv under $OUT
+# (draw the charts with `graphrun experiment plot X.csv --png X.png` where
+# the build has libgd). MCL on the generated graphs is capped at 10 iterations
+# (their per-iteration time is what the comparison needs).
+set -euo pipefail
+graphrun=${1:?usage: $0 GRAPHRUN DATASETS}
+datasets=${2:?usage: $0 GRAPHRUN DATASETS}
+out=${OUT:-.}
+"$graphrun" experiment contraction --device cuda --suite "$datasets" --reps 5 \
+  --csv "$out/contraction.csv" | tee "$out/contraction.md"
+"$graphrun" experiment mcl --device cuda --suite "$datasets" --no-generated \
+  --csv "$out/mcl.csv" | tee "$out/mcl.md"
+"$graphrun" experiment mcl --device cuda gen:grid:1183x1183 gen:rmat:20:5 --max-iter 10 \
+  --csv "$out/mcl-generated.csv" | tee "$out/mcl-generated.md"
