@@ -1,7 +1,9 @@
 // Markov clustering on the CPU (van Dongen 2000; the loop of the mcl
 // program, src/mcl/proc.c and expand.c): expansion by graphrun's hash
-// SpGEMM, then one pass over the columns that prunes, renormalizes,
-// inflates and measures the chaos. See mcl.hpp and mcl_parts.hpp.
+// SpGEMM, whose rows (mcl's columns) are pruned, renormalized and inflated
+// as each comes out of the numeric phase, so that M·M is never stored and
+// no symbolic phase runs (cpu::spgemm_rows): mcl, too, prunes each column
+// as soon as it has expanded it. See mcl.hpp and mcl_parts.hpp.
 //
 // Expansion runs as PlusTimes<double> over the float iterand: products and
 // sums in double, rounded to float once, which is what mcl does for the
@@ -17,6 +19,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <new>
 
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/semiring.hpp"
@@ -53,66 +56,92 @@ void detail::mcl::validate(const MclOptions& o) {
 
 namespace {
 
-// One pass over the expanded columns: prune (mcl_parts.hpp), renormalize,
-// inflate with power r and renormalize again. Returns the next iterand;
-// *chaos gets the largest column chaos.
-Csr<float> prune_and_inflate(const Csr<double>& e, const detail::mcl::PruneParams& p, double r,
-                             int threads, float* chaos) {
-  const vertex_t n = e.n_rows();
-  std::vector<double> threshold(static_cast<std::size_t>(n));
-  std::vector<offset_t> row_ptr(static_cast<std::size_t>(n) + 1, 0);
-  float chaos_max = 0;
-#pragma omp parallel num_threads(threads)
-  {
-    std::vector<float> column, scratch;
-    float my_chaos = 0;
-#pragma omp for schedule(dynamic, 64) nowait
-    for (vertex_t j = 0; j < n; ++j) {
-      const offset_t b = e.row_ptr()[j], len = e.row_ptr()[j + 1] - b;
-      column.resize(static_cast<std::size_t>(len));
-      // mcl stores the expanded column as floats before it looks at it.
-      for (offset_t k = 0; k < len; ++k) column[k] = static_cast<float>(e.values()[b + k]);
-      const auto d = detail::mcl::prune_column(column.data(), len, p, scratch);
-      threshold[j] = d.threshold;
-      row_ptr[static_cast<std::size_t>(j) + 1] = d.kept;
-      my_chaos = std::max(my_chaos, d.chaos);
-    }
-#pragma omp critical
-    chaos_max = std::max(chaos_max, my_chaos);
+// mclvScale then mclvInflate on the kept entries of a column: divide by the
+// kept mass, raise to the power r, divide by the new sum; each step a float
+// rounding of a double quotient or power, as mcl.
+void renormalize_inflate(float* v, offset_t n, double mass, double r) {
+  double powsum = 0;
+  for (offset_t k = 0; k < n; ++k) {
+    float x = v[k];
+    if (mass != 0) x = static_cast<float>(static_cast<double>(x) / mass);
+    x = static_cast<float>(std::pow(static_cast<double>(x), r));
+    v[k] = x;
+    powsum += x;
   }
-  for (vertex_t j = 0; j < n; ++j) row_ptr[j + 1] += row_ptr[j];
+  if (powsum > 0)
+    for (offset_t k = 0; k < n; ++k) v[k] = static_cast<float>(static_cast<double>(v[k]) / powsum);
+}
 
-  std::vector<vertex_t> col_idx(static_cast<std::size_t>(row_ptr[n]));
-  std::vector<float> values(col_idx.size());
-#pragma omp parallel for schedule(dynamic, 64) num_threads(threads)
-  for (vertex_t j = 0; j < n; ++j) {
-    const offset_t b = e.row_ptr()[j], end = e.row_ptr()[j + 1];
-    const offset_t out = row_ptr[j], out_end = row_ptr[j + 1];
-    double mass = 0;
-    offset_t o = out;
-    for (offset_t k = b; k < end; ++k) {
-      const float v = static_cast<float>(e.values()[k]);
-      if (static_cast<double>(v) >= threshold[j]) {
-        col_idx[o] = e.col_idx()[k];
-        values[o++] = v;
-        mass += v;
-      }
+// What one thread keeps of the columns it expanded, in the order it
+// expanded them.
+struct ThreadColumns {
+  std::vector<vertex_t> rows;    // which columns, in order
+  std::vector<offset_t> starts;  // where each begins in col/val
+  std::vector<vertex_t> col;
+  std::vector<float> val;
+  std::vector<float> column, scratch;  // the expanded column as float; ranks
+  float chaos = 0;
+  bool out_of_memory = false;
+};
+
+// One iteration: every column of M·M computed (spgemm_rows, no symbolic
+// phase, the product never stored), pruned, renormalized and inflated while
+// it is in cache, then the kept columns gathered into the next iterand.
+// *chaos gets the largest column chaos, *products the expansion's.
+Csr<float> iterate(const Csr<float>& m, const detail::mcl::PruneParams& p, double r, int threads,
+                   float* chaos, std::int64_t* products) {
+  const vertex_t n = m.n_rows();
+  std::vector<ThreadColumns> parts(static_cast<std::size_t>(threads));
+  std::vector<offset_t> row_ptr(static_cast<std::size_t>(n) + 1, 0);
+  const cpu::SpgemmRowSink<double> sink = [&](int t, vertex_t j, const vertex_t* col, double* val,
+                                              offset_t len) {
+    ThreadColumns& o = parts[static_cast<std::size_t>(t)];
+    try {
+      // mcl stores the expanded column as floats before it looks at it.
+      o.column.resize(static_cast<std::size_t>(len));
+      for (offset_t k = 0; k < len; ++k) o.column[k] = static_cast<float>(val[k]);
+      const auto d = detail::mcl::prune_column(o.column.data(), len, p, o.scratch);
+      o.chaos = std::max(o.chaos, d.chaos);
+      const auto start = static_cast<offset_t>(o.col.size());
+      o.rows.push_back(j);
+      o.starts.push_back(start);
+      double mass = 0;
+      for (offset_t k = 0; k < len; ++k)
+        if (static_cast<double>(o.column[k]) >= d.threshold) {
+          o.col.push_back(col[k]);
+          o.val.push_back(o.column[k]);
+          mass += o.column[k];
+        }
+      const offset_t kept = static_cast<offset_t>(o.col.size()) - start;
+      renormalize_inflate(o.val.data() + start, kept, mass, r);
+      row_ptr[static_cast<std::size_t>(j) + 1] = kept;
+    } catch (const std::bad_alloc&) {
+      o.out_of_memory = true;  // reported after the parallel region
     }
-    // Renormalize after pruning (mclvScale), then inflate (mclvInflate):
-    // each a float rounding of a double quotient or power.
-    double powsum = 0;
-    for (offset_t k = out; k < out_end; ++k) {
-      float v = values[k];
-      if (mass != 0) v = static_cast<float>(static_cast<double>(v) / mass);
-      v = static_cast<float>(std::pow(static_cast<double>(v), r));
-      values[k] = v;
-      powsum += v;
-    }
-    if (powsum > 0)
-      for (offset_t k = out; k < out_end; ++k)
-        values[k] = static_cast<float>(static_cast<double>(values[k]) / powsum);
+  };
+  SpgemmStats stats;
+  cpu::spgemm_rows<PlusTimes<double>>(m.view(), m.view(), threads, sink, &stats);
+  *products = stats.intermediate_products;
+  float chaos_max = 0;
+  for (const auto& o : parts) {
+    if (o.out_of_memory)
+      throw SizeError("mcl: out of memory while keeping the pruned columns of iteration");
+    chaos_max = std::max(chaos_max, o.chaos);
   }
   *chaos = chaos_max;
+  for (vertex_t j = 0; j < n; ++j) row_ptr[j + 1] += row_ptr[j];
+  std::vector<vertex_t> col_idx(static_cast<std::size_t>(row_ptr[n]));
+  std::vector<float> values(col_idx.size());
+#pragma omp parallel for schedule(static, 1) num_threads(threads)
+  for (int t = 0; t < threads; ++t) {
+    const ThreadColumns& o = parts[static_cast<std::size_t>(t)];
+    for (std::size_t c = 0; c < o.rows.size(); ++c) {
+      const offset_t from = o.starts[c];
+      const offset_t to = c + 1 < o.rows.size() ? o.starts[c + 1] : offset_t(o.col.size());
+      std::copy(o.col.begin() + from, o.col.begin() + to, col_idx.begin() + row_ptr[o.rows[c]]);
+      std::copy(o.val.begin() + from, o.val.begin() + to, values.begin() + row_ptr[o.rows[c]]);
+    }
+  }
   return Csr<float>(n, n, std::move(row_ptr), std::move(col_idx), std::move(values));
 }
 
@@ -129,15 +158,13 @@ MclResult mcl_cpu(Context& ctx, const Graph& g, const MclOptions& options) {
   result.max_nnz = m.nnz();
   for (int it = 1; it <= options.max_iterations; ++it) {
     const auto ti = Clock::now();
-    SpgemmStats stats;
-    const Csr<double> expanded =
-        cpu::spgemm<PlusTimes<double>>(m.view(), m.view(), threads, &stats);
-    const double t_expand = seconds_since(ti);
     float chaos = 0;
-    m = prune_and_inflate(expanded, params, inflation, threads, &chaos);
-    result.phases.expansion += t_expand;
-    result.phases.pruning += seconds_since(ti) - t_expand;
-    result.products += stats.intermediate_products;
+    std::int64_t products = 0;
+    m = iterate(m, params, inflation, threads, &chaos, &products);
+    // Expansion and pruning are one pass on the CPU: the time is booked as
+    // expansion (MclPhaseSeconds says so).
+    result.phases.expansion += seconds_since(ti);
+    result.products += products;
     result.max_nnz = std::max<std::int64_t>(result.max_nnz, m.nnz());
     result.iterations = it;
     result.chaos = chaos;

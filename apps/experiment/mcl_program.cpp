@@ -73,8 +73,9 @@ void check_arguments(const Csr<double>& adj, const std::vector<std::string>& lab
     throw ArgumentError("mcl: inflation must be a finite number > 1, not " +
                         std::to_string(o.inflation));
   if (o.threads < 1) throw ArgumentError("mcl: threads must be >= 1");
-  if (o.prune_number < 1 || o.select_number < 1 || o.recover_number < 1)
-    throw ArgumentError("mcl: -P, -S and -R must be >= 1");
+  // -S 0 and -R 0 switch selection and recovery off, in mcl as in graphrun.
+  if (o.prune_number < 1 || o.select_number < 0 || o.recover_number < 0)
+    throw ArgumentError("mcl: -P must be >= 1, -S and -R >= 0");
   if (o.recover_percent < 0 || o.recover_percent > 100)
     throw ArgumentError("mcl: -pct must be between 0 and 100");
 }

@@ -218,6 +218,26 @@ class SpgemmKernel {
     }
   }
 
+  // The numeric phase alone, each row into the thread's buffers and then to
+  // `sink` (spgemm_rows).
+  void stream(const Plan& p, std::vector<Workspace<V>>& ws, offset_t longest,
+              const SpgemmRowSink<V>& sink) const {
+    const int n_tasks = static_cast<int>(p.tasks.size());
+#pragma omp parallel num_threads(threads_) if (p.parallel)
+    {
+      const int t = omp_get_thread_num();
+      Workspace<V>& w = ws[t];
+      std::vector<vertex_t> col(static_cast<std::size_t>(longest));
+      std::vector<V> val(static_cast<std::size_t>(longest));
+#pragma omp for schedule(dynamic, 1)
+      for (int task = 0; task < n_tasks; ++task)
+        for (vertex_t i = p.tasks[task].begin; i < p.tasks[task].end; ++i) {
+          const offset_t len = numeric_row(p, i, w, col.data(), val.data(), -1);
+          sink(t, i, col.data(), val.data(), len);
+        }
+    }
+  }
+
  private:
   SpgemmRowKind kind_of(std::int64_t ip, offset_t a_len) const {
     if (ip == 0) return SpgemmRowKind::empty;
@@ -326,41 +346,44 @@ class SpgemmKernel {
     return 0;
   }
 
-  void numeric_row(const Plan& p, vertex_t i, Workspace<V>& w, vertex_t* out_col, V* out_val,
-                   offset_t len) const {
+  // Row i of C into out_col/out_val; returns its length. `len` is that
+  // length when the symbolic phase knows it, or -1 (spgemm_rows): the row
+  // kernels then count the columns as they insert them.
+  offset_t numeric_row(const Plan& p, vertex_t i, Workspace<V>& w, vertex_t* out_col, V* out_val,
+                       offset_t len) const {
     const offset_t a_begin = a_.row_ptr[i], a_end = a_.row_ptr[i + 1];
     switch (p.kind[i]) {
       case SpgemmRowKind::empty:
-        return;
+        return 0;
       case SpgemmRowKind::copy: {
         const vertex_t k = a_.col_idx[a_begin];
         const V aik = a_entry(a_begin);
         const offset_t b0 = b_.row_ptr[k];
+        len = b_.row_ptr[k + 1] - b0;
         for (offset_t t = 0; t < len; ++t) {
           out_col[t] = b_.col_idx[b0 + t];
           out_val[t] = S::mul(aik, b_entry(b0 + t));
         }
-        return;
+        return len;
       }
       case SpgemmRowKind::hash:
-        numeric_hash_row(p, i, w, out_col, out_val, len, a_begin, a_end);
-        return;
+        return numeric_hash_row(p, i, w, out_col, out_val, len, a_begin, a_end);
       case SpgemmRowKind::dense:
         if (b_.n_cols / 64 + 1 <= p.ip[i])
-          numeric_dense_row_many(w, out_col, out_val, a_begin, a_end);
-        else
-          numeric_dense_row(w, out_col, out_val, len, a_begin, a_end);
-        return;
+          return numeric_dense_row_many(w, out_col, out_val, a_begin, a_end);
+        return numeric_dense_row(w, out_col, out_val, len, a_begin, a_end);
     }
+    return 0;
   }
 
-  void numeric_hash_row(const Plan& p, vertex_t i, Workspace<V>& w, vertex_t* out_col, V* out_val,
-                        offset_t len, offset_t a_begin, offset_t a_end) const {
+  offset_t numeric_hash_row(const Plan& p, vertex_t i, Workspace<V>& w, vertex_t* out_col,
+                            V* out_val, offset_t len, offset_t a_begin, offset_t a_end) const {
     const std::int64_t slots = table_slots(std::min<std::int64_t>(p.ip[i], b_.n_cols));
     const int shift = hash_shift(slots);
     const std::uint32_t mask = static_cast<std::uint32_t>(slots - 1);
     vertex_t* keys = w.keys.data();
     V* vals = w.vals.data();
+    offset_t inserted = 0;
     for (offset_t ka = a_begin; ka < a_end; ++ka) {
       const vertex_t k = a_.col_idx[ka];
       const V aik = a_entry(ka);
@@ -376,12 +399,14 @@ class SpgemmKernel {
           if (keys[h] == -1) {
             keys[h] = j;
             vals[h] = prod;
+            ++inserted;
             break;
           }
           h = (h + 1) & mask;
         }
       }
     }
+    if (len < 0) len = inserted;
     // Compact the keys into C, sort them, then fetch each value by its key.
     offset_t n = 0;
     for (std::int64_t s = 0; s < slots && n < len; ++s)
@@ -394,13 +419,14 @@ class SpgemmKernel {
       out_val[t] = vals[h];
     }
     std::fill(keys, keys + slots, vertex_t{-1});
+    return len;
   }
 
   // Writes the columns set in bitmap words first_word..last_word, in order,
   // with their accumulated values, and clears bits and accumulators behind it
   // (S::zero() again) for the next row.
-  static void read_out_bitmap(std::uint64_t* bits, V* acc, std::int64_t first_word,
-                              std::int64_t last_word, vertex_t* out_col, V* out_val) {
+  static offset_t read_out_bitmap(std::uint64_t* bits, V* acc, std::int64_t first_word,
+                                  std::int64_t last_word, vertex_t* out_col, V* out_val) {
     offset_t t = 0;
     for (std::int64_t wi = first_word; wi <= last_word; ++wi) {
       std::uint64_t x = bits[wi];
@@ -414,6 +440,7 @@ class SpgemmKernel {
         x &= x - 1;
       }
     }
+    return t;
   }
 
   // A dense row with more products than bitmap words (few columns, long
@@ -422,8 +449,8 @@ class SpgemmKernel {
   // and sets its bit; the row is then read out by scanning the whole bitmap,
   // resetting bits and accumulators behind it. The first-touch branch of the
   // general path below mispredicts about once per column of C.
-  void numeric_dense_row_many(Workspace<V>& w, vertex_t* out_col, V* out_val, offset_t a_begin,
-                              offset_t a_end) const {
+  offset_t numeric_dense_row_many(Workspace<V>& w, vertex_t* out_col, V* out_val, offset_t a_begin,
+                                  offset_t a_end) const {
     std::uint64_t* bits = w.bits.data();
     V* acc = w.acc.data();
     for (offset_t ka = a_begin; ka < a_end; ++ka) {
@@ -435,7 +462,7 @@ class SpgemmKernel {
         bits[j >> 6] |= std::uint64_t{1} << (j & 63);
       }
     }
-    read_out_bitmap(bits, acc, 0, b_.n_cols / 64, out_col, out_val);
+    return read_out_bitmap(bits, acc, 0, b_.n_cols / 64, out_col, out_val);
   }
 
   // Gustavson with a bitmap of the columns seen (n_cols bits: 32 KiB covers
@@ -444,8 +471,8 @@ class SpgemmKernel {
   // bitmap words between its lowest and highest column (ctz per hit), or by
   // sorting the columns collected on first touch, whichever is cheaper:
   // words vs L log L. Both leave the bitmap all zero for the next row.
-  void numeric_dense_row(Workspace<V>& w, vertex_t* out_col, V* out_val, offset_t len,
-                         offset_t a_begin, offset_t a_end) const {
+  offset_t numeric_dense_row(Workspace<V>& w, vertex_t* out_col, V* out_val, offset_t len,
+                             offset_t a_begin, offset_t a_end) const {
     std::uint64_t* bits = w.bits.data();
     V* acc = w.acc.data();
     offset_t n = 0;
@@ -469,7 +496,8 @@ class SpgemmKernel {
         }
       }
     }
-    if (len == 0) return;
+    if (len < 0) len = n;
+    if (len == 0) return 0;
     const std::int64_t words = (hi >> 6) - (lo >> 6) + 1;
     if (words <= len * static_cast<std::int64_t>(std::bit_width(static_cast<std::uint64_t>(len)))) {
       read_out_bitmap(bits, acc, lo >> 6, hi >> 6, out_col, out_val);
@@ -482,6 +510,7 @@ class SpgemmKernel {
         bits[j >> 6] = 0;
       }
     }
+    return len;
   }
 
   const CsrView<T>& a_;
@@ -574,9 +603,48 @@ Csr<typename S::value_type> spgemm(const CsrView<T>& a, const CsrView<T>& b, int
   return c;
 }
 
+template <class S, class T>
+void spgemm_rows(const CsrView<T>& a, const CsrView<T>& b, int threads,
+                 const SpgemmRowSink<typename S::value_type>& sink, SpgemmStats* stats) {
+  using V = typename S::value_type;
+  check_spgemm_shapes(a.n_rows, a.n_cols, b.n_rows, b.n_cols);
+  threads = std::max(1, threads);
+  const auto t_start = Clock::now();
+  SpgemmKernel<S, T> kernel(a, b, threads);
+  auto t0 = Clock::now();
+  const Plan plan = kernel.analyse();
+  const double analysis_ms = ms_since(t0);
+  // The longest row any thread may hold: min(IP, n_cols).
+  offset_t longest = 0;
+  for (const std::int64_t ip : plan.ip) longest = std::max<offset_t>(longest, ip);
+  longest = std::min<offset_t>(longest, b.n_cols);
+  t0 = Clock::now();
+  std::vector<Workspace<V>> ws;
+  try {
+    ws = kernel.workspaces(plan);
+  } catch (const std::bad_alloc&) {
+    throw SizeError("spgemm: cannot allocate the per-thread tables (" +
+                    std::to_string(plan.max_hash_slots) + " hash slots, " +
+                    std::to_string(plan.any_dense ? b.n_cols : 0) + " dense columns per thread)");
+  }
+  kernel.stream(plan, ws, longest, sink);
+  if (stats) {
+    *stats = SpgemmStats{};
+    stats->intermediate_products = plan.total_ip;
+    stats->max_row_products = plan.max_ip;
+    for (int g = 0; g < 4; ++g) stats->rows_per_group[g] = plan.rows_per_kind[g];
+    stats->tasks = static_cast<int>(plan.tasks.size());
+    stats->analysis_ms = analysis_ms;
+    stats->numeric_ms = ms_since(t0);
+    stats->total_ms = ms_since(t_start);
+  }
+}
+
 #define GRAPHRUN_SPGEMM_CPU_INSTANTIATE(S, T)                                                  \
   template Csr<typename S::value_type> spgemm<S, T>(const CsrView<T>&, const CsrView<T>&, int, \
-                                                    SpgemmStats*);
+                                                    SpgemmStats*);                             \
+  template void spgemm_rows<S, T>(const CsrView<T>&, const CsrView<T>&, int,                   \
+                                  const SpgemmRowSink<typename S::value_type>&, SpgemmStats*);
 GRAPHRUN_SPGEMM_CPU_COMBOS(GRAPHRUN_SPGEMM_CPU_INSTANTIATE)
 #undef GRAPHRUN_SPGEMM_CPU_INSTANTIATE
 

@@ -487,6 +487,8 @@ DeviceCsr<typename S::value_type> spgemm(const DeviceCsr<T>& a, const DeviceCsr<
 
 GRAPHRUN_SPGEMM_INSTANTIATE(PlusTimes<float>, float)
 GRAPHRUN_SPGEMM_INSTANTIATE(PlusTimes<double>, double)
+// Float matrices summed in double (MCL's expansion, as mcl computes it).
+GRAPHRUN_SPGEMM_INSTANTIATE(PlusTimes<double>, float)
 GRAPHRUN_SPGEMM_INSTANTIATE(MinPlus<float>, float)
 GRAPHRUN_SPGEMM_INSTANTIATE(MinPlus<double>, double)
 GRAPHRUN_SPGEMM_INSTANTIATE(MaxTimes<double>, double)

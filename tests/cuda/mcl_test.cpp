@@ -62,9 +62,16 @@ TEST(MclCuda, SharedGraphsAsOnTheCpuLarge) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
   const auto files = test::graph_files(GRAPHRUN_DATASETS);
   if (files.empty()) GTEST_SKIP() << "shared datasets not present";
-  for (const auto& file : files)
-    if (std::filesystem::file_size(file) < (std::uintmax_t{1} << 20))
-      expect_same_as_cpu(io::load_graph(file.string()), {}, file.filename().string());
+  for (const auto& file : files) {
+    if (std::filesystem::file_size(file) >= (std::uintmax_t{1} << 20)) continue;
+    Graph g;
+    try {
+      g = io::load_graph(file.string());
+    } catch (const InputError&) {
+      continue;  // a file of the collection that is not an edge list (as-caida's)
+    }
+    expect_same_as_cpu(g, {}, file.filename().string());
+  }
 }
 
 TEST(MclCuda, TightPruningAsOnTheCpu) {
@@ -106,7 +113,7 @@ TEST(MclCuda, CallersExpansion) {
                                       std::int64_t* products) {
     ++calls;
     cuda::SpgemmStats stats;
-    auto e = cuda::spgemm<PlusTimes<float>>(m, m, &stats, s);
+    auto e = cuda::spgemm<PlusTimes<double>>(m, m, &stats, s);
     *products = stats.intermediate_products;
     return e;
   };

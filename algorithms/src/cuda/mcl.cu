@@ -2,9 +2,12 @@
 // device. The start matrix is built on the host (mcl_start.cpp) and uploaded
 // once; each iteration is
 //
-//   E = M·M                    cuda::spgemm<PlusTimes<float>> (or the
-//                              caller's expansion, e.g. cuSPARSE)
-//   measure_columns            warp per column: max, Σv², entries >= cut and
+//   E = M·M                    cuda::spgemm<PlusTimes<double>> over the
+//                              float M: products and sums in double, as on
+//                              the CPU and in mcl (or the caller's
+//                              expansion, e.g. cuSPARSE in double)
+//   measure_columns            warp per column: rounds E to float (as mcl
+//                              stores it), max, Σv², entries >= cut and
 //                              their mass; decides which columns need ranks
 //   segmented sort             CUB DeviceSegmentedSort, descending, of the
 //                              values of those columns only (the others get
@@ -23,10 +26,12 @@
 // The rules are those of prune_column in mcl_parts.hpp, evaluated on a
 // column sorted in descending order: the k-th largest below the cut is the
 // (R-1)-th of the sorted column, and so on (see decide_columns). Sums are in
-// double; a warp adds in a different order than mcl's serial loop, so a
-// column's masses can differ from the CPU's in the last bits, and the
-// expansion accumulates in float; clusters agree with the CPU's unless an
-// entry sits exactly at a threshold.
+// double; a warp, and the SpGEMM's atomics, add in a different order than
+// the CPU's serial loops, so a sum can differ from the CPU's in its last
+// bits, which the rounding to float almost always absorbs. (An expansion
+// summed in float instead moves entries that tie exactly in double, such
+// as the leaves of a star, apart, and with them pruning decisions: on
+// PGPgiantcompo it took 33 iterations instead of 18.)
 #include <cstring>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_sort.cuh>
@@ -76,9 +81,9 @@ __device__ bool needs_ranks(const ColumnMeasure& m, std::int64_t n, const mcl::P
   return p.select > 0 && m.n_cut > p.select;
 }
 
-__global__ void measure_columns(vertex_t n, const offset_t* row_ptr, const float* val,
-                                mcl::PruneParams p, ColumnMeasure* measure, offset_t* seg_begin,
-                                offset_t* seg_end) {
+__global__ void measure_columns(vertex_t n, const offset_t* row_ptr, const double* e_val,
+                                float* val, mcl::PruneParams p, ColumnMeasure* measure,
+                                offset_t* seg_begin, offset_t* seg_end) {
   const int lane = threadIdx.x & 31;
   for (vertex_t j = (blockIdx.x * blockDim.x + threadIdx.x) >> 5; j < n;
        j += (gridDim.x * blockDim.x) >> 5) {
@@ -87,7 +92,8 @@ __global__ void measure_columns(vertex_t n, const offset_t* row_ptr, const float
     long long n_cut = 0;
     float maxval = 0;
     for (offset_t k = b + lane; k < e; k += 32) {
-      const float v = val[k];
+      const float v = static_cast<float>(e_val[k]);  // mcl stores the expanded column as float
+      val[k] = v;
       const double x = v;
       maxval = fmaxf(maxval, v);
       center += x * x;
@@ -241,16 +247,18 @@ class PruneInflate {
         scalars_(2) {}
 
   // M = prune, inflate (E); *chaos gets the largest column chaos.
-  DeviceCsr<float> operator()(const DeviceCsr<float>& e, const mcl::PruneParams& p, double r,
+  DeviceCsr<float> operator()(const DeviceCsr<double>& e, const mcl::PruneParams& p, double r,
                               float* chaos) {
     const offset_t nnz_e = e.nnz();
-    if (sorted_.size() < static_cast<std::size_t>(nnz_e))
+    if (sorted_.size() < static_cast<std::size_t>(nnz_e)) {
       sorted_ = DeviceArray<float>(static_cast<std::size_t>(nnz_e) + nnz_e / 4);
+      e_float_ = DeviceArray<float>(sorted_.size());
+    }
     const unsigned grid = warp_grid(n_);
     GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(chaos_.data(), 0, sizeof(unsigned), stream_));
-    measure_columns<<<grid, kBlock, 0, stream_>>>(n_, e.row_ptr().data(), e.values().data(), p,
-                                                  measure_.data(), seg_begin_.data(),
-                                                  seg_end_.data());
+    measure_columns<<<grid, kBlock, 0, stream_>>>(n_, e.row_ptr().data(), e.values().data(),
+                                                  e_float_.data(), p, measure_.data(),
+                                                  seg_begin_.data(), seg_end_.data());
     check_launch();
     sort_ranked_columns(e);
     decide_columns<<<grid, kBlock, 0, stream_>>>(n_, e.row_ptr().data(), sorted_.data(), p,
@@ -280,8 +288,8 @@ class PruneInflate {
     DeviceArray<vertex_t> m_col(static_cast<std::size_t>(nnz_m), stream_);
     DeviceArray<float> m_val(static_cast<std::size_t>(nnz_m), stream_);
     compact_inflate<<<grid, kBlock, 0, stream_>>>(n_, e.row_ptr().data(), e.col_idx().data(),
-                                                  e.values().data(), threshold_.data(),
-                                                  m_ptr.data(), m_col.data(), m_val.data(), r);
+                                                  e_float_.data(), threshold_.data(), m_ptr.data(),
+                                                  m_col.data(), m_val.data(), r);
     check_launch();
     return DeviceCsr<float>(n_, n_, std::move(m_ptr), std::move(m_col), std::move(m_val));
   }
@@ -289,18 +297,18 @@ class PruneInflate {
  private:
   // Sorts, descending, the values of the columns whose segment is not
   // empty, into sorted_ at the same positions.
-  void sort_ranked_columns(const DeviceCsr<float>& e) {
+  void sort_ranked_columns(const DeviceCsr<double>& e) {
     const auto nnz = static_cast<int>(std::min<offset_t>(e.nnz(), INT32_MAX));
     if (e.nnz() > INT32_MAX)
       throw DeviceError("mcl: an expanded iterand of " + std::to_string(e.nnz()) +
                         " entries is beyond the segmented sort's 2^31 items");
     std::size_t bytes = 0;
     GRAPHRUN_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeysDescending(
-        nullptr, bytes, e.values().data(), sorted_.data(), nnz, n_, seg_begin_.data(),
+        nullptr, bytes, e_float_.data(), sorted_.data(), nnz, n_, seg_begin_.data(),
         seg_end_.data(), stream_));
     reserve_temp(bytes);
     GRAPHRUN_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeysDescending(
-        temp_.data(), bytes, e.values().data(), sorted_.data(), nnz, n_, seg_begin_.data(),
+        temp_.data(), bytes, e_float_.data(), sorted_.data(), nnz, n_, seg_begin_.data(),
         seg_end_.data(), stream_));
   }
 
@@ -315,7 +323,8 @@ class PruneInflate {
   DeviceArray<double> threshold_;
   DeviceArray<offset_t> kept_;
   DeviceArray<unsigned> chaos_;
-  DeviceArray<float> sorted_;
+  DeviceArray<float> sorted_;   // the ranked columns, descending
+  DeviceArray<float> e_float_;  // E's values rounded to float
   DeviceArray<unsigned char> temp_;
   Pinned<std::int64_t> scalars_;
 };
@@ -341,19 +350,19 @@ MclResult mcl_cuda_loop(Context& ctx, const Graph& g, const MclOptions& options,
   for (int it = 1; it <= options.max_iterations && n > 0; ++it) {
     const auto ti = Clock::now();
     std::int64_t products = 0;
-    DeviceCsr<float> e;
+    DeviceCsr<double> e;
     if (expansion) {
       e = expansion(m, stream, &products);
     } else {
       cuda::SpgemmStats stats;
-      e = cuda::spgemm<PlusTimes<float>>(m, m, &stats, stream);
+      e = cuda::spgemm<PlusTimes<double>>(m, m, &stats, stream);
       products = stats.intermediate_products;
     }
     GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
     const double t_expand = seconds_since(ti);
     float chaos = 0;
     m = prune_inflate(e, params, inflation, &chaos);
-    e = DeviceCsr<float>();  // freed on the stream, before the next expansion
+    e = DeviceCsr<double>();  // freed on the stream, before the next expansion
     GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
     result.phases.expansion += t_expand;
     result.phases.pruning += seconds_since(ti) - t_expand;

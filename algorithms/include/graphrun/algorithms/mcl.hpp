@@ -17,9 +17,11 @@
 // (M·M)ᵀ = Mᵀ·Mᵀ, so squaring the stored matrix is still one SpGEMM, and
 // every per-column step of mcl is a per-row step here.
 //
-// Precision. Values are single precision, as mcl's are (mcl -z: "cell
-// contents: int and float"): it halves the bytes of every expansion, and it
-// keeps the pruning decisions close to mcl's.
+// Precision. The iterand is single precision, as mcl's is (mcl -z: "cell
+// contents: int and float"); an expansion multiplies and sums in double and
+// rounds each entry to float once, as mcl does, so entries that tie in
+// exact arithmetic (the leaves of a star) still tie, and pruning, which
+// keeps or drops ties together, decides as mcl decides.
 //
 // Backends. On the CPU the loop is OpenMP over rows; with Device::cuda the
 // graph is uploaded once and the whole loop (expansion, pruning, inflation,
@@ -58,8 +60,9 @@ struct MclOptions {
 // Time of each phase of the loop, summed over iterations, in seconds.
 struct MclPhaseSeconds {
   double setup = 0;      // loops, normalization, upload
-  double expansion = 0;  // the SpGEMMs
-  double pruning = 0;    // pruning, inflation, renormalization and chaos
+  double expansion = 0;  // the SpGEMMs (CPU: with pruning and inflation, done
+                         // row by row as the SpGEMM's rows come out)
+  double pruning = 0;    // GPU: pruning, inflation, renormalization and chaos
   double interpret = 0;  // download and reading the clusters off
 };
 

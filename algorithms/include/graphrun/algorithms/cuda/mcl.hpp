@@ -18,14 +18,16 @@
 namespace graphrun::cuda {
 
 // E = M·M for the device-resident iterand m (square, float, rows sorted),
-// complete in the order of `stream`; E's rows must come out with sorted,
-// unique columns. *products gets the intermediate products (for the
-// summary; 0 when unknown).
-using MclExpansion = std::function<DeviceCsr<float>(const DeviceCsr<float>& m, cudaStream_t stream,
-                                                    std::int64_t* products)>;
+// summed in double, complete in the order of `stream`; E's rows must come
+// out with sorted, unique columns. *products gets the intermediate products
+// (for the summary; 0 when unknown). The loop rounds E to float, as mcl
+// stores an expanded column.
+using MclExpansion = std::function<DeviceCsr<double>(const DeviceCsr<float>& m, cudaStream_t stream,
+                                                     std::int64_t* products)>;
 
 // graphrun::mcl on ctx's GPU with `expansion` squaring the iterand; an empty
-// function means graphrun's hash SpGEMM (cuda::spgemm<PlusTimes<float>>).
+// function means graphrun's hash SpGEMM (cuda::spgemm<PlusTimes<double>>
+// over the float iterand).
 MclResult mcl(Context& ctx, const Graph& g, const MclOptions& options,
               const MclExpansion& expansion);
 

@@ -39,6 +39,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "graphrun/engine/csr.hpp"
@@ -124,6 +125,24 @@ template <class S, class T>
 Csr<typename S::value_type> spgemm(const CsrView<T>& a, const CsrView<T>& b, int threads,
                                    SpgemmStats* stats = nullptr);
 
+// Receives one row of C: its columns (sorted) and values, which the sink
+// may change in place, from the thread (0 .. threads-1) that computed it.
+// Called concurrently from the OpenMP threads; must not throw.
+template <class V>
+using SpgemmRowSink =
+    std::function<void(int thread, vertex_t row, const vertex_t* col, V* val, offset_t len)>;
+
+// The rows of C = A ⊕.⊗ B, each handed to `sink` as soon as it is computed,
+// and C itself never stored: the analysis and the numeric phase alone, with
+// no symbolic phase (a row's length is counted while it is computed, in a
+// per-thread buffer of the longest row's bound). For consumers that filter
+// or transform rows on the fly, as MCL's pruning does. Rows arrive in no
+// fixed order; each is the same as spgemm() computes it. stats: products,
+// tasks, analysis_ms, numeric_ms (the sink's time included), total_ms.
+template <class S, class T>
+void spgemm_rows(const CsrView<T>& a, const CsrView<T>& b, int threads,
+                 const SpgemmRowSink<typename S::value_type>& sink, SpgemmStats* stats = nullptr);
+
 // The combinations compiled into graphrun_kernels (kernels/cpu/spgemm.cpp).
 #define GRAPHRUN_SPGEMM_CPU_COMBOS(X) \
   X(PlusTimes<double>, double)        \
@@ -134,7 +153,10 @@ Csr<typename S::value_type> spgemm(const CsrView<T>& a, const CsrView<T>& b, int
 
 #define GRAPHRUN_SPGEMM_CPU_EXTERN(S, T)                                                         \
   extern template Csr<typename S::value_type> spgemm<S, T>(const CsrView<T>&, const CsrView<T>&, \
-                                                           int, SpgemmStats*);
+                                                           int, SpgemmStats*);                   \
+  extern template void spgemm_rows<S, T>(const CsrView<T>&, const CsrView<T>&, int,              \
+                                         const SpgemmRowSink<typename S::value_type>&,           \
+                                         SpgemmStats*);
 GRAPHRUN_SPGEMM_CPU_COMBOS(GRAPHRUN_SPGEMM_CPU_EXTERN)
 #undef GRAPHRUN_SPGEMM_CPU_EXTERN
 

@@ -28,8 +28,9 @@
 // memory there is) throws DeviceError with the bytes needed and available,
 // never a wrong or empty C.
 //
-// Instantiated (value type == matrix type): PlusTimes and MinPlus over
-// float and double, MaxTimes over double; kernels/cuda/spgemm_semiring.cuh
+// Instantiated: PlusTimes and MinPlus over float and double, MaxTimes over
+// double (value type == matrix type), and PlusTimes<double> over float
+// matrices (float inputs, products and sums in double, a double C); kernels/cuda/spgemm_semiring.cuh
 // says what another semiring needs. CUDA builds only.
 #pragma once
 
