@@ -5,15 +5,18 @@
 #
 # writes contraction.md/.csv, mcl.md/.csv and mcl-generated.md/.csv under $OUT
 # (draw the charts with `graphrun experiment plot X.csv --png X.png` where
-# the build has libgd). MCL on the generated graphs is capped at 10 iterations
-# (their per-iteration time is what the comparison needs).
-set -euo pipefail
+# the build has libgd). MCL on the generated graphs is capped at 10
+# iterations: the comparison is per iteration. EXPERIMENT_LIMIT (seconds,
+# default none) caps each of the three runs; the rows done by then are kept.
+set -uo pipefail
 graphrun=${1:?usage: $0 GRAPHRUN DATASETS}
 datasets=${2:?usage: $0 GRAPHRUN DATASETS}
 out=${OUT:-.}
-"$graphrun" experiment contraction --device cuda --suite "$datasets" --reps 5 \
+limit=()
+[ -n "${EXPERIMENT_LIMIT:-}" ] && limit=(timeout "$EXPERIMENT_LIMIT")
+"${limit[@]}" "$graphrun" experiment contraction --device cuda --suite "$datasets" --reps 3 \
   --csv "$out/contraction.csv" | tee "$out/contraction.md"
-"$graphrun" experiment mcl --device cuda --suite "$datasets" --no-generated \
+"${limit[@]}" "$graphrun" experiment mcl --device cuda --suite "$datasets" --no-generated \
   --csv "$out/mcl.csv" | tee "$out/mcl.md"
-"$graphrun" experiment mcl --device cuda gen:grid:1183x1183 gen:rmat:20:5 --max-iter 10 \
-  --csv "$out/mcl-generated.csv" | tee "$out/mcl-generated.md"
+"${limit[@]}" "$graphrun" experiment mcl --device cuda gen:grid:1183x1183 gen:rmat:20:5 \
+  --max-iter 10 --csv "$out/mcl-generated.csv" | tee "$out/mcl-generated.md"

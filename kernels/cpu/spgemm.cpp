@@ -456,7 +456,10 @@ class SpgemmKernel {
     for (offset_t ka = a_begin; ka < a_end; ++ka) {
       const vertex_t k = a_.col_idx[ka];
       const V aik = a_entry(ka);
-      for (offset_t kb = b_.row_ptr[k]; kb < b_.row_ptr[k + 1]; ++kb) {
+      // B's row end in a register: acc's stores could alias row_ptr as far
+      // as the compiler knows, and it would reload the bound every product.
+      const offset_t kb_end = b_.row_ptr[k + 1];
+      for (offset_t kb = b_.row_ptr[k]; kb < kb_end; ++kb) {
         const vertex_t j = b_.col_idx[kb];
         acc[j] = S::add(acc[j], S::mul(aik, b_entry(kb)));
         bits[j >> 6] |= std::uint64_t{1} << (j & 63);
