@@ -36,7 +36,16 @@ void run_gpu(ExperimentOptions& o, const MclOptions& options) {
   bench::for_each_graph(o.graphs, [&](const bench::BenchGraph& bg) {
     const Graph& g = bg.graph;
     if (g.n_vertices() == 0) return;
-    const MclPair p = mcl_both_cuda(ctx, g, options);
+    MclPair p;
+    try {
+      p = mcl_both_cuda(ctx, g, options);
+    } catch (const Error& e) {
+      // A graph MCL does not take (negative weights), or one too large for
+      // graphrun's own loop: a row that says so, and on to the next.
+      table.row({bg.name, std::to_string(g.n_vertices()), std::to_string(g.n_edges()), "-", "-",
+                 "-", "-", "-", "-", "-", "-", std::string("skipped: ") + e.what()});
+      return;
+    }
     if (!p.anchor_error.empty()) {
       // cuSPARSE runs out of resources on the largest products: say so in
       // the table, with graphrun's figures, and go on.
@@ -91,7 +100,14 @@ void run_cpu(ExperimentOptions& o, const MclOptions& options) {
     const Graph& g = bg.graph;
     if (g.n_vertices() == 0) return;
     // Ours: load + cluster, as the mcl process reads its input and clusters.
-    const MclResult r = graphrun::mcl(ctx, g, options);
+    MclResult r;
+    try {
+      r = graphrun::mcl(ctx, g, options);
+    } catch (const ArgumentError& e) {
+      table.row({bg.name, std::to_string(g.n_vertices()), std::to_string(g.n_edges()), "-", "-",
+                 "-", "-", "-", "-", std::string("skipped: ") + e.what()});
+      return;
+    }
     const double ours = bg.load_seconds + r.seconds;
     std::vector<std::string> labels(static_cast<std::size_t>(g.n_vertices()));
     for (vertex_t v = 0; v < g.n_vertices(); ++v) labels[v] = g.label(v);

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -70,6 +71,9 @@ TEST(MclCuda, SharedGraphsAsOnTheCpuLarge) {
     } catch (const InputError&) {
       continue;  // a file of the collection that is not an edge list (as-caida's)
     }
+    if (!g.adj().is_pattern() && std::any_of(g.adj().values().begin(), g.adj().values().end(),
+                                             [](double w) { return w < 0; }))
+      continue;  // MCL takes no negative weights (bcsstk13's stiffness matrix)
     expect_same_as_cpu(g, {}, file.filename().string());
   }
 }
