@@ -25,9 +25,35 @@ int cuda_device_count() noexcept {
   return n;
 }
 
+namespace {
+
+// Gives the device's default stream-ordered pool's unused memory back to
+// the device. The SpGEMM raises the pool's release threshold so that
+// repeated calls reuse their workspace; the memory the pool keeps is then
+// invisible to cudaMalloc and to the pools' own growth elsewhere. Called
+// once before an allocation is reported as failed. Waits for the device,
+// so that memory freed on a stream is back in the pool first.
+bool trim_default_pool() noexcept {
+  int device = 0;
+  cudaMemPool_t pool;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetDefaultMemPool(&pool, device) != cudaSuccess ||
+      cudaDeviceSynchronize() != cudaSuccess || cudaMemPoolTrimTo(pool, 0) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
   if (bytes == 0) return;
-  const cudaError_t err = cudaMalloc(&ptr_, bytes);
+  cudaError_t err = cudaMalloc(&ptr_, bytes);
+  if (err == cudaErrorMemoryAllocation) {
+    cudaGetLastError();
+    if (trim_default_pool()) err = cudaMalloc(&ptr_, bytes);
+  }
   if (err != cudaSuccess) {
     cudaGetLastError();
     std::size_t free_b = 0, total_b = 0;
@@ -41,7 +67,11 @@ DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
 DeviceBuffer::DeviceBuffer(std::size_t bytes, cudaStream_t stream)
     : bytes_(bytes), stream_(stream), ordered_(true) {
   if (bytes == 0) return;
-  const cudaError_t err = cudaMallocAsync(&ptr_, bytes, stream);
+  cudaError_t err = cudaMallocAsync(&ptr_, bytes, stream);
+  if (err == cudaErrorMemoryAllocation) {
+    cudaGetLastError();
+    if (trim_default_pool()) err = cudaMallocAsync(&ptr_, bytes, stream);
+  }
   if (err != cudaSuccess) {
     cudaGetLastError();
     ptr_ = nullptr;
