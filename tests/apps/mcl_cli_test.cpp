@@ -1,0 +1,97 @@
+// End-to-end tests of `graphrun mcl`: ABC input written back by name, in
+// mcl's order and format (the same bytes as `mcl --abc` where the program is
+// installed), numeric edge lists, --output written atomically, and the
+// errors (inflation out of range, negative weights, a missing file), which
+// exit with status 2 and write nothing.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "cli_support.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using graphrun::test::describe;
+using graphrun::test::slurp;
+
+class MclCli : public graphrun::test::CliFixture {
+ protected:
+  fs::path write(const std::string& name, const std::string& text) {
+    const fs::path p = work_ / name;
+    std::ofstream(p) << text;
+    return p;
+  }
+};
+
+// Two triangles joined by one edge, with protein-like names; the second
+// triangle is named first, so mcl's order (first appearance) shows.
+const char* const two_triangles =
+    "YKR068C\tYDR108W\t1\n"
+    "YDR108W\tYGR166W\n"
+    "YGR166W\tYKR068C\t2\n"
+    "YBR254C\tYDR407C\n"
+    "YDR407C\tYMR218C\n"
+    "YMR218C\tYBR254C\n"
+    "YGR166W\tYBR254C\t0.5\n";
+
+TEST_F(MclCli, AbcClustersByNameInMclsOrder) {
+  write("net.abc", two_triangles);
+  const auto r = run("mcl net.abc --abc -q");
+  ASSERT_EQ(r.status, 0) << describe(r);
+  EXPECT_EQ(r.out, "YKR068C\tYDR108W\tYGR166W\nYBR254C\tYDR407C\tYMR218C\n");
+  EXPECT_TRUE(r.err.empty()) << r.err;
+}
+
+TEST_F(MclCli, SameBytesAsTheMclProgram) {
+  if (std::system("command -v mcl >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "the mcl program is not installed";
+  const fs::path in = fs::path(GRAPHRUN_SOURCE_DIR) / "datasets" / "lesmis" / "lesmis.txt.gz";
+  for (const char* inflation : {"1.4", "2", "4"}) {
+    const std::string flags = std::string(" --abc -I ") + inflation;
+    const auto ours = run("mcl '" + in.string() + "'" + flags + " -q -o ours.txt");
+    ASSERT_EQ(ours.status, 0) << describe(ours);
+    const std::string cmd = "cd '" + work_.string() + "' && zcat '" + in.string() + "' | mcl - " +
+                            flags + " -te 2 -o theirs.txt 2>/dev/null";
+    ASSERT_EQ(std::system(cmd.c_str()), 0);
+    EXPECT_EQ(slurp(work_ / "ours.txt"), slurp(work_ / "theirs.txt")) << "-I " << inflation;
+  }
+}
+
+TEST_F(MclCli, NumericEdgeListAndSummary) {
+  const fs::path in = fs::path(GRAPHRUN_SOURCE_DIR) / "datasets" / "karate" / "karate.txt.gz";
+  const auto r = run("mcl '" + in.string() + "' -o clusters.txt --threads 2");
+  ASSERT_EQ(r.status, 0) << describe(r);
+  EXPECT_TRUE(r.out.empty());
+  const std::string text = slurp(work_ / "clusters.txt");
+  // Every vertex once, one cluster per line.
+  std::size_t fields = 0, lines = 0;
+  for (char c : text) {
+    fields += c == '\t' || c == '\n';
+    lines += c == '\n';
+  }
+  EXPECT_EQ(fields, 34u) << text;
+  EXPECT_GE(lines, 2u);
+  EXPECT_NE(r.err.find("iteration"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("converged"), std::string::npos) << r.err;
+}
+
+TEST_F(MclCli, BadInputExitsWithStatus2AndWritesNothing) {
+  write("net.abc", two_triangles);
+  write("negative.abc", "a b 1\nb c -2\n");
+  const auto low = run("mcl net.abc --abc -I 1 -o out.txt");
+  EXPECT_EQ(low.status, 2) << describe(low);
+  const auto neg = run("mcl negative.abc --abc -o out.txt");
+  EXPECT_EQ(neg.status, 2) << describe(neg);
+  EXPECT_NE(neg.err.find("non-negative"), std::string::npos) << neg.err;
+  const auto missing = run("mcl nowhere.abc --abc -o out.txt");
+  EXPECT_EQ(missing.status, 2) << describe(missing);
+  EXPECT_NE(missing.err.find("nowhere.abc"), std::string::npos) << missing.err;
+  EXPECT_FALSE(fs::exists(work_ / "out.txt"));
+}
+
+}  // namespace
