@@ -132,7 +132,10 @@ Csr<float> iterate(const Csr<float>& m, const detail::mcl::PruneParams& p, doubl
   for (vertex_t j = 0; j < n; ++j) row_ptr[j + 1] += row_ptr[j];
   std::vector<vertex_t> col_idx(static_cast<std::size_t>(row_ptr[n]));
   std::vector<float> values(col_idx.size());
-#pragma omp parallel for schedule(static, 1) num_threads(threads)
+  // Small iterands are copied by one thread: on a loaded machine a parallel
+  // region can cost a scheduler time slice.
+#pragma omp parallel for schedule(static, 1) \
+    num_threads(threads) if (row_ptr[n] + n >= cpu_min_parallel_work)
   for (int t = 0; t < threads; ++t) {
     const ThreadColumns& o = parts[static_cast<std::size_t>(t)];
     for (std::size_t c = 0; c < o.rows.size(); ++c) {

@@ -71,7 +71,9 @@ Csr<float> start_matrix(const Graph& g, int threads) {
   };
 
   const int nt = std::max(1, threads);
-#pragma omp parallel for schedule(dynamic, 1024) num_threads(nt)
+  // One thread for small graphs (see cpu_min_parallel_work).
+  const bool parallel = a.nnz() + n >= cpu_min_parallel_work;
+#pragma omp parallel for schedule(dynamic, 1024) num_threads(nt) if (parallel)
   for (vertex_t j = 0; j < n; ++j) {
     offset_t count = 1;  // the loop
     for_each_neighbour(j, [&](vertex_t, float) { ++count; });
@@ -81,7 +83,7 @@ Csr<float> start_matrix(const Graph& g, int threads) {
 
   std::vector<vertex_t> col_idx(static_cast<std::size_t>(row_ptr[n]));
   std::vector<float> values(col_idx.size());
-#pragma omp parallel for schedule(dynamic, 1024) num_threads(nt)
+#pragma omp parallel for schedule(dynamic, 1024) num_threads(nt) if (parallel)
   for (vertex_t j = 0; j < n; ++j) {
     offset_t e = row_ptr[j];
     float maxval = 0;
