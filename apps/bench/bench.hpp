@@ -45,8 +45,9 @@ struct BenchGraph {
 };
 
 // Calls fn for every input in order (suite first when --suite is given),
-// loading each just before and freeing it after. A file that cannot be read
-// is reported on stderr and skipped, so one bad file does not end a suite.
+// loading each just before and freeing it after; an edge list whose vertex
+// ids are not numbers is read as ABC text (named vertices, io::read_abc). A file that cannot be
+// read is reported on stderr and skipped, so one bad file does not end a suite.
 void for_each_graph(const BenchOptions& o, const std::function<void(const BenchGraph&)>& fn);
 
 // Builds one gen: spec in memory (ArgumentError for a malformed spec).
