@@ -30,8 +30,8 @@
 //
 // Instantiated: PlusTimes and MinPlus over float and double, MaxTimes over
 // double (value type == matrix type), and PlusTimes<double> over float
-// matrices (float inputs, products and sums in double, a double C); kernels/cuda/spgemm_semiring.cuh
-// says what another semiring needs. CUDA builds only.
+// matrices (float inputs, products and sums in double, a double C);
+// kernels/cuda/spgemm_semiring.cuh says what another semiring needs. CUDA builds only.
 #pragma once
 
 #include <cstddef>
