@@ -38,15 +38,10 @@ struct LabelMap {
 };
 
 // The dense vertex that the id field of a label file names, if the graph has
-// it. The one place that turns such a token into a vertex: for now a
-// non-negative integer input id looked up with Graph::find; graphs with
-// string vertex names will resolve it here through Graph::find_name.
+// it: a vertex name in a named graph (--abc), a non-negative integer input
+// id otherwise (Graph::find_name does both).
 std::optional<vertex_t> resolve_vertex(const Graph& g, std::string_view token) {
-  std::uint64_t id = 0;
-  const char* last = token.data() + token.size();
-  const auto [p, ec] = std::from_chars(token.data(), last, id);
-  if (token.empty() || ec != std::errc() || p != last) return std::nullopt;
-  return g.find(id);
+  return g.find_name(token);
 }
 
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
@@ -140,9 +135,9 @@ LabelMap read_label_file(const std::string& path, const Graph& g, const std::str
   if (missing > 0) {
     const auto v =
         static_cast<vertex_t>(std::find(line_of.begin(), line_of.end(), 0) - line_of.begin());
-    const std::string what = "end of file, but vertex " + std::to_string(g.input_id(v)) +
-                             " has no label (" + std::to_string(missing) + " of the " +
-                             std::to_string(n) + " vertices of " + graph_path +
+    const std::string what = "end of file, but vertex " + g.label(v) + " has no label (" +
+                             std::to_string(missing) + " of the " + std::to_string(n) +
+                             " vertices of " + graph_path +
                              " have none); every vertex needs one line 'ID<TAB>LABEL'";
     if (line_no == 0) throw InputError(path, what);
     throw InputError(path, line_no, what);

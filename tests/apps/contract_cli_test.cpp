@@ -129,6 +129,19 @@ TEST_F(ContractCliTest, StringLabelsInByteOrder) {
             "red\tred\t2\n");
 }
 
+// A graph with named vertices (--abc): the label file names them.
+TEST_F(ContractCliTest, NamedVerticesInTheLabelFile) {
+  write("named.abc", "YKR068C YDR108W\nYDR108W YGR166W\nYGR166W YBR254C\n");
+  write("named.tsv", "YKR068C X\nYDR108W X\nYGR166W Y\nYBR254C Y\n");
+  const Result r = run("contract named.abc --abc --labels named.tsv -q");
+  ASSERT_EQ(r.status, 0) << describe(r);
+  EXPECT_EQ(r.out, "X\tY\t1\n");
+  write("unknown.tsv", "YKR068C X\nYDR108W X\nYGR166W Y\nQ0045 Y\n");
+  const Result bad = run("contract named.abc --abc --labels unknown.tsv -q");
+  EXPECT_EQ(bad.status, 2) << describe(bad);
+  EXPECT_NE(bad.err.find("unknown.tsv:4"), std::string::npos) << bad.err;
+}
+
 TEST_F(ContractCliTest, IntegerLabelsInNumericOrder) {
   // Byte order would put 100 before 9.
   write("num.tsv", "10 9\n20 100\n30 9\n40 10\n");
