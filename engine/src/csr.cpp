@@ -27,12 +27,15 @@ Csr<T>::Csr(vertex_t n_rows, vertex_t n_cols, std::vector<offset_t> row_ptr,
   if (!values_.empty() && values_.size() != col_idx_.size())
     throw ArgumentError("Csr: values must be empty (pattern) or hold nnz entries");
   bool ok = true;
+  const auto nnz = static_cast<offset_t>(col_idx_.size());
   // One thread below ~10^6 entries: waking the others can cost more than the check.
   const bool parallel = col_idx_.size() + row_ptr_.size() >= (std::size_t{1} << 20);
 #pragma omp parallel for schedule(dynamic, 1024) reduction(&& : ok) if (parallel)
   for (vertex_t i = 0; i < n_rows; ++i) {
     const offset_t b = row_ptr_[i], e = row_ptr_[i + 1];
-    if (e < b) {
+    // Each row checked on its own (rows run in parallel): a pointer past nnz
+    // in the middle of row_ptr (a damaged file) must not be followed.
+    if (e < b || b < 0 || e > nnz) {
       ok = false;
       continue;
     }
@@ -41,7 +44,10 @@ Csr<T>::Csr(vertex_t n_rows, vertex_t n_cols, std::vector<offset_t> row_ptr,
       if (c < 0 || c >= n_cols || (k > b && col_idx_[k - 1] >= c)) ok = false;
     }
   }
-  if (!ok) throw ArgumentError("Csr: columns out of range, or not sorted and unique within a row");
+  if (!ok)
+    throw ArgumentError(
+        "Csr: row_ptr not non-decreasing within [0, nnz], or columns out of range, or not sorted "
+        "and unique within a row");
 }
 
 template <class T>

@@ -82,6 +82,10 @@ TEST(CsrConstructor, ValidatesLayout) {
   EXPECT_THROW(Csr<double>(2, 3, {0, 3, 2}, {0, 1, 2}, {}), ArgumentError);  // decreasing row_ptr
   EXPECT_THROW(Csr<double>(2, 3, {0, 2}, {0, 1}, {}), ArgumentError);        // short row_ptr
   EXPECT_THROW(Csr<double>(2, 3, {0, 2, 3}, {0, 2, 1}, {1.0}), ArgumentError);  // values length
+  // A damaged row pointer far past nnz in the middle (a corrupt cache):
+  // an error, never a read past col_idx.
+  EXPECT_THROW(Csr<double>(3, 3, {0, 1000000000, 1, 3}, {0, 1, 2}, {}), ArgumentError);
+  EXPECT_THROW(Csr<double>(3, 3, {0, -5, 1, 3}, {0, 1, 2}, {}), ArgumentError);
 }
 
 // Random COO of several shapes: transpose twice is the identity, transpose
