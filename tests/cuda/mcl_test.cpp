@@ -107,6 +107,7 @@ TEST(MclCuda, RandomGraphsAsOnTheCpuLarge) {
   }
 }
 
+#if defined(GRAPHRUN_HAVE_CUDA)
 // The experiments swap the expansion: a caller's SpGEMM gives the same run.
 TEST(MclCuda, CallersExpansion) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
@@ -133,6 +134,7 @@ TEST(MclCuda, CpuContextIsRefusedByTheGpuEntryPoint) {
   Context cpu(Device::cpu, 1);
   EXPECT_THROW(cuda::mcl(cpu, g, {}, cuda::MclExpansion()), ArgumentError);
 }
+#endif  // GRAPHRUN_HAVE_CUDA
 
 }  // namespace
 }  // namespace graphrun
