@@ -3,19 +3,15 @@
 // Labels come from a file (arbitrary tokens, numbered densely here) or from
 // --group-size K (consecutive dense ids, label v / K).
 #include <algorithm>
-#include <charconv>
 #include <filesystem>
-#include <fstream>
 #include <memory>
-#include <optional>
 #include <string>
-#include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "commands.hpp"
 #include "graphrun/algorithms/contract.hpp"
 #include "graphrun/engine/error.hpp"
+#include "graphrun/io/labels.hpp"
 #include "graphrun/io/write.hpp"
 
 namespace graphrun::cli {
@@ -30,124 +26,9 @@ struct ContractArgs {
   std::string output = "-";
 };
 
-// A vertex -> label map with the labels numbered densely: labels[v] in
-// [0, names.size()), names[k] the text written for label k.
-struct LabelMap {
-  std::vector<vertex_t> labels;
-  std::vector<std::string> names;
-};
-
-// The dense vertex that the id field of a label file names, if the graph has
-// it: a vertex name in a named graph (--abc), a non-negative integer input
-// id otherwise (Graph::find_name does both).
-std::optional<vertex_t> resolve_vertex(const Graph& g, std::string_view token) {
-  return g.find_name(token);
-}
-
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
-
-// The whitespace-separated fields of a line.
-std::vector<std::string_view> split_fields(std::string_view line) {
-  std::vector<std::string_view> fields;
-  std::size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && is_blank(line[i])) ++i;
-    const std::size_t start = i;
-    while (i < line.size() && !is_blank(line[i])) ++i;
-    if (i > start) fields.push_back(line.substr(start, i - start));
-  }
-  return fields;
-}
-
-std::optional<std::uint64_t> as_non_negative_integer(std::string_view s) {
-  std::uint64_t v = 0;
-  const char* last = s.data() + s.size();
-  const auto [p, ec] = std::from_chars(s.data(), last, v);
-  if (s.empty() || ec != std::errc() || p != last) return std::nullopt;
-  return v;
-}
-
-// Dense label numbers in the order users expect from the names: ascending
-// numeric order when every name is a non-negative integer (so "10" comes
-// after "9"; equal values written differently, "7" and "07", stay distinct
-// labels, ordered by their text), byte order otherwise. `first_seen[v]` is
-// vertex v's label in order of first appearance; the result renumbers it.
-LabelMap number_labels(std::vector<vertex_t> first_seen, std::vector<std::string> seen_names) {
-  const auto k = static_cast<vertex_t>(seen_names.size());
-  std::vector<std::optional<std::uint64_t>> value(seen_names.size());
-  bool numeric = true;
-  for (vertex_t i = 0; i < k; ++i) {
-    value[i] = as_non_negative_integer(seen_names[i]);
-    numeric = numeric && value[i].has_value();
-  }
-  std::vector<vertex_t> order(seen_names.size());
-  for (vertex_t i = 0; i < k; ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](vertex_t x, vertex_t y) {
-    if (numeric && *value[x] != *value[y]) return *value[x] < *value[y];
-    return seen_names[x] < seen_names[y];
-  });
-  std::vector<vertex_t> rank(seen_names.size());
-  LabelMap out;
-  out.names.resize(seen_names.size());
-  for (vertex_t r = 0; r < k; ++r) {
-    rank[order[r]] = r;
-    out.names[r] = std::move(seen_names[order[r]]);
-  }
-  for (vertex_t& l : first_seen) l = rank[l];
-  out.labels = std::move(first_seen);
-  return out;
-}
-
-// Reads "ID<TAB>LABEL" lines: every vertex of g exactly once, '#' comment
-// lines and blank lines skipped, fields separated by any blanks.
-LabelMap read_label_file(const std::string& path, const Graph& g, const std::string& graph_path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "cannot open the label file");
-  const vertex_t n = g.n_vertices();
-  std::vector<std::int64_t> line_of(static_cast<std::size_t>(n), 0);  // 0: no label yet
-  std::vector<vertex_t> first_seen(static_cast<std::size_t>(n), 0);
-  std::unordered_map<std::string, vertex_t> label_id;
-  std::vector<std::string> seen_names;
-  std::int64_t line_no = 0;
-  for (std::string line; std::getline(in, line);) {
-    ++line_no;
-    const std::vector<std::string_view> f = split_fields(line);
-    if (f.empty() || f[0].front() == '#') continue;
-    if (f.size() != 2)
-      throw InputError(path, line_no,
-                       "expected 2 fields 'ID<TAB>LABEL', found " + std::to_string(f.size()));
-    const std::optional<vertex_t> v = resolve_vertex(g, f[0]);
-    if (!v)
-      throw InputError(path, line_no,
-                       "vertex '" + std::string(f[0]) + "' is not in the graph " + graph_path);
-    if (line_of[*v] != 0)
-      throw InputError(path, line_no,
-                       "vertex " + std::string(f[0]) + " is labelled twice (first on line " +
-                           std::to_string(line_of[*v]) + ")");
-    line_of[*v] = line_no;
-    const auto [it, added] =
-        label_id.try_emplace(std::string(f[1]), static_cast<vertex_t>(seen_names.size()));
-    if (added) seen_names.emplace_back(f[1]);
-    first_seen[*v] = it->second;
-  }
-  if (in.bad()) throw InputError(path, line_no, "read error");
-  const auto missing = std::count(line_of.begin(), line_of.end(), std::int64_t{0});
-  if (missing > 0) {
-    const auto v =
-        static_cast<vertex_t>(std::find(line_of.begin(), line_of.end(), 0) - line_of.begin());
-    const std::string what = "end of file, but vertex " + g.label(v) + " has no label (" +
-                             std::to_string(missing) + " of the " + std::to_string(n) +
-                             " vertices of " + graph_path +
-                             " have none); every vertex needs one line 'ID<TAB>LABEL'";
-    if (line_no == 0) throw InputError(path, what);
-    throw InputError(path, line_no, what);
-  }
-  return number_labels(std::move(first_seen), std::move(seen_names));
-}
-
 // --group-size K: label v / K for dense vertex v (ascending input id).
-LabelMap group_labels(const Graph& g, int group_size) {
-  LabelMap out;
+io::VertexLabels group_labels(const Graph& g, int group_size) {
+  io::VertexLabels out;
   out.labels = consecutive_labels(g.n_vertices(), group_size);
   const vertex_t n_labels =
       g.n_vertices() == 0 ? 0 : (g.n_vertices() - 1) / static_cast<vertex_t>(group_size) + 1;
@@ -177,8 +58,8 @@ void run_contract(const ContractArgs& a) {
   const Graph& g = in.graph;
 
   Stopwatch label_time;
-  const LabelMap map =
-      from_file ? read_label_file(a.labels_path, g, a.common.input) : group_labels(g, a.group_size);
+  const io::VertexLabels map = from_file ? io::read_vertex_labels(a.labels_path, g, a.common.input)
+                                         : group_labels(g, a.group_size);
   const double label_seconds = label_time.seconds();
 
   ContractOptions options;

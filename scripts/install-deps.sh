@@ -7,11 +7,13 @@
 #   experiment: mcl (van Dongen's program, the reference of the MCL comparison),
 #            libgd (the PNG bar charts)
 #   style:   clang-format
+#   fuzzing: clang with its libFuzzer and sanitizer runtimes, libomp (scripts/fuzz.sh)
 # The CUDA toolkit is not installed here: GRAPHRUN_CUDA=AUTO builds the CUDA
 # backend when nvcc is found (PATH or /usr/local/cuda).
 set -euo pipefail
 pkgs=(cmake g++ make pkg-config zlib1g-dev libcli11-dev libgtest-dev libboost-graph-dev
-      libgraphblas-dev python3 python3-networkx python3-scipy clang-format gzip mcl libgd-dev)
+      libgraphblas-dev python3 python3-networkx python3-scipy clang-format gzip mcl libgd-dev
+      clang libomp-dev libclang-rt-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,95 @@
+// libFuzzer target: gzip-compressed edge lists. The first byte picks what is
+// done with the rest, R:
+//   0  R compressed whole: must read exactly as R does uncompressed
+//   1  R compressed, then cut short: must be an InputError (never a graph)
+//   2  R compressed in two members (gzip -c a b style): as R uncompressed
+//   3  R itself behind a gzip magic: a corrupt stream, any outcome but a crash
+// The plain/compressed comparison is of the whole outcome: the same graph,
+// bit for bit, or the same complaint about the same line.
+#include <zlib.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "fuzz_support.hpp"
+#include "graphrun/io/load.hpp"
+
+using namespace graphrun;
+using namespace graphrun::fuzz;
+
+namespace {
+
+// One gzip member holding `bytes`.
+std::vector<std::uint8_t> gzip(std::span<const std::uint8_t> bytes) {
+  z_stream z{};
+  fuzz_check(deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK,
+             "deflateInit2");
+  std::vector<std::uint8_t> out(deflateBound(&z, static_cast<uLong>(bytes.size())) + 32);
+  z.next_in = const_cast<Bytef*>(bytes.data());
+  z.avail_in = static_cast<uInt>(bytes.size());
+  z.next_out = out.data();
+  z.avail_out = static_cast<uInt>(out.size());
+  fuzz_check(deflate(&z, Z_FINISH) == Z_STREAM_END, "deflate");
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return out;
+}
+
+Graph read(const std::string& path) {
+  io::LoadOptions o;
+  o.threads = 1;
+  return io::read_edge_list(path, o);
+}
+
+std::string read_outcome(const std::string& path) {
+  return outcome([&] { read(path); });
+}
+
+void same_as_plain(std::span<const std::uint8_t> rest, const std::vector<std::uint8_t>& gz) {
+  Scratch& s = Scratch::get();
+  const std::string plain = s.write("in.txt", rest);
+  const std::string packed = s.write("in.txt.gz", gz);
+  Graph a, b;
+  const std::string oa = outcome([&] { a = read(plain); });
+  const std::string ob = outcome([&] { b = read(packed); });
+  fuzz_check(oa == ob, "gzip changed the outcome");
+  if (oa.empty()) fuzz_check(same_graph(a, b), "gzip changed the graph");
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  const std::span<const std::uint8_t> rest(data + 1, size - 1);
+  switch (data[0] % 4) {
+    case 0:
+      same_as_plain(rest, gzip(rest));
+      break;
+    case 1: {
+      std::vector<std::uint8_t> gz = gzip(rest);
+      // Cut anywhere short of the end (the position from the data's length
+      // and last byte, so the fuzzer can steer it).
+      const std::size_t keep = (rest.size() * 131 + data[size - 1]) % gz.size();
+      gz.resize(keep);
+      const std::string path = Scratch::get().write("cut.txt.gz", gz);
+      const std::string o = read_outcome(path);
+      fuzz_check(o.rfind("input: ", 0) == 0, "a truncated .gz was not an input error");
+      break;
+    }
+    case 2: {
+      const std::size_t half = rest.size() / 2;
+      std::vector<std::uint8_t> gz = gzip(rest.first(half));
+      const std::vector<std::uint8_t> second = gzip(rest.subspan(half));
+      gz.insert(gz.end(), second.begin(), second.end());
+      same_as_plain(rest, gz);
+      break;
+    }
+    default: {
+      std::vector<std::uint8_t> bytes = {0x1f, 0x8b, 0x08};
+      bytes.insert(bytes.end(), rest.begin(), rest.end());
+      read_outcome(Scratch::get().write("raw.txt.gz", bytes));
+    }
+  }
+  return 0;
+}
