@@ -30,11 +30,11 @@ void run_mcl(MclArgs& a) {
 
   MclOptions options = a.mcl;
   ProgressBar bar("mcl", !a.common.quiet);
-  options.on_iteration = [&](int it, double chaos, std::int64_t nnz) {
+  options.on_iteration = [&](const IterationInfo& it) {
     // The chaos falls towards the 1e-4 limit roughly geometrically.
     bar.update(-1.0, [&] {
-      return format("iteration %d, chaos %.2e, %lld entries", it, chaos,
-                    static_cast<long long>(nnz));
+      return format("iteration %d, chaos %.2e, %lld entries", it.iteration, it.residual,
+                    static_cast<long long>(it.nnz));
     });
     return true;
   };

@@ -9,6 +9,8 @@
 #include "graphrun/io/load.hpp"
 #include "graphrun/io/write.hpp"
 #include "graphrun/kernels/spgemm.hpp"
+#include "graphrun/kernels/spgemm_estimate.hpp"
+#include "spgemm_estimate_report.hpp"
 
 namespace graphrun::cli {
 
@@ -19,6 +21,7 @@ struct SpgemmArgs {
   std::string b_path;    // empty: B = A
   std::string output = "-";
   bool transpose_b = false;
+  bool estimate = false;  // print what the product would cost, compute nothing
 };
 
 bool ends_with(const std::string& s, std::string_view suffix) {
@@ -47,8 +50,11 @@ void check_readable(const std::string& path) {
 std::string shape(const Csr<double>& m) { return format("%dx%d", m.n_rows(), m.n_cols()); }
 
 void run_spgemm(const SpgemmArgs& args) {
-  Context ctx = make_context(args.common, "spgemm");
-  check_output_path(args.output);
+  // An estimate for the GPU reads and counts on the CPU: it needs no GPU.
+  CommonOptions run_on = args.common;
+  if (args.estimate) run_on.device = "cpu";
+  Context ctx = make_context(run_on, "spgemm");
+  if (!args.estimate) check_output_path(args.output);
   const std::string& a_path = args.common.input;
   const std::string& b_path = args.b_path.empty() ? a_path : args.b_path;
   check_readable(a_path);
@@ -70,6 +76,32 @@ void run_spgemm(const SpgemmArgs& args) {
                         ") is " + shape(b) + "; A*B needs as many columns in A (" +
                         std::to_string(a.n_cols()) + ") as rows in B (" +
                         std::to_string(b.n_rows()) + ")");
+
+  if (args.estimate) {
+    Stopwatch count_time;
+    EstimateReport report;
+    report.a_name = a_path;
+    report.b_name = b_name;
+    report.a = &a;
+    report.b = &b;
+    report.device = parse_device(args.common.device);
+    report.threads = ctx.threads();
+    report.estimate = estimate_spgemm<PlusTimes<double>>(
+        a.view(), b.view(), {.device = report.device, .threads = report.threads});
+    const double count_ms = count_time.seconds() * 1e3;
+    report.limits = device_memory_limits(report.device, report.why_no_limits);
+    print_estimate(report);
+    print_summary(
+        args.common,
+        format("spgemm --estimate: A %s (%lld nnz) * B %s (%lld nnz): %lld intermediate "
+               "products, nnz(C) <= %lld; counted in %.2f ms, nothing multiplied; "
+               "load %.3f s",
+               shape(a).c_str(), static_cast<long long>(a.nnz()), shape(b).c_str(),
+               static_cast<long long>(b.nnz()),
+               static_cast<long long>(report.estimate.intermediate_products),
+               static_cast<long long>(report.estimate.nnz_c_bound), count_ms, load_seconds));
+    return;
+  }
 
   SpgemmStats stats;
   const Csr<double> c = spgemm<PlusTimes<double>>(ctx, a.view(), b.view(), &stats);
@@ -115,6 +147,9 @@ Command add_spgemm(CLI::App& root) {
       ->type_name("FILE");
   sub->add_option("B", args->b_path, "Right matrix (default: A again)")->type_name("FILE");
   sub->add_flag("--transpose-b", args->transpose_b, "Multiply by the transpose of B (A*Bᵀ)");
+  sub->add_flag("--estimate", args->estimate,
+                "Multiply nothing: print the intermediate products, a bound on nnz(C) and the "
+                "bytes each phase would need on --device (see ESTIMATE below), then exit");
   sub->add_option("-o,--output", args->output,
                   "Write C here (Matrix Market coordinate real general); default stdout")
       ->type_name("FILE");
@@ -137,12 +172,26 @@ Command add_spgemm(CLI::App& root) {
       "OUTPUT:\n"
       "  Matrix Market 'coordinate real general', 1-based, rows in order and columns sorted\n"
       "  within each row, values with 17 significant digits; stdout unless --output.\n"
-      "  A summary (shapes, nnz, intermediate products, time per phase) goes to stderr.\n" +
+      "  A summary (shapes, nnz, intermediate products, time per phase) goes to stderr.\n"
+      "ESTIMATE (--estimate):\n"
+      "  Reads A and B, counts from their row pointers and exits 0 without multiplying\n"
+      "  or writing C. A table on stdout gives the intermediate products IP (the sum\n"
+      "  over rows i and entries A(i,k) of nnz(B(k,:)); exact, with the largest row's),\n"
+      "  the bound nnz(C) <= sum over rows of min(IP(i), columns of B) (equal when no\n"
+      "  two products of a row meet in one column), and the bytes on the --device of\n"
+      "  the inputs, the row analysis, the symbolic phase, the numeric phase (hash\n"
+      "  tables, accumulators, staging) and C at that bound, with the peak held at\n"
+      "  once. Figures sized by nnz(C) are upper bounds; the rest are exact but for\n"
+      "  CUB's small scratch on the GPU. The peak is compared with the machine's\n"
+      "  memory (cpu) or the GPU's free and total memory (cuda; no GPU is needed to\n"
+      "  estimate, and the table says when none is present). On the GPU, 'least' is\n"
+      "  what the product needs with its hash tables cut into one-row chunks.\n" +
       std::string(exit_status_help) +
       "\nEXAMPLES:\n"
       "  graphrun spgemm A.mtx                       # A*A to stdout\n"
       "  graphrun spgemm A.mtx B.mtx -o C.mtx        # A*B\n"
       "  graphrun spgemm A.mtx --transpose-b -o G.mtx  # A*Aᵀ\n"
+      "  graphrun spgemm big.mtx --estimate --device cuda  # will A*A fit on the GPU?\n"
       "  graphrun spgemm web-Google.txt.gz -o two_hop.mtx --threads 8\n");
   return {sub, [args] { run_spgemm(*args); }};
 }

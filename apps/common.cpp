@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -41,8 +42,10 @@ const char* const input_help =
 
 const char* const exit_status_help =
     "\nEXIT STATUS:\n"
-    "  0 success; 2 bad option or bad input (the message names FILE:LINE where a line\n"
-    "  applies); 1 any other failure (device error, write error, out of memory).\n"
+    "  0 success; 2 bad option, bad input (the message names FILE:LINE where a line\n"
+    "  applies) or input too large (for the index types, the GPU's memory or\n"
+    "  --max-device-memory: the message names the bytes needed and available);\n"
+    "  1 any other failure (device error, write error, host out of memory).\n"
     "  Errors print 'graphrun: error: ...' on stderr; an output file is written to a\n"
     "  temporary file and renamed into place only when everything succeeded.\n";
 
@@ -58,8 +61,42 @@ void add_common_options(CLI::App& sub, CommonOptions& o) {
                "Input is 'name name [weight]' lines with arbitrary vertex names (as mcl --abc "
                "reads); outputs use the names");
   add_device_option(sub, o.device);
+  sub.add_option("--max-device-memory", o.max_device_memory,
+                 "With --device cuda: the most GPU memory graphrun may take, e.g. 8G or 512M "
+                 "(K, M, G, T = powers of 1024). Large products are then done in row chunks; "
+                 "what cannot fit ends with an error naming the bytes needed. Default: all free")
+      ->type_name("BYTES");
+  sub.add_flag("--deterministic", o.deterministic,
+               "With --device cuda: sum in a fixed order, so that results are bit-identical run "
+               "to run (slower SpGEMM; CPU runs are deterministic for a given --threads anyway)");
   add_threads_option(sub, o.threads);
   sub.add_flag("-q,--quiet", o.quiet, "No summary line and no progress bar on stderr");
+}
+
+std::size_t parse_bytes(std::string_view text, std::string_view option) {
+  const std::string what = std::string(option) + " '" + std::string(text) + "'";
+  std::size_t i = 0;
+  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.'))
+    ++i;
+  const std::string number(text.substr(0, i));
+  std::string unit(text.substr(i));
+  for (char& c : unit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (unit.size() > 1 && unit.back() == 'B') unit.pop_back();  // "GB", "GIB"
+  if (unit.size() > 1 && unit.back() == 'I') unit.pop_back();  // "GI"
+  static constexpr std::string_view units = "KMGT";
+  int power = 0;
+  if (unit.size() == 1 && units.find(unit[0]) != std::string_view::npos)
+    power = static_cast<int>(units.find(unit[0])) + 1;
+  else if (!unit.empty() && unit != "B")
+    throw ArgumentError(what + ": unknown unit (use a byte count or K, M, G, T)");
+  double value = 0;
+  const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
+  if (number.empty() || ec != std::errc() || end != number.data() + number.size())
+    throw ArgumentError(what + ": not a size (e.g. 8G, 512M or a byte count)");
+  const double bytes = std::ldexp(value, 10 * power);
+  if (!(bytes >= 1) || bytes >= 0x1p63)
+    throw ArgumentError(what + ": out of range (at least 1 byte)");
+  return static_cast<std::size_t>(bytes);
 }
 
 void add_device_option(CLI::App& sub, std::string& device) {
@@ -141,7 +178,11 @@ Context make_context(const CommonOptions& o, std::string_view command) {
   if (o.threads < 0) throw ArgumentError("--threads must be >= 0 (0 = all cores)");
   // Every OpenMP region (loader, kernels, analysis) then honours --threads.
   if (o.threads > 0) omp_set_num_threads(o.threads);
-  return Context(device, o.threads);
+  Context ctx(device, o.threads);
+  if (!o.max_device_memory.empty())
+    ctx.set_max_device_memory(parse_bytes(o.max_device_memory, "--max-device-memory"));
+  ctx.set_deterministic(o.deterministic);
+  return ctx;
 }
 
 Loaded load_input(const CommonOptions& o) {

@@ -48,7 +48,9 @@ struct CommonOptions {
   // Repeated edges of a weighted graph (set by commands, not an option):
   // summed by default; mcl keeps the largest, as the mcl program does.
   Duplicates duplicates = Duplicates::sum;
-  bool abc = false;  // INPUT is "name name [weight]" text (io::read_abc)
+  bool abc = false;               // INPUT is "name name [weight]" text (io::read_abc)
+  std::string max_device_memory;  // --max-device-memory BYTES ("" = no cap)
+  bool deterministic = false;     // --deterministic
 };
 
 // INPUT (required positional), --undirected, --abc, --device, --threads, --quiet.
@@ -72,6 +74,10 @@ CLI::Validator real_in(double lo, bool lo_open, double hi, bool hi_open, std::st
 // (ArgumentError, exit status 2) for the others, in a build without the CUDA
 // backend, and where no CUDA device is found.
 Context make_context(const CommonOptions& o, std::string_view command);
+
+// "1073741824", "512M", "2G", "1.5GiB": bytes, with K, M, G, T as powers of
+// 1024 ("B" and "iB" after them allowed). ArgumentError naming `option`.
+std::size_t parse_bytes(std::string_view text, std::string_view option);
 
 struct Loaded {
   Graph graph;

@@ -55,6 +55,8 @@ int run_guarded(const Command& command) {
     return fail(exit_usage, e.what());
   } catch (const graphrun::ArgumentError& e) {
     return fail(exit_usage, e.what());
+  } catch (const graphrun::DeviceMemoryError& e) {
+    return fail(exit_usage, e.what());  // the input is too large for the device (or the cap)
   } catch (const graphrun::DeviceError& e) {
     return fail(exit_failure, e.what());
   } catch (const std::bad_alloc&) {

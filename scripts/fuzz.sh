@@ -75,7 +75,7 @@ for t in "${targets[@]}"; do
   set -e
   rc=$(cat "$out/logs/$t.rc")
   # Executions and coverage from libFuzzer's last status line.
-  last=$(grep -E '^#[0-9]+' "$log" | tail -1)
+  last=$(grep -aE '^#[0-9]+' "$log" | tail -1)
   execs=$(grep -oE '^#[0-9]+' <<<"$last" | tr -d '#')
   cov=$(grep -oE 'cov: [0-9]+' <<<"$last" | awk '{print $2}')
   ft=$(grep -oE 'ft: [0-9]+' <<<"$last" | awk '{print $2}')

@@ -6,12 +6,24 @@
 # $OUT/logs and packed into $OUT/gpu-check-logs.tar.gz; a summary table is
 # printed last and saved as $OUT/summary.md.
 #
-#   scripts/gpu-check.sh [--arch 90] [--no-sanitizer] [--only REGEX] [--bench CMD]
+#   scripts/gpu-check.sh [--arch 90] [--no-sanitizer] [--only REGEX] [--bench CMD] [--scale 'N D'] [--tests]
 #
 #   --only REGEX   build and run only the test executables whose names match
 #                  (e.g. '^test_cuda_spmv$'), skipping the full CPU suite
+#   SANITIZE_ONLY=REGEX  compute-sanitizer only the GPU test executables matching
+#                  it (the others still run, without the tools); SANITIZER_LIMIT=S caps each
 #   --bench CMD    afterwards run CMD (e.g. 'build-gpu/graphrun bench spmv --suite ...'),
 #                  its output saved as $OUT/bench.md
+#   --scale 'N D'  run graphrun-scale-check --vertices N --degree D --device cuda: PageRank and
+#                  BFS on the circulant digraph v -> v+1 .. v+D (mod N), N*D edges, built in
+#                  memory, every vertex checked against the closed forms; its table is saved
+#                  as $OUT/scale.md. May be given more than once. Without --only, only that
+#                  program is built and the test suite and sanitizers are skipped. The big
+#                  case, past 2^32 edges (4.39e9; ~38 GiB host, ~51 GiB device at most):
+#                  --scale '34000000 129'. SCALE_HOST_MEMORY_GIB=G passes --host-memory G (a
+#                  machine whose memory is plugged in as it is used reads too little at start)
+#   --tests        with --scale: the whole build and the GPU tests (and sanitizers) too
+#   NO_CPU_TESTS=1 leave out the CPU suite (CI runs it)
 #
 # Without network access, missing build dependencies are unpacked from the
 # Debian packages in .deps/ (scripts/fetch-gpu-deps.sh downloads them). A
@@ -22,15 +34,25 @@ arch=90
 sanitize=1
 only=
 bench=
+scales=()
+with_tests=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --arch) arch=$2; shift 2 ;;
     --no-sanitizer) sanitize=0; shift ;;
     --only) only=$2; shift 2 ;;
     --bench) bench=$2; shift 2 ;;
-    *) echo "usage: $0 [--arch SM] [--no-sanitizer] [--only REGEX] [--bench CMD]" >&2; exit 2 ;;
+    --scale) scales+=("$2"); shift 2 ;;
+    --tests) with_tests=1; shift ;;
+    *) echo "usage: $0 [--arch SM] [--no-sanitizer] [--only REGEX] [--bench CMD] [--scale 'N D']" >&2; exit 2 ;;
   esac
 done
+for s in "${scales[@]}"; do
+  [[ "$s" =~ ^[0-9]+\ [0-9]+$ ]] || { echo "$0: --scale needs 'N D' (two integers), not '$s'" >&2; exit 2; }
+done
+# --scale alone: that program only, no test suite.
+scale_only=0
+[ ${#scales[@]} -gt 0 ] && [ -z "$only" ] && [ "$with_tests" = 0 ] && scale_only=1 && sanitize=0
 out=${OUT:-$PWD/gpu-check-out}
 logs=$out/logs
 mkdir -p "$logs"
@@ -83,11 +105,14 @@ fi
 [ -d .bench-data ] && cmake_args+=(-DGRAPHRUN_SHARED_DATASETS="$PWD/.bench-data")
 gen=(); command -v ninja >/dev/null && gen=(-G Ninja)
 step configure cmake -S . -B build-gpu "${gen[@]}" "${cmake_args[@]}"
-if [ -n "$only" ]; then
+if [ "$scale_only" = 1 ]; then
+  step build cmake --build build-gpu -j"$(nproc)" --target graphrun_scale_check
+elif [ -n "$only" ]; then
   # The test executables' targets (not the build tool's internal rule names).
   targets=$(cmake --build build-gpu --target help 2>/dev/null |
             sed -E 's/^\.\.\. //; s/:.*//' | grep -E '^[A-Za-z0-9_]*test[A-Za-z0-9_]*$' |
             grep -v '^cmake_' | sort -u | grep -E "$only")
+  [ ${#scales[@]} -gt 0 ] && targets="$targets graphrun_scale_check"
   # shellcheck disable=SC2086
   step build cmake --build build-gpu -j"$(nproc)" --target graphrun_cli $targets
   for t in $(find build-gpu/tests -type f -executable -name '*test*' | sort); do
@@ -95,11 +120,11 @@ if [ -n "$only" ]; then
   done
 else
   step build cmake --build build-gpu -j"$(nproc)"
-  step gpu-tests ctest --test-dir build-gpu -L gpu --output-on-failure
+  run_gpu_tests=1
 fi
 if [ "$sanitize" = 1 ] && command -v compute-sanitizer >/dev/null; then
   # Small cases only (the *Large* ones are 10-100x slower under the tools),
-  # the runs side by side: memcheck on every GPU test binary; racecheck on
+  # the runs side by side and beside the plain GPU test run: memcheck on every GPU test binary; racecheck on
   # those whose kernels share memory between threads (SpMV tiles and carries,
   # SpGEMM hash tables, PageRank's block reductions, MCL's segmented sort). Each run is capped at
   # SANITIZER_LIMIT seconds; a cap reached reads FAIL (124).
@@ -107,19 +132,32 @@ if [ "$sanitize" = 1 ] && command -v compute-sanitizer >/dev/null; then
   for t in build-gpu/tests/cuda/test_*; do
     [ -x "$t" ] || continue
     [ -z "$only" ] || [[ "$(basename "$t")" =~ $only ]] || continue
+    [ -z "${SANITIZE_ONLY:-}" ] || [[ "$(basename "$t")" =~ $SANITIZE_ONLY ]] || continue
     step_bg "memcheck-$(basename "$t")" timeout "$san_limit" compute-sanitizer \
       --tool memcheck --error-exitcode 1 --leak-check full "$t" \
       --gtest_filter='-*Large*:*TooLarge*'
     case "$(basename "$t")" in
-      test_cuda_spmv | test_cuda_spgemm | test_cuda_pagerank | test_cuda_mcl | test_cuda_contract)
+      test_cuda_spmv | test_cuda_spgemm | test_cuda_pagerank | test_cuda_mcl | test_cuda_contract | \
+      test_cuda_deterministic | test_cuda_device_memory)
         step_bg "racecheck-$(basename "$t")" timeout "$san_limit" compute-sanitizer \
           --tool racecheck --error-exitcode 1 "$t" --gtest_filter='-*Large*:*TooLarge*' ;;
     esac
   done
 fi
+# Every GPU test for real, while the sanitizers run.
+[ "${run_gpu_tests:-0}" = 1 ] && step gpu-tests ctest --test-dir build-gpu -L gpu --output-on-failure
 # The rest of the suite (the CPU tests) on this machine too, meanwhile.
-[ -n "$only" ] || step_bg cpu-tests ctest --test-dir build-gpu --output-on-failure -j8 -LE gpu
+[ -n "$only" ] || [ "$scale_only" = 1 ] || [ "${NO_CPU_TESTS:-0}" = 1 ] || step_bg cpu-tests ctest --test-dir build-gpu --output-on-failure -j8 -LE gpu
 wait_steps
+# The scale checks, one at a time (each may fill much of the GPU and host).
+for s in "${scales[@]}"; do
+  read -r n d <<<"$s"
+  step "scale-$n-$d" build-gpu/graphrun-scale-check --vertices "$n" --degree "$d" --device cuda \
+    ${SCALE_HOST_MEMORY_GIB:+--host-memory "$SCALE_HOST_MEMORY_GIB"}
+  { echo "## graphrun-scale-check --vertices $n --degree $d --device cuda"; echo
+    cat "$logs/scale-$n-$d.log"; echo; } >>"$out/scale.md"
+  cat "$logs/scale-$n-$d.log"
+done
 if [ -n "$bench" ]; then
   step bench bash -c "$bench"
   cp "$logs/bench.log" "$out/bench.md"

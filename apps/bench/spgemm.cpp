@@ -43,6 +43,7 @@ struct SpgemmBenchArgs {
   bool transpose_b = false;
   std::vector<int> rmat_scales = {16, 17, 18};  // the generated part of --suite
   std::vector<std::string> tune;                // KEY=VALUE overrides of the GPU tuning
+  bool deterministic = false;                   // GPU: SpgemmOptions::deterministic
 };
 
 using Clock = std::chrono::steady_clock;
@@ -178,6 +179,8 @@ void run_bench_spgemm(const SpgemmBenchArgs& args) {
   const Device device = parse_device(o.device);
   if (device == Device::cpu) {
     if (!args.tune.empty()) throw ArgumentError("--tune applies to --device cuda only");
+    if (args.deterministic)
+      throw ArgumentError("--deterministic applies to --device cuda only (CPU runs are always)");
     run_cpu(args, inputs);
     return;
   }
@@ -188,6 +191,7 @@ void run_bench_spgemm(const SpgemmBenchArgs& args) {
   SpgemmBenchOptions gpu;
   gpu.reps = o.reps > 0 ? o.reps : 5;
   gpu.transpose_b = args.transpose_b;
+  gpu.spgemm.deterministic = args.deterministic;
   for (const std::string& kv : args.tune) {
     const auto eq = kv.find('=');
     const std::string key = kv.substr(0, eq);
@@ -237,6 +241,9 @@ Command add_bench_spgemm(CLI::App& bench) {
       "the geometric mean. --suite DIR: every graph under DIR, then gen:rmat:16..18.");
   add_bench_options(*sub, args->bench);
   sub->add_flag("--transpose-b", args->transpose_b, "Multiply by the transpose: C = A*At");
+  sub->add_flag("--deterministic", args->deterministic,
+                "GPU only: graphrun's SpGEMM sums in a fixed order (bit-identical C run to run);\n"
+                "run the suite with and without it to see what that costs");
   sub->add_option("--rmat-scales", args->rmat_scales,
                   "R-MAT scales that --suite adds after the files (A*A of scale 18 holds\n"
                   "~1.3e9 entries: ~16 GB for C alone)")

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "graphrun/engine/device_memory.hpp"
 #include "graphrun/engine/error.hpp"
 
 namespace graphrun {
@@ -21,6 +22,12 @@ Context::Context(Device device, int threads, int device_id)
   if (threads < 0) throw ArgumentError("thread count must be >= 0 (0 = all available)");
   if (threads_ == 0) threads_ = omp_get_max_threads();
   if (threads_ < 1) threads_ = 1;
+}
+
+Context& Context::set_max_device_memory(std::size_t bytes) {
+  max_device_memory_ = bytes;
+  set_device_memory_cap(bytes);
+  return *this;
 }
 
 }  // namespace graphrun

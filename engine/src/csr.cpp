@@ -183,12 +183,18 @@ Csr<T> Csr<T>::transpose() const {
   // column c after those of threads < t. Rows are visited in order within a
   // block and blocks are ordered, so each transposed row comes out sorted —
   // the same result as the serial scan, at any thread count. The per-thread
-  // counts cost threads x n_cols offsets: beyond the size of col_idx itself
-  // (very many threads, or a very wide matrix) one thread does it all.
+  // counts cost threads x n_cols offsets: as many threads as keep them
+  // within the size of col_idx itself (at least one). Falling straight back
+  // to one thread made a wide matrix with billions of entries (2^27 columns,
+  // 2.3e9 entries: 16 threads would want 16 GiB of counts) a serial pass of
+  // tens of seconds, where 8 threads fit the budget.
   int nt = omp_get_max_threads();
   if (nt > 1 && static_cast<double>(nt) * static_cast<double>(nc) * sizeof(offset_t) >
-                    static_cast<double>(nz) * sizeof(vertex_t))
-    nt = 1;
+                    static_cast<double>(nz) * sizeof(vertex_t)) {
+    const double fit = static_cast<double>(nz) * sizeof(vertex_t) /
+                       (static_cast<double>(nc) * sizeof(offset_t));  // nc > 0 here
+    nt = std::max(1, static_cast<int>(fit));
+  }
   std::vector<vertex_t> first_row(static_cast<std::size_t>(nt) + 1);
   for (int t = 0; t <= nt; ++t) {
     const offset_t target = nz / nt * t + nz % nt * t / nt;

@@ -31,11 +31,13 @@
 #include <cstdint>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_sort.cuh>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "graphrun/engine/cuda_check.hpp"
+#include "graphrun/engine/device_memory.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/semiring.hpp"
 #include "graphrun/engine/types.hpp"
@@ -227,14 +229,20 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
               "cub::DeviceScan::ExclusiveSum");
   }
 
-  const std::size_t limit = options.workspace_limit_bytes;
+  // The caller's limit, or any value when a device memory cap is set: then
+  // the budget is always asked for, as the cap may be far below free memory.
+  const std::size_t limit = device_memory_cap() != 0 && options.workspace_limit_bytes == 0
+                                ? std::numeric_limits<std::size_t>::max()
+                                : options.workspace_limit_bytes;
   // Bytes the chunked part (tables, staging) may take now, after `reserve`
-  // bytes of other workspace: free memory less a margin for the driver, and
-  // at most the caller's limit.
+  // bytes of other workspace: free memory less a margin for the driver,
+  // within the cap's headroom, and at most the caller's limit.
   auto budget_now = [&](std::size_t reserve) {
     const std::size_t margin = (std::size_t{64} << 20) + reserve;
-    const std::size_t avail = available_bytes(pool);
-    const std::size_t usable = avail > margin ? avail - margin : 0;
+    const std::size_t avail = device_available_bytes(pool);
+    std::size_t usable = avail > margin ? avail - margin : 0;
+    const std::size_t headroom = device_memory_headroom();
+    usable = std::min(usable, headroom > reserve ? headroom - reserve : 0);
     return limit ? std::min(limit, usable) : usable;
   };
 
@@ -244,7 +252,8 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
   {
     const std::size_t table_bytes =
         checked_mul<std::size_t>(static_cast<std::size_t>(sym_slots), 4, "spgemm symbolic tables");
-    const bool ask = table_bytes > kQueryAbove || (limit && table_bytes > limit);
+    const bool ask =
+        table_bytes > kQueryAbove || (limit && table_bytes > limit) || device_memory_cap() != 0;
     const std::size_t budget = ask ? budget_now(0) : table_bytes;
     std::vector<std::pair<vertex_t, vertex_t>> chunks{{0, m}};
     std::vector<std::int64_t> off;
@@ -310,10 +319,10 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
         return std::pair{DeviceArray<vertex_t>(static_cast<std::size_t>(nnz_c), stream),
                          DeviceArray<V>(static_cast<std::size_t>(nnz_c), stream)};
       } catch (const DeviceError& e) {
-        throw DeviceError("spgemm: C has " + std::to_string(nnz_c) + " entries and needs " +
-                          std::to_string(need) + " bytes of device memory; " +
-                          std::to_string(available_bytes(pool)) + " bytes are available (" +
-                          e.what() + ")");
+        throw DeviceMemoryError("spgemm: C has " + std::to_string(nnz_c) + " entries and needs " +
+                                std::to_string(need) + " bytes of device memory; " +
+                                std::to_string(available_bytes(pool)) + " bytes are available (" +
+                                e.what() + ")");
       }
     }
   };
@@ -360,7 +369,8 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
   std::vector<std::pair<vertex_t, vertex_t>> chunks{{0, m}};
   std::vector<std::int64_t> c_host, slot_host;
   std::size_t chunk_bytes = all_bytes;
-  if (global_rows > 0 && (all_bytes + seg_bytes > kQueryAbove || (limit && all_bytes > limit))) {
+  if (global_rows > 0 && (all_bytes + seg_bytes > kQueryAbove || (limit && all_bytes > limit) ||
+                          device_memory_cap() != 0)) {
     const std::size_t budget = budget_now(seg_bytes + kPad);
     if (all_bytes > budget) {
       // Chunks sized as if every row were staged: a bound, computed on the host.
@@ -397,6 +407,7 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
   num.c_col = c_col.data();
   num.c_val = c_val.data();
   num.stage_off = f.stage_off;
+  num.ordered = options.deterministic;
   double sort_ms = 0;
   for (auto [r0, r1] : chunks) {
     Groups groups = num_groups;

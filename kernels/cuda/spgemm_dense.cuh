@@ -130,7 +130,8 @@ __global__ void __launch_bounds__(BLOCK)
         const int r = rank0[w] + __popc(bits[w] & ((1u << (c & 31)) - 1u));
         const V bv = b_val ? static_cast<V>(b_val[q]) : V(1);
         if (r < nnz) Ops::atomic_add(&acc[r], Ops::mul(av, bv));
-      });
+      },
+      g.ordered);
   if (in_shared) {
     __syncthreads();
     for (int i = threadIdx.x; i < nnz; i += BLOCK) g.c_val[c0 + i] = shared_vals[i];

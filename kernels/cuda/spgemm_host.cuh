@@ -50,10 +50,10 @@ inline std::vector<std::pair<vertex_t, vertex_t>> plan_chunks(
     const auto it = std::upper_bound(prefix_bytes.begin() + r0, prefix_bytes.end(), limit);
     auto r1 = static_cast<vertex_t>((it - prefix_bytes.begin()) - 1);
     if (r1 == r0) {
-      throw DeviceError("spgemm: row " + std::to_string(r0) + " of C needs " +
-                        std::to_string(prefix_bytes[r0 + 1] - prefix_bytes[r0]) + " bytes of " +
-                        what + "; " + std::to_string(budget) +
-                        " bytes are available (free device memory or the workspace limit)");
+      throw DeviceMemoryError("spgemm: row " + std::to_string(r0) + " of C needs " +
+                              std::to_string(prefix_bytes[r0 + 1] - prefix_bytes[r0]) +
+                              " bytes of " + what + "; " + std::to_string(budget) +
+                              " bytes are available (free device memory or the workspace limit)");
     }
     chunks.emplace_back(r0, r1);
     r0 = r1;

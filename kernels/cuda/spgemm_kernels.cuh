@@ -59,16 +59,39 @@ __device__ inline Slot insert_key(int* table, Slot mask, int col, bool& inserted
 // bound by that latency, not by bandwidth. So the loop is software-
 // pipelined: the column of the entry two steps ahead and the bounds of the
 // next one are loaded while the current B row is walked.
+//
+// `ordered` (SpgemmOptions::deterministic) makes sums independent of timing:
+// the whole team walks one B(k,:) at a time, k in A's column order, with a
+// team barrier between consecutive k. The entries of one B row have distinct
+// columns, so no two threads add into the same slot within a step, and each
+// C(i,j) receives its products in ascending k, the order of a sequential
+// Gustavson loop, run after run. The cost: lanes past a short B row idle.
+template <int TEAM>
+__device__ inline void team_sync() {
+  if constexpr (TEAM > 32) {
+    __syncthreads();  // a team wider than a warp is the whole block (spgemm_config.cuh)
+  } else if constexpr (TEAM == 32) {
+    __syncwarp();
+  } else {
+    const unsigned base = threadIdx.x % 32 / TEAM * TEAM;
+    __syncwarp(((1u << TEAM) - 1u) << base);
+  }
+}
+
 template <int TEAM, class OnA, class OnB>
 __device__ inline void for_each_product(const offset_t* __restrict__ a_ptr,
                                         const vertex_t* __restrict__ a_col,
                                         const offset_t* __restrict__ b_ptr, vertex_t row,
-                                        std::int64_t ip, int lane, OnA on_a, OnB on_b) {
+                                        std::int64_t ip, int lane, OnA on_a, OnB on_b,
+                                        bool ordered = false) {
   constexpr int kMaxSub = TEAM < SpgemmPolicy::max_sub_team ? TEAM : SpgemmPolicy::max_sub_team;
   const offset_t a0 = a_ptr[row], a1 = a_ptr[row + 1];
   const std::int64_t len = a1 - a0;
   int sub = 1;
-  while (sub < kMaxSub && static_cast<std::int64_t>(sub) * len < ip) sub <<= 1;
+  if (ordered)
+    sub = TEAM;
+  else
+    while (sub < kMaxSub && static_cast<std::int64_t>(sub) * len < ip) sub <<= 1;
   const int sub_id = lane / sub, sub_lane = lane % sub, n_sub = TEAM / sub;
   offset_t p = a0 + sub_id;
   vertex_t k_next = p + n_sub < a1 ? a_col[p + n_sub] : 0;
@@ -85,6 +108,7 @@ __device__ inline void for_each_product(const offset_t* __restrict__ a_ptr,
     const offset_t n0 = p1 < a1 ? b_ptr[k_next] : 0, n1 = p1 < a1 ? b_ptr[k_next + 1] : 0;
 #pragma unroll 4
     for (offset_t q = q0 + sub_lane; q < q1; q += sub) on_b(ctx, q);
+    if (ordered) team_sync<TEAM>();
     q0 = n0;
     q1 = n1;
     k_next = k_after;
@@ -217,6 +241,7 @@ struct NumericArgs {
   const std::int64_t* stage_off;
   vertex_t* stage_col;
   V* stage_val;
+  bool ordered;  // SpgemmOptions::deterministic (see for_each_product)
 };
 
 // C(i,:) for a group of rows. Shared-memory rows: accumulate in the table,
@@ -273,7 +298,8 @@ __global__ void __launch_bounds__(BLOCK)
           bool inserted;
           const Slot s = insert_key(keys, mask, b_col[q], inserted);
           Ops::atomic_add(&vals[s], Ops::mul(av, bv));
-        });
+        },
+        g.ordered);
   }
   __syncthreads();
 

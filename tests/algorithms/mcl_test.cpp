@@ -202,10 +202,14 @@ TEST(Mcl, StopsWhenTheCallbackSaysSo) {
   const Graph g = flow_graph(test::GraphShape::erdos_renyi, 500, 6, false, 5);
   MclOptions o;
   int calls = 0;
-  o.on_iteration = [&](int it, double chaos, std::int64_t nnz) {
-    EXPECT_EQ(it, calls + 1);
-    EXPECT_GE(chaos, 0.0);
-    EXPECT_GT(nnz, 0);
+  double last_elapsed = -1;
+  o.on_iteration = [&](const IterationInfo& it) {
+    EXPECT_EQ(it.iteration, calls + 1);
+    EXPECT_GE(it.residual, 0.0);  // the chaos
+    EXPECT_GT(it.nnz, 0);
+    EXPECT_EQ(it.frontier, 0);
+    EXPECT_GE(it.elapsed, last_elapsed);
+    last_elapsed = it.elapsed;
     return ++calls < 2;
   };
   const MclResult r = run(g, o);

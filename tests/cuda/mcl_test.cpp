@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "graphrun/algorithms/cluster_compare.hpp"
 #include "graphrun/algorithms/mcl.hpp"
@@ -105,6 +106,36 @@ TEST(MclCuda, RandomGraphsAsOnTheCpuLarge) {
     expect_same_as_cpu(flow_graph(shape, 3000, 10, ++seed), o, test::to_string(shape));
     expect_same_as_cpu(flow_graph(shape, 3000, 10, ++seed), {}, test::to_string(shape));
   }
+}
+
+// The progress callback sees what the CPU's sees, and stops the loop.
+TEST(MclCuda, CallbackStopsWhereTheCpuStops) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  const Graph g = flow_graph(test::GraphShape::erdos_renyi, 800, 6, 4);
+  std::vector<IterationInfo> seen[2];
+  MclResult r[2];
+  for (int d = 0; d < 2; ++d) {
+    Context ctx(d == 0 ? Device::cpu : Device::cuda, 2);
+    MclOptions o;
+    o.on_iteration = [&](const IterationInfo& it) {
+      seen[d].push_back(it);
+      return it.iteration < 3;
+    };
+    r[d] = mcl(ctx, g, o);
+  }
+  ASSERT_EQ(seen[0].size(), 3u);
+  ASSERT_EQ(seen[1].size(), 3u);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(seen[1][i].iteration, i + 1);
+    // Sums in another order may tip a pruning tie: close, not equal.
+    EXPECT_NEAR(static_cast<double>(seen[1][i].nnz), static_cast<double>(seen[0][i].nnz),
+                0.01 * static_cast<double>(seen[0][i].nnz))
+        << "iteration " << i + 1;
+    EXPECT_NEAR(seen[1][i].residual, seen[0][i].residual, 1e-3 * seen[0][i].residual + 1e-9)
+        << "iteration " << i + 1;
+  }
+  EXPECT_EQ(r[1].iterations, 3);
+  EXPECT_FALSE(r[1].converged);
 }
 
 #if defined(GRAPHRUN_HAVE_CUDA)

@@ -26,8 +26,11 @@ ContractProducts contract_products_cuda(Context& ctx, const Csr<double>& a, bool
   {
     // B and C live in the default stream's pool (which outlives them); the
     // device holds A, S, Sᵀ, B and C at the peak.
-    const DeviceCsr<double> d_b = cuda::spgemm<PlusTimes<double>>(d_s, d_a, &first);  // S·A
-    const DeviceCsr<double> d_c = cuda::spgemm<PlusTimes<double>>(d_b, d_st, &second);
+    cuda::SpgemmOptions options;
+    options.deterministic = ctx.deterministic();
+    const DeviceCsr<double> d_b =
+        cuda::spgemm<PlusTimes<double>>(d_s, d_a, options, &first);  // S·A
+    const DeviceCsr<double> d_c = cuda::spgemm<PlusTimes<double>>(d_b, d_st, options, &second);
     GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());
     out.compute_seconds = seconds_since(t_compute);
     out.quotient = d_c.download();

@@ -300,8 +300,8 @@ class PruneInflate {
   void sort_ranked_columns(const DeviceCsr<double>& e) {
     const auto nnz = static_cast<int>(std::min<offset_t>(e.nnz(), INT32_MAX));
     if (e.nnz() > INT32_MAX)
-      throw DeviceError("mcl: an expanded iterand of " + std::to_string(e.nnz()) +
-                        " entries is beyond the segmented sort's 2^31 items");
+      throw SizeError("mcl: an expanded iterand of " + std::to_string(e.nnz()) +
+                      " entries is beyond the segmented sort's 2^31 items");
     std::size_t bytes = 0;
     GRAPHRUN_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeysDescending(
         nullptr, bytes, e_float_.data(), sorted_.data(), nnz, n_, seg_begin_.data(),
@@ -355,7 +355,9 @@ MclResult mcl_cuda_loop(Context& ctx, const Graph& g, const MclOptions& options,
       e = expansion(m, stream, &products);
     } else {
       cuda::SpgemmStats stats;
-      e = cuda::spgemm<PlusTimes<double>>(m, m, &stats, stream);
+      cuda::SpgemmOptions spgemm_options;
+      spgemm_options.deterministic = ctx.deterministic();
+      e = cuda::spgemm<PlusTimes<double>>(m, m, spgemm_options, &stats, stream);
       products = stats.intermediate_products;
     }
     GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -374,7 +376,14 @@ MclResult mcl_cuda_loop(Context& ctx, const Graph& g, const MclOptions& options,
     if (it >= mcl::inflation_bump_after) inflation *= mcl::inflation_bump;
     const bool converged = static_cast<double>(chaos) < options.chaos_limit;
     result.converged = converged;
-    if (options.on_iteration && !options.on_iteration(it, chaos, m.nnz())) break;
+    if (options.on_iteration) {
+      IterationInfo info;
+      info.iteration = it;
+      info.residual = chaos;
+      info.nnz = m.nnz();
+      info.elapsed = seconds_since(t0);
+      if (!options.on_iteration(info)) break;
+    }
     if (converged) break;
   }
   if (n == 0) result.converged = true;

@@ -2,6 +2,7 @@
 
 #include "graphrun/engine/cuda_check.hpp"
 #include "graphrun/engine/device_array.hpp"
+#include "graphrun/engine/device_memory.hpp"
 #include "graphrun/engine/error.hpp"
 
 namespace graphrun {
@@ -49,6 +50,7 @@ bool trim_default_pool() noexcept {
 
 DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
   if (bytes == 0) return;
+  reserve_device_memory(bytes, "a device array");
   cudaError_t err = cudaMalloc(&ptr_, bytes);
   if (err == cudaErrorMemoryAllocation) {
     cudaGetLastError();
@@ -56,17 +58,19 @@ DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
   }
   if (err != cudaSuccess) {
     cudaGetLastError();
+    release_device_memory(bytes);
     std::size_t free_b = 0, total_b = 0;
     cudaMemGetInfo(&free_b, &total_b);
-    throw DeviceError("cudaMalloc of " + std::to_string(bytes) + " bytes failed (" +
-                      std::to_string(free_b) + " of " + std::to_string(total_b) +
-                      " bytes free): " + cudaGetErrorString(err));
+    throw DeviceMemoryError("cudaMalloc of " + std::to_string(bytes) + " bytes failed (" +
+                            std::to_string(free_b) + " of " + std::to_string(total_b) +
+                            " bytes free): " + cudaGetErrorString(err));
   }
 }
 
 DeviceBuffer::DeviceBuffer(std::size_t bytes, cudaStream_t stream)
     : bytes_(bytes), stream_(stream), ordered_(true) {
   if (bytes == 0) return;
+  reserve_device_memory(bytes, "a device array");
   cudaError_t err = cudaMallocAsync(&ptr_, bytes, stream);
   if (err == cudaErrorMemoryAllocation) {
     cudaGetLastError();
@@ -75,16 +79,18 @@ DeviceBuffer::DeviceBuffer(std::size_t bytes, cudaStream_t stream)
   if (err != cudaSuccess) {
     cudaGetLastError();
     ptr_ = nullptr;
+    release_device_memory(bytes);
     std::size_t free_b = 0, total_b = 0;
     cudaMemGetInfo(&free_b, &total_b);
-    throw DeviceError("cudaMallocAsync of " + std::to_string(bytes) + " bytes failed (" +
-                      std::to_string(free_b) + " of " + std::to_string(total_b) +
-                      " bytes free): " + cudaGetErrorString(err));
+    throw DeviceMemoryError("cudaMallocAsync of " + std::to_string(bytes) + " bytes failed (" +
+                            std::to_string(free_b) + " of " + std::to_string(total_b) +
+                            " bytes free): " + cudaGetErrorString(err));
   }
 }
 
 void DeviceBuffer::release() noexcept {  // never throws: destructors call it
   if (!ptr_) return;
+  release_device_memory(bytes_);
   if (ordered_)
     cudaFreeAsync(ptr_, stream_);
   else

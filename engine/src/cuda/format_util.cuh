@@ -24,6 +24,12 @@ inline unsigned blocks_for(offset_t threads, int block = build_block) {
 // out[i] = in[0] + ... + in[i-1] for i < n (CUB, on `stream`).
 template <class In, class Out>
 void exclusive_sum(const In* in, Out* out, offset_t n, cudaStream_t stream) {
+#if CUB_VERSION < 200600
+  // CUB before 2.6 (CUDA 12.6 and older) takes DeviceScan's num_items as an
+  // int: a count past 2^31 - 1 (n_rows + 1 for a matrix of 2^31 - 1 rows)
+  // would wrap. Since 2.6 it is a template parameter and offset_t passes whole.
+  if (n > offset_t{0x7fffffff}) throw SizeError("device scan: more than 2^31 - 1 items");
+#endif
   std::size_t bytes = 0;
   GRAPHRUN_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, n, stream));
   DeviceBuffer tmp(bytes);

@@ -33,6 +33,7 @@
 #include <functional>
 #include <vector>
 
+#include "graphrun/algorithms/iteration.hpp"
 #include "graphrun/engine/context.hpp"
 #include "graphrun/engine/graph.hpp"
 
@@ -51,10 +52,10 @@ struct MclOptions {
   // columns, of (max − Σ v²)·nnz of the expanded column, which is 0 when
   // the column is spread evenly over its entries (idempotent). mcl's value.
   double chaos_limit = 1e-4;
-  // Called after every iteration with the iteration, the chaos (as
-  // `residual`) and nnz of the iterand (as `frontier`); returning false
-  // stops the loop, and the clusters are read off the current iterand.
-  std::function<bool(int iteration, double chaos, std::int64_t nnz)> on_iteration;
+  // Called after every iteration with the chaos as `residual` and the
+  // iterand's stored entries as `nnz`; returning false stops the loop, and
+  // the clusters are read off the current iterand.
+  IterationCallback on_iteration;
 };
 
 // Time of each phase of the loop, summed over iterations, in seconds.

@@ -11,20 +11,12 @@
 #include <functional>
 #include <vector>
 
+#include "graphrun/algorithms/iteration.hpp"
 #include "graphrun/engine/context.hpp"
 #include "graphrun/engine/graph.hpp"
 #include "graphrun/engine/spmv_format.hpp"
 
 namespace graphrun {
-
-struct IterationInfo {
-  int iteration = 0;      // 1-based
-  double residual = 0;    // PageRank: L1 change; BFS: unused
-  offset_t frontier = 0;  // BFS: frontier size after the step
-  double elapsed = 0;     // seconds since the algorithm started
-};
-// Called after every iteration; returning false stops the algorithm early.
-using IterationCallback = std::function<bool(const IterationInfo&)>;
 
 struct PageRankOptions {
   double damping = 0.85;

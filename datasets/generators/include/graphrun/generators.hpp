@@ -8,9 +8,13 @@
 //                        vertices, ef*2^scale directed edges; Graph500's
 //                        a=.57, b=c=.19 by default
 //   grid(rows, cols)     5-point grid, each undirected edge once (symmetrize)
+//   circulant(n, d)      vertex v -> (v+1) mod n, ..., (v+d) mod n: n*d edges,
+//                        every in- and out-degree d (graphrun/circulant.hpp)
 //
-// The edges come as a pattern COO (repeats kept: the loader's duplicate
-// policy decides), built in parallel where the generator allows it.
+// The random and grid edges come as a pattern COO (repeats kept: the
+// loader's duplicate policy decides), built in parallel where the generator
+// allows it. The circulant comes as a pattern CSR, built in place: at
+// billions of edges a COO would cost twice the memory of the graph.
 #pragma once
 
 #include <cstdint>

@@ -5,6 +5,7 @@
 // backend arrives with the CUDA kernels.
 #pragma once
 
+#include <cstddef>
 #include <string_view>
 
 #include "graphrun/engine/types.hpp"
@@ -31,10 +32,28 @@ class Context {
   // Number of CPU threads parallel regions use (resolved, always >= 1).
   int threads() const noexcept { return threads_; }
 
+  // Most device memory graphrun may hold, in bytes (0 = no cap; see
+  // engine/device_memory.hpp). The cap is one per process: setting it here
+  // sets it for every context.
+  Context& set_max_device_memory(std::size_t bytes);
+  std::size_t max_device_memory() const noexcept { return max_device_memory_; }
+
+  // Results that do not depend on timing: GPU sums in a fixed order, so the
+  // same input gives the same bits run to run (SpGEMM and what builds on it;
+  // PageRank and SpMV reduce in a fixed order always). CPU results are
+  // deterministic for a given thread count either way.
+  Context& set_deterministic(bool on) noexcept {
+    deterministic_ = on;
+    return *this;
+  }
+  bool deterministic() const noexcept { return deterministic_; }
+
  private:
   Device device_;
   int threads_;
   int device_id_;
+  std::size_t max_device_memory_ = 0;
+  bool deterministic_ = false;
 };
 
 }  // namespace graphrun

@@ -42,6 +42,15 @@ class DeviceError : public Error {
   using Error::Error;
 };
 
+// Not enough device memory for the work: an allocation past the device's
+// free memory or past the --max-device-memory cap, or a product too large to
+// split. what() names the bytes needed and available. A property of the
+// input's size, like a SizeError: the command line exits with status 2.
+class DeviceMemoryError : public DeviceError {
+ public:
+  using DeviceError::DeviceError;
+};
+
 // An argument that makes no sense (negative damping, unknown source vertex...).
 class ArgumentError : public Error {
  public:

@@ -74,7 +74,9 @@ Csr<typename S::value_type> spgemm(Context& ctx, const CsrView<T>& a, const CsrV
     const DeviceCsr<T> da = detail::upload_csr(a);
     const DeviceCsr<T> db = detail::upload_csr(b);
     cuda::SpgemmStats cs;
-    const auto dc = cuda::spgemm<S, T>(da, db, stats ? &cs : nullptr);
+    cuda::SpgemmOptions options;
+    options.deterministic = ctx.deterministic();
+    const auto dc = cuda::spgemm<S, T>(da, db, options, stats ? &cs : nullptr);
     Csr<typename S::value_type> c = dc.download();
     if (stats) {
       *stats = SpgemmStats{};

@@ -14,7 +14,8 @@
 // product (a stored zero still contributes). Inputs are device-resident; the
 // result is too, complete in the order of `stream`. A pattern input (no
 // values) stands for all-ones entries. Values are summed in no fixed order
-// (atomics), so floating-point sums may differ in the last bits run to run.
+// (atomics), so floating-point sums may differ in the last bits run to run,
+// unless SpgemmOptions::deterministic is set.
 // The kernels of different row groups run side by side on side streams of
 // the calling thread, joined back into `stream` before the call returns.
 //
@@ -54,6 +55,12 @@ struct SpgemmOptions {
   // B has at most 2^19 columns). false keeps every row in hash tables; tests
   // use it to reach the global-memory tables with small matrices.
   bool dense_rows = true;
+  // Sums in a fixed order: each C(i,j) adds its products in ascending k, as
+  // a sequential Gustavson loop does, so C is bit-identical run to run
+  // (otherwise atomics add in whatever order the threads arrive, and a
+  // floating-point sum may differ in its last bits). Costs idle lanes where
+  // B's rows are short; docs/reliability.md measures it. (--deterministic)
+  bool deterministic = false;
   // Overrides of tuning constants of kernels/cuda/spgemm_config.cuh, for
   // sweeps (graphrun bench spgemm --tune); 0 keeps the default there.
   int dense_words_per_entry =

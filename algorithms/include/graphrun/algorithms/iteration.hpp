@@ -1,0 +1,27 @@
+// Progress and cancellation of the iterative algorithms (PageRank, BFS, MCL;
+// CPU and GPU alike): after every iteration the algorithm calls its
+// options' on_iteration with what it knows, and stops early, with the
+// result as it stands, when the callback returns false. The command line's
+// progress bar is such a callback; so is a caller's time limit or cancel
+// button.
+#pragma once
+
+#include <functional>
+
+#include "graphrun/engine/types.hpp"
+
+namespace graphrun {
+
+struct IterationInfo {
+  int iteration = 0;      // 1-based
+  double residual = 0;    // PageRank: L1 change; MCL: chaos; BFS: 0
+  offset_t frontier = 0;  // BFS: frontier size after the step; otherwise 0
+  offset_t nnz = 0;       // MCL: stored entries of the iterand; otherwise 0
+  double elapsed = 0;     // seconds since the algorithm started
+};
+
+// Called after every iteration, on the calling thread; false stops the
+// algorithm (the result then says it did not converge).
+using IterationCallback = std::function<bool(const IterationInfo&)>;
+
+}  // namespace graphrun

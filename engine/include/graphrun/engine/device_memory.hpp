@@ -1,0 +1,36 @@
+// How much device memory graphrun holds, and a cap on it.
+//
+// Every device allocation graphrun makes (DeviceBuffer, DeviceArray,
+// DeviceCsr, the SpGEMM's pool workspace) is counted here. With a cap set
+// (Context::set_max_device_memory, --max-device-memory), an allocation that
+// would take the count past it fails with a DeviceError naming the bytes
+// needed, in use and capped, before the device is asked; the SpGEMM plans
+// its row chunks within what the cap leaves. The cap is one per process, as
+// the device's memory is. Libraries graphrun calls for comparison (cuSPARSE
+// in the benchmarks) are not counted.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace graphrun {
+
+// 0 = no cap (the device's own memory is the limit).
+void set_device_memory_cap(std::size_t bytes) noexcept;
+std::size_t device_memory_cap() noexcept;
+// Bytes graphrun holds now, and the most it held since the last reset.
+std::size_t device_memory_in_use() noexcept;
+std::size_t device_memory_peak() noexcept;
+void reset_device_memory_peak() noexcept;
+
+// "1610612736 bytes (1.50 GiB)", for messages.
+std::string describe_bytes(std::size_t bytes);
+
+// Counts `bytes` as held, or throws DeviceError("<what> needs N bytes of
+// device memory; the cap ... ") when that would pass the cap.
+void reserve_device_memory(std::size_t bytes, const char* what);
+void release_device_memory(std::size_t bytes) noexcept;
+// What the cap leaves for a new allocation (SIZE_MAX without a cap).
+std::size_t device_memory_headroom() noexcept;
+
+}  // namespace graphrun
