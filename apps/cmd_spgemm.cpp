@@ -154,6 +154,7 @@ Command add_spgemm(CLI::App& root) {
                   "Write C here (Matrix Market coordinate real general); default stdout")
       ->type_name("FILE");
   add_device_option(*sub, args->common.device);
+  add_gpu_options(*sub, args->common);
   add_threads_option(*sub, args->common.threads);
   sub->add_flag("--undirected", args->common.undirected,
                 "Edge-list inputs: add the reverse of every edge (Matrix Market files are read "

@@ -61,6 +61,12 @@ void add_common_options(CLI::App& sub, CommonOptions& o) {
                "Input is 'name name [weight]' lines with arbitrary vertex names (as mcl --abc "
                "reads); outputs use the names");
   add_device_option(sub, o.device);
+  add_gpu_options(sub, o);
+  add_threads_option(sub, o.threads);
+  sub.add_flag("-q,--quiet", o.quiet, "No summary line and no progress bar on stderr");
+}
+
+void add_gpu_options(CLI::App& sub, CommonOptions& o) {
   sub.add_option("--max-device-memory", o.max_device_memory,
                  "With --device cuda: the most GPU memory graphrun may take, e.g. 8G or 512M "
                  "(K, M, G, T = powers of 1024). Large products are then done in row chunks; "
@@ -69,8 +75,6 @@ void add_common_options(CLI::App& sub, CommonOptions& o) {
   sub.add_flag("--deterministic", o.deterministic,
                "With --device cuda: sum in a fixed order, so that results are bit-identical run "
                "to run (slower SpGEMM; CPU runs are deterministic for a given --threads anyway)");
-  add_threads_option(sub, o.threads);
-  sub.add_flag("-q,--quiet", o.quiet, "No summary line and no progress bar on stderr");
 }
 
 std::size_t parse_bytes(std::string_view text, std::string_view option) {
@@ -79,6 +83,10 @@ std::size_t parse_bytes(std::string_view text, std::string_view option) {
   while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.'))
     ++i;
   const std::string number(text.substr(0, i));
+  double value = 0;
+  const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
+  if (number.empty() || ec != std::errc() || end != number.data() + number.size())
+    throw ArgumentError(what + ": not a size (e.g. 8G, 512M or a byte count)");
   std::string unit(text.substr(i));
   for (char& c : unit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   if (unit.size() > 1 && unit.back() == 'B') unit.pop_back();  // "GB", "GIB"
@@ -89,10 +97,6 @@ std::size_t parse_bytes(std::string_view text, std::string_view option) {
     power = static_cast<int>(units.find(unit[0])) + 1;
   else if (!unit.empty() && unit != "B")
     throw ArgumentError(what + ": unknown unit (use a byte count or K, M, G, T)");
-  double value = 0;
-  const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
-  if (number.empty() || ec != std::errc() || end != number.data() + number.size())
-    throw ArgumentError(what + ": not a size (e.g. 8G, 512M or a byte count)");
   const double bytes = std::ldexp(value, 10 * power);
   if (!(bytes >= 1) || bytes >= 0x1p63)
     throw ArgumentError(what + ": out of range (at least 1 byte)");

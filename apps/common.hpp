@@ -58,6 +58,8 @@ void add_common_options(CLI::App& sub, CommonOptions& o);
 
 // --device cpu|cuda and --threads N, for subcommands with their own inputs.
 void add_device_option(CLI::App& sub, std::string& device);
+// --max-device-memory and --deterministic (in add_common_options too).
+void add_gpu_options(CLI::App& sub, CommonOptions& o);
 void add_threads_option(CLI::App& sub, int& threads);
 
 // Help text shared by the subcommands: input formats, duplicates and self

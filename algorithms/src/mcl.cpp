@@ -175,14 +175,7 @@ MclResult mcl_cpu(Context& ctx, const Graph& g, const MclOptions& options) {
     if (it >= detail::mcl::inflation_bump_after) inflation *= detail::mcl::inflation_bump;
     const bool converged = static_cast<double>(chaos) < options.chaos_limit;
     result.converged = converged;
-    if (options.on_iteration) {
-      IterationInfo info;
-      info.iteration = it;
-      info.residual = chaos;
-      info.nnz = m.nnz();
-      info.elapsed = seconds_since(t0);
-      if (!options.on_iteration(info)) break;
-    }
+    if (!detail::mcl::report_iteration(options, it, chaos, m.nnz(), seconds_since(t0))) break;
     if (converged) break;
   }
   const auto tr = Clock::now();

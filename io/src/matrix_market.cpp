@@ -9,9 +9,12 @@
 // skew-symmetric). The header is trusted for nothing: every index is checked
 // against it and the entry count must match exactly.
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cstdio>
 #include <numeric>
 #include <sstream>
 #include <vector>
@@ -30,6 +33,27 @@ namespace {
 
 using namespace detail;
 using Clock = std::chrono::steady_clock;
+
+// A size line may declare far more rows than the file has entries (a few
+// bytes can say 2^31 - 1), and every row costs its row pointer and, in a
+// graph, its id, however empty: 16 bytes. Where that alone is past the
+// machine's memory the read is refused now, naming the bytes, rather than
+// left to an allocation that the kernel may grant and then kill the
+// process for. (Smaller declarations are honoured: they are valid files.)
+void check_declared_size(const std::string& path, std::int64_t line, vertex_t rows, vertex_t cols) {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return;
+  const double memory = static_cast<double>(pages) * static_cast<double>(page);
+  const double need = 16.0 * (static_cast<double>(std::max(rows, cols)) + 1.0);
+  if (need <= memory) return;
+  char text[200];
+  std::snprintf(text, sizeof text,
+                "the size line declares %lld rows and %lld columns: their row pointers and ids "
+                "alone take %.3g GB, more than this machine's %.3g GB of memory",
+                static_cast<long long>(rows), static_cast<long long>(cols), need / 1e9,
+                memory / 1e9);
+  throw SizeError(path + ":" + std::to_string(line) + ": " + text);
+}
 
 enum class Symmetry { general, symmetric, skew_symmetric };
 
@@ -104,6 +128,7 @@ Header parse_header(const std::string& path, const char* p, const char* end) {
     h.entries = static_cast<offset_t>(size[2]);
     if (h.symmetry != Symmetry::general && h.rows != h.cols)
       throw InputError(path, line, "a symmetric matrix must be square");
+    check_declared_size(path, line, h.rows, h.cols);
     h.size_line = line;
     h.data = next_line(q);
     return h;

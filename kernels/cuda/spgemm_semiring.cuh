@@ -40,21 +40,11 @@ __device__ inline void atomic_combine(V* p, V v, Add add) {
   }
 }
 
-// The product is rounded on its own (__fmul_rn / __dmul_rn are never
-// contracted into a fused multiply-add), so that each addition adds a
-// rounded product, as the CPU kernels do; nvcc contracts a * b + c by
-// default, which would make an ordered sum (SpgemmOptions::deterministic)
-// round differently from the CPU's wherever the add is visible to it.
 template <class T>
 struct DeviceSemiring<PlusTimes<T>> {
   using value_type = T;
   __device__ static T zero() { return T(0); }
-  __device__ static T mul(T a, T b) {
-    if constexpr (sizeof(T) == 8)
-      return __dmul_rn(a, b);
-    else
-      return __fmul_rn(a, b);
-  }
+  __device__ static T mul(T a, T b) { return a * b; }
   __device__ static void atomic_add(T* p, T v) { atomicAdd(p, v); }
 };
 

@@ -1,6 +1,7 @@
 // Matrix Market: fields, symmetries, lying headers, write -> read round trip.
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include "graphrun/io/load.hpp"
 #include "graphrun/io/write.hpp"
@@ -201,6 +202,36 @@ TEST(MatrixMarketErrors, TooManyRowsIsASizeError) {
     ADD_FAILURE() << "expected SizeError";
   } catch (const SizeError& e) {
     EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  }
+}
+
+// A few bytes may declare 2^31 - 2 rows: 34 GB of row pointers and ids. Past
+// the machine's memory that is refused before anything is allocated, with
+// the file, the line and the bytes (found by fuzzing: such files made the
+// reader ask for the memory, which the kernel may grant and then kill for).
+TEST(MatrixMarketErrors, DeclaredSizePastTheMachinesMemoryIsRefused) {
+  const double memory =
+      static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
+  if (memory >= 16.0 * 2147483647.0)
+    GTEST_SKIP() << "this machine has the memory such a matrix asks for";
+  TempDir dir;
+  const std::string path = write_file(dir.file("lying.mtx"),
+                                      "%%MatrixMarket matrix coordinate pattern general\n"
+                                      "% a comment\n"
+                                      "2147483646 4 1\n"
+                                      "1 1\n");
+  for (int graph = 0; graph < 2; ++graph) {
+    try {
+      if (graph)
+        read_matrix_market_graph(path);
+      else
+        read_matrix_market(path);
+      ADD_FAILURE() << "expected SizeError";
+    } catch (const SizeError& e) {
+      const std::string m = e.what();
+      EXPECT_EQ(m.rfind(path + ":3: the size line declares 2147483646 rows", 0), 0u) << m;
+      EXPECT_NE(m.find("GB of memory"), std::string::npos) << m;
+    }
   }
 }
 
