@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cli_support.hpp"
+#include "spgemm_matrices.hpp"
 
 namespace fs = std::filesystem;
 
@@ -22,21 +23,9 @@ using graphrun::test::describe;
 using graphrun::test::slurp;
 using Result = graphrun::test::CliResult;
 
-// A = [1 2 0; 0 0 3] (2x3), B = [4 0; 0 5; 6 7] (3x2): A*B = [4 10; 18 21].
-constexpr const char* matrix_a =
-    "%%MatrixMarket matrix coordinate real general\n"
-    "% a 2x3 matrix\n"
-    "2 3 3\n"
-    "1 1 1\n"
-    "1 2 2\n"
-    "2 3 3\n";
-constexpr const char* matrix_b =
-    "%%MatrixMarket matrix coordinate real general\n"
-    "3 2 4\n"
-    "3 2 7\n"
-    "1 1 4\n"
-    "2 2 5\n"
-    "3 1 6\n";
+// A (2x3) and B (3x2) with A*B = [4 10; 18 21] (spgemm_matrices.hpp).
+constexpr const char* matrix_a = graphrun::test::spgemm_matrix_a;
+constexpr const char* matrix_b = graphrun::test::spgemm_matrix_b;
 
 // The data lines of a Matrix Market file (header and comments dropped).
 std::vector<std::string> entries(const std::string& mtx) {
