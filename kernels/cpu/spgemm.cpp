@@ -30,12 +30,7 @@ double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
-// Slots of the hash table for a row with at most `distinct` distinct columns:
-// twice that, rounded up to a power of two (load factor <= 1/2), at least 8.
-std::int64_t table_slots(std::int64_t distinct) {
-  return static_cast<std::int64_t>(
-      std::bit_ceil(static_cast<std::uint64_t>(std::max<std::int64_t>(8, 2 * distinct))));
-}
+std::int64_t table_slots(std::int64_t distinct) { return spgemm_table_slots(distinct); }
 
 // Slot of column j in a table of 2^(32 - shift) slots.
 inline std::uint32_t hash_slot(vertex_t j, int shift) {
@@ -240,14 +235,7 @@ class SpgemmKernel {
 
  private:
   SpgemmRowKind kind_of(std::int64_t ip, offset_t a_len) const {
-    if (ip == 0) return SpgemmRowKind::empty;
-    if (a_len == 1) return SpgemmRowKind::copy;
-    const std::int64_t n_cols = b_.n_cols;
-    if (n_cols <= Tuning::dense_always_cols) return SpgemmRowKind::dense;
-    if (table_slots(std::min(ip, n_cols)) <= Tuning::hash_max_slots ||
-        n_cols > Tuning::dense_max_cols)
-      return SpgemmRowKind::hash;
-    return SpgemmRowKind::dense;
+    return spgemm_row_kind(ip, a_len, b_.n_cols);
   }
 
   std::int64_t row_work(const Plan& p, vertex_t i) const {

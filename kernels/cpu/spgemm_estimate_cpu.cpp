@@ -1,6 +1,7 @@
 // The CPU half of estimate_spgemm: what SpgemmKernel (kernels/cpu/spgemm.cpp)
-// allocates, replayed from the row products. Row kinds and tasks repeat
-// kind_of(), analyse() and table_slots() there; tests compare them with the
+// allocates, replayed from the row products. Row kinds and table sizes come
+// from the kernel's own cpu::spgemm_row_kind() and cpu::spgemm_table_slots();
+// the task split repeats analyse() there, and tests compare it with the
 // kernel's SpgemmStats (rows per kind, tasks), so a change to one that is not
 // made to the other fails a test.
 #include <algorithm>
@@ -18,23 +19,6 @@ namespace {
 
 using Tuning = cpu::SpgemmTuning;
 using Kind = cpu::SpgemmRowKind;
-
-// spgemm.cpp table_slots(): twice the distinct columns, a power of two, >= 8.
-std::int64_t table_slots(std::int64_t distinct) {
-  return static_cast<std::int64_t>(
-      std::bit_ceil(static_cast<std::uint64_t>(std::max<std::int64_t>(8, 2 * distinct))));
-}
-
-// spgemm.cpp SpgemmKernel::kind_of().
-Kind kind_of(std::int64_t ip, offset_t a_len, std::int64_t n_cols) {
-  if (ip == 0) return Kind::empty;
-  if (a_len == 1) return Kind::copy;
-  if (n_cols <= Tuning::dense_always_cols) return Kind::dense;
-  if (table_slots(std::min(ip, n_cols)) <= Tuning::hash_max_slots ||
-      n_cols > Tuning::dense_max_cols)
-    return Kind::hash;
-  return Kind::dense;
-}
 
 // Mirrors of spgemm.cpp's private structs, for their sizes.
 struct Task {
@@ -57,10 +41,11 @@ void estimate_cpu(const SpgemmOperand& a, const SpgemmOperand& b,
   std::int64_t max_hash_slots = 0, total_work = 0;
   bool any_dense = false;
   for (vertex_t i = 0; i < m; ++i) {
-    const Kind kind = kind_of(ip[i], a.row_ptr[i + 1] - a.row_ptr[i], n);
+    const Kind kind = cpu::spgemm_row_kind(ip[i], a.row_ptr[i + 1] - a.row_ptr[i], n);
     ++e.cpu_rows_per_kind[static_cast<int>(kind)];
     if (kind == Kind::hash)
-      max_hash_slots = std::max(max_hash_slots, table_slots(std::min<std::int64_t>(ip[i], n)));
+      max_hash_slots =
+          std::max(max_hash_slots, cpu::spgemm_table_slots(std::min<std::int64_t>(ip[i], n)));
     any_dense |= kind == Kind::dense;
     total_work += ip[i] + (a.row_ptr[i + 1] - a.row_ptr[i]) + 1;
   }

@@ -38,6 +38,8 @@
 // index types or for memory throws SizeError naming the size.
 #pragma once
 
+#include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -116,6 +118,25 @@ struct SpgemmTuning {
   // scheduling overhead per row.
   static constexpr std::int64_t min_task_work = 1 << 13;
 };
+
+// Slots of the hash table for a row with at most `distinct` distinct columns:
+// twice that, rounded up to a power of two (load factor <= 1/2), at least 8.
+inline std::int64_t spgemm_table_slots(std::int64_t distinct) {
+  return static_cast<std::int64_t>(
+      std::bit_ceil(static_cast<std::uint64_t>(std::max<std::int64_t>(8, 2 * distinct))));
+}
+
+// The kind of row i of C, from IP(i), nnz(A(i,:)) and B's column count. The
+// kernel and spgemm --estimate both ask here.
+inline SpgemmRowKind spgemm_row_kind(std::int64_t ip, offset_t a_len, std::int64_t n_cols) {
+  if (ip == 0) return SpgemmRowKind::empty;
+  if (a_len == 1) return SpgemmRowKind::copy;
+  if (n_cols <= SpgemmTuning::dense_always_cols) return SpgemmRowKind::dense;
+  if (spgemm_table_slots(std::min(ip, n_cols)) <= SpgemmTuning::hash_max_slots ||
+      n_cols > SpgemmTuning::dense_max_cols)
+    return SpgemmRowKind::hash;
+  return SpgemmRowKind::dense;
+}
 
 // C = A ⊕.⊗ B on `threads` OpenMP threads (>= 1). Requires a.n_cols ==
 // b.n_rows (ArgumentError otherwise). Entries enter the semiring through
