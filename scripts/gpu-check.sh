@@ -128,7 +128,7 @@ if [ "$sanitize" = 1 ] && command -v compute-sanitizer >/dev/null; then
   # those whose kernels share memory between threads (SpMV tiles and carries,
   # SpGEMM hash tables, PageRank's block reductions, MCL's segmented sort). Each run is capped at
   # SANITIZER_LIMIT seconds; a cap reached reads FAIL (124).
-  san_limit=${SANITIZER_LIMIT:-300}
+  san_limit=${SANITIZER_LIMIT:-450}
   for t in build-gpu/tests/cuda/test_*; do
     [ -x "$t" ] || continue
     [ -z "$only" ] || [[ "$(basename "$t")" =~ $only ]] || continue
