@@ -16,7 +16,6 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
@@ -25,6 +24,7 @@
 
 #include "graphrun/engine/context.hpp"
 #include "graphrun/engine/graph.hpp"
+#include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/io/load.hpp"
 
 namespace graphrun::cli {
@@ -136,18 +136,6 @@ TextWriter& put_vertex(TextWriter& w, const Graph& g, vertex_t v);
 
 // Throws graphrun::Error when writing to stdout failed (full disk, closed pipe).
 void check_stdout();
-
-// Seconds since a time point, for the summaries.
-class Stopwatch {
- public:
-  Stopwatch() : start_(std::chrono::steady_clock::now()) {}
-  double seconds() const {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  }
-
- private:
-  std::chrono::steady_clock::time_point start_;
-};
 
 // printf into a std::string.
 std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));

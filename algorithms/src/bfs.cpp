@@ -25,7 +25,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -35,6 +34,7 @@
 #include "bfs_direction.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/semiring.hpp"
+#include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/kernels/spmv.hpp"
 
 #if defined(GRAPHRUN_HAVE_CUDA)
@@ -44,12 +44,6 @@
 namespace graphrun {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 // "Any, second" over vertex ids shifted by one (0 = none): y(i) is x(k) for
 // some k with A(i,k) != 0 and x(k) != 0, or 0. Terminal at the first hit,
@@ -93,7 +87,7 @@ class Bfs {
       : ctx_(ctx), g_(g), o_(o), a_(g.adj().view()), n_(g.n_vertices()), threads_(ctx.threads()) {}
 
   BfsResult run(vertex_t source) {
-    const auto t0 = Clock::now();
+    const Stopwatch t0;
     BfsResult res;
     res.level.assign(n_, -1);
     if (o_.parents) res.parent.assign(n_, -1);
@@ -139,11 +133,11 @@ class Bfs {
         IterationInfo info;
         info.iteration = res.push_steps + res.pull_steps;
         info.frontier = n_f;
-        info.elapsed = seconds_since(t0);
+        info.elapsed = t0.seconds();
         if (!o_.on_iteration(info)) break;
       }
     }
-    res.seconds = seconds_since(t0);
+    res.seconds = t0.seconds();
     return res;
   }
 

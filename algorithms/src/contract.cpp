@@ -25,11 +25,11 @@
 // afterwards on the host unless options.keep_loops.
 #include "graphrun/algorithms/contract.hpp"
 
-#include <chrono>
 #include <string>
 
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/semiring.hpp"
+#include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/kernels/spgemm.hpp"
 
 #if defined(GRAPHRUN_HAVE_CUDA)
@@ -39,12 +39,6 @@
 namespace graphrun {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 // labels.size() == n_vertices, n_labels >= 1, every label in [0, n_labels).
 void check_labels(std::span<const vertex_t> labels, vertex_t n_labels, vertex_t n_vertices) {
@@ -124,7 +118,7 @@ std::vector<vertex_t> consecutive_labels(vertex_t n_vertices, vertex_t group_siz
 
 ContractResult contract(Context& ctx, const Graph& g, std::span<const vertex_t> labels,
                         vertex_t n_labels, const ContractOptions& options) {
-  const auto t0 = Clock::now();
+  const Stopwatch t0;
   const vertex_t n = g.n_vertices();
   const Csr<double> s = label_matrix(labels, n_labels, n);  // checks the labels
   const Csr<double> st = assignment_matrix(labels, n_labels);
@@ -144,16 +138,16 @@ ContractResult contract(Context& ctx, const Graph& g, std::span<const vertex_t> 
     throw DeviceError("contract: this build has no CUDA backend; use Device::cpu");
 #endif
   } else {
-    const auto t_compute = Clock::now();
+    const Stopwatch t_compute;
     SpgemmStats first, second;
     const Csr<double> b = spgemm<PlusTimes<double>>(ctx, s.view(), a, &first);  // S·A
     c = spgemm<PlusTimes<double>>(ctx, b.view(), st.view(), &second);           // (S·A)·Sᵀ
-    result.compute_seconds = seconds_since(t_compute);
+    result.compute_seconds = t_compute.seconds();
     result.products = checked_add(first.intermediate_products, second.intermediate_products,
                                   "contract: intermediate products");
   }
   result.quotient = options.keep_loops ? std::move(c) : drop_loops(c);
-  result.seconds = seconds_since(t0);
+  result.seconds = t0.seconds();
   return result;
 }
 

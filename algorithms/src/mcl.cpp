@@ -17,12 +17,12 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <new>
 
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/semiring.hpp"
+#include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/kernels/cpu/spgemm.hpp"
 #include "mcl_parts.hpp"
 
@@ -32,15 +32,7 @@
 
 namespace graphrun {
 
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-}  // namespace
+namespace {}  // namespace
 
 void detail::mcl::validate(const MclOptions& o) {
   if (!(o.inflation > 1.0) || !std::isfinite(o.inflation))
@@ -149,39 +141,39 @@ Csr<float> iterate(const Csr<float>& m, const detail::mcl::PruneParams& p, doubl
 }
 
 MclResult mcl_cpu(Context& ctx, const Graph& g, const MclOptions& options) {
-  const auto t0 = Clock::now();
+  const Stopwatch t0;
   MclResult result;
   const int threads = ctx.threads();
   const auto params = detail::mcl::PruneParams::from(options);
 
   Csr<float> m = detail::mcl::start_matrix(g, threads);
-  result.phases.setup = seconds_since(t0);
+  result.phases.setup = t0.seconds();
   // mcl keeps the inflation as a double read from a float.
   double inflation = static_cast<float>(options.inflation);
   result.max_nnz = m.nnz();
   for (int it = 1; it <= options.max_iterations; ++it) {
-    const auto ti = Clock::now();
+    const Stopwatch ti;
     float chaos = 0;
     std::int64_t products = 0;
     m = iterate(m, params, inflation, threads, &chaos, &products);
     // Expansion and pruning are one pass on the CPU: the time is booked as
     // expansion (MclPhaseSeconds says so).
-    result.phases.expansion += seconds_since(ti);
+    result.phases.expansion += ti.seconds();
     result.products += products;
     result.max_nnz = std::max<std::int64_t>(result.max_nnz, m.nnz());
     result.iterations = it;
     result.chaos = chaos;
-    result.iteration_seconds.push_back(seconds_since(ti));
+    result.iteration_seconds.push_back(ti.seconds());
     if (it >= detail::mcl::inflation_bump_after) inflation *= detail::mcl::inflation_bump;
     const bool converged = static_cast<double>(chaos) < options.chaos_limit;
     result.converged = converged;
-    if (!detail::mcl::report_iteration(options, it, chaos, m.nnz(), seconds_since(t0))) break;
+    if (!detail::mcl::report_iteration(options, it, chaos, m.nnz(), t0.seconds())) break;
     if (converged) break;
   }
-  const auto tr = Clock::now();
+  const Stopwatch tr;
   result.cluster = detail::mcl::interpret(m, &result.n_clusters);
-  result.phases.interpret = seconds_since(tr);
-  result.seconds = seconds_since(t0);
+  result.phases.interpret = tr.seconds();
+  result.seconds = t0.seconds();
   return result;
 }
 

@@ -17,12 +17,12 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <vector>
 
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/semiring.hpp"
+#include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/kernels/cpu/partition.hpp"
 #include "graphrun/kernels/cpu/spmv_csr.hpp"
 
@@ -33,12 +33,6 @@
 namespace graphrun {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 // Above this many bytes of vertex vectors (r, x, x_next, inv_outw) the
 // iteration is split into SpMV + update (see the loop below). About the L2
@@ -63,12 +57,12 @@ PageRankResult pagerank(Context& ctx, const Graph& g, const PageRankOptions& opt
     throw DeviceError("pagerank: this build has no CUDA backend; use Device::cpu");
 #endif
   }
-  const auto t0 = Clock::now();
+  const Stopwatch t0;
   PageRankResult result;
   const vertex_t n = g.n_vertices();
   if (n == 0) {
     result.converged = true;
-    result.seconds = seconds_since(t0);
+    result.seconds = t0.seconds();
     return result;
   }
 
@@ -174,13 +168,13 @@ PageRankResult pagerank(Context& ctx, const Graph& g, const PageRankOptions& opt
       IterationInfo info;
       info.iteration = it;
       info.residual = err;
-      info.elapsed = seconds_since(t0);
+      info.elapsed = t0.seconds();
       if (!options.on_iteration(info)) break;
     }
     if (result.converged) break;
   }
   result.rank = std::move(r);
-  result.seconds = seconds_since(t0);
+  result.seconds = t0.seconds();
   return result;
 }
 

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <string_view>
@@ -11,6 +10,7 @@
 
 #include "bench.hpp"
 #include "graphrun/engine/error.hpp"
+#include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/generators.hpp"
 #include "graphrun/io/load.hpp"
 #include "graphrun/io/write.hpp"
@@ -143,7 +143,7 @@ void for_each_graph(const BenchOptions& o, const std::function<void(const BenchG
   if (inputs.empty()) throw ArgumentError("no input: give graph files, gen: specs or --suite DIR");
   for (const std::string& in : inputs) {
     BenchGraph g;
-    const auto t0 = std::chrono::steady_clock::now();
+    const Stopwatch t0;
     try {
       if (in.starts_with("gen:")) {
         g.name = in;
@@ -170,7 +170,7 @@ void for_each_graph(const BenchOptions& o, const std::function<void(const BenchG
       std::fprintf(stderr, "graphrun: bench: skipping %s: %s\n", in.c_str(), e.what());
       continue;
     }
-    g.load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    g.load_seconds = t0.seconds();
     fn(g);
   }
 }
@@ -225,9 +225,9 @@ double median_ms(int reps, const std::function<void()>& fn) {
   fn();  // warm-up: first-touch, caches, lazy initialization
   std::vector<double> t(static_cast<std::size_t>(std::max(reps, 1)));
   for (double& ms : t) {
-    const auto t0 = std::chrono::steady_clock::now();
+    const Stopwatch t0;
     fn();
-    ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    ms = t0.ms();
   }
   return median(std::move(t));
 }

@@ -19,7 +19,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <memory>
 #include <stdexcept>
@@ -29,6 +28,7 @@
 #include "bench.hpp"
 #include "graphblas.hpp"
 #include "graphrun/engine/error.hpp"
+#include "graphrun/engine/stopwatch.hpp"
 
 #if defined(GRAPHRUN_HAVE_CUDA)
 #include "cuda/spgemm_cuda.hpp"
@@ -45,12 +45,6 @@ struct SpgemmBenchArgs {
   std::vector<std::string> tune;                // KEY=VALUE overrides of the GPU tuning
   bool deterministic = false;                   // GPU: SpgemmOptions::deterministic
 };
-
-using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
 
 #if defined(GRAPHRUN_HAVE_GRAPHBLAS)
 
@@ -116,9 +110,9 @@ void run_cpu(const SpgemmBenchArgs& args, const BenchOptions& inputs) {
 
     SpgemmStats stats;
     auto ours = [&] {
-      const auto t0 = Clock::now();
+      const Stopwatch t0;
       { const Csr<double> c = spgemm<PlusTimes<double>>(ctx, a.view(), b.view(), &stats); }
-      return ms_since(t0);
+      return t0.ms();
     };
     ours();  // warm-up
     const std::int64_t nnz_c = stats.nnz_c;
@@ -144,9 +138,9 @@ void run_cpu(const SpgemmBenchArgs& args, const BenchOptions& inputs) {
       t_symbolic.push_back(stats.symbolic_ms);
       t_numeric.push_back(stats.numeric_ms + stats.sort_ms);
 #if defined(GRAPHRUN_HAVE_GRAPHBLAS)
-      const auto t0 = Clock::now();
+      const Stopwatch t0;
       graphblas_mxm(ga, gb, rows, cols);
-      t_grb.push_back(ms_since(t0));
+      t_grb.push_back(t0.ms());
 #endif
     }
     const double ms = median(t_ours);

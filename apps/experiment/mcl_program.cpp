@@ -13,7 +13,6 @@
 #include <cctype>
 #include <cerrno>
 #include <charconv>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -24,6 +23,7 @@
 #include <unordered_map>
 
 #include "graphrun/engine/error.hpp"
+#include "graphrun/engine/stopwatch.hpp"
 
 extern char** environ;
 
@@ -142,7 +142,7 @@ std::pair<int, double> spawn_and_wait(std::vector<std::string> args, const fs::p
   posix_spawn_file_actions_addopen(&actions, 2, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_adddup2(&actions, 2, 1);
 
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch start;
   pid_t pid = 0;
   const int rc = ::posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
@@ -152,8 +152,7 @@ std::pair<int, double> spawn_and_wait(std::vector<std::string> args, const fs::p
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0)
     if (errno != EINTR) throw Error("waitpid for " + args[0] + ": " + std::strerror(errno));
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds = start.seconds();
   return {status, seconds};
 }
 

@@ -6,13 +6,13 @@
 // CSR through Csr::from_coo, which sorts rows and merges duplicates.
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <span>
 #include <vector>
 
 #include "coo_assembly.hpp"
 #include "graphrun/engine/error.hpp"
+#include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/io/load.hpp"
 #include "id_map.hpp"
 #include "line_chunks.hpp"
@@ -24,11 +24,6 @@ namespace graphrun::io {
 namespace {
 
 using namespace detail;
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
-}
 
 bool is_comment(char c) noexcept { return c == '#' || c == '%'; }
 
@@ -102,7 +97,7 @@ void parse_chunk(TextChunk& c, EdgeChunk& out, bool weighted) {
 }  // namespace
 
 Graph read_edge_list(const std::string& path, const LoadOptions& options, LoadStats* stats) {
-  const auto t0 = Clock::now();
+  const Stopwatch t0;
   const int threads = thread_count(options.threads);
   Progress progress(options.on_progress);
 
@@ -126,7 +121,8 @@ Graph read_edge_list(const std::string& path, const LoadOptions& options, LoadSt
   for_each_chunk(chunks, threads, progress,
                  [&](std::size_t i) { parse_chunk(chunks[i], parsed[i], weighted); });
   number_lines(chunks, 1, path);
-  const auto t1 = Clock::now();
+  const double read_seconds = t0.seconds();
+  const Stopwatch t1;
 
   // Dense ids in ascending order of input id.
   progress.phase(0.8, 1.0);
@@ -159,8 +155,8 @@ Graph read_edge_list(const std::string& path, const LoadOptions& options, LoadSt
 
   if (stats) {
     stats->bytes_read = text.size;
-    stats->seconds_read = std::chrono::duration<double>(t1 - t0).count();
-    stats->seconds_build = seconds_since(t1);
+    stats->seconds_read = read_seconds;
+    stats->seconds_build = t1.seconds();
   }
   return g;
 }

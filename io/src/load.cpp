@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <cctype>
-#include <chrono>
 #include <filesystem>
 #include <system_error>
 
+#include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/io/write.hpp"
 
 namespace graphrun::io {
@@ -59,18 +59,18 @@ Graph load_graph(const std::string& path, const LoadOptions& options, LoadStats*
     return read_matrix_market_graph(path, options, stats);
   if (!ends_with(path, ".grb")) return read_edge_list(path, options, stats);
 
-  using Clock = std::chrono::steady_clock;
-  const auto t0 = Clock::now();
+  const Stopwatch t0;
   Graph g = read_cache(path);
-  const auto t1 = Clock::now();
+  const double read_seconds = t0.seconds();
+  const Stopwatch t1;
   if (options.undirected && g.directed()) g = symmetrized(g, options.duplicates);
   if (options.on_progress) options.on_progress(1.0);
   if (stats) {
     std::error_code ec;
     const auto size = std::filesystem::file_size(path, ec);
     stats->bytes_read = ec ? 0 : static_cast<std::size_t>(size);
-    stats->seconds_read = std::chrono::duration<double>(t1 - t0).count();
-    stats->seconds_build = std::chrono::duration<double>(Clock::now() - t1).count();
+    stats->seconds_read = read_seconds;
+    stats->seconds_build = t1.seconds();
   }
   return g;
 }

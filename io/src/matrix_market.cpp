@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <chrono>
 #include <cstdio>
 #include <numeric>
 #include <sstream>
@@ -21,6 +20,7 @@
 
 #include "coo_assembly.hpp"
 #include "graphrun/engine/error.hpp"
+#include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/io/load.hpp"
 #include "id_map.hpp"
 #include "line_chunks.hpp"
@@ -32,7 +32,6 @@ namespace graphrun::io {
 namespace {
 
 using namespace detail;
-using Clock = std::chrono::steady_clock;
 
 // A size line may declare far more rows than the file has entries (a few
 // bytes can say 2^31 - 1), and every row costs its row pointer and, in a
@@ -199,7 +198,7 @@ struct Parsed {
   Coo<double> coo;
   std::size_t bytes = 0;
   double seconds_read = 0;
-  Clock::time_point parsed_at;
+  Stopwatch parsed_at;
 };
 
 // Reads the file into COO; `mirror` adds (j, i) for every off-diagonal (i, j)
@@ -207,7 +206,7 @@ struct Parsed {
 // `square` refuses a rectangular matrix before any entry is read.
 Parsed read_coo(const std::string& path, int threads, std::size_t chunk_bytes, bool mirror,
                 bool square, Progress& progress) {
-  const auto t0 = Clock::now();
+  const Stopwatch t0;
   progress.phase(0.0, 0.3);
   const TextBuffer text = read_text(path, progress);
   Parsed out;
@@ -245,8 +244,8 @@ Parsed read_coo(const std::string& path, int threads, std::size_t chunk_bytes, b
                      "only " + std::to_string(found) + " entries, the header declares " +
                          std::to_string(h.entries));
   }
-  out.seconds_read = std::chrono::duration<double>(Clock::now() - t0).count();
-  out.parsed_at = Clock::now();
+  out.seconds_read = t0.seconds();
+  out.parsed_at.restart();
 
   // COO, with the mirrored triangle where asked.
   progress.phase(0.8, 1.0);
@@ -291,7 +290,7 @@ Graph read_matrix_market_graph(const std::string& path, const LoadOptions& optio
   if (stats) {
     stats->bytes_read = p.bytes;
     stats->seconds_read = p.seconds_read;
-    stats->seconds_build = std::chrono::duration<double>(Clock::now() - p.parsed_at).count();
+    stats->seconds_build = p.parsed_at.seconds();
   }
   return g;
 }

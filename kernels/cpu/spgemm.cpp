@@ -13,22 +13,16 @@
 
 #include <algorithm>
 #include <bit>
-#include <chrono>
 #include <new>
 #include <numeric>
 #include <vector>
 
+#include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/kernels/semiring_traits.hpp"
 
 namespace graphrun::cpu {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
 
 std::int64_t table_slots(std::int64_t distinct) { return spgemm_table_slots(distinct); }
 
@@ -546,14 +540,14 @@ Csr<typename S::value_type> spgemm(const CsrView<T>& a, const CsrView<T>& b, int
   using V = typename S::value_type;
   check_spgemm_shapes(a.n_rows, a.n_cols, b.n_rows, b.n_cols);
   threads = std::max(1, threads);
-  const auto t_start = Clock::now();
+  const Stopwatch t_start;
   SpgemmKernel<S, T> kernel(a, b, threads);
 
-  auto t0 = Clock::now();
+  Stopwatch t0;
   const Plan plan = kernel.analyse();
-  const double analysis_ms = ms_since(t0);
+  const double analysis_ms = t0.ms();
 
-  t0 = Clock::now();
+  t0.restart();
   std::vector<Workspace<V>> ws;
   try {
     ws = kernel.workspaces(plan);
@@ -566,15 +560,15 @@ Csr<typename S::value_type> spgemm(const CsrView<T>& a, const CsrView<T>& b, int
   kernel.symbolic(plan, ws, row_ptr.data());
   // Exclusive scan of the row lengths; nnz(C) <= Σ IP, already checked.
   for (vertex_t i = 0; i < a.n_rows; ++i) row_ptr[i + 1] += row_ptr[i];
-  const double symbolic_ms = ms_since(t0);
+  const double symbolic_ms = t0.ms();
 
   const offset_t nnz = row_ptr[a.n_rows];
   check_fits_in_memory(nnz, sizeof(vertex_t) + sizeof(V));
-  t0 = Clock::now();
+  t0.restart();
   std::vector<vertex_t> col_idx = allocate<vertex_t>(nnz, "C's column indices");
   std::vector<V> values = allocate<V>(nnz, "C's values");
   kernel.numeric(plan, ws, row_ptr.data(), col_idx.data(), values.data());
-  const double numeric_ms = ms_since(t0);
+  const double numeric_ms = t0.ms();
   ws.clear();
 
   Csr<V> c(a.n_rows, b.n_cols, std::move(row_ptr), std::move(col_idx), std::move(values));
@@ -589,7 +583,7 @@ Csr<typename S::value_type> spgemm(const CsrView<T>& a, const CsrView<T>& b, int
     stats->symbolic_ms = symbolic_ms;
     stats->numeric_ms = numeric_ms;
     stats->sort_ms = 0;  // inside numeric_ms (see the header)
-    stats->total_ms = ms_since(t_start);
+    stats->total_ms = t_start.ms();
   }
   return c;
 }
@@ -600,16 +594,16 @@ void spgemm_rows(const CsrView<T>& a, const CsrView<T>& b, int threads,
   using V = typename S::value_type;
   check_spgemm_shapes(a.n_rows, a.n_cols, b.n_rows, b.n_cols);
   threads = std::max(1, threads);
-  const auto t_start = Clock::now();
+  const Stopwatch t_start;
   SpgemmKernel<S, T> kernel(a, b, threads);
-  auto t0 = Clock::now();
+  Stopwatch t0;
   const Plan plan = kernel.analyse();
-  const double analysis_ms = ms_since(t0);
+  const double analysis_ms = t0.ms();
   // The longest row any thread may hold: min(IP, n_cols).
   offset_t longest = 0;
   for (const std::int64_t ip : plan.ip) longest = std::max<offset_t>(longest, ip);
   longest = std::min<offset_t>(longest, b.n_cols);
-  t0 = Clock::now();
+  t0.restart();
   std::vector<Workspace<V>> ws;
   try {
     ws = kernel.workspaces(plan);
@@ -626,8 +620,8 @@ void spgemm_rows(const CsrView<T>& a, const CsrView<T>& b, int threads,
     for (int g = 0; g < 4; ++g) stats->rows_per_group[g] = plan.rows_per_kind[g];
     stats->tasks = static_cast<int>(plan.tasks.size());
     stats->analysis_ms = analysis_ms;
-    stats->numeric_ms = ms_since(t0);
-    stats->total_ms = ms_since(t_start);
+    stats->numeric_ms = t0.ms();
+    stats->total_ms = t_start.ms();
   }
 }
 

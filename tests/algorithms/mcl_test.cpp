@@ -42,16 +42,6 @@ Graph undirected_graph(vertex_t n, const std::vector<std::tuple<vertex_t, vertex
   return Graph(Csr<double>::from_coo(coo), {}, false, true);
 }
 
-// A random graph with non-negative weights (flow needs them).
-Graph flow_graph(test::GraphShape shape, vertex_t n, double degree, bool directed,
-                 std::uint64_t seed) {
-  const Graph g = test::random_graph(shape, n, degree, directed, true, seed);
-  std::vector<double> w = g.adj().values();
-  for (double& x : w) x = std::abs(x);
-  Csr<double> a(g.n_vertices(), g.n_vertices(), g.adj().row_ptr(), g.adj().col_idx(), w);
-  return Graph(std::move(a), {}, directed, true);
-}
-
 std::vector<std::string> labels_of(const Graph& g) {
   std::vector<std::string> l(static_cast<std::size_t>(g.n_vertices()));
   for (vertex_t v = 0; v < g.n_vertices(); ++v) l[v] = g.label(v);
@@ -121,7 +111,7 @@ TEST(MclVsProgram, RandomWeightedGraphs) {
   for (auto shape : {test::GraphShape::erdos_renyi, test::GraphShape::power_law,
                      test::GraphShape::disconnected, test::GraphShape::star})
     for (bool directed : {false, true}) {
-      const Graph g = flow_graph(shape, 300, 6, directed, ++seed);
+      const Graph g = test::flow_graph(shape, 300, 6, directed, ++seed);
       expect_as_mcl_program(g, {}, test::to_string(shape) + (directed ? " directed" : ""));
     }
 }
@@ -169,7 +159,7 @@ TEST(Mcl, EmptyGraph) {
 // Columns are computed independently in a fixed order: the thread count
 // changes nothing, down to the iteration count.
 TEST(Mcl, ThreadCountDoesNotChangeTheResult) {
-  const Graph g = flow_graph(test::GraphShape::power_law, 2000, 8, false, 77);
+  const Graph g = test::flow_graph(test::GraphShape::power_law, 2000, 8, false, 77);
   const MclResult one = run(g, {}, 1), two = run(g, {}, 2), four = run(g, {}, 4);
   EXPECT_EQ(one.cluster, two.cluster);
   EXPECT_EQ(one.cluster, four.cluster);
@@ -199,7 +189,7 @@ TEST(Mcl, DirectedInputIsMergedWithTheLargerWeight) {
 }
 
 TEST(Mcl, StopsWhenTheCallbackSaysSo) {
-  const Graph g = flow_graph(test::GraphShape::erdos_renyi, 500, 6, false, 5);
+  const Graph g = test::flow_graph(test::GraphShape::erdos_renyi, 500, 6, false, 5);
   MclOptions o;
   int calls = 0;
   double last_elapsed = -1;

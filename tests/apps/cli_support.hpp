@@ -5,35 +5,19 @@
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
-#include <sys/wait.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
-#include <sstream>
 #include <string>
+
+#include "support/run_command.hpp"
 
 namespace graphrun::test {
 
 namespace fs = std::filesystem;
 
-struct CliResult {
-  int status = -1;  // exit status; -1 when graphrun did not exit normally
-  std::string out, err;
-};
-
-inline std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-// For failure messages: the status and both streams.
-inline std::string describe(const CliResult& r) {
-  return "status " + std::to_string(r.status) + "\nstdout:\n" + r.out + "\nstderr:\n" + r.err;
-}
+using CliResult = CommandResult;
 
 class CliFixture : public ::testing::Test {
  protected:
@@ -51,15 +35,8 @@ class CliFixture : public ::testing::Test {
 
   // Runs `graphrun ARGS` inside work/, stdin from /dev/null.
   CliResult run(const std::string& args) {
-    const fs::path out = root_ / "stdout", err = root_ / "stderr";
-    const std::string cmd = "cd '" + work_.string() + "' && '" GRAPHRUN_EXE "' " + args + " >'" +
-                            out.string() + "' 2>'" + err.string() + "' </dev/null";
-    const int raw = std::system(cmd.c_str());
-    CliResult r;
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
+    return run_command("cd '" + work_.string() + "' && '" GRAPHRUN_EXE "' " + args,
+                       root_ / "stdout", root_ / "stderr");
   }
 
   void write(const std::string& name, const std::string& content) {

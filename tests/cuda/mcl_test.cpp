@@ -27,14 +27,6 @@ namespace {
 
 bool have_gpu() { return cuda_device_count() > 0; }
 
-Graph flow_graph(test::GraphShape shape, vertex_t n, double degree, std::uint64_t seed) {
-  const Graph g = test::random_graph(shape, n, degree, false, true, seed);
-  std::vector<double> w = g.adj().values();
-  for (double& x : w) x = std::abs(x);
-  Csr<double> a(g.n_vertices(), g.n_vertices(), g.adj().row_ptr(), g.adj().col_idx(), w);
-  return Graph(std::move(a), {}, false, true);
-}
-
 // GPU and CPU agree on the clusters; the iteration counts may differ by one
 // when the chaos of the last iteration sits at the limit (float sums in a
 // different order), which the message shows.
@@ -103,15 +95,16 @@ TEST(MclCuda, RandomGraphsAsOnTheCpuLarge) {
     MclOptions o;
     o.select_number = 5;
     o.recover_number = 9;
-    expect_same_as_cpu(flow_graph(shape, 3000, 10, ++seed), o, test::to_string(shape));
-    expect_same_as_cpu(flow_graph(shape, 3000, 10, ++seed), {}, test::to_string(shape));
+    expect_same_as_cpu(test::flow_graph(shape, 3000, 10, false, ++seed), o, test::to_string(shape));
+    expect_same_as_cpu(test::flow_graph(shape, 3000, 10, false, ++seed), {},
+                       test::to_string(shape));
   }
 }
 
 // The progress callback sees what the CPU's sees, and stops the loop.
 TEST(MclCuda, CallbackStopsWhereTheCpuStops) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
-  const Graph g = flow_graph(test::GraphShape::erdos_renyi, 800, 6, 4);
+  const Graph g = test::flow_graph(test::GraphShape::erdos_renyi, 800, 6, false, 4);
   std::vector<IterationInfo> seen[2];
   MclResult r[2];
   for (int d = 0; d < 2; ++d) {
@@ -142,7 +135,7 @@ TEST(MclCuda, CallbackStopsWhereTheCpuStops) {
 // The experiments swap the expansion: a caller's SpGEMM gives the same run.
 TEST(MclCuda, CallersExpansion) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
-  const Graph g = flow_graph(test::GraphShape::power_law, 2000, 8, 3);
+  const Graph g = test::flow_graph(test::GraphShape::power_law, 2000, 8, false, 3);
   Context gpu(Device::cuda);
   int calls = 0;
   const cuda::MclExpansion mine = [&](const DeviceCsr<float>& m, cudaStream_t s,
@@ -161,7 +154,7 @@ TEST(MclCuda, CallersExpansion) {
 }
 
 TEST(MclCuda, CpuContextIsRefusedByTheGpuEntryPoint) {
-  const Graph g = flow_graph(test::GraphShape::chain, 10, 2, 1);
+  const Graph g = test::flow_graph(test::GraphShape::chain, 10, 2, false, 1);
   Context cpu(Device::cpu, 1);
   EXPECT_THROW(cuda::mcl(cpu, g, {}, cuda::MclExpansion()), ArgumentError);
 }

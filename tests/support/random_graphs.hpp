@@ -252,4 +252,15 @@ inline Graph random_graph(GraphShape shape, vertex_t n, double avg_degree, bool 
   return Graph(Csr<double>::from_coo(coo), {}, directed, weighted);
 }
 
+// A random weighted graph with the weights made non-negative: the input that
+// flow-based clustering (MCL) needs.
+inline Graph flow_graph(GraphShape shape, vertex_t n, double avg_degree, bool directed,
+                        std::uint64_t seed) {
+  const Graph g = random_graph(shape, n, avg_degree, directed, true, seed);
+  std::vector<double> w = g.adj().values();
+  for (double& x : w) x = std::abs(x);
+  Csr<double> a(g.n_vertices(), g.n_vertices(), g.adj().row_ptr(), g.adj().col_idx(), w);
+  return Graph(std::move(a), {}, directed, true);
+}
+
 }  // namespace graphrun::test

@@ -30,6 +30,7 @@
 #include "device_util.cuh"
 #include "gpu_algorithms.hpp"
 #include "graphrun/engine/semiring.hpp"
+#include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/kernels/cuda/spmv.hpp"
 
 namespace graphrun::detail {
@@ -175,9 +176,9 @@ class GpuBfs {
         stats_(1),
         host_stats_(1) {}
 
-  BfsResult run(vertex_t source, Clock::time_point t0) {
+  BfsResult run(vertex_t source, const Stopwatch& t0) {
     BfsResult res;
-    const auto t_compute = Clock::now();
+    const Stopwatch t_compute;
     double setup = 0;  // seconds of the compute phase spent preparing the pull side
     // level = parent = -1 (all bytes 0xff), visited = 0.
     GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(level_.data(), 0xff, sizeof(std::int32_t) * n_));
@@ -207,9 +208,9 @@ class GpuBfs {
     for (std::int32_t depth = 1; n_f > 0 && m_f > 0; ++depth) {
       const bool pull_step = direction.pull(dense, n_f, m_f, m_u, prev_n_f);
       if (pull_step && !dense) {
-        const auto t_setup = Clock::now();
+        const Stopwatch t_setup;
         prepare_pull();
-        setup += seconds_since(t_setup);
+        setup += t_setup.seconds();
         to_dense(static_cast<vertex_t>(n_f));
         dense = true;
       } else if (!pull_step && dense) {
@@ -242,11 +243,11 @@ class GpuBfs {
         IterationInfo info;
         info.iteration = res.push_steps + res.pull_steps;
         info.frontier = n_f;
-        info.elapsed = seconds_since(t0);
+        info.elapsed = t0.seconds();
         if (!o_.on_iteration(info)) break;
       }
     }
-    res.compute_seconds = seconds_since(t_compute) - setup;
+    res.compute_seconds = t_compute.seconds() - setup;
     res.format = pull_op_ ? pull_op_->format() : SpmvFormat::automatic;
     res.level = level_.download();
     if (o_.parents) res.parent = parent_.download();
@@ -326,11 +327,11 @@ class GpuBfs {
 }  // namespace
 
 BfsResult bfs_cuda(Context& ctx, const Graph& g, vertex_t source, const BfsOptions& options) {
-  const auto t0 = Clock::now();
+  const Stopwatch t0;
   use_device(ctx, "bfs");
   GpuBfs search(g, options);
   BfsResult res = search.run(source, t0);
-  res.seconds = seconds_since(t0);
+  res.seconds = t0.seconds();
   return res;
 }
 

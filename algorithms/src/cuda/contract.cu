@@ -7,6 +7,7 @@
 #include "contract_cuda.hpp"
 #include "device_util.cuh"
 #include "graphrun/engine/semiring.hpp"
+#include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/engine/types.hpp"
 #include "graphrun/kernels/cuda/spgemm.hpp"
 
@@ -20,7 +21,7 @@ ContractProducts contract_products_cuda(Context& ctx, const Csr<double>& a, bool
   const DeviceCsr<double> d_st(st);
   GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());
 
-  const auto t_compute = Clock::now();
+  const Stopwatch t_compute;
   cuda::SpgemmStats first, second;
   ContractProducts out;
   {
@@ -32,7 +33,7 @@ ContractProducts contract_products_cuda(Context& ctx, const Csr<double>& a, bool
         cuda::spgemm<PlusTimes<double>>(d_s, d_a, options, &first);  // S·A
     const DeviceCsr<double> d_c = cuda::spgemm<PlusTimes<double>>(d_b, d_st, options, &second);
     GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());
-    out.compute_seconds = seconds_since(t_compute);
+    out.compute_seconds = t_compute.seconds();
     out.quotient = d_c.download();
   }
   out.products = checked_add(first.intermediate_products, second.intermediate_products,

@@ -5,7 +5,6 @@
 
 #include <cuda_runtime.h>
 
-#include <chrono>
 #include <span>
 #include <string>
 #include <utility>
@@ -16,12 +15,6 @@
 #include "graphrun/engine/error.hpp"
 
 namespace graphrun::detail {
-
-using Clock = std::chrono::steady_clock;
-
-inline double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 // Makes ctx's GPU current, with a clear error where there is none.
 inline void use_device(const Context& ctx, const char* algorithm) {

@@ -41,6 +41,7 @@
 #include "gpu_algorithms.hpp"
 #include "graphrun/algorithms/cuda/mcl.hpp"
 #include "graphrun/engine/semiring.hpp"
+#include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/kernels/cuda/spgemm.hpp"
 
 namespace graphrun {
@@ -334,7 +335,7 @@ class PruneInflate {
 MclResult mcl_cuda_loop(Context& ctx, const Graph& g, const MclOptions& options,
                         const cuda::MclExpansion& expansion) {
   use_device(ctx, "mcl");
-  const auto t0 = Clock::now();
+  const Stopwatch t0;
   MclResult result;
   const auto params = mcl::PruneParams::from(options);
   const vertex_t n = g.n_vertices();
@@ -343,12 +344,12 @@ MclResult mcl_cuda_loop(Context& ctx, const Graph& g, const MclOptions& options,
   DeviceCsr<float> m = upload(mcl::start_matrix(g, ctx.threads()));
   PruneInflate prune_inflate(n, stream);
   GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
-  result.phases.setup = seconds_since(t0);
+  result.phases.setup = t0.seconds();
   result.max_nnz = m.nnz();
 
   double inflation = static_cast<float>(options.inflation);
   for (int it = 1; it <= options.max_iterations && n > 0; ++it) {
-    const auto ti = Clock::now();
+    const Stopwatch ti;
     std::int64_t products = 0;
     DeviceCsr<double> e;
     if (expansion) {
@@ -361,30 +362,30 @@ MclResult mcl_cuda_loop(Context& ctx, const Graph& g, const MclOptions& options,
       products = stats.intermediate_products;
     }
     GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
-    const double t_expand = seconds_since(ti);
+    const double t_expand = ti.seconds();
     float chaos = 0;
     m = prune_inflate(e, params, inflation, &chaos);
     e = DeviceCsr<double>();  // freed on the stream, before the next expansion
     GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
     result.phases.expansion += t_expand;
-    result.phases.pruning += seconds_since(ti) - t_expand;
+    result.phases.pruning += ti.seconds() - t_expand;
     result.products += products;
     result.max_nnz = std::max<std::int64_t>(result.max_nnz, m.nnz());
     result.iterations = it;
     result.chaos = chaos;
-    result.iteration_seconds.push_back(seconds_since(ti));
+    result.iteration_seconds.push_back(ti.seconds());
     if (it >= mcl::inflation_bump_after) inflation *= mcl::inflation_bump;
     const bool converged = static_cast<double>(chaos) < options.chaos_limit;
     result.converged = converged;
-    if (!mcl::report_iteration(options, it, chaos, m.nnz(), seconds_since(t0))) break;
+    if (!mcl::report_iteration(options, it, chaos, m.nnz(), t0.seconds())) break;
     if (converged) break;
   }
   if (n == 0) result.converged = true;
-  const auto tr = Clock::now();
+  const Stopwatch tr;
   const Csr<float> limit = m.download();
   result.cluster = mcl::interpret(limit, &result.n_clusters);
-  result.phases.interpret = seconds_since(tr);
-  result.seconds = seconds_since(t0);
+  result.phases.interpret = tr.seconds();
+  result.seconds = t0.seconds();
   return result;
 }
 

@@ -22,6 +22,7 @@
 #include "device_util.cuh"
 #include "gpu_algorithms.hpp"
 #include "graphrun/engine/semiring.hpp"
+#include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/kernels/cuda/spmv.hpp"
 
 namespace graphrun::detail {
@@ -157,13 +158,13 @@ __global__ void __launch_bounds__(kBlock)
 }  // namespace
 
 PageRankResult pagerank_cuda(Context& ctx, const Graph& g, const PageRankOptions& options) {
-  const auto t0 = Clock::now();
+  const Stopwatch t0;
   use_device(ctx, "pagerank");
   PageRankResult result;
   const vertex_t n = g.n_vertices();
   if (n == 0) {
     result.converged = true;
-    result.seconds = seconds_since(t0);
+    result.seconds = t0.seconds();
     return result;
   }
   const bool weighted = options.use_weights && g.weighted() && !g.adj().is_pattern();
@@ -204,7 +205,7 @@ PageRankResult pagerank_cuda(Context& ctx, const Graph& g, const PageRankOptions
   Pinned<double> host_sums(2);
 
   GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());
-  const auto t_compute = Clock::now();
+  const Stopwatch t_compute;
   init_ranks<<<grid, kBlock>>>(n, inv_n, inv_outw.data(), r.data(), x.data(), partials.data(),
                                done.data(), sums.data());
   check_launch();
@@ -241,14 +242,14 @@ PageRankResult pagerank_cuda(Context& ctx, const Graph& g, const PageRankOptions
       IterationInfo info;
       info.iteration = it;
       info.residual = err;
-      info.elapsed = seconds_since(t0);
+      info.elapsed = t0.seconds();
       if (!options.on_iteration(info)) break;
     }
     if (result.converged) break;
   }
-  result.compute_seconds = seconds_since(t_compute);
+  result.compute_seconds = t_compute.seconds();
   result.rank = r.download();
-  result.seconds = seconds_since(t0);
+  result.seconds = t0.seconds();
   return result;
 }
 

@@ -1,11 +1,11 @@
 // PageRank over cusparseSpMV, for `graphrun bench pagerank --device cuda`.
 #include <algorithm>
-#include <chrono>
 #include <span>
 
 #include "graphrun/engine/cuda_check.hpp"
 #include "graphrun/engine/device_array.hpp"
 #include "graphrun/engine/device_csr.hpp"
+#include "graphrun/engine/stopwatch.hpp"
 #include "pagerank_cusparse.hpp"
 #include "spmv_cusparse.hpp"
 
@@ -41,7 +41,6 @@ __global__ void update(vertex_t n, double d, double base, const double* y, const
 }  // namespace
 
 double cusparse_pagerank_ms(const Graph& g, int iters, double damping, std::vector<double>* rank) {
-  using Clock = std::chrono::steady_clock;
   const vertex_t n = g.n_vertices();
   const Csr<double>& t = g.directed() ? g.transpose() : g.adj();
   const DeviceCsr<double> at(
@@ -64,7 +63,7 @@ double cusparse_pagerank_ms(const Graph& g, int iters, double damping, std::vect
   const long long want = (static_cast<long long>(n) + kBlock - 1) / kBlock;
   const auto grid = static_cast<unsigned>(std::max(1LL, std::min<long long>(want, sms * 4LL)));
   double host_sums[2];
-  Clock::time_point first;
+  Stopwatch first;
   for (int it = 1; it <= iters; ++it) {
     spmv.run(nullptr);
     const double base = (damping * dangling + 1.0 - damping) / n;
@@ -76,10 +75,9 @@ double cusparse_pagerank_ms(const Graph& g, int iters, double damping, std::vect
         cudaMemcpy(host_sums, sums.data(), sizeof host_sums, cudaMemcpyDeviceToHost));
     dangling = host_sums[1];
     std::swap(r, r_next);
-    if (it == 1) first = Clock::now();
+    if (it == 1) first.restart();
   }
-  const double ms =
-      std::chrono::duration<double, std::milli>(Clock::now() - first).count() / (iters - 1);
+  const double ms = first.ms() / (iters - 1);
   *rank = r.download();
   return ms;
 }

@@ -2,7 +2,6 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <vector>
 
@@ -13,6 +12,7 @@
 #include "graphrun/engine/cuda_check.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/semiring.hpp"
+#include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/kernels/cuda/spgemm.hpp"
 
 namespace graphrun::cli::experiment {
@@ -51,10 +51,6 @@ DeviceCsr<double> widen_values(const DeviceCsr<float>& m, cudaStream_t s) {
   to_double<<<blocks, 256, 0, s>>>(static_cast<std::int64_t>(nnz), m.values().data(), val.data());
   GRAPHRUN_CUDA_CHECK(cudaGetLastError());
   return DeviceCsr<double>(m.n_rows(), m.n_cols(), std::move(ptr), std::move(col), std::move(val));
-}
-
-double elapsed_ms(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
 }  // namespace
@@ -103,18 +99,18 @@ ContractionTiming time_contraction_cuda(const Csr<double>& a, const Csr<double>&
   std::vector<double> ms_ours, ms_anchor;
   for (int r = 0; r < std::max(reps, 1); ++r) {
     GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());
-    auto t0 = std::chrono::steady_clock::now();
+    Stopwatch t0;
     {
       const auto c = ours();
       GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
-      ms_ours.push_back(elapsed_ms(t0));
+      ms_ours.push_back(t0.ms());
     }
     GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());
-    t0 = std::chrono::steady_clock::now();
+    t0.restart();
     {
       const auto c = anchor();
       GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
-      ms_anchor.push_back(elapsed_ms(t0));
+      ms_anchor.push_back(t0.ms());
     }
   }
   t.ours_ms = bench::median(ms_ours);

@@ -14,7 +14,6 @@
 #include <omp.h>
 
 #include <charconv>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <new>
@@ -28,12 +27,12 @@
 #include "graphrun/circulant.hpp"
 #include "graphrun/engine/device_array.hpp"
 #include "graphrun/engine/error.hpp"
+#include "graphrun/engine/stopwatch.hpp"
 #include "memory.hpp"
 
 namespace {
 
 using namespace graphrun;
-using Clock = std::chrono::steady_clock;
 
 constexpr const char* kUsage =
     "usage: graphrun-scale-check --vertices N --degree D [--device cpu|cuda] [--threads T] "
@@ -110,10 +109,6 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-double since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
 // One row of the table; the device column is "-" where nothing was sampled.
 class Table {
  public:
@@ -182,16 +177,16 @@ int run(const Options& o) {
   scale::DeviceMemory dev(gpu);
   dev.sample();  // the CUDA context and whatever else holds the device
   Table table(static_cast<std::int64_t>(nnz), gpu);
-  const auto t_all = Clock::now();
+  const Stopwatch t_all;
 
-  auto t0 = Clock::now();
+  Stopwatch t0;
   const Graph g = gen::circulant(o.n, o.d);
-  table.row("generate", since(t0), dev, g.n_edges() == static_cast<offset_t>(nnz),
+  table.row("generate", t0.seconds(), dev, g.n_edges() == static_cast<offset_t>(nnz),
             "CSR built and validated, " + scale::gib(g.adj().bytes()));
 
-  t0 = Clock::now();
+  t0.restart();
   const Csr<double>& at = g.transpose();
-  const double t_transpose = since(t0);
+  const double t_transpose = t0.seconds();
   const scale::TransposeCheck tc = scale::check_transpose(at, n, d);
   table.row("transpose (host)", t_transpose, dev, tc.pass,
             tc.pass ? std::string("every row (v-1 .. v-d) mod n")
@@ -247,7 +242,7 @@ int run(const Options& o) {
                          std::to_string(lc.got) + " want " + std::to_string(lc.want)));
 
   const bool pass = table.all_pass();
-  table.row("total", since(t_all), dev, pass, pass ? "all checks pass" : "a check failed");
+  table.row("total", t_all.seconds(), dev, pass, pass ? "all checks pass" : "a check failed");
   return pass ? 0 : 1;
 }
 
