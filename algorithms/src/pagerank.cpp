@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "graphrun/engine/error.hpp"
@@ -25,6 +26,7 @@
 #include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/kernels/cpu/partition.hpp"
 #include "graphrun/kernels/cpu/spmv_csr.hpp"
+#include "pagerank_start.hpp"
 
 #if defined(GRAPHRUN_HAVE_CUDA)
 #include "cuda/gpu_algorithms.hpp"
@@ -48,8 +50,31 @@ void validate(const PageRankOptions& o) {
 
 }  // namespace
 
+namespace detail {
+
+double pagerank_start_scale(const PageRankOptions& o, vertex_t n) {
+  if (o.start.empty()) return 0.0;
+  if (o.start.size() != static_cast<std::size_t>(n))
+    throw ArgumentError("pagerank: start has " + std::to_string(o.start.size()) +
+                        " values for a graph of " + std::to_string(n) + " vertices");
+  double sum = 0.0;  // in vertex order: the same scale on every backend
+  for (vertex_t v = 0; v < n; ++v) {
+    const double x = o.start[static_cast<std::size_t>(v)];
+    if (!(std::isfinite(x) && x >= 0.0))
+      throw ArgumentError("pagerank: start value of vertex " + std::to_string(v) + " is " +
+                          std::to_string(x) + "; the values must be finite and >= 0");
+    sum += x;
+  }
+  if (!(sum > 0.0 && std::isfinite(sum)))
+    throw ArgumentError("pagerank: the start values must not all be 0 (nor sum past the range)");
+  return 1.0 / sum;
+}
+
+}  // namespace detail
+
 PageRankResult pagerank(Context& ctx, const Graph& g, const PageRankOptions& options) {
   validate(options);
+  const double start_scale = detail::pagerank_start_scale(options, g.n_vertices());
   if (ctx.device() == Device::cuda) {
 #if defined(GRAPHRUN_HAVE_CUDA)
     return detail::pagerank_cuda(ctx, g, options);
@@ -93,6 +118,9 @@ PageRankResult pagerank(Context& ctx, const Graph& g, const PageRankOptions& opt
   // x = r ./ outw for the current iterate, x_next for the one being built:
   // rows read x through Aᵀ's columns while writing their own x_next(i).
   std::vector<double> r(n, inv_n), x(n), x_next(n);
+  if (start_scale > 0.0)
+    for (vertex_t j = 0; j < n; ++j)
+      r[j] = options.start[static_cast<std::size_t>(j)] * start_scale;
 
   // Parts of equal work (in-edges + rows), a few per thread handed out
   // dynamically; each part's partial sums land in its own slot and are added

@@ -225,5 +225,98 @@ TEST(PageRank, RejectsBadOptions) {
   EXPECT_NO_THROW(pagerank(ctx, g, with([](auto& o) { o.damping = 0; })));
 }
 
+// A positive start of no pattern PageRank could follow by accident.
+std::vector<double> random_start(vertex_t n, std::uint64_t seed) {
+  test::Rng rng(seed);
+  std::vector<double> s(static_cast<std::size_t>(n));
+  for (double& x : s) x = rng.uniform(0.1, 10.0) * rng.uniform(0.1, 10.0);
+  return s;
+}
+
+// One iteration from a given start is the formula applied once to it (the
+// oracle pushes over A; the library pulls over Aᵀ), on graphs with sinks,
+// weighted and not; a zero start value is allowed.
+TEST(PageRank, OneIterationFromAStartIsTheFormula) {
+  std::uint64_t seed = 900;
+  for (auto shape :
+       {GraphShape::erdos_renyi, GraphShape::power_law, GraphShape::star, GraphShape::disconnected})
+    for (bool weighted : {false, true}) {
+      const Graph g = test::random_graph(shape, 700, 3, true, weighted, ++seed);
+      std::vector<double> start = random_start(g.n_vertices(), seed);
+      start[3] = 0.0;
+      const std::vector<double> want = test::sparse_pagerank(g, 0.85, true, 0, 1, start);
+      for (int threads : {1, 2}) {
+        Context ctx(Device::cpu, threads);
+        PageRankOptions o;
+        o.max_iter = 1;
+        o.start = start;
+        const PageRankResult r = pagerank(ctx, g, o);
+        const std::string what = test::to_string(shape) + (weighted ? " weighted" : "") +
+                                 " threads=" + std::to_string(threads);
+        EXPECT_EQ(r.iterations, 1) << what;
+        EXPECT_LE(test::l1_distance(r.rank, want), 1e-14) << what;
+        // The residual is the step from the (scaled) start.
+        const double total = sum(start);
+        double step = 0;
+        for (std::size_t v = 0; v < start.size(); ++v)
+          step += std::abs(r.rank[v] - start[v] / total);
+        EXPECT_NEAR(r.residual, step, 1e-13) << what;
+      }
+    }
+}
+
+// Started from its own answer, PageRank stops after one iteration, at the
+// same ranks; a start off by a factor is the same start.
+TEST(PageRank, WarmStartFromTheAnswerConvergesAtOnce) {
+  const Graph g = test::random_graph(GraphShape::power_law, 3000, 5, true, true, 17);
+  Context ctx(Device::cpu, 2);
+  PageRankOptions o;
+  o.tol = 1e-12;
+  const PageRankResult cold = pagerank(ctx, g, o);
+  ASSERT_TRUE(cold.converged);
+  ASSERT_GT(cold.iterations, 10);
+  std::vector<double> scaled = cold.rank;  // the same start, times 3
+  for (double& x : scaled) x *= 3.0;
+  for (const std::vector<double>* start :
+       {&cold.rank, static_cast<const std::vector<double>*>(&scaled)}) {
+    o.start = *start;
+    const PageRankResult warm = pagerank(ctx, g, o);
+    EXPECT_EQ(warm.iterations, 1);
+    EXPECT_TRUE(warm.converged);
+    EXPECT_LE(test::l1_distance(warm.rank, cold.rank), 1e-12);
+  }
+  // A start near the answer needs fewer iterations than the uniform one.
+  std::vector<double> near = cold.rank;
+  for (std::size_t v = 0; v < near.size(); v += 7) near[v] *= 1.01;
+  o.start = near;
+  EXPECT_LT(pagerank(ctx, g, o).iterations, cold.iterations);
+}
+
+TEST(PageRank, RejectsABadStart) {
+  const Graph g = test::random_graph(GraphShape::chain, 10, 1, true, false, 1);
+  Context ctx(Device::cpu, 1);
+  const auto message = [&](std::vector<double> start) {
+    PageRankOptions o;
+    o.start = start;
+    try {
+      pagerank(ctx, g, o);
+    } catch (const ArgumentError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message(std::vector<double>(9, 1.0)).find("9 values for a graph of 10 vertices"),
+            std::string::npos);
+  std::vector<double> s(10, 1.0);
+  s[4] = -1;
+  EXPECT_NE(message(s).find("vertex 4"), std::string::npos) << message(s);
+  s[4] = std::nan("");
+  EXPECT_NE(message(s).find("vertex 4"), std::string::npos) << message(s);
+  s[4] = std::numeric_limits<double>::infinity();
+  EXPECT_NE(message(s).find("vertex 4"), std::string::npos) << message(s);
+  EXPECT_NE(message(std::vector<double>(10, 0.0)).find("not all be 0"), std::string::npos);
+  EXPECT_NE(message(std::vector<double>(10, 1e308)).find("not all be 0"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace graphrun

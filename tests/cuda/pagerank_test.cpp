@@ -181,6 +181,40 @@ TEST_F(CudaPageRank, CallbackStopsWhereTheCpuStops) {
   EXPECT_NEAR(got.residual, want.residual, 1e-12);
 }
 
+// From a given start: one iteration as on the CPU (the same scaled start,
+// sums in another order), a warm start from the answer stops at once, and a
+// bad start is the CPU's ArgumentError.
+TEST_F(CudaPageRank, StartAsOnTheCpu) {
+  std::uint64_t seed = 40;
+  for (auto shape : kShapes) {
+    const Graph g = test::random_graph(shape, 2000, 5.0, true, true, ++seed);
+    std::vector<double> start(static_cast<std::size_t>(g.n_vertices()));
+    for (std::size_t v = 0; v < start.size(); ++v) start[v] = 1.0 + static_cast<double>(v % 13);
+    PageRankOptions o;
+    o.max_iter = 1;
+    o.start = start;
+    const PageRankResult want = pagerank(cpu_, g, o), got = pagerank(gpu_, g, o);
+    EXPECT_EQ(got.iterations, 1) << test::to_string(shape);
+    EXPECT_LE(l1(got.rank, want.rank), 1e-14) << test::to_string(shape);
+    EXPECT_NEAR(got.residual, want.residual, 1e-13) << test::to_string(shape);
+
+    o.max_iter = 300;
+    o.tol = 1e-12;
+    o.start = {};
+    const PageRankResult cold = pagerank(gpu_, g, o);
+    ASSERT_TRUE(cold.converged) << test::to_string(shape);
+    o.start = cold.rank;
+    const PageRankResult warm = pagerank(gpu_, g, o);
+    EXPECT_EQ(warm.iterations, 1) << test::to_string(shape);
+    EXPECT_LE(l1(warm.rank, cold.rank), 1e-12) << test::to_string(shape);
+  }
+  const Graph g = test::random_graph(test::GraphShape::chain, 10, 1.0, true, false, 1);
+  PageRankOptions o;
+  const std::vector<double> short_start(9, 1.0);
+  o.start = short_start;
+  EXPECT_THROW(pagerank(gpu_, g, o), ArgumentError);
+}
+
 TEST_F(CudaPageRank, MaxIterReachedIsNotConverged) {
   const Graph g = test::random_graph(test::GraphShape::power_law, 1000, 4.0, true, false, 13);
   PageRankOptions o;

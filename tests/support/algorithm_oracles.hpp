@@ -128,8 +128,10 @@ inline std::vector<double> dense_pagerank(const Graph& g, double damping, bool u
 // Sparse serial PageRank, push-style over the adjacency (not the transpose
 // the library pulls over), same formula as dense_pagerank; stops when the L1
 // change is below `tol`. For graphs too large for the dense reference.
+// `start`, where given, is where the iteration starts, scaled to sum 1.
 inline std::vector<double> sparse_pagerank(const Graph& g, double damping, bool use_weights,
-                                           double tol = 1e-14, int max_iter = 10000) {
+                                           double tol = 1e-14, int max_iter = 10000,
+                                           const std::vector<double>& start = {}) {
   const vertex_t n = g.n_vertices();
   const auto& a = g.adj();
   const bool weighted = use_weights && g.weighted() && !a.is_pattern();
@@ -138,6 +140,11 @@ inline std::vector<double> sparse_pagerank(const Graph& g, double damping, bool 
   for (vertex_t i = 0; i < n; ++i)
     for (offset_t k = a.row_ptr()[i]; k < a.row_ptr()[i + 1]; ++k) outw[i] += weight(k);
   std::vector<double> r(n, 1.0 / n), next(n);
+  if (!start.empty()) {
+    double total = 0;
+    for (double x : start) total += x;
+    for (vertex_t i = 0; i < n; ++i) r[i] = start[i] / total;
+  }
   for (int it = 0; it < max_iter; ++it) {
     double dangling = 0;
     for (vertex_t i = 0; i < n; ++i)

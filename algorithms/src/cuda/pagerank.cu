@@ -19,6 +19,7 @@
 // iteration into pinned memory for the stopping rule and the callback.
 #include <cub/block/block_reduce.cuh>
 
+#include "../pagerank_start.hpp"
 #include "device_util.cuh"
 #include "gpu_algorithms.hpp"
 #include "graphrun/engine/semiring.hpp"
@@ -87,17 +88,19 @@ __global__ void inverse_out_weight(vertex_t n, const offset_t* row_ptr, const do
   }
 }
 
-// r = 1/n, x = r ./ outw, out[1] = dangling mass of r.
+// r = 1/n, or start * scale where a start is given; x = r ./ outw,
+// out[1] = dangling mass of r.
 __global__ void __launch_bounds__(kBlock)
-    init_ranks(vertex_t n, double inv_n, const double* __restrict__ inv_outw,
-               double* __restrict__ r, double* __restrict__ x, double* partials, unsigned* done,
-               double* out) {
+    init_ranks(vertex_t n, double inv_n, const double* __restrict__ start, double scale,
+               const double* __restrict__ inv_outw, double* __restrict__ r, double* __restrict__ x,
+               double* partials, unsigned* done, double* out) {
   Sums mine{0.0, 0.0};
   for (offset_t i = blockIdx.x * kBlock + threadIdx.x; i < n; i += offset_t{gridDim.x} * kBlock) {
     const double w = inv_outw[i];
-    r[i] = inv_n;
-    x[i] = inv_n * w;
-    if (w == 0.0) mine.dangling += inv_n;
+    const double ri = start ? start[i] * scale : inv_n;
+    r[i] = ri;
+    x[i] = ri * w;
+    if (w == 0.0) mine.dangling += ri;
   }
   reduce_sums(mine, partials, done, out);
 }
@@ -170,6 +173,7 @@ PageRankResult pagerank_cuda(Context& ctx, const Graph& g, const PageRankOptions
   const bool weighted = options.use_weights && g.weighted() && !g.adj().is_pattern();
   const double d = options.damping;
   const double inv_n = 1.0 / static_cast<double>(n);
+  const double start_scale = pagerank_start_scale(options, n);
 
   // Aᵀ on the device (A for an undirected graph: the same matrix).
   const DeviceCsr<double> at = upload(g.directed() ? g.transpose() : g.adj(), weighted);
@@ -205,10 +209,17 @@ PageRankResult pagerank_cuda(Context& ctx, const Graph& g, const PageRankOptions
   Pinned<double> host_sums(2);
 
   GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());
+  {
+    // The start travels only for the first pass; freed before the iterations.
+    DeviceArray<double> start;
+    if (start_scale > 0.0) start = DeviceArray<double>{options.start};
+    init_ranks<<<grid, kBlock>>>(n, inv_n, start_scale > 0.0 ? start.data() : nullptr, start_scale,
+                                 inv_outw.data(), r.data(), x.data(), partials.data(), done.data(),
+                                 sums.data());
+    check_launch();
+    GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());  // before the start is freed
+  }
   const Stopwatch t_compute;
-  init_ranks<<<grid, kBlock>>>(n, inv_n, inv_outw.data(), r.data(), x.data(), partials.data(),
-                               done.data(), sums.data());
-  check_launch();
   for (int it = 1; it <= options.max_iter; ++it) {
     const double* prev = sums.data() + 2 * ((it - 1) % 2);
     double* out = sums.data() + 2 * (it % 2);

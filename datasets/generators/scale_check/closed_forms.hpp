@@ -17,6 +17,20 @@ struct RankCheck {
 // Ranks against 1/n; `tolerance` is relative (an error of tolerance / n).
 RankCheck check_uniform(const std::vector<double>& rank, vertex_t n, double tolerance);
 
+// The uniform start converges at once on a circulant (every vertex keeps
+// 1/n), which checks the row lengths but not which columns a row reads. So
+// a second run takes one iteration from a start with no such symmetry:
+// weight w(v) in 1 .. 8 by a hash of v. Every vertex has d out-edges, none
+// dangles, and the step is, in integers but for the last division,
+//   r1(v) = (1 - damping)/n + damping * S(v) / (d W),
+//   S(v) = Σ_{j=1..d} w((v - j) mod n),  W = Σ_v w(v).
+std::uint32_t start_weight(vertex_t v);
+std::vector<double> hashed_start(vertex_t n);
+// Ranks against r1; `tolerance` is relative to 1/n. max_error is the largest
+// |rank(v) - r1(v)|.
+RankCheck check_one_step(const std::vector<double>& rank, vertex_t n, std::int64_t d,
+                         double damping, double tolerance);
+
 struct LevelCheck {
   std::int64_t wrong = 0;  // vertices whose level is not ceil(v / d)
   vertex_t first_wrong = -1;

@@ -38,8 +38,10 @@ constexpr const char* kUsage =
     "usage: graphrun-scale-check --vertices N --degree D [--device cpu|cuda] [--threads T] "
     "[--tol X] [--host-memory GIB]\n"
     "  Builds the circulant digraph v -> v+1 .. v+D (mod N) as CSR in memory (N*D edges),\n"
-    "  runs PageRank (L1 tolerance X, default 1e-10) and BFS from vertex 0, and checks every\n"
-    "  vertex: rank 1/N, level ceil(v/D). Needs 1 <= D < N < 2^31. Exit 0 when all pass.\n"
+    "  runs PageRank (L1 tolerance X, default 1e-10), one PageRank step from a hashed start\n"
+    "  and BFS from vertex 0, and checks every vertex: rank 1/N; the step's closed form\n"
+    "  (1-a)/N + a S(v)/(D W), S(v) the start's weights of v-D .. v-1; level ceil(v/D).\n"
+    "  Needs 1 <= D < N < 2^31. Exit 0 when all pass.\n"
     "  Refuses a graph that would not fit in the host's memory: MemAvailable, or GIB where\n"
     "  given (a virtual machine whose memory is plugged in as it is used reads low at start).\n";
 
@@ -213,6 +215,21 @@ int run(const Options& o) {
                 (pr.converged ? "" : " (no convergence)") + ", max |r-1/n| = " + num(rc.max_error) +
                 " (" + num(rc.max_error * static_cast<double>(o.n)) + " relative), sum of ranks " +
                 num(rc.sum));
+
+  // One iteration from the hashed start: every column of every row counts.
+  {
+    const std::vector<double> start = scale::hashed_start(n);
+    PageRankOptions one;
+    one.max_iter = 1;
+    one.start = start;
+    one.on_iteration = po.on_iteration;
+    const PageRankResult p1 = pagerank(ctx, g, one);
+    const scale::RankCheck sc = scale::check_one_step(p1.rank, n, d, one.damping, 1e-12);
+    table.row("pagerank, 1 step", gpu ? p1.compute_seconds : p1.seconds, dev,
+              sc.pass && p1.iterations == 1,
+              "from the hashed start w(v) in 1..8: max |r - r1| = " + num(sc.max_error) + " (" +
+                  num(sc.max_error * static_cast<double>(o.n)) + " relative), sum " + num(sc.sum));
+  }
 
   BfsOptions bo;
   // cudaMemGetInfo costs microseconds and a circulant has ceil((n-1)/d)

@@ -52,17 +52,17 @@ u64 host_bytes_needed(u64 n, u64 nnz, Device device) {
   u64 bytes = add(mul(csr_bytes(n, nnz), 2), std::max(mul(nnz, 4), mul(n, 8)));
   // Vertex vectors: on the CPU PageRank's five doubles (r, x, x_next, y,
   // 1/outw) and BFS's level, visited and frontiers; on the GPU the row_ptr
-  // read back for the row statistics, the ranks and the levels. The
-  // checks add nothing per vertex.
-  const u64 per_vertex = device == Device::cpu ? 5 * 8 + 4 + 1 + 2 * 4 : 8 + 8 + 4;
+  // read back for the row statistics and the levels; on both, two rank
+  // vectors and the one-step check's start. The checks add nothing per vertex.
+  const u64 per_vertex = (device == Device::cpu ? 5 * 8 + 4 + 1 + 2 * 4 : 8 + 4) + 3 * 8;
   return add(bytes, mul(n, per_vertex));
 }
 
 u64 device_bytes_needed(u64 n, u64 nnz) {
   const u64 format = add(mul(nnz, 4), mul(n, 8));  // HYB: ELL slots + COO tail
   // PageRank: Aᵀ, its format, A's row_ptr for the out-degrees, and r, r',
-  // x, y (or x'), 1/outw.
-  const u64 pagerank = add(add(csr_bytes(n, nnz), format), mul(n, 8 + 5 * 8));
+  // x, y (or x'), 1/outw, and a start while the ranks are set up.
+  const u64 pagerank = add(add(csr_bytes(n, nnz), format), mul(n, 8 + 6 * 8));
   // BFS: A, Aᵀ and its format (pull steps), level, visited, two queues, the
   // push scan's degrees and offsets, two dense frontiers.
   const u64 bfs = add(add(mul(csr_bytes(n, nnz), 2), format), mul(n, 4 + 1 + 2 * 4 + 2 * 8 + 2));

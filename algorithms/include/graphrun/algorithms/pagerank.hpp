@@ -9,6 +9,7 @@
 #pragma once
 
 #include <functional>
+#include <span>
 #include <vector>
 
 #include "graphrun/algorithms/iteration.hpp"
@@ -27,6 +28,12 @@ struct PageRankOptions {
   // row statistics of Aᵀ. The CPU always runs its CSR kernel.
   SpmvFormat format = SpmvFormat::automatic;
   IterationCallback on_iteration;
+  // Where the iteration starts (NetworkX's nstart): one value per vertex,
+  // e.g. the ranks of an earlier run, so that a graph that changed a little
+  // converges in a few iterations. Finite, non-negative, not all zero; scaled
+  // to sum 1 (ArgumentError otherwise, naming the first bad vertex). Empty:
+  // the uniform 1/n. Read during the call only.
+  std::span<const double> start;
 };
 
 struct PageRankResult {
