@@ -7,6 +7,7 @@
 #include "graphrun/algorithms/pagerank.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/spmv_format.hpp"
+#include "graphrun/io/vertex_values.hpp"
 #include "graphrun/io/write.hpp"
 #include "progress.hpp"
 
@@ -23,6 +24,7 @@ struct PageRankArgs {
   bool unweighted = false;
   std::string format = "auto";
   std::string output;
+  std::string start;  // ranks of an earlier run: the warm start
 };
 
 const char* const format_help =
@@ -48,6 +50,23 @@ void run_pagerank(const PageRankArgs& a) {
   options.max_iter = a.max_iter;
   options.use_weights = !a.unweighted;
   options.format = spmv_format;
+  io::VertexValues start;
+  std::string start_note;
+  if (!a.start.empty()) {
+    start =
+        io::read_vertex_values(a.start, g, {.non_negative = true, .graph_name = a.common.input});
+    if (std::all_of(start.value.begin(), start.value.end(), [](double x) { return x == 0.0; }))
+      throw InputError(a.start,
+                       "no vertex of the graph has a rank above 0 here; nothing to start from");
+    options.start = start.value;
+    start_note = format(", start %s", a.start.c_str());
+    if (start.missing > 0)
+      start_note +=
+          format(" (%lld vertices not in it start at 0)", static_cast<long long>(start.missing));
+    if (start.unknown > 0)
+      start_note +=
+          format(" (%lld of its vertices not in the graph)", static_cast<long long>(start.unknown));
+  }
   ProgressBar bar("pagerank", !a.common.quiet);
   options.on_iteration = [&](const IterationInfo& it) {
     bar.update(static_cast<double>(it.iteration) / a.max_iter, [&] {
@@ -102,11 +121,11 @@ void run_pagerank(const PageRankArgs& a) {
           ? format("cuda, SpMV %s", std::string(to_string(r.format)).c_str())
           : format("cpu, %d thread%s", ctx.threads(), ctx.threads() == 1 ? "" : "s");
   print_summary(a.common,
-                format("pagerank: %s, %d iteration%s (%s, L1 %.2g), %s, load %.3f s, rank %.3f s, "
-                       "write %.3f s",
+                format("pagerank: %s, %d iteration%s (%s, L1 %.2g)%s, %s, load %.3f s, rank %.3f "
+                       "s, write %.3f s",
                        graph_size(g).c_str(), r.iterations, r.iterations == 1 ? "" : "s",
-                       r.converged ? "converged" : "NOT converged", r.residual, where.c_str(),
-                       in.seconds, seconds_rank, seconds_write));
+                       r.converged ? "converged" : "NOT converged", r.residual, start_note.c_str(),
+                       where.c_str(), in.seconds, seconds_rank, seconds_write));
 }
 
 }  // namespace
@@ -143,6 +162,13 @@ Command add_pagerank(CLI::App& root) {
   sub->add_option("--output,-o", args->output,
                   "Write the rank of every vertex to OUT ('-' = stdout, then no top-K list)")
       ->type_name("OUT");
+  sub->add_option("--start", args->start,
+                  "Start from the ranks in FILE ('ID<TAB>RANK' lines, as --output writes them)\n"
+                  "instead of uniform ranks: after the graph changed a little, an earlier\n"
+                  "run's ranks converge in a few iterations. Vertices not in FILE start at 0,\n"
+                  "lines for vertices the graph no longer has are skipped, the ranks are\n"
+                  "scaled to sum 1; the summary counts both")
+      ->type_name("FILE");
   sub->footer(
       std::string(
           "OUTPUT:\n"
@@ -158,7 +184,8 @@ Command add_pagerank(CLI::App& root) {
       input_help + exit_status_help +
       "\nEXAMPLE:\n"
       "  graphrun pagerank web-Google.txt.gz --top 5 --output ranks.tsv\n"
-      "  graphrun pagerank yeast-ppi.abc --abc --undirected --top 5\n");
+      "  graphrun pagerank yeast-ppi.abc --abc --undirected --top 5\n"
+      "  graphrun pagerank web-Google-v2.txt.gz --start ranks.tsv -o ranks-v2.tsv\n");
   return {sub, [args] { run_pagerank(*args); }};
 }
 

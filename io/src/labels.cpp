@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "graphrun/engine/error.hpp"
+#include "line_fields.hpp"
 #include "progress.hpp"
 #include "text_input.hpp"
 
@@ -20,29 +21,8 @@ namespace graphrun::io {
 
 namespace {
 
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
-
-// The blank-separated fields of a line.
-std::vector<std::string_view> split_fields(std::string_view line) {
-  std::vector<std::string_view> fields;
-  std::size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && is_blank(line[i])) ++i;
-    const std::size_t start = i;
-    while (i < line.size() && !is_blank(line[i])) ++i;
-    if (i > start) fields.push_back(line.substr(start, i - start));
-  }
-  return fields;
-}
-
-// A token for a message: quoted, cut short when long.
-std::string quoted(std::string_view s) {
-  std::string out = "'";
-  out.append(s.substr(0, 40));
-  if (s.size() > 40) out += "...";
-  out += "'";
-  return out;
-}
+using detail::quoted;
+using detail::split_fields;
 
 std::optional<std::uint64_t> as_non_negative_integer(std::string_view s) {
   std::uint64_t v = 0;

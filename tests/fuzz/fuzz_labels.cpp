@@ -1,16 +1,20 @@
-// libFuzzer target: vertex label files (graphrun contract --labels), read
-// against a graph with numeric ids and against one with named vertices. What
-// must hold of a map that reads: one label per vertex, every label in range
-// and used, and the labels numbered in the documented order (ascending
-// integers when all are, byte order otherwise; distinct texts).
+// libFuzzer target: the per-vertex files, read against a graph with numeric
+// ids and against one with named vertices. Label files (graphrun contract
+// --labels): one label per vertex, every label in range and used, and the
+// labels numbered in the documented order (ascending integers when all are,
+// byte order otherwise; distinct texts). Value files (graphrun pagerank
+// --start): one finite value per vertex, none negative where refused, 0 for
+// each vertex counted missing, and the counts adding up.
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 
 #include "fuzz_support.hpp"
 #include "graphrun/io/labels.hpp"
+#include "graphrun/io/vertex_values.hpp"
 
 using namespace graphrun;
 using namespace graphrun::fuzz;
@@ -63,6 +67,17 @@ void check(const io::VertexLabels& m, const Graph& g) {
   }
 }
 
+void check(const io::VertexValues& m, const Graph& g, bool non_negative) {
+  const auto n = static_cast<std::int64_t>(g.n_vertices());
+  fuzz_check(m.value.size() == static_cast<std::size_t>(n), "one value per vertex");
+  fuzz_check(std::all_of(m.value.begin(), m.value.end(),
+                         [&](double x) { return std::isfinite(x) && (!non_negative || x >= 0); }),
+             "values finite (and non-negative where asked)");
+  fuzz_check(m.lines >= 1, "at least one value line");
+  fuzz_check(m.missing >= 0 && m.missing <= n && m.unknown >= 0, "counts in range");
+  fuzz_check(m.lines == (n - m.missing) + m.unknown, "every line given a vertex or skipped");
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -72,6 +87,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const Graph* g : {&numeric, &named}) {
     io::VertexLabels m;
     if (reads([&] { m = io::read_vertex_labels(path, *g, "g"); })) check(m, *g);
+    for (bool non_negative : {false, true}) {
+      io::VertexValues v;
+      if (reads([&] {
+            v = io::read_vertex_values(path, *g, {.non_negative = non_negative, .graph_name = "g"});
+          }))
+        check(v, *g, non_negative);
+    }
   }
   return 0;
 }
