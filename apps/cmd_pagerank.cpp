@@ -57,15 +57,17 @@ void run_pagerank(const PageRankArgs& a) {
         io::read_vertex_values(a.start, g, {.non_negative = true, .graph_name = a.common.input});
     if (std::all_of(start.value.begin(), start.value.end(), [](double x) { return x == 0.0; }))
       throw InputError(a.start,
-                       "no vertex of the graph has a rank above 0 here; nothing to start from");
+                       "no vertex of the graph has a rank above 0 in it; nothing to start from");
     options.start = start.value;
+    const auto count = [](std::int64_t k, const char* one, const char* many) {
+      return format("%lld %s", static_cast<long long>(k), k == 1 ? one : many);
+    };
     start_note = format(", start %s", a.start.c_str());
     if (start.missing > 0)
-      start_note +=
-          format(" (%lld vertices not in it start at 0)", static_cast<long long>(start.missing));
+      start_note += " (" + count(start.missing, "vertex", "vertices") + " not in it, started at 0)";
     if (start.unknown > 0)
       start_note +=
-          format(" (%lld of its vertices not in the graph)", static_cast<long long>(start.unknown));
+          " (" + count(start.unknown, "line", "lines") + " for vertices not in the graph, skipped)";
   }
   ProgressBar bar("pagerank", !a.common.quiet);
   options.on_iteration = [&](const IterationInfo& it) {
