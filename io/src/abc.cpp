@@ -87,7 +87,7 @@ Graph read_abc(const std::string& path, const LoadOptions& options, LoadStats* s
   Progress progress(options.on_progress);
 
   progress.phase(0.0, 0.3);
-  const TextBuffer text = read_text(path, progress);
+  const TextBuffer text = read_text(path, progress, options.max_input_bytes);
   if (looks_like_cache(text))
     throw InputError(path,
                      "is a graphrun cache (.grb), not ABC text; leave out --abc (a cache keeps "

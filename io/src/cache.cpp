@@ -39,6 +39,7 @@
 
 #include "graphrun/engine/error.hpp"
 #include "graphrun/io/write.hpp"
+#include "text_input.hpp"
 
 namespace graphrun::io {
 
@@ -139,13 +140,20 @@ void write_cache(const std::string& path, const Graph& g) {
   out.commit();  // checks for write errors
 }
 
-Graph read_cache(const std::string& path) {
+Graph read_cache(const std::string& path, std::size_t max_bytes) {
   std::unique_ptr<std::FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
   if (!f) throw InputError(path, std::string("cannot open: ") + std::strerror(errno));
   struct stat st {};
   if (::fstat(fileno(f.get()), &st) != 0 || !S_ISREG(st.st_mode))
     throw InputError(path, "a graphrun cache must be a regular file");
   const auto file_size = static_cast<std::uint64_t>(st.st_size);
+  // The cache is the arrays themselves: it may take all of the memory.
+  const std::size_t limit = max_bytes != 0 ? max_bytes : detail::physical_memory_bytes();
+  if (file_size > limit) {
+    if (max_bytes != 0) detail::input_too_large(path, "the cache", limit, true);
+    throw SizeError(path + ": the cache is larger than this machine's memory, " +
+                    std::to_string(limit) + " bytes");
+  }
 
   Header h{};
   if (std::fread(&h, sizeof h, 1, f.get()) != 1 || std::memcmp(h.magic, magic, sizeof magic) != 0)

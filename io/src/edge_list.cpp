@@ -102,7 +102,7 @@ Graph read_edge_list(const std::string& path, const LoadOptions& options, LoadSt
   Progress progress(options.on_progress);
 
   progress.phase(0.0, 0.3);
-  const TextBuffer text = read_text(path, progress);
+  const TextBuffer text = read_text(path, progress, options.max_input_bytes);
 
   std::int64_t first_line = 0;
   const int columns = first_data_columns(text.begin(), text.end(), first_line);

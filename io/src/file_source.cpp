@@ -1,10 +1,12 @@
 // Reading whole files into memory: the text readers parse from one buffer.
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <memory>
 
 #include "graphrun/engine/error.hpp"
@@ -24,7 +26,37 @@ struct FileCloser {
 
 }  // namespace
 
-RawBytes read_raw(const std::string& path, std::size_t extra_capacity) {
+std::size_t physical_memory_bytes() noexcept {
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return std::numeric_limits<std::size_t>::max();
+  const auto p = static_cast<unsigned long long>(pages), s = static_cast<unsigned long long>(page);
+  return p > std::numeric_limits<std::size_t>::max() / s ? std::numeric_limits<std::size_t>::max()
+                                                         : static_cast<std::size_t>(p * s);
+}
+
+std::size_t input_limit(std::size_t max_bytes) noexcept {
+  if (max_bytes != 0) return max_bytes;
+  const std::size_t memory = physical_memory_bytes();
+  return memory == std::numeric_limits<std::size_t>::max() ? memory : memory / 2;
+}
+
+void input_too_large(const std::string& path, const char* what, std::size_t limit,
+                     bool user_limit) {
+  char text[240];
+  if (user_limit)
+    std::snprintf(text, sizeof text,
+                  "%s is larger than the input limit of %zu bytes (LoadOptions::max_input_bytes)",
+                  what, limit);
+  else
+    std::snprintf(text, sizeof text,
+                  "%s is larger than half this machine's memory, %zu bytes (%.3g GB): the graph "
+                  "built from it would not fit beside it",
+                  what, limit, static_cast<double>(limit) / 1e9);
+  throw SizeError(path + ": " + text);
+}
+
+RawBytes read_raw(const std::string& path, std::size_t extra_capacity, std::size_t max_bytes) {
+  const std::size_t limit = input_limit(max_bytes);
   std::unique_ptr<std::FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
   if (!f) fail_errno(path, "cannot open");
   struct stat st {};
@@ -35,21 +67,27 @@ RawBytes read_raw(const std::string& path, std::size_t extra_capacity) {
   if (S_ISREG(st.st_mode)) {
     // One big read: the file size is known, so this runs at disk speed.
     const auto size = static_cast<std::size_t>(st.st_size);
+    if (size > limit) input_too_large(path, "the file", limit, max_bytes != 0);
     raw.data = std::make_unique_for_overwrite<unsigned char[]>(size + extra_capacity);
     raw.size = std::fread(raw.data.get(), 1, size, f.get());
     if (std::ferror(f.get())) fail_errno(path, "read error");
     if (raw.size != size) throw InputError(path, "file shrank while being read");
     return raw;
   }
-  // A pipe or device: read until end of file, doubling the buffer.
-  std::size_t capacity = 1 << 20;
+  // A pipe or device: read until end of file, doubling the buffer, up to
+  // one byte past the limit (which tells a stream of exactly `limit` bytes
+  // from a longer one, /dev/zero included).
+  const std::size_t most = limit == std::numeric_limits<std::size_t>::max() ? limit : limit + 1;
+  std::size_t capacity = std::min<std::size_t>(std::size_t{1} << 20, most);
   raw.data = std::make_unique_for_overwrite<unsigned char[]>(capacity + extra_capacity);
   for (;;) {
+    if (raw.size > limit) input_too_large(path, "the input", limit, max_bytes != 0);
     if (raw.size == capacity) {
-      auto bigger = std::make_unique_for_overwrite<unsigned char[]>(2 * capacity + extra_capacity);
+      const std::size_t grown = capacity > most / 2 ? most : 2 * capacity;
+      auto bigger = std::make_unique_for_overwrite<unsigned char[]>(grown + extra_capacity);
       std::memcpy(bigger.get(), raw.data.get(), raw.size);
       raw.data = std::move(bigger);
-      capacity *= 2;
+      capacity = grown;
     }
     const std::size_t got = std::fread(raw.data.get() + raw.size, 1, capacity - raw.size, f.get());
     raw.size += got;
@@ -64,9 +102,9 @@ bool is_gzip(std::span<const unsigned char> bytes) noexcept {
   return bytes.size() >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b;
 }
 
-TextBuffer read_text(const std::string& path, Progress& progress) {
-  RawBytes raw = read_raw(path, 1);
-  if (is_gzip(raw.bytes())) return gunzip(path, raw.bytes(), progress);
+TextBuffer read_text(const std::string& path, Progress& progress, std::size_t max_bytes) {
+  RawBytes raw = read_raw(path, 1, max_bytes);
+  if (is_gzip(raw.bytes())) return gunzip(path, raw.bytes(), progress, max_bytes);
   // Plain text: hand the bytes over as they are, with room for the final '\n'
   // that read_raw reserved.
   TextBuffer text;

@@ -32,7 +32,12 @@ struct Inflater {
 
 }  // namespace
 
-TextBuffer gunzip(const std::string& path, std::span<const unsigned char> gz, Progress& progress) {
+TextBuffer gunzip(const std::string& path, std::span<const unsigned char> gz, Progress& progress,
+                  std::size_t max_bytes) {
+  // Output up to one byte past the limit: that byte, produced, means the
+  // text is larger than the limit (a gzip bomb inflates 1000:1).
+  const std::size_t limit = input_limit(max_bytes);
+  const std::size_t most = limit == std::numeric_limits<std::size_t>::max() ? limit : limit + 1;
   const std::size_t n_in = gz.size();
   std::size_t capacity = 0;
   if (n_in >= 18) {
@@ -44,6 +49,7 @@ TextBuffer gunzip(const std::string& path, std::span<const unsigned char> gz, Pr
     if (capacity / 1032 > n_in) capacity = 0;
   }
   capacity = std::max<std::size_t>(capacity, std::max<std::size_t>(4 * n_in, 1 << 16));
+  capacity = std::min(capacity, most);
 
   TextBuffer out;
   out.data = std::make_unique_for_overwrite<char[]>(capacity + 1);  // +1: room for a final '\n'
@@ -55,8 +61,9 @@ TextBuffer gunzip(const std::string& path, std::span<const unsigned char> gz, Pr
   // zlib counts in uInt; feed and drain in slices of at most 1 GiB.
   constexpr std::size_t slice = std::size_t(1) << 30;
   for (;;) {
+    if (produced > limit) input_too_large(path, "the decompressed text", limit, max_bytes != 0);
     if (produced == capacity) {
-      const std::size_t bigger = checked_mul<std::size_t>(capacity, 2, "gzip output size");
+      const std::size_t bigger = capacity > most / 2 ? most : 2 * capacity;
       auto grown = std::make_unique_for_overwrite<char[]>(bigger + 1);
       std::memcpy(grown.get(), out.data.get(), produced);
       out.data = std::move(grown);

@@ -60,7 +60,7 @@ Graph load_graph(const std::string& path, const LoadOptions& options, LoadStats*
   if (!ends_with(path, ".grb")) return read_edge_list(path, options, stats);
 
   const Stopwatch t0;
-  Graph g = read_cache(path);
+  Graph g = read_cache(path, options.max_input_bytes);
   const double read_seconds = t0.seconds();
   const Stopwatch t1;
   if (options.undirected && g.directed()) g = symmetrized(g, options.duplicates);

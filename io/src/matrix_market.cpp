@@ -9,8 +9,6 @@
 // skew-symmetric). The header is trusted for nothing: every index is checked
 // against it and the entry count must match exactly.
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -40,9 +38,7 @@ using namespace detail;
 // left to an allocation that the kernel may grant and then kill the
 // process for. (Smaller declarations are honoured: they are valid files.)
 void check_declared_size(const std::string& path, std::int64_t line, vertex_t rows, vertex_t cols) {
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || page <= 0) return;
-  const double memory = static_cast<double>(pages) * static_cast<double>(page);
+  const double memory = static_cast<double>(physical_memory_bytes());
   const double need = 16.0 * (static_cast<double>(std::max(rows, cols)) + 1.0);
   if (need <= memory) return;
   char text[200];
@@ -205,10 +201,10 @@ struct Parsed {
 // of a general file (a symmetric file is always expanded).
 // `square` refuses a rectangular matrix before any entry is read.
 Parsed read_coo(const std::string& path, int threads, std::size_t chunk_bytes, bool mirror,
-                bool square, Progress& progress) {
+                bool square, Progress& progress, std::size_t max_input_bytes = 0) {
   const Stopwatch t0;
   progress.phase(0.0, 0.3);
-  const TextBuffer text = read_text(path, progress);
+  const TextBuffer text = read_text(path, progress, max_input_bytes);
   Parsed out;
   out.bytes = text.size;
   const Header h = parse_header(path, text.begin(), text.end());
@@ -276,7 +272,8 @@ Graph read_matrix_market_graph(const std::string& path, const LoadOptions& optio
                                LoadStats* stats) {
   Progress progress(options.on_progress);
   const int threads = thread_count(options.threads);
-  Parsed p = read_coo(path, threads, options.chunk_bytes, options.undirected, true, progress);
+  Parsed p = read_coo(path, threads, options.chunk_bytes, options.undirected, true, progress,
+                      options.max_input_bytes);
   const Header& h = p.header;
   progress.report(0.5);
   Csr<double> adj = Csr<double>::from_coo(p.coo, options.duplicates);

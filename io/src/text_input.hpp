@@ -26,24 +26,42 @@ struct TextBuffer {
   }
 };
 
+// The machine's physical memory in bytes; SIZE_MAX where unknown.
+std::size_t physical_memory_bytes() noexcept;
+
+// The most bytes of text a read may hold in memory: `max_bytes`
+// (LoadOptions::max_input_bytes) where it is not 0, else half the machine's
+// physical memory: the graph built from a text needs about as much memory
+// again, so a larger text cannot become a graph here. Past it a read is a
+// SizeError naming the file, never an allocation the kernel may grant and
+// then kill the process for: a gzip bomb, a pipe that never ends.
+std::size_t input_limit(std::size_t max_bytes) noexcept;
+// SizeError "PATH: <what> is larger than <limit, described>: N bytes".
+[[noreturn]] void input_too_large(const std::string& path, const char* what, std::size_t limit,
+                                  bool user_limit);
+
 // Raw bytes of a file, regular or not (pipes are read to their end).
-// InputError "PATH: strerror" when it cannot be opened or read.
+// InputError "PATH: strerror" when it cannot be opened or read; SizeError
+// past input_limit(max_bytes).
 struct RawBytes {
   std::unique_ptr<unsigned char[]> data;
   std::size_t size = 0;
   std::span<const unsigned char> bytes() const noexcept { return {data.get(), size}; }
 };
-RawBytes read_raw(const std::string& path, std::size_t extra_capacity = 1);
+RawBytes read_raw(const std::string& path, std::size_t extra_capacity = 1,
+                  std::size_t max_bytes = 0);
 
 // gzip is recognised by its magic bytes (1f 8b), whatever the file is called.
 bool is_gzip(std::span<const unsigned char> bytes) noexcept;
 
 // Inflates a (possibly multi-member) gzip file. A truncated or corrupt
-// stream is an InputError naming `path`. Reports progress in [0, 1] of the
-// compressed input consumed.
-TextBuffer gunzip(const std::string& path, std::span<const unsigned char> gz, Progress& progress);
+// stream is an InputError naming `path`; text past input_limit(max_bytes)
+// a SizeError. Reports progress in [0, 1] of the compressed input consumed.
+TextBuffer gunzip(const std::string& path, std::span<const unsigned char> gz, Progress& progress,
+                  std::size_t max_bytes = 0);
 
-// The file's text, decompressed when it is gzip.
-TextBuffer read_text(const std::string& path, Progress& progress);
+// The file's text, decompressed when it is gzip, at most
+// input_limit(max_bytes) bytes of it (SizeError past that).
+TextBuffer read_text(const std::string& path, Progress& progress, std::size_t max_bytes = 0);
 
 }  // namespace graphrun::io::detail

@@ -32,6 +32,13 @@ struct LoadOptions {
   std::function<void(double)> on_progress;
   // Read the input as ABC text (read_abc), whatever its name.
   bool abc = false;
+  // The most bytes of text (after gzip), or of a .grb cache, a read may
+  // hold: past it the read ends in SizeError naming the file, before a
+  // regular file is read, as soon as a gzip stream or a pipe passes it. For
+  // services that read files they did not write (a 6 MB gzip bomb inflates
+  // to 6 GB). 0: half the machine's physical memory for text (the graph must
+  // fit beside it), all of it for a cache.
+  std::size_t max_input_bytes = 0;
 };
 
 // Timing and volume of the last load, for summaries and MB/s figures.

@@ -41,8 +41,10 @@ void write_matrix_market(const std::string& path, const Csr<double>& a);
 void write_edge_list(const std::string& path, const Graph& g);
 
 // graphrun's binary CSR cache (.grb): header with magic, version and sizes,
-// then the arrays as stored in memory; loads at disk speed.
+// then the arrays as stored in memory; loads at disk speed. A cache larger
+// than `max_bytes` (0: the machine's physical memory) is a SizeError before
+// anything is allocated (LoadOptions::max_input_bytes).
 void write_cache(const std::string& path, const Graph& g);
-Graph read_cache(const std::string& path);
+Graph read_cache(const std::string& path, std::size_t max_bytes = 0);
 
 }  // namespace graphrun::io
