@@ -61,7 +61,6 @@ TextBuffer gunzip(const std::string& path, std::span<const unsigned char> gz, Pr
   // zlib counts in uInt; feed and drain in slices of at most 1 GiB.
   constexpr std::size_t slice = std::size_t(1) << 30;
   for (;;) {
-    if (produced > limit) input_too_large(path, "the decompressed text", limit, max_bytes != 0);
     if (produced == capacity) {
       const std::size_t bigger = capacity > most / 2 ? most : 2 * capacity;
       auto grown = std::make_unique_for_overwrite<char[]>(bigger + 1);
@@ -79,6 +78,9 @@ TextBuffer gunzip(const std::string& path, std::span<const unsigned char> gz, Pr
     const int rc = inflate(&zs, Z_NO_FLUSH);
     consumed += in_now - zs.avail_in;
     produced += out_now - zs.avail_out;
+    // Checked here, not at the top of the loop: the stream may end in the
+    // same call that passes the limit.
+    if (produced > limit) input_too_large(path, "the decompressed text", limit, max_bytes != 0);
     progress.report(static_cast<double>(consumed) / static_cast<double>(n_in));
 
     if (rc == Z_STREAM_END) {

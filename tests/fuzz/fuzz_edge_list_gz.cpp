@@ -4,6 +4,9 @@
 //   1  R compressed, then cut short: must be an InputError (never a graph)
 //   2  R compressed in two members (gzip -c a b style): as R uncompressed
 //   3  R itself behind a gzip magic: a corrupt stream, any outcome but a crash
+//   4  R compressed whole, read under LoadOptions::max_input_bytes = L (L
+//      from the last byte): a SizeError for the file when the .gz is past
+//      L, for the decompressed text when R is; else as R uncompressed
 // The plain/compressed comparison is of the whole outcome: the same graph,
 // bit for bit, or the same complaint about the same line.
 #include <zlib.h>
@@ -36,9 +39,10 @@ std::vector<std::uint8_t> gzip(std::span<const std::uint8_t> bytes) {
   return out;
 }
 
-Graph read(const std::string& path) {
+Graph read(const std::string& path, std::size_t max_input_bytes = 0) {
   io::LoadOptions o;
   o.threads = 1;
+  o.max_input_bytes = max_input_bytes;
   return io::read_edge_list(path, o);
 }
 
@@ -62,7 +66,7 @@ void same_as_plain(std::span<const std::uint8_t> rest, const std::vector<std::ui
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
   const std::span<const std::uint8_t> rest(data + 1, size - 1);
-  switch (data[0] % 4) {
+  switch (data[0] % 5) {
     case 0:
       same_as_plain(rest, gzip(rest));
       break;
@@ -83,6 +87,28 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       const std::vector<std::uint8_t> second = gzip(rest.subspan(half));
       gz.insert(gz.end(), second.begin(), second.end());
       same_as_plain(rest, gz);
+      break;
+    }
+    case 4: {
+      const std::size_t limit = 1 + data[size - 1] * 4;  // 1 .. 1021 bytes
+      const std::vector<std::uint8_t> gz = gzip(rest);
+      const std::string path = Scratch::get().write("limit.txt.gz", gz);
+      Graph g;
+      const std::string o = outcome([&] { g = read(path, limit); });
+      // The limit holds for the file as stored, then for its text.
+      const char* past = gz.size() > limit     ? "the file is larger"
+                         : rest.size() > limit ? "the decompressed text is larger"
+                                               : nullptr;
+      if (past) {
+        fuzz_check(o.rfind("size: ", 0) == 0 && o.find(past) != std::string::npos,
+                   "input past the limit was not the size error for it");
+      } else {
+        Graph plain;
+        const std::string op =
+            outcome([&] { plain = read(Scratch::get().write("limit.txt", rest)); });
+        fuzz_check(o == op, "a limit the input is within changed the outcome");
+        if (o.empty()) fuzz_check(same_graph(g, plain), "a limit changed the graph");
+      }
       break;
     }
     default: {

@@ -68,6 +68,21 @@ TEST(InputLimit, GzipBombIsRefusedWhileInflating) {
   EXPECT_EQ(load_graph(f, o).n_edges(), 1000);
 }
 
+// One byte past the limit, in a stream that ends in the same inflate call
+// that passes it (found by the edge_list_gz fuzz target).
+TEST(InputLimit, GzipTextOneBytePastTheLimit) {
+  TempDir dir;
+  std::string text;
+  for (int i = 0; i < 100; ++i) text += "0 1\n";  // compresses to a few dozen bytes
+  const std::string f = test::write_gz(dir.file("g.txt.gz"), text);
+  LoadOptions o;
+  o.max_input_bytes = text.size() - 1;
+  ASSERT_LE(std::filesystem::file_size(f), o.max_input_bytes);
+  expect_size_error(f, o, "the decompressed text is larger than the input limit");
+  o.max_input_bytes = text.size();
+  EXPECT_EQ(load_graph(f, o).n_edges(), 1);  // the repeats are one edge
+}
+
 // A device that never ends: refused at the limit, no hang.
 TEST(InputLimit, EndlessDeviceIsRefused) {
   LoadOptions o;
