@@ -22,7 +22,6 @@ namespace graphrun::io {
 namespace {
 
 using detail::quoted;
-using detail::split_fields;
 
 std::optional<std::uint64_t> as_non_negative_integer(std::string_view s) {
   std::uint64_t v = 0;
@@ -72,28 +71,23 @@ VertexLabels read_vertex_labels(const std::string& path, const Graph& g,
   std::vector<vertex_t> first_seen(static_cast<std::size_t>(n), 0);
   std::unordered_map<std::string_view, vertex_t> label_id;  // keys point into `text`
   std::vector<std::string> seen_names;
-  std::int64_t line_no = 0;
-  for (const char* p = text.begin(); p < text.end();) {
-    const char* eol = std::find(p, text.end(), '\n');
-    const std::string_view line(p, static_cast<std::size_t>(eol - p));
-    p = eol + 1;
-    ++line_no;
-    const std::vector<std::string_view> f = split_fields(line);
-    if (f.empty() || f[0].front() == '#') continue;
-    if (f.size() != 2)
-      throw InputError(path, line_no,
-                       "expected 2 fields 'ID<TAB>LABEL', found " + std::to_string(f.size()));
-    const std::optional<vertex_t> v = g.find_name(f[0]);
-    if (!v) throw InputError(path, line_no, "vertex " + quoted(f[0]) + " is not in " + graph);
-    if (line_of[*v] != 0)
-      throw InputError(path, line_no,
-                       "vertex " + quoted(f[0]) + " is labelled twice (first on line " +
-                           std::to_string(line_of[*v]) + ")");
-    line_of[*v] = line_no;
-    const auto [it, added] = label_id.try_emplace(f[1], static_cast<vertex_t>(seen_names.size()));
-    if (added) seen_names.emplace_back(f[1]);
-    first_seen[*v] = it->second;
-  }
+  const std::int64_t lines = detail::for_each_field_line(
+      text.begin(), text.end(), "#", [&](std::int64_t line_no, const auto& f) {
+        if (f.size() != 2)
+          throw InputError(path, line_no,
+                           "expected 2 fields 'ID<TAB>LABEL', found " + std::to_string(f.size()));
+        const std::optional<vertex_t> v = g.find_name(f[0]);
+        if (!v) throw InputError(path, line_no, "vertex " + quoted(f[0]) + " is not in " + graph);
+        if (line_of[*v] != 0)
+          throw InputError(path, line_no,
+                           "vertex " + quoted(f[0]) + " is labelled twice (first on line " +
+                               std::to_string(line_of[*v]) + ")");
+        line_of[*v] = line_no;
+        const auto [it, added] =
+            label_id.try_emplace(f[1], static_cast<vertex_t>(seen_names.size()));
+        if (added) seen_names.emplace_back(f[1]);
+        first_seen[*v] = it->second;
+      });
   const auto missing = std::count(line_of.begin(), line_of.end(), std::int64_t{0});
   if (missing > 0) {
     const auto v =
@@ -102,8 +96,8 @@ VertexLabels read_vertex_labels(const std::string& path, const Graph& g,
                              std::to_string(missing) + " of the " + std::to_string(n) +
                              " vertices of " + graph +
                              " have none); every vertex needs one line 'ID<TAB>LABEL'";
-    if (line_no == 0) throw InputError(path, what);
-    throw InputError(path, line_no, what);
+    if (lines == 0) throw InputError(path, what);
+    throw InputError(path, lines, what);
   }
   return number_labels(std::move(first_seen), std::move(seen_names));
 }

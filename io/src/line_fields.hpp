@@ -3,6 +3,8 @@
 // that the graph readers run in their hot loop. Internal to io/.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +26,25 @@ inline std::vector<std::string_view> split_fields(std::string_view line) {
     if (i > start) fields.push_back(line.substr(start, i - start));
   }
   return fields;
+}
+
+// Calls fn(line_number, fields) for each line of [begin, end) that has
+// fields and whose first field does not start with one of `comment_marks`;
+// lines are numbered from 1. Returns the number of lines.
+template <class Fn>
+std::int64_t for_each_field_line(const char* begin, const char* end, std::string_view comment_marks,
+                                 Fn&& fn) {
+  std::int64_t line_no = 0;
+  for (const char* p = begin; p < end;) {
+    const char* eol = std::find(p, end, '\n');
+    const std::string_view line(p, static_cast<std::size_t>(eol - p));
+    p = eol + 1;
+    ++line_no;
+    const std::vector<std::string_view> f = split_fields(line);
+    if (f.empty() || comment_marks.find(f[0].front()) != std::string_view::npos) continue;
+    fn(line_no, f);
+  }
+  return line_no;
 }
 
 // A token for a message: quoted, cut short when long.

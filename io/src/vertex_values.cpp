@@ -41,35 +41,29 @@ VertexValues read_vertex_values(const std::string& path, const Graph& g,
   VertexValues out;
   out.value.assign(static_cast<std::size_t>(n), 0.0);
   std::vector<std::int64_t> line_of(static_cast<std::size_t>(n), 0);  // 0: no line yet
-  std::int64_t line_no = 0;
-  for (const char* p = text.begin(); p < text.end();) {
-    const char* eol = std::find(p, text.end(), '\n');
-    const std::string_view line(p, static_cast<std::size_t>(eol - p));
-    p = eol + 1;
-    ++line_no;
-    const std::vector<std::string_view> f = detail::split_fields(line);
-    if (f.empty() || f[0].front() == '#' || f[0].front() == '%') continue;
-    if (f.size() != 2)
-      throw InputError(path, line_no,
-                       "expected 2 fields 'ID<TAB>VALUE', found " + std::to_string(f.size()));
-    double x = 0;
-    if (!parse_finite(f[1], x))
-      throw InputError(path, line_no, "value " + quoted(f[1]) + " is not a finite number");
-    if (options.non_negative && x < 0)
-      throw InputError(path, line_no, "value " + quoted(f[1]) + " is negative");
-    ++out.lines;
-    const std::optional<vertex_t> v = g.find_name(f[0]);
-    if (!v) {
-      ++out.unknown;
-      continue;
-    }
-    if (line_of[*v] != 0)
-      throw InputError(path, line_no,
-                       "vertex " + quoted(f[0]) + " appears twice (first on line " +
-                           std::to_string(line_of[*v]) + ")");
-    line_of[*v] = line_no;
-    out.value[*v] = x;
-  }
+  detail::for_each_field_line(
+      text.begin(), text.end(), "#%", [&](std::int64_t line_no, const auto& f) {
+        if (f.size() != 2)
+          throw InputError(path, line_no,
+                           "expected 2 fields 'ID<TAB>VALUE', found " + std::to_string(f.size()));
+        double x = 0;
+        if (!parse_finite(f[1], x))
+          throw InputError(path, line_no, "value " + quoted(f[1]) + " is not a finite number");
+        if (options.non_negative && x < 0)
+          throw InputError(path, line_no, "value " + quoted(f[1]) + " is negative");
+        ++out.lines;
+        const std::optional<vertex_t> v = g.find_name(f[0]);
+        if (!v) {
+          ++out.unknown;
+          return;
+        }
+        if (line_of[*v] != 0)
+          throw InputError(path, line_no,
+                           "vertex " + quoted(f[0]) + " appears twice (first on line " +
+                               std::to_string(line_of[*v]) + ")");
+        line_of[*v] = line_no;
+        out.value[*v] = x;
+      });
   if (out.lines == 0)
     throw InputError(path, "no 'ID<TAB>VALUE' line (the file is empty or all comments)");
   out.missing = std::count(line_of.begin(), line_of.end(), std::int64_t{0});
