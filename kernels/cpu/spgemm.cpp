@@ -24,8 +24,6 @@ namespace graphrun::cpu {
 
 namespace {
 
-std::int64_t table_slots(std::int64_t distinct) { return spgemm_table_slots(distinct); }
-
 // Slot of column j in a table of 2^(32 - shift) slots.
 inline std::uint32_t hash_slot(vertex_t j, int shift) {
   return (static_cast<std::uint32_t>(j) * 0x9E3779B1u) >> shift;
@@ -120,7 +118,7 @@ class SpgemmKernel {
       ++p.rows_per_kind[static_cast<int>(kind)];
       if (kind == SpgemmRowKind::hash)
         p.max_hash_slots =
-            std::max(p.max_hash_slots, table_slots(std::min<std::int64_t>(ip, b_.n_cols)));
+            std::max(p.max_hash_slots, spgemm_table_slots(std::min<std::int64_t>(ip, b_.n_cols)));
       if (kind == SpgemmRowKind::dense) p.any_dense = true;
       total_work = checked_add(total_work, row_work(p, i), "spgemm: work of A*B");
     }
@@ -249,7 +247,7 @@ class SpgemmKernel {
         return b_.row_ptr[k + 1] - b_.row_ptr[k];
       }
       case SpgemmRowKind::hash: {
-        const std::int64_t slots = table_slots(std::min<std::int64_t>(p.ip[i], b_.n_cols));
+        const std::int64_t slots = spgemm_table_slots(std::min<std::int64_t>(p.ip[i], b_.n_cols));
         const int shift = hash_shift(slots);
         const std::uint32_t mask = static_cast<std::uint32_t>(slots - 1);
         vertex_t* keys = w.keys.data();
@@ -360,7 +358,7 @@ class SpgemmKernel {
 
   offset_t numeric_hash_row(const Plan& p, vertex_t i, Workspace<V>& w, vertex_t* out_col,
                             V* out_val, offset_t len, offset_t a_begin, offset_t a_end) const {
-    const std::int64_t slots = table_slots(std::min<std::int64_t>(p.ip[i], b_.n_cols));
+    const std::int64_t slots = spgemm_table_slots(std::min<std::int64_t>(p.ip[i], b_.n_cols));
     const int shift = hash_shift(slots);
     const std::uint32_t mask = static_cast<std::uint32_t>(slots - 1);
     vertex_t* keys = w.keys.data();
