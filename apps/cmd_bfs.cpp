@@ -107,12 +107,12 @@ void run_bfs(const BfsArgs& a) {
                 : std::string("cuda");
   else
     where = format("cpu, %d thread%s", ctx.threads(), ctx.threads() == 1 ? "" : "s");
-  print_summary(
-      a.common,
-      format("bfs: %s, source %s, reached %lld, depth %d (%d push, %d pull "
-             "steps), %s, load %.3f s, bfs %.3f s, write %.3f s",
-             graph_size(g).c_str(), a.source.c_str(), static_cast<long long>(r.reached), r.depth,
-             r.push_steps, r.pull_steps, where.c_str(), in.seconds, seconds_bfs, seconds_write));
+  print_summary(a.common,
+                format("bfs: %s, source %s, reached %lld, deepest level %d (%d push, %d pull "
+                       "steps), %s, load %.3f s, bfs %.3f s, write %.3f s",
+                       graph_size(g).c_str(), a.source.c_str(), static_cast<long long>(r.reached),
+                       r.depth - 1, r.push_steps, r.pull_steps, where.c_str(), in.seconds,
+                       seconds_bfs, seconds_write));
 }
 
 }  // namespace
@@ -134,6 +134,7 @@ Command add_bfs(CLI::App& root) {
                 "Add a third column: the parent's id in the BFS tree (-1 if unreachable)");
   sub->add_option("--format", args->format, format_help)->capture_default_str()->type_name("FMT");
   sub->add_option("--output,-o", args->output, "Write the result to OUT instead of stdout")
+      ->check(output_path())
       ->type_name("OUT");
   sub->footer(
       std::string("OUTPUT:\n"
@@ -143,7 +144,7 @@ Command add_bfs(CLI::App& root) {
                   "  unreachable vertex has parent -1. IDs are the input's: names with --abc,\n"
                   "  listed in order of first appearance in INPUT. A source that does not\n"
                   "  occur in INPUT is an error (exit status 2).\n") +
-      input_help + exit_status_help +
+      input_help() + exit_status_help +
       "\nEXAMPLE:\n"
       "  graphrun bfs roadNet-CA.txt.gz --source 0 --parents --output levels.tsv\n"
       "  graphrun bfs yeast-ppi.abc --abc --undirected --source YKR068C\n");

@@ -13,6 +13,7 @@
 #include "graphrun/engine/error.hpp"
 #include "graphrun/io/labels.hpp"
 #include "graphrun/io/write.hpp"
+#include "progress.hpp"
 
 namespace graphrun::cli {
 
@@ -66,7 +67,9 @@ void run_contract(const ContractArgs& a) {
   options.keep_loops = a.keep_loops;
   // An empty graph has no labels; C is then a 1x1 matrix with no entry.
   const auto n_labels = std::max<vertex_t>(1, static_cast<vertex_t>(map.names.size()));
+  ProgressBar bar("contract", !a.common.quiet);  // the elapsed time, past a second
   const ContractResult r = contract(ctx, g, map.labels, n_labels, options);
+  bar.finish();
   const Csr<double>& c = r.quotient;
 
   // Row k in label order, its columns sorted: both follow the dense numbers.
@@ -126,6 +129,7 @@ Command add_contract(CLI::App& root) {
   sub->add_flag("--keep-loops", args->keep_loops,
                 "Keep C(k,k), the weight of the edges inside each cluster");
   sub->add_option("--output,-o", args->output, "Write the quotient here; default stdout")
+      ->check(output_path())
       ->type_name("OUT");
   sub->footer(
       std::string(
@@ -147,7 +151,7 @@ Command add_contract(CLI::App& root) {
           "  17 significant digits (edge counts in an unweighted graph); stdout unless\n"
           "  --output. A summary (sizes, labels, entries of C, intermediate products,\n"
           "  times) goes to stderr.\n") +
-      input_help + exit_status_help +
+      input_help() + exit_status_help +
       "\nEXAMPLES:\n"
       "  graphrun contract datasets/karate/karate.txt.gz --undirected --group-size 10\n"
       "  graphrun contract web.txt.gz --labels communities.tsv --keep-loops -o quotient.tsv\n"

@@ -19,36 +19,53 @@ bool ends_with(const std::string& s, std::string_view suffix) {
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+// What OUTPUT's name asks for, as load_graph reads names.
+enum class Target { cache, matrix_market, edge_list };
+
+Target target_of(const std::string& path) {
+  if (ends_with(path, ".grb")) return Target::cache;
+  if (ends_with(path, ".mtx") || ends_with(path, ".mtx.gz")) return Target::matrix_market;
+  return Target::edge_list;
+}
+
 void run_convert(const ConvertArgs& a) {
   make_context(a.common, "convert");
-  const bool to_cache = ends_with(a.output, ".grb");
-  const bool to_mtx = ends_with(a.output, ".mtx");
-  if (!to_cache && !to_mtx)
-    throw ArgumentError(a.output +
-                        ": unknown output format; the name must end in .grb (binary cache) or "
-                        ".mtx (Matrix Market)");
-  if (a.output == "-") throw ArgumentError("convert cannot write to stdout");
+  const Target target = target_of(a.output);
+  if (a.output == "-" && target != Target::edge_list)
+    throw ArgumentError("convert writes the .grb cache and Matrix Market to files only");
   check_output_path(a.output);
 
   const Loaded in = load_input(a.common);
   const Graph& g = in.graph;
 
   Stopwatch write_time;
-  if (to_cache) {
-    io::write_cache(a.output, g);
-  } else {
-    io::write_matrix_market(a.output, g.adj());
-    // Matrix Market speaks the dense 1-based indices; say so when that
-    // renumbers the input's ids or drops its names.
-    bool renumbered = g.has_names();
-    for (vertex_t v = 0; v < g.n_vertices() && !renumbered; ++v)
-      renumbered = g.input_id(v) != static_cast<std::uint64_t>(v) + 1;
-    if (renumbered && !a.common.quiet)
-      std::fprintf(stderr, "convert: note: %s numbers vertices 1..%d in %s; the input's %s\n",
-                   a.output.c_str(), g.n_vertices(),
-                   g.has_names() ? "order of first appearance" : "ascending order of input id",
-                   g.has_names() ? "vertex names are not kept (use .grb to keep them)"
-                                 : "ids are not kept (use .grb to keep them)");
+  switch (target) {
+    case Target::cache:
+      io::write_cache(a.output, g);
+      break;
+    case Target::edge_list:
+      io::write_edge_list(a.output, g);
+      if (!g.directed() && !a.common.quiet)
+        std::fprintf(stderr,
+                     "convert: note: %s holds each undirected edge once; read it back with "
+                     "--undirected\n",
+                     a.output.c_str());
+      break;
+    case Target::matrix_market: {
+      io::write_matrix_market(a.output, g.adj());
+      // Matrix Market speaks the dense 1-based indices; say so when that
+      // renumbers the input's ids or drops its names.
+      bool renumbered = g.has_names();
+      for (vertex_t v = 0; v < g.n_vertices() && !renumbered; ++v)
+        renumbered = g.input_id(v) != static_cast<std::uint64_t>(v) + 1;
+      if (renumbered && !a.common.quiet)
+        std::fprintf(stderr, "convert: note: %s numbers vertices 1..%d in %s; the input's %s\n",
+                     a.output.c_str(), g.n_vertices(),
+                     g.has_names() ? "order of first appearance" : "ascending order of input id",
+                     g.has_names() ? "vertex names are not kept (use .grb to keep them)"
+                                   : "ids are not kept (use .grb or an edge list to keep them)");
+      break;
+    }
   }
   const double seconds_write = write_time.seconds();
 
@@ -65,21 +82,30 @@ Command add_convert(CLI::App& root) {
   auto args = std::make_shared<ConvertArgs>();
   CLI::App* sub = root.add_subcommand(
       "convert",
-      "Convert a graph to the binary cache (.grb) or Matrix Market (.mtx)\n"
-      "OUTPUT ending in .grb: graphrun's binary CSR cache, which loads at disk speed and\n"
-      "keeps the input's ids (or, with --abc, its vertex names). OUTPUT ending in .mtx:\n"
-      "Matrix Market coordinate real general (pattern for an unweighted graph), 1-based,\n"
-      "vertices numbered in ascending input id (with --abc, in order of first appearance).\n"
+      "Convert a graph to any format graphrun reads: .grb, .mtx, .mtx.gz, edge list\n"
+      "OUTPUT's name chooses the format, as INPUT's does:\n"
+      "  *.grb            graphrun's binary CSR cache: loads at disk speed, keeps the\n"
+      "                   input's ids (or, with --abc, its vertex names)\n"
+      "  *.mtx, *.mtx.gz  Matrix Market coordinate real general (pattern for an unweighted\n"
+      "                   graph), 1-based, vertices numbered in ascending input id (with\n"
+      "                   --abc, in order of first appearance), gzip with .gz\n"
+      "  any other name   SNAP edge list 'SRC<TAB>DST[<TAB>WEIGHT]' in the input's ids (ABC\n"
+      "                   text 'NAME<TAB>NAME[<TAB>WEIGHT]' for a graph with --abc names),\n"
+      "                   gzip when the name ends in .gz; '-' writes it to stdout. An\n"
+      "                   undirected graph writes each edge once (read it back with\n"
+      "                   --undirected)\n"
       "The graph is written as loaded: duplicates merged, with --undirected both directions.");
   add_common_options(*sub, args->common);
-  sub->add_option("OUTPUT", args->output, "File to write: *.grb or *.mtx")
+  sub->add_option("OUTPUT", args->output, "File to write: *.grb, *.mtx, *.mtx.gz, or an edge list")
       ->required()
+      ->check(output_path())
       ->type_name("OUTPUT");
-  sub->footer(std::string(input_help) + exit_status_help +
+  sub->footer(input_help() + exit_status_help +
               "\nEXAMPLE:\n"
               "  graphrun convert com-Orkut.ungraph.txt.gz orkut.grb --undirected\n"
               "  graphrun pagerank orkut.grb\n"
-              "  graphrun convert yeast-ppi.abc yeast.grb --abc   (the .grb keeps the names)\n");
+              "  graphrun convert yeast-ppi.abc yeast.grb --abc   (the .grb keeps the names)\n"
+              "  graphrun convert matrix.mtx edges.txt.gz         (gzip edge list)\n");
   return {sub, [args] { run_convert(*args); }};
 }
 

@@ -13,15 +13,6 @@ struct InfoArgs {
   CommonOptions common;
 };
 
-offset_t count_self_loops(const Csr<double>& a) {
-  offset_t loops = 0;
-  for (vertex_t i = 0; i < a.n_rows(); ++i) {
-    const auto cols = a.row_cols(i);
-    loops += std::binary_search(cols.begin(), cols.end(), i);
-  }
-  return loops;
-}
-
 std::string bytes_text(std::size_t b) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   double v = static_cast<double>(b);
@@ -64,7 +55,14 @@ void run_info(const InfoArgs& a) {
   const offset_t loops = count_self_loops(adj);
 
   line("file", a.common.input);
-  line("vertices", format("%lld", static_cast<long long>(g.n_vertices())));
+  if (in.stats.omitted_vertices > 0)
+    line("vertices", format("%lld (the file declares %lld; the %lld indices in no entry are left "
+                            "out, ids stay the file's indices)",
+                            static_cast<long long>(g.n_vertices()),
+                            static_cast<long long>(in.stats.declared_vertices),
+                            static_cast<long long>(in.stats.omitted_vertices)));
+  else
+    line("vertices", format("%lld", static_cast<long long>(g.n_vertices())));
   if (directed)
     line("edges", format("%lld", static_cast<long long>(g.n_edges())));
   else
@@ -133,7 +131,7 @@ Command add_info(CLI::App& root) {
   sub->footer(std::string("OUTPUT:\n"
                           "  Aligned 'key: value' lines on stdout; the histogram lists how many\n"
                           "  vertices have a degree in each range 0, 1, 2-3, 4-7, ...\n") +
-              input_help + exit_status_help +
+              input_help() + exit_status_help +
               "\nEXAMPLE:\n"
               "  graphrun info soc-LiveJournal1.txt.gz --undirected\n");
   return {sub, [args] { run_info(*args); }};

@@ -18,18 +18,28 @@ struct MclArgs {
   std::string output = "-";
 };
 
-void run_mcl(MclArgs& a) {
+int run_mcl(MclArgs& a) {
   Context ctx = make_context(a.common, "mcl");
   check_output_path(a.output);
   // MCL clusters the undirected graph, and merges repeated edges (in either
   // direction) with the larger weight, as mcl reads its input.
   a.common.undirected = true;
   a.common.duplicates = Duplicates::max;
+  a.common.non_negative_weights = true;
+  a.common.negative_weight_hint = "Markov clustering needs weights >= 0 (they are flow)";
   const Loaded in = load_input(a.common);
   const Graph& g = in.graph;
 
   MclOptions options = a.mcl;
   ProgressBar bar("mcl", !a.common.quiet);
+  StepProgress step;
+  options.progress = &step;
+  bar.watch(&step, [&ctx](int it, double f) {
+    // The GPU reports whole iterations only.
+    return ctx.device() == Device::cuda
+               ? format("iteration %d under way", it)
+               : format("iteration %d: %.0f%% of columns expanded", it, 100 * f);
+  });
   options.on_iteration = [&](const IterationInfo& it) {
     // The chaos falls towards the 1e-4 limit roughly geometrically.
     bar.update(-1.0, [&] {
@@ -78,6 +88,13 @@ void run_mcl(MclArgs& a) {
              r.converged ? "converged" : "NOT converged", r.chaos, where.c_str(), loop.c_str(),
              r.phases.setup, r.phases.interpret, r.seconds, static_cast<long long>(r.products),
              static_cast<long long>(r.max_nnz), in.seconds, write_seconds));
+  if (!r.converged && !a.common.quiet)
+    std::fprintf(stderr,
+                 "mcl: not converged: the chaos %.2g after %d iterations is above 1e-4; the "
+                 "clusters written are read off the last iterand (exit status 3); raise "
+                 "--max-iter\n",
+                 r.chaos, r.iterations);
+  return convergence_status(r.converged);
 }
 
 }  // namespace
@@ -126,6 +143,7 @@ Command add_mcl(CLI::App& root) {
       ->capture_default_str()
       ->type_name("N");
   sub->add_option("-o,--output", args->output, "Write the clusters here; default stdout")
+      ->check(output_path())
       ->type_name("FILE");
   sub->footer(
       std::string(
@@ -143,12 +161,12 @@ Command add_mcl(CLI::App& root) {
           "DEVICE:\n"
           "  --device cuda runs the whole loop on the GPU (values in single precision, as\n"
           "  mcl's); the clusters equal --device cpu's up to rounding at a pruning threshold.\n") +
-      input_help + exit_status_help +
+      input_help(Duplicates::max) + exit_status_help +
       "\nEXAMPLES:\n"
       "  graphrun mcl network.txt -I 2 -o clusters.txt\n"
       "  graphrun mcl proteins.abc --abc -I 1.4      # the same clusters as mcl proteins.abc "
       "--abc -I 1.4\n");
-  return {sub, [args] { run_mcl(*args); }};
+  return {sub, [args] { return run_mcl(*args); }};
 }
 
 }  // namespace graphrun::cli

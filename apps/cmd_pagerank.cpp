@@ -32,7 +32,7 @@ const char* const format_help =
     "jds or merge-path. auto picks one from the row statistics of the transposed graph\n"
     "(row lengths: mean, spread, longest, empty rows); the CPU always runs CSR";
 
-void run_pagerank(const PageRankArgs& a) {
+int run_pagerank(PageRankArgs& a) {
   Context ctx = make_context(a.common, "pagerank");
   const SpmvFormat spmv_format = parse_spmv_format(a.format);
   if (ctx.device() == Device::cpu && spmv_format != SpmvFormat::automatic)
@@ -41,6 +41,12 @@ void run_pagerank(const PageRankArgs& a) {
                         "kernel (leave --format out or use --device cuda)");
   if (!a.output.empty()) check_output_path(a.output);
 
+  if (!a.unweighted) {
+    a.common.non_negative_weights = true;
+    a.common.negative_weight_hint =
+        "PageRank needs weights >= 0 (they are transition probabilities); --unweighted "
+        "ignores the weights";
+  }
   const Loaded in = load_input(a.common);
   const Graph& g = in.graph;
 
@@ -70,6 +76,13 @@ void run_pagerank(const PageRankArgs& a) {
           " (" + count(start.unknown, "line", "lines") + " for vertices not in the graph, skipped)";
   }
   ProgressBar bar("pagerank", !a.common.quiet);
+  StepProgress step;
+  options.progress = &step;
+  bar.watch(&step, [&ctx](int it, double f) {
+    // The GPU reports whole iterations only.
+    return ctx.device() == Device::cuda ? format("iteration %d under way", it)
+                                        : format("iteration %d: %.0f%% of its rows", it, 100 * f);
+  });
   options.on_iteration = [&](const IterationInfo& it) {
     bar.update(static_cast<double>(it.iteration) / a.max_iter, [&] {
       return format("iteration %d/%d, L1 %.2e", it.iteration, a.max_iter, it.residual);
@@ -128,6 +141,13 @@ void run_pagerank(const PageRankArgs& a) {
                        graph_size(g).c_str(), r.iterations, r.iterations == 1 ? "" : "s",
                        r.converged ? "converged" : "NOT converged", r.residual, start_note.c_str(),
                        where.c_str(), in.seconds, seconds_rank, seconds_write));
+  if (!r.converged && !a.common.quiet)
+    std::fprintf(stderr,
+                 "pagerank: not converged: the L1 change %.2g after %d iterations is above --tol "
+                 "%.2g; the ranks written are the last iterate (exit status 3); raise "
+                 "--max-iter\n",
+                 r.residual, r.iterations, a.tol);
+  return convergence_status(r.converged);
 }
 
 }  // namespace
@@ -163,6 +183,7 @@ Command add_pagerank(CLI::App& root) {
   sub->add_option("--format", args->format, format_help)->capture_default_str()->type_name("FMT");
   sub->add_option("--output,-o", args->output,
                   "Write the rank of every vertex to OUT ('-' = stdout, then no top-K list)")
+      ->check(output_path())
       ->type_name("OUT");
   sub->add_option("--start", args->start,
                   "Start from the ranks in FILE ('ID<TAB>RANK' lines, as --output writes them)\n"
@@ -179,16 +200,22 @@ Command add_pagerank(CLI::App& root) {
           "  (ties by id); --output gets every vertex in ascending id order. With --abc,\n"
           "  'id order' is the order in which names first appear in INPUT. A summary\n"
           "  line (sizes, iterations, residual, device and SpMV format, times) goes to\n"
-          "  stderr.\n"
+          "  stderr. A run that stops at --max-iter before the L1 change is below --tol\n"
+          "  still writes its ranks (the last iterate), says so and exits with status 3.\n"
+          "WEIGHTS:\n"
+          "  A weighted graph's weights must be >= 0: the first negative one ends the run\n"
+          "  with exit status 2 naming FILE:LINE (--unweighted ignores the weights). A rank\n"
+          "  that becomes NaN or infinite (weights summing past the range of a double)\n"
+          "  ends it with status 1 naming the iteration; no such rank is ever written.\n"
           "DEVICE:\n"
           "  --device cuda runs the iterations on the GPU (double precision, the graph\n"
           "  uploaded once); ranks equal --device cpu's up to rounding (summation order).\n") +
-      input_help + exit_status_help +
+      input_help() + exit_status_help +
       "\nEXAMPLE:\n"
       "  graphrun pagerank web-Google.txt.gz --top 5 --output ranks.tsv\n"
       "  graphrun pagerank yeast-ppi.abc --abc --undirected --top 5\n"
       "  graphrun pagerank web-Google-v2.txt.gz --start ranks.tsv -o ranks-v2.tsv\n");
-  return {sub, [args] { run_pagerank(*args); }};
+  return {sub, [args] { return run_pagerank(*args); }};
 }
 
 }  // namespace graphrun::cli

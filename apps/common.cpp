@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <charconv>
@@ -14,40 +15,55 @@
 
 #include "graphrun/engine/device_array.hpp"  // cuda_device_count
 #include "graphrun/engine/error.hpp"
+#include "graphrun/io/write.hpp"
 #include "progress.hpp"
 
 namespace graphrun::cli {
 
-const char* const input_help =
-    "\nINPUT FORMATS (chosen by the file name, or by --abc):\n"
-    "  *.mtx, *.mtx.gz  Matrix Market coordinate (real, integer or pattern; general or\n"
-    "                   symmetric, a symmetric file is an undirected graph); vertex ids\n"
-    "                   are the file's 1-based indices\n"
-    "  *.grb            graphrun's binary CSR cache (make one with 'graphrun convert')\n"
-    "  any other name   SNAP edge list: one edge 'SRC DST [WEIGHT]' per line, fields\n"
-    "                   separated by spaces or tabs, '#' and '%' start comment lines;\n"
-    "                   ids are any non-negative 64-bit integers; the graph is weighted\n"
-    "                   when lines have a third column; plain text or gzip (.gz,\n"
-    "                   recognised by its content)\n"
-    "  --abc            any name: 'NAME NAME [WEIGHT]' lines, as 'mcl --abc' reads them;\n"
-    "                   a name is any run of characters other than blanks; '#' starts\n"
-    "                   comment lines; weights as in edge lists; plain text or gzip.\n"
-    "                   Vertices are numbered in order of first appearance and every\n"
-    "                   output names them as the input does (a .grb made with --abc\n"
-    "                   keeps the names)\n"
-    "EDGES:\n"
-    "  Self loops are kept. A repeated edge counts once in an unweighted graph; in a\n"
-    "  weighted graph the weights of repeated edges are summed. --undirected adds the\n"
-    "  reverse of every edge (a self loop stays one edge).\n";
+std::string input_help(Duplicates duplicates) {
+  std::string h =
+      "\nINPUT FORMATS (chosen by the file name, or by --abc):\n"
+      "  *.mtx, *.mtx.gz  Matrix Market coordinate (real, integer or pattern; general or\n"
+      "                   symmetric, a symmetric file is an undirected graph); vertex ids\n"
+      "                   are the file's 1-based indices (a file that declares far more\n"
+      "                   rows than it has entries keeps only the indices that occur)\n"
+      "  *.grb            graphrun's binary CSR cache (make one with 'graphrun convert')\n"
+      "  any other name   SNAP edge list: one edge 'SRC DST [WEIGHT]' per line, fields\n"
+      "                   separated by spaces or tabs, '#' and '%' start comment lines;\n"
+      "                   ids are any non-negative 64-bit integers; the graph is weighted\n"
+      "                   when lines have a third column; plain text or gzip (.gz,\n"
+      "                   recognised by its content)\n"
+      "  --abc            any name: 'NAME NAME [WEIGHT]' lines, as 'mcl --abc' reads them;\n"
+      "                   a name is any run of characters other than blanks; '#' starts\n"
+      "                   comment lines; weights as in edge lists; plain text or gzip.\n"
+      "                   Vertices are numbered in order of first appearance and every\n"
+      "                   output names them as the input does (a .grb made with --abc\n"
+      "                   keeps the names)\n"
+      "EDGES:\n";
+  h += duplicates == Duplicates::max
+           ? "  A repeated edge (in either direction) keeps its largest weight, as mcl reads\n"
+             "  its input; an unweighted graph keeps it once.\n"
+           : "  Self loops are kept. A repeated edge counts once in an unweighted graph; in a\n"
+             "  weighted graph the weights of repeated edges are summed. --undirected adds the\n"
+             "  reverse of every edge (a self loop stays one edge).\n";
+  return h;
+}
 
 const char* const exit_status_help =
     "\nEXIT STATUS:\n"
     "  0 success; 2 bad option, bad input (the message names FILE:LINE where a line\n"
-    "  applies) or input too large (for the index types, the GPU's memory or\n"
+    "  applies), an output that cannot be written there (missing or unwritable\n"
+    "  folder) or input too large (for the index types, the GPU's memory or\n"
     "  --max-device-memory: the message names the bytes needed and available);\n"
-    "  1 any other failure (device error, write error, host out of memory).\n"
-    "  Errors print 'graphrun: error: ...' on stderr; an output file is written to a\n"
-    "  temporary file and renamed into place only when everything succeeded.\n";
+    "  3 an iterative command (pagerank, mcl) stopped at --max-iter without\n"
+    "  converging: its output is written all the same; 1 any other failure (device\n"
+    "  error, write error such as a full disk, host out of memory, a rank that\n"
+    "  became NaN or infinite). Errors print 'graphrun: error: ...' on stderr.\n"
+    "OUTPUT FILES:\n"
+    "  A regular file is written to a temporary file beside it and renamed into\n"
+    "  place only when everything succeeded (a symlink is followed: its target is\n"
+    "  replaced, the link stays), keeping an existing file's permissions; '-', a\n"
+    "  device (/dev/null, /dev/stdout) or a FIFO is written directly.\n";
 
 void add_common_options(CLI::App& sub, CommonOptions& o) {
   sub.add_option("INPUT", o.input,
@@ -111,8 +127,11 @@ void add_device_option(CLI::App& sub, std::string& device) {
 }
 
 void add_threads_option(CLI::App& sub, int& threads) {
-  sub.add_option("--threads", threads, "CPU threads; 0 = all cores (or OMP_NUM_THREADS)")
-      ->check(int_at_least(0, "a thread count >= 0 (0 = all cores)"))
+  sub.add_option(
+         "--threads", threads,
+         "CPU threads; 0 = all cores (or OMP_NUM_THREADS); at most " + std::to_string(max_threads))
+      ->check(int_in(0, max_threads,
+                     "a thread count from 0 (all cores) to " + std::to_string(max_threads)))
       ->default_str("0")
       ->type_name("N");
 }
@@ -137,12 +156,24 @@ bool parse_real(const std::string& s, double& v) {
 
 }  // namespace
 
-CLI::Validator int_at_least(long long lo, std::string what) {
+CLI::Validator int_in(long long lo, long long hi, std::string what) {
   return CLI::Validator(
-      [lo, what](std::string& s) -> std::string {
+      [lo, hi, what](std::string& s) -> std::string {
         long long v = 0;
-        if (!parse_int(s, v) || v < lo || v > std::numeric_limits<int>::max())
-          return "expected " + what + ", got '" + s + "'";
+        if (!parse_int(s, v) || v < lo || v > hi) return "expected " + what + ", got '" + s + "'";
+        return {};
+      },
+      "", "");
+}
+
+CLI::Validator int_at_least(long long lo, std::string what) {
+  return int_in(lo, std::numeric_limits<int>::max(), std::move(what));
+}
+
+CLI::Validator output_path() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        if (s.empty()) return "an empty file name; give a path, or '-' for stdout";
         return {};
       },
       "", "");
@@ -158,6 +189,16 @@ CLI::Validator real_in(double lo, bool lo_open, double hi, bool hi_open, std::st
         return {};
       },
       "", "");
+}
+
+std::size_t max_device_memory_option(const CommonOptions& o) {
+  if (o.max_device_memory.empty()) return 0;
+  const std::size_t cap = parse_bytes(o.max_device_memory, "--max-device-memory");
+  if (parse_device(o.device) != Device::cuda)
+    throw ArgumentError(
+        "--max-device-memory caps the GPU's memory; it applies with --device "
+        "cuda only");
+  return cap;
 }
 
 Context make_context(const CommonOptions& o, std::string_view command) {
@@ -179,12 +220,18 @@ Context make_context(const CommonOptions& o, std::string_view command) {
         std::string(command) + " cannot run with --device cuda; use --device cpu");
 #endif
   }
-  if (o.threads < 0) throw ArgumentError("--threads must be >= 0 (0 = all cores)");
+  if (o.threads < 0 || o.threads > max_threads)
+    throw ArgumentError("--threads " + std::to_string(o.threads) + " is outside 0.." +
+                        std::to_string(max_threads) + " (0 = all cores)");
+  // With --threads 0 OpenMP's default applies, which OMP_NUM_THREADS sets.
+  if (o.threads == 0 && omp_get_max_threads() > max_threads)
+    throw ArgumentError("OMP_NUM_THREADS asks for " + std::to_string(omp_get_max_threads()) +
+                        " threads, more than graphrun's limit of " + std::to_string(max_threads) +
+                        "; set it lower or pass --threads N");
   // Every OpenMP region (loader, kernels, analysis) then honours --threads.
   if (o.threads > 0) omp_set_num_threads(o.threads);
   Context ctx(device, o.threads);
-  if (!o.max_device_memory.empty())
-    ctx.set_max_device_memory(parse_bytes(o.max_device_memory, "--max-device-memory"));
+  if (const std::size_t cap = max_device_memory_option(o); cap > 0) ctx.set_max_device_memory(cap);
   ctx.set_deterministic(o.deterministic);
   return ctx;
 }
@@ -205,6 +252,8 @@ Loaded load_input(const CommonOptions& o) {
   options.abc = o.abc;
   options.duplicates = o.duplicates;
   options.threads = o.threads;
+  options.non_negative_weights = o.non_negative_weights;
+  options.negative_weight_hint = o.negative_weight_hint;
   options.on_progress = [&bar](double fraction) { bar.update(fraction); };
   Loaded out;
   Stopwatch sw;
@@ -214,15 +263,8 @@ Loaded load_input(const CommonOptions& o) {
 }
 
 void check_output_path(const std::string& path) {
-  if (path == "-") return;
   if (path.empty()) throw ArgumentError("--output: empty file name");
-  const std::filesystem::path p(path);
-  std::error_code ec;
-  if (std::filesystem::is_directory(p, ec))
-    throw ArgumentError(path + ": is a folder; --output needs a file name");
-  const auto dir = p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");
-  if (!std::filesystem::is_directory(dir, ec))
-    throw ArgumentError(path + ": cannot write there: folder " + dir.string() + " does not exist");
+  io::check_output_path(path);
 }
 
 std::uint64_t parse_vertex_id(const std::string& text, std::string_view option) {
@@ -295,9 +337,23 @@ void print_summary(const CommonOptions& o, const std::string& line) {
   std::fprintf(stderr, "%s\n", line.c_str());
 }
 
+offset_t count_self_loops(const Csr<double>& a) {
+  offset_t loops = 0;
+#pragma omp parallel for reduction(+ : loops) schedule(static)
+  for (vertex_t i = 0; i < a.n_rows(); ++i) {
+    const auto cols = a.row_cols(i);
+    loops += std::binary_search(cols.begin(), cols.end(), i);
+  }
+  return loops;
+}
+
 std::string graph_size(const Graph& g) {
-  return format("%lld vertices, %lld edges", static_cast<long long>(g.n_vertices()),
-                static_cast<long long>(g.n_edges()));
+  const auto n = static_cast<long long>(g.n_vertices());
+  const auto stored = static_cast<long long>(g.n_edges());
+  if (g.directed()) return format("%lld vertices, %lld edges", n, stored);
+  const auto loops = static_cast<long long>(count_self_loops(g.adj()));
+  return format("%lld vertices, %lld undirected edges (%lld stored entries)", n,
+                (stored - loops) / 2 + loops, stored);
 }
 
 }  // namespace graphrun::cli

@@ -9,7 +9,9 @@
 //   2  bad usage or bad input: an unknown or malformed option, an option out
 //      of range, an unknown --source, a malformed or missing input file, a
 //      graph beyond the index types (SizeError), a backend that is not
-//      available (--device cuda)
+//      available (--device cuda), an --output that cannot be written there
+//   3  an iterative command stopped at its iteration limit without
+//      converging; its output is written all the same
 // Every error prints one line "graphrun: error: <message>" on stderr, where
 // input errors read "FILE:LINE: what is wrong". Output files are written to
 // a temporary file and renamed into place only when everything succeeded.
@@ -21,6 +23,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "graphrun/engine/context.hpp"
 #include "graphrun/engine/graph.hpp"
@@ -32,11 +35,28 @@ namespace graphrun::cli {
 inline constexpr int exit_ok = 0;
 inline constexpr int exit_failure = 1;
 inline constexpr int exit_usage = 2;
+inline constexpr int exit_not_converged = 3;
 
-// A registered subcommand and what to run once the command line parsed.
+// The most --threads (and OMP_NUM_THREADS) graphrun takes. Far past any
+// machine's cores, and far below where thread creation fails: each OpenMP
+// thread holds a stack, and tens of thousands exhaust the address space or
+// the kernel's thread limit (a segfault or libgomp's own abort, not an error
+// graphrun could report).
+inline constexpr int max_threads = 1024;
+
+// A registered subcommand and what to run once the command line parsed:
+// `run` returns the exit status (exit_ok, or exit_not_converged); errors are
+// exceptions, mapped to their status in main.cpp.
 struct Command {
+  Command() = default;
+  Command(CLI::App* sub, std::function<int()> fn) : app(sub), run(std::move(fn)) {}
+  // A command that always ends in exit_ok when it returns.
+  template <class Fn>
+  requires std::is_void_v<std::invoke_result_t<Fn&>> Command(CLI::App* sub, Fn fn)
+      : app(sub), run([fn]() mutable { return fn(), exit_ok; }) {}
+
   CLI::App* app = nullptr;
-  std::function<void()> run;
+  std::function<int()> run;
 };
 
 struct CommonOptions {
@@ -51,6 +71,10 @@ struct CommonOptions {
   bool abc = false;               // INPUT is "name name [weight]" text (io::read_abc)
   std::string max_device_memory;  // --max-device-memory BYTES ("" = no cap)
   bool deterministic = false;     // --deterministic
+  // Set by commands whose algorithm needs weights >= 0: the loader then
+  // refuses the first negative weight, naming FILE:LINE, with this hint.
+  bool non_negative_weights = false;
+  std::string negative_weight_hint;
 };
 
 // INPUT (required positional), --undirected, --abc, --device, --threads, --quiet.
@@ -62,13 +86,19 @@ void add_device_option(CLI::App& sub, std::string& device);
 void add_gpu_options(CLI::App& sub, CommonOptions& o);
 void add_threads_option(CLI::App& sub, int& threads);
 
-// Help text shared by the subcommands: input formats, duplicates and self
-// loops, exit status.
-extern const char* const input_help;
+// Help text shared by the subcommands: input formats, what happens to
+// repeated edges (summed, or the largest kept as mcl does) and self loops,
+// exit status.
+std::string input_help(Duplicates duplicates = Duplicates::sum);
 extern const char* const exit_status_help;
+
+// A validator for --output: an empty file name is refused (exit 2) instead
+// of being taken for "no output".
+CLI::Validator output_path();
 
 // Option validators whose messages say what is expected.
 CLI::Validator int_at_least(long long lo, std::string what);
+CLI::Validator int_in(long long lo, long long hi, std::string what);
 CLI::Validator real_in(double lo, bool lo_open, double hi, bool hi_open, std::string what);
 
 // The Context for `command` on the requested device. --device cuda is
@@ -76,6 +106,10 @@ CLI::Validator real_in(double lo, bool lo_open, double hi, bool hi_open, std::st
 // (ArgumentError, exit status 2) for the others, in a build without the CUDA
 // backend, and where no CUDA device is found.
 Context make_context(const CommonOptions& o, std::string_view command);
+
+// --max-device-memory in bytes, 0 when not given. ArgumentError (exit 2) for
+// a malformed size, and with --device cpu, where there is nothing to cap.
+std::size_t max_device_memory_option(const CommonOptions& o);
 
 // "1073741824", "512M", "2G", "1.5GiB": bytes, with K, M, G, T as powers of
 // 1024 ("B" and "iB" after them allowed). ArgumentError naming `option`.
@@ -89,8 +123,9 @@ struct Loaded {
 // Loads o.input (with --undirected, --abc and --threads), with a progress bar.
 Loaded load_input(const CommonOptions& o);
 
-// Refuses early (before the load) an --output whose folder does not exist
-// or is not a folder, so a long run does not fail at the very end.
+// Refuses early (before the load) an --output that cannot be written: a
+// folder, a missing or unwritable parent folder (ArgumentError, exit 2), so
+// a long run does not fail at the very end. "-", devices and FIFOs pass.
 void check_output_path(const std::string& path);
 
 // Parses a vertex id as written in input files (a non-negative 64-bit integer).
@@ -143,7 +178,17 @@ std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 // Prints the one-line summary on stderr unless --quiet.
 void print_summary(const CommonOptions& o, const std::string& line);
 
-// "34 vertices, 156 edges" (stored entries; undirected graphs store both directions).
+// The graph's size in the words `graphrun info` uses: "34 vertices, 156
+// edges" for a directed graph, "34 vertices, 78 undirected edges (156 stored
+// entries)" for an undirected one, which stores both directions of an edge
+// (a self loop once).
 std::string graph_size(const Graph& g);
+
+// Self loops stored in `a` (diagonal entries).
+offset_t count_self_loops(const Csr<double>& a);
+
+// The exit status of an iterative command: exit_not_converged when it
+// stopped at its iteration limit, otherwise exit_ok.
+inline int convergence_status(bool converged) { return converged ? exit_ok : exit_not_converged; }
 
 }  // namespace graphrun::cli

@@ -6,8 +6,10 @@
 #include <exception>
 #include <memory>
 #include <new>
+#include <span>
 #include <sstream>
 #include <string>
+#include <string_view>
 
 #include "commands.hpp"
 #include "common.hpp"
@@ -39,16 +41,45 @@ class Formatter : public CLI::Formatter {
   }
 };
 
-int fail(int status, const char* message) {
+// The message with control characters written as \xNN: a message that
+// quotes a file name or input bytes must not move the terminal's cursor or
+// change its colours. (The readers escape what they quote; this is the
+// last line of defence for everything else, file names included.)
+std::string printable(std::string_view message) {
+  std::string out;
+  out.reserve(message.size());
+  for (const char c : message) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", u);
+      out += hex;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+int fail(int status, std::string_view message) {
   std::fflush(stdout);
-  std::fprintf(stderr, "graphrun: error: %s\n", message);
+  std::fprintf(stderr, "graphrun: error: %s\n", printable(message).c_str());
   return status;
+}
+
+// "pagerank, bfs, ... or bench": every subcommand, in the order of --help.
+std::string subcommand_list(std::span<const Command> commands) {
+  std::string list;
+  for (std::size_t i = 0; i < commands.size(); ++i) {
+    if (i > 0) list += i + 1 == commands.size() ? " or " : ", ";
+    list += commands[i].app->get_name();
+  }
+  return list;
 }
 
 int run_guarded(const Command& command) {
   try {
-    command.run();
-    return exit_ok;
+    return command.run();
   } catch (const graphrun::InputError& e) {
     return fail(exit_usage, e.what());
   } catch (const graphrun::SizeError& e) {
@@ -103,11 +134,8 @@ int main(int argc, char** argv) {
     if (argc > 1 && argv[1][0] != '-' &&
         std::none_of(std::begin(commands), std::end(commands),
                      [&](const Command& c) { return c.app->get_name() == argv[1]; }))
-      return fail(
-          exit_usage,
-          ("unknown subcommand '" + std::string(argv[1]) +
-           "' (expected pagerank, bfs, spgemm, info, convert or bench; see graphrun --help)")
-              .c_str());
+      return fail(exit_usage, "unknown subcommand '" + std::string(argv[1]) + "' (expected " +
+                                  subcommand_list(commands) + "; see graphrun --help)");
     const int status = fail(exit_usage, e.what());
     std::fprintf(stderr, "Run 'graphrun%s --help' for usage.\n",
                  [&]() -> std::string {

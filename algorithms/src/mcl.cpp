@@ -17,6 +17,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <new>
 
@@ -74,6 +75,7 @@ struct ThreadColumns {
   std::vector<float> column, scratch;  // the expanded column as float; ranks
   float chaos = 0;
   bool out_of_memory = false;
+  std::int64_t since_report = 0;  // columns not yet added to the progress count
 };
 
 // One iteration: every column of M·M computed (spgemm_rows, no symbolic
@@ -81,8 +83,12 @@ struct ThreadColumns {
 // it is in cache, then the kept columns gathered into the next iterand.
 // *chaos gets the largest column chaos, *products the expansion's.
 Csr<float> iterate(const Csr<float>& m, const detail::mcl::PruneParams& p, double r, int threads,
-                   float* chaos, std::int64_t* products) {
+                   float* chaos, std::int64_t* products, StepProgress* progress) {
   const vertex_t n = m.n_rows();
+  // Columns expanded so far, counted in batches so that the shared counter
+  // is touched once per thousand columns, not once per column.
+  constexpr std::int64_t progress_batch = 1024;
+  std::atomic<std::int64_t> columns_done{0};
   std::vector<ThreadColumns> parts(static_cast<std::size_t>(threads));
   std::vector<offset_t> row_ptr(static_cast<std::size_t>(n) + 1, 0);
   const cpu::SpgemmRowSink<double> sink = [&](int t, vertex_t j, const vertex_t* col, double* val,
@@ -107,6 +113,12 @@ Csr<float> iterate(const Csr<float>& m, const detail::mcl::PruneParams& p, doubl
       const offset_t kept = static_cast<offset_t>(o.col.size()) - start;
       renormalize_inflate(o.val.data() + start, kept, mass, r);
       row_ptr[static_cast<std::size_t>(j) + 1] = kept;
+      if (progress && ++o.since_report == progress_batch) {
+        o.since_report = 0;
+        const std::int64_t done =
+            columns_done.fetch_add(progress_batch, std::memory_order_relaxed) + progress_batch;
+        progress->set(static_cast<double>(done) / static_cast<double>(n));
+      }
     } catch (const std::bad_alloc&) {
       o.out_of_memory = true;  // reported after the parallel region
     }
@@ -114,6 +126,7 @@ Csr<float> iterate(const Csr<float>& m, const detail::mcl::PruneParams& p, doubl
   SpgemmStats stats;
   cpu::spgemm_rows<PlusTimes<double>>(m.view(), m.view(), threads, sink, &stats);
   *products = stats.intermediate_products;
+  if (progress) progress->set(1.0);
   float chaos_max = 0;
   for (const auto& o : parts) {
     if (o.out_of_memory)
@@ -155,7 +168,8 @@ MclResult mcl_cpu(Context& ctx, const Graph& g, const MclOptions& options) {
     const Stopwatch ti;
     float chaos = 0;
     std::int64_t products = 0;
-    m = iterate(m, params, inflation, threads, &chaos, &products);
+    if (options.progress) options.progress->start(it);
+    m = iterate(m, params, inflation, threads, &chaos, &products, options.progress);
     // Expansion and pruning are one pass on the CPU: the time is booked as
     // expansion (MclPhaseSeconds says so).
     result.phases.expansion += ti.seconds();

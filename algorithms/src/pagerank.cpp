@@ -17,6 +17,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -70,11 +71,51 @@ double pagerank_start_scale(const PageRankOptions& o, vertex_t n) {
   return 1.0 / sum;
 }
 
+void pagerank_check_weights(const Graph& g) {
+  const Csr<double>& a = g.adj();
+  if (a.is_pattern()) return;
+  const vertex_t n = a.n_rows();
+  // The first offending row in vertex order (a min-reduction, so the message
+  // does not depend on the thread count); the row is then searched serially.
+  vertex_t first_bad = n;
+#pragma omp parallel for reduction(min : first_bad) schedule(static)
+  for (vertex_t u = 0; u < n; ++u) {
+    double sum = 0.0;
+    bool bad = false;
+    for (offset_t e = a.row_ptr()[u]; e < a.row_ptr()[u + 1]; ++e) {
+      const double w = a.values()[static_cast<std::size_t>(e)];
+      bad |= !(w >= 0.0) || !std::isfinite(w);
+      sum += w;
+    }
+    if (bad || !std::isfinite(sum)) first_bad = std::min(first_bad, u);
+  }
+  if (first_bad == n) return;
+  const vertex_t u = first_bad;
+  for (offset_t e = a.row_ptr()[u]; e < a.row_ptr()[u + 1]; ++e) {
+    const double w = a.values()[static_cast<std::size_t>(e)];
+    if (!(w >= 0.0) || !std::isfinite(w))
+      throw ArgumentError("pagerank: the edge " + g.label(u) + " -> " + g.label(a.col_idx()[e]) +
+                          " has weight " + std::to_string(w) +
+                          "; PageRank needs finite weights >= 0 (use_weights = false ignores "
+                          "them)");
+  }
+  throw ArgumentError("pagerank: the out-edge weights of vertex " + g.label(u) +
+                      " sum past the range of a double; scale the weights down");
+}
+
+void pagerank_check_residual(int iteration, double residual) {
+  if (!std::isfinite(residual))
+    throw Error("pagerank: iteration " + std::to_string(iteration) +
+                ": the ranks became NaN or infinite (the L1 change is " + std::to_string(residual) +
+                "); the weights are outside what double precision can rank");
+}
+
 }  // namespace detail
 
 PageRankResult pagerank(Context& ctx, const Graph& g, const PageRankOptions& options) {
   validate(options);
   const double start_scale = detail::pagerank_start_scale(options, g.n_vertices());
+  if (options.use_weights && g.weighted()) detail::pagerank_check_weights(g);
   if (ctx.device() == Device::cuda) {
 #if defined(GRAPHRUN_HAVE_CUDA)
     return detail::pagerank_cuda(ctx, g, options);
@@ -150,6 +191,7 @@ PageRankResult pagerank(Context& ctx, const Graph& g, const PageRankOptions& opt
   // system: there the SpMV runs alone, then a streaming update pass.
   const bool fused = std::size_t(n) * 4 * sizeof(double) <= fused_max_bytes;
   std::vector<double> y(fused ? 0 : n);
+  std::atomic<int> parts_done{0};  // for options.progress
   const auto step = [&]<bool Pattern, bool Fused>(double base) {
     if (!Fused) cpu::spmv_csr<PlusTimes<double>>(at, x.data(), y.data(), Mask{}, threads);
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1) if (parts > 1)
@@ -166,10 +208,15 @@ PageRankResult pagerank(Context& ctx, const Graph& g, const PageRankOptions& opt
       }
       part_err[p] = err;
       part_dangling[p] = dang;
+      if (options.progress)
+        options.progress->set((parts_done.fetch_add(1, std::memory_order_relaxed) + 1) /
+                              static_cast<double>(parts));
     }
   };
 
   for (int it = 1; it <= options.max_iter; ++it) {
+    if (options.progress) options.progress->start(it);
+    parts_done.store(0, std::memory_order_relaxed);
     const double base = (d * dangling + 1.0 - d) * inv_n;
     const bool pattern = at.values == nullptr;
     if (fused && pattern)
@@ -187,6 +234,7 @@ PageRankResult pagerank(Context& ctx, const Graph& g, const PageRankOptions& opt
       dangling += part_dangling[p];
     }
     x.swap(x_next);
+    detail::pagerank_check_residual(it, err);
     result.iterations = it;
     result.residual = err;
     if (err < options.tol) {

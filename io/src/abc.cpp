@@ -23,6 +23,7 @@
 #include "graphrun/io/load.hpp"
 #include "id_map.hpp"
 #include "line_chunks.hpp"
+#include "printable.hpp"
 #include "text_fields.hpp"
 #include "text_input.hpp"
 
@@ -134,6 +135,10 @@ Graph read_abc(const std::string& path, const LoadOptions& options, LoadStats* s
       const char* at = field[2].data();
       const FieldError e = parse_weight(at, w);
       if (e != FieldError::none) throw InputError(path, line, field_message(e, "weight", at));
+      if (w < 0 && options.non_negative_weights)
+        throw InputError(path, line,
+                         negative_weight_message(printable(field[0]), printable(field[1]), w,
+                                                 options.negative_weight_hint));
       weighted = true;
     }
     const vertex_t u = ids(field[0]);
@@ -172,6 +177,7 @@ Graph read_abc(const std::string& path, const LoadOptions& options, LoadStats* s
     stats->bytes_read = text.size;
     stats->seconds_read = read_seconds;
     stats->seconds_build = t1.seconds();
+    stats->declared_vertices = stats->omitted_vertices = 0;
   }
   return g;
 }

@@ -36,9 +36,12 @@
 #include <cerrno>
 #include <cstring>
 #include <memory>
+#include <string_view>
+#include <unordered_set>
 
 #include "graphrun/engine/error.hpp"
 #include "graphrun/io/write.hpp"
+#include "printable.hpp"
 #include "text_input.hpp"
 
 namespace graphrun::io {
@@ -97,6 +100,24 @@ void write_array(std::FILE* f, const std::vector<T>& v) {
 struct FileCloser {
   void operator()(std::FILE* f) const noexcept { std::fclose(f); }
 };
+
+// What to say of names that are not unique: the first one given twice,
+// read again from the file (`at` is where the names start). Only for the
+// error: the names' bytes are let go before the graph is built.
+std::string repeated_name(std::FILE* f, std::uint64_t at, const std::vector<offset_t>& start,
+                          std::size_t n) {
+  std::string bytes(static_cast<std::size_t>(start[n]), '\0');
+  if (::fseeko(f, static_cast<off_t>(at), SEEK_SET) == 0 &&
+      std::fread(bytes.data(), 1, bytes.size(), f) == bytes.size()) {
+    std::unordered_set<std::string_view> seen;
+    for (std::size_t v = 0; v < n; ++v) {
+      const std::string_view s = std::string_view(bytes).substr(
+          static_cast<std::size_t>(start[v]), static_cast<std::size_t>(start[v + 1] - start[v]));
+      if (!seen.insert(s).second) return "vertex name " + detail::quoted(s) + " is given twice";
+    }
+  }
+  return "vertex names are not unique";
+}
 
 }  // namespace
 
@@ -243,8 +264,15 @@ Graph read_cache(const std::string& path, std::size_t max_bytes) {
       names[v].assign(name_bytes, static_cast<std::size_t>(name_start[v]),
                       static_cast<std::size_t>(name_start[v + 1] - name_start[v]));
     name_bytes = {};
-    return Graph::with_names(std::move(adj), std::move(names), h.flags & flag_directed,
-                             h.flags & flag_weighted);
+    try {
+      return Graph::with_names(std::move(adj), std::move(names), h.flags & flag_directed,
+                               h.flags & flag_weighted);
+    } catch (const ArgumentError&) {
+      // Graph's message quotes the name as it is, raw bytes and all.
+      throw InputError(path,
+                       "corrupt graphrun cache: " +
+                           repeated_name(f.get(), expect, name_start, static_cast<std::size_t>(n)));
+    }
   } catch (const ArgumentError& e) {
     throw InputError(path, std::string("corrupt graphrun cache: ") + e.what());
   }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "coo_assembly.hpp"
@@ -51,7 +52,16 @@ int first_data_columns(const char* p, const char* end, std::int64_t& line) {
   return 0;
 }
 
-void parse_chunk(TextChunk& c, EdgeChunk& out, bool weighted) {
+// "source id 'YKR068C' is not a number" and friends; a field that is no
+// number at all is most likely a name, which the ABC reader takes.
+std::string id_message(FieldError e, const char* what, const char* field) {
+  std::string m = field_message(e, what, field);
+  if (e == FieldError::not_a_number) m += "; for named vertices use --abc";
+  return m;
+}
+
+void parse_chunk(TextChunk& c, EdgeChunk& out, bool weighted, const LoadOptions& options) {
+  const bool refuse_negative = weighted && options.non_negative_weights;
   // About 10-20 bytes per line in typical files; reserving avoids most regrowth.
   const auto guess = static_cast<std::size_t>(c.end - c.begin) / 12;
   out.src.reserve(guess);
@@ -68,11 +78,11 @@ void parse_chunk(TextChunk& c, EdgeChunk& out, bool weighted) {
     std::uint64_t u = 0, v = 0;
     double w = 0;
     FieldError e = parse_u64(q, u);
-    if (e != FieldError::none) return c.fail(line, q, field_message(e, "source id", q));
+    if (e != FieldError::none) return c.fail(line, q, id_message(e, "source id", q));
     q = skip_blanks(q);
     if (at_line_end(q)) return c.fail(line, q, columns_message(p, weighted));
     e = parse_u64(q, v);
-    if (e != FieldError::none) return c.fail(line, q, field_message(e, "target id", q));
+    if (e != FieldError::none) return c.fail(line, q, id_message(e, "target id", q));
     q = skip_blanks(q);
     if (weighted) {
       if (at_line_end(q)) return c.fail(line, q, columns_message(p, weighted));
@@ -81,6 +91,10 @@ void parse_chunk(TextChunk& c, EdgeChunk& out, bool weighted) {
       q = skip_blanks(q);
     }
     if (!at_line_end(q)) return c.fail(line, q, columns_message(p, weighted));
+    if (refuse_negative && w < 0)
+      return c.fail(line, q,
+                    negative_weight_message(std::to_string(u), std::to_string(v), w,
+                                            options.negative_weight_hint));
     p = q + (*q == '\r' ? 2 : 1);
 
     out.src.push_back(u);
@@ -119,7 +133,7 @@ Graph read_edge_list(const std::string& path, const LoadOptions& options, LoadSt
   std::vector<TextChunk> chunks = split_lines(text.begin(), text.end(), chunk_bytes);
   std::vector<EdgeChunk> parsed(chunks.size());
   for_each_chunk(chunks, threads, progress,
-                 [&](std::size_t i) { parse_chunk(chunks[i], parsed[i], weighted); });
+                 [&](std::size_t i) { parse_chunk(chunks[i], parsed[i], weighted, options); });
   number_lines(chunks, 1, path);
   const double read_seconds = t0.seconds();
   const Stopwatch t1;
@@ -157,6 +171,7 @@ Graph read_edge_list(const std::string& path, const LoadOptions& options, LoadSt
     stats->bytes_read = text.size;
     stats->seconds_read = read_seconds;
     stats->seconds_build = t1.seconds();
+    stats->declared_vertices = stats->omitted_vertices = 0;
   }
   return g;
 }

@@ -14,6 +14,7 @@
 
 #include "graphrun/engine/error.hpp"
 #include "line_fields.hpp"
+#include "printable.hpp"
 #include "progress.hpp"
 #include "text_input.hpp"
 
@@ -92,9 +93,9 @@ VertexLabels read_vertex_labels(const std::string& path, const Graph& g,
   if (missing > 0) {
     const auto v =
         static_cast<vertex_t>(std::find(line_of.begin(), line_of.end(), 0) - line_of.begin());
-    const std::string what = "end of file, but vertex " + g.label(v) + " has no label (" +
-                             std::to_string(missing) + " of the " + std::to_string(n) +
-                             " vertices of " + graph +
+    const std::string what = "end of file, but vertex " + detail::printable(g.label(v)) +
+                             " has no label (" + std::to_string(missing) + " of the " +
+                             std::to_string(n) + " vertices of " + graph +
                              " have none); every vertex needs one line 'ID<TAB>LABEL'";
     if (lines == 0) throw InputError(path, what);
     throw InputError(path, lines, what);

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "printable.hpp"  // quoted(), for messages about a field
+
 namespace graphrun::io::detail {
 
 inline bool is_line_blank(char c) {
@@ -45,15 +47,6 @@ std::int64_t for_each_field_line(const char* begin, const char* end, std::string
     fn(line_no, f);
   }
   return line_no;
-}
-
-// A token for a message: quoted, cut short when long.
-inline std::string quoted(std::string_view s) {
-  std::string out = "'";
-  out.append(s.substr(0, 40));
-  if (s.size() > 40) out += "...";
-  out += "'";
-  return out;
 }
 
 }  // namespace graphrun::io::detail

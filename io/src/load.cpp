@@ -7,8 +7,11 @@
 #include <filesystem>
 #include <system_error>
 
+#include "graphrun/engine/error.hpp"
 #include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/io/write.hpp"
+#include "printable.hpp"
+#include "text_fields.hpp"
 
 namespace graphrun::io {
 
@@ -51,6 +54,24 @@ Graph symmetrized(const Graph& g, Duplicates dup) {
   return Graph::with_names(std::move(sym), std::move(names), false, g.weighted());
 }
 
+// LoadOptions::non_negative_weights for a cache, which has no lines: the
+// first negative weight in storage order, its edge named by input ids or
+// names.
+void check_non_negative(const std::string& path, const Graph& g, const LoadOptions& options) {
+  const Csr<double>& a = g.adj();
+  if (!options.non_negative_weights || !g.weighted() || a.is_pattern()) return;
+  const auto& w = a.values();
+  const auto it = std::find_if(w.begin(), w.end(), [](double x) { return x < 0; });
+  if (it == w.end()) return;
+  const auto k = static_cast<offset_t>(it - w.begin());
+  const auto row = static_cast<vertex_t>(
+      std::upper_bound(a.row_ptr().begin(), a.row_ptr().end(), k) - a.row_ptr().begin() - 1);
+  throw InputError(path, detail::negative_weight_message(
+                             detail::printable(g.label(row)),
+                             detail::printable(g.label(a.col_idx()[static_cast<std::size_t>(k)])),
+                             *it, options.negative_weight_hint));
+}
+
 }  // namespace
 
 Graph load_graph(const std::string& path, const LoadOptions& options, LoadStats* stats) {
@@ -61,6 +82,7 @@ Graph load_graph(const std::string& path, const LoadOptions& options, LoadStats*
 
   const Stopwatch t0;
   Graph g = read_cache(path, options.max_input_bytes);
+  check_non_negative(path, g, options);
   const double read_seconds = t0.seconds();
   const Stopwatch t1;
   if (options.undirected && g.directed()) g = symmetrized(g, options.duplicates);
@@ -71,6 +93,8 @@ Graph load_graph(const std::string& path, const LoadOptions& options, LoadStats*
     stats->bytes_read = ec ? 0 : static_cast<std::size_t>(size);
     stats->seconds_read = read_seconds;
     stats->seconds_build = t1.seconds();
+    stats->declared_vertices = g.n_vertices();
+    stats->omitted_vertices = 0;
   }
   return g;
 }

@@ -8,12 +8,20 @@
 // Symmetric files store one triangle; the other is added here (negated for
 // skew-symmetric). The header is trusted for nothing: every index is checked
 // against it and the entry count must match exactly.
+//
+// A graph is built over the declared vertices 1..n, or, when n is far more
+// than the entries (hypersparse), over the indices that occur, through the
+// edge lists' id map (id_map.hpp): a few bytes of size line must not cost
+// gigabytes of empty rows.
 
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <limits>
 #include <numeric>
+#include <span>
 #include <sstream>
+#include <type_traits>
 #include <vector>
 
 #include "coo_assembly.hpp"
@@ -22,6 +30,7 @@
 #include "graphrun/io/load.hpp"
 #include "id_map.hpp"
 #include "line_chunks.hpp"
+#include "printable.hpp"
 #include "text_fields.hpp"
 #include "text_input.hpp"
 
@@ -55,11 +64,47 @@ enum class Symmetry { general, symmetric, skew_symmetric };
 struct Header {
   bool pattern = false;
   Symmetry symmetry = Symmetry::general;
-  vertex_t rows = 0, cols = 0;
+  std::uint64_t rows = 0, cols = 0;  // as declared, at most 2^63 - 1
   offset_t entries = 0;
   std::int64_t size_line = 0;  // line number of "rows cols entries"
   const char* data = nullptr;  // first byte after the size line
 };
+
+// Whether `n` declared rows are hypersparse: more than 2^20 and more than 4
+// per stored entry (a symmetric file stores its entries twice). Each row
+// costs 16 bytes however empty (row pointer and id), an entry about as much
+// (column, value, and the COO it is built from), so past 4 rows per entry
+// the empty rows would take most of the memory, gigabytes for a one-entry
+// file that declares 10^9. Below 2^20 rows they take at most 16 MB: small
+// files keep their isolated vertices.
+bool hypersparse(std::uint64_t n, const Header& h) {
+  const auto entries = static_cast<std::uint64_t>(h.entries);  // < 2^63: doubling fits
+  const std::uint64_t stored = h.symmetry == Symmetry::general ? entries : 2 * entries;
+  return n > (std::uint64_t(1) << 20) && (n - 1) / 4 >= stored;  // n > 4 * stored
+}
+
+// A plain matrix keeps every row: hypersparse rows are refused from the size
+// line, before any is allocated.
+[[noreturn]] void refuse_hypersparse_rows(const std::string& path, const Header& h) {
+  const double bytes = 8.0 * (static_cast<double>(h.rows) + 1.0);
+  char text[512];
+  std::snprintf(text, sizeof text,
+                "the size line declares a %llu x %llu matrix with %lld %s: hypersparse rows, "
+                "whose row pointers alone would take %.0f bytes (%.3g GB); a product keeps "
+                "every declared row (the graph view, which keeps only the indices that occur, "
+                "is not available for products)",
+                static_cast<unsigned long long>(h.rows), static_cast<unsigned long long>(h.cols),
+                static_cast<long long>(h.entries), h.entries == 1 ? "entry" : "entries", bytes,
+                bytes / 1e9);
+  throw SizeError(path + ":" + std::to_string(h.size_line) + ": " + text);
+}
+
+// Dense rows and columns: within the index types and the machine's memory.
+void check_dense(const std::string& path, const Header& h) {
+  const vertex_t rows = checked_vertex_count(h.rows, path);
+  const vertex_t cols = checked_vertex_count(h.cols, path);
+  check_declared_size(path, h.size_line, rows, cols);
+}
 
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -78,16 +123,17 @@ Header parse_header(const std::string& path, const char* p, const char* end) {
   object = lower(object), format = lower(format), field = lower(field);
   symmetry = lower(symmetry);
   if (object != "matrix")
-    throw InputError(path, 1, "unsupported Matrix Market object '" + object + "' (only matrix)");
+    throw InputError(path, 1,
+                     "unsupported Matrix Market object " + quoted(object) + " (only matrix)");
   if (format != "coordinate")
     throw InputError(path, 1,
-                     "unsupported Matrix Market format '" + format + "' (only coordinate)");
+                     "unsupported Matrix Market format " + quoted(format) + " (only coordinate)");
   if (field == "pattern") {
     h.pattern = true;
   } else if (field != "real" && field != "integer" && field != "double") {
     throw InputError(path, 1,
-                     "unsupported Matrix Market field '" + field +
-                         "' (real, integer and pattern are supported)");
+                     "unsupported Matrix Market field " + quoted(field) +
+                         " (real, integer and pattern are supported)");
   }
   if (symmetry == "symmetric") {
     h.symmetry = Symmetry::symmetric;
@@ -95,7 +141,8 @@ Header parse_header(const std::string& path, const char* p, const char* end) {
     h.symmetry = Symmetry::skew_symmetric;
   } else if (symmetry != "general") {
     throw InputError(
-        path, 1, "unsupported Matrix Market symmetry '" + symmetry + "' for field '" + field + "'");
+        path, 1,
+        "unsupported Matrix Market symmetry " + quoted(symmetry) + " for field " + quoted(field));
   }
 
   // Comments and blank lines, then the size line.
@@ -116,14 +163,15 @@ Header parse_header(const std::string& path, const char* p, const char* end) {
       throw InputError(path, line,
                        "size line needs 3 numbers (rows columns entries), found " +
                            std::to_string(count_fields(p)));
-    h.rows = checked_vertex_count(size[0], path);
-    h.cols = checked_vertex_count(size[1], path);
-    if (size[2] > static_cast<std::uint64_t>(std::numeric_limits<offset_t>::max()))
-      throw SizeError(path + ": entry count " + std::to_string(size[2]) + " is too large");
+    constexpr auto most = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+    for (int k = 0; k < 3; ++k)
+      if (size[k] > most)
+        throw SizeError(path + ": " + what[k] + " " + std::to_string(size[k]) + " is too large");
+    h.rows = size[0];
+    h.cols = size[1];
     h.entries = static_cast<offset_t>(size[2]);
     if (h.symmetry != Symmetry::general && h.rows != h.cols)
       throw InputError(path, line, "a symmetric matrix must be square");
-    check_declared_size(path, line, h.rows, h.cols);
     h.size_line = line;
     h.data = next_line(q);
     return h;
@@ -131,20 +179,42 @@ Header parse_header(const std::string& path, const char* p, const char* end) {
   throw InputError(path, "no size line (rows columns entries) after the header");
 }
 
+// Entries of one chunk. Index is vertex_t for dense rows (the index - 1) or
+// uint64 for a hypersparse graph (the index itself, an input id).
+template <class Index>
 struct EntryChunk {
-  std::vector<vertex_t> row, col;
+  std::vector<Index> row, col;
   std::vector<double> val;  // empty for a pattern file
   std::int64_t diagonal = 0;
+  std::uint64_t max_index = 0;
 };
 
-void parse_chunk(TextChunk& c, EntryChunk& out, const Header& h) {
+// LoadOptions::non_negative_weights: what to say of entry (i, j, v), or
+// nothing when neither it nor the mirror a skew-symmetric file implies (the
+// value negated) is a negative weight.
+std::string negative_entry(const Header& h, std::uint64_t i, std::uint64_t j, double v,
+                           const std::string& hint) {
+  if (v < 0) return negative_weight_message(std::to_string(i), std::to_string(j), v, hint);
+  if (h.symmetry == Symmetry::skew_symmetric && v > 0 && i != j)
+    return negative_weight_message(std::to_string(j), std::to_string(i), -v, hint,
+                                   " (the mirror of entry " + std::to_string(i) + " " +
+                                       std::to_string(j) + " of a skew-symmetric matrix)");
+  return {};
+}
+
+template <class Index>
+void parse_chunk(TextChunk& c, EntryChunk<Index>& out, const Header& h, const LoadOptions* checks) {
+  // Dense rows are numbered from 0, input ids are the indices themselves.
+  constexpr std::uint64_t base = std::is_same_v<Index, std::uint64_t> ? 0 : 1;
   const auto guess = static_cast<std::size_t>(c.end - c.begin) / 12;
   out.row.reserve(guess);
   out.col.reserve(guess);
   if (!h.pattern) out.val.reserve(guess);
+  const bool check_negative = checks != nullptr && checks->non_negative_weights && !h.pattern;
   const std::string columns = h.pattern ? "expected 2 columns (row, column) in a pattern file"
                                         : "expected 3 columns (row, column, value)";
   std::int64_t line = 0, diagonal = 0;
+  std::uint64_t max_index = 0;
   for (const char* p = c.begin; p < c.end; ++line) {
     const char* q = skip_blanks(p);
     if (at_line_end(q) || *q == '%') {
@@ -152,7 +222,7 @@ void parse_chunk(TextChunk& c, EntryChunk& out, const Header& h) {
       continue;
     }
     std::uint64_t index[2] = {};
-    const vertex_t limit[2] = {h.rows, h.cols};
+    const std::uint64_t limit[2] = {h.rows, h.cols};
     const char* what[2] = {"row index", "column index"};
     for (int k = 0; k < 2; ++k) {
       if (at_line_end(q))
@@ -162,7 +232,7 @@ void parse_chunk(TextChunk& c, EntryChunk& out, const Header& h) {
       if (e != FieldError::none) return c.fail(line, q, field_message(e, what[k], q));
       if (index[k] == 0)
         return c.fail(line, q, std::string(what[k]) + " 0 (Matrix Market indices start at 1)");
-      if (index[k] > static_cast<std::uint64_t>(limit[k]))
+      if (index[k] > limit[k])
         return c.fail(line, q,
                       std::string(what[k]) + " " + field_text(field) + " beyond the " +
                           std::to_string(limit[k]) + (k == 0 ? " rows" : " columns") +
@@ -179,48 +249,48 @@ void parse_chunk(TextChunk& c, EntryChunk& out, const Header& h) {
     }
     if (!at_line_end(q))
       return c.fail(line, q, columns + ", found " + std::to_string(count_fields(p)));
+    if (check_negative && (v < 0 || (v > 0 && h.symmetry == Symmetry::skew_symmetric))) {
+      std::string negative = negative_entry(h, index[0], index[1], v, checks->negative_weight_hint);
+      if (!negative.empty()) return c.fail(line, q, std::move(negative));
+    }
     p = q + (*q == '\r' ? 2 : 1);
-    out.row.push_back(static_cast<vertex_t>(index[0] - 1));
-    out.col.push_back(static_cast<vertex_t>(index[1] - 1));
+    out.row.push_back(static_cast<Index>(index[0] - base));
+    out.col.push_back(static_cast<Index>(index[1] - base));
     if (!h.pattern) out.val.push_back(v);
     diagonal += index[0] == index[1];
+    max_index = std::max(max_index, std::max(index[0], index[1]));
   }
   c.newlines = line;
   out.diagonal = diagonal;
+  out.max_index = max_index;
 }
 
-struct Parsed {
+struct Input {
+  TextBuffer text;
   Header header;
-  Coo<double> coo;
-  std::size_t bytes = 0;
-  double seconds_read = 0;
-  Stopwatch parsed_at;
 };
 
-// Reads the file into COO; `mirror` adds (j, i) for every off-diagonal (i, j)
-// of a general file (a symmetric file is always expanded).
-// `square` refuses a rectangular matrix before any entry is read.
-Parsed read_coo(const std::string& path, int threads, std::size_t chunk_bytes, bool mirror,
-                bool square, Progress& progress, std::size_t max_input_bytes = 0) {
-  const Stopwatch t0;
+Input read_input(const std::string& path, Progress& progress, std::size_t max_input_bytes) {
   progress.phase(0.0, 0.3);
-  const TextBuffer text = read_text(path, progress, max_input_bytes);
-  Parsed out;
-  out.bytes = text.size;
-  const Header h = parse_header(path, text.begin(), text.end());
-  out.header = h;
-  if (square && h.rows != h.cols)
-    throw InputError(path, h.size_line,
-                     "a graph needs a square matrix, this one is " + std::to_string(h.rows) +
-                         " x " + std::to_string(h.cols));
+  Input in;
+  in.text = read_text(path, progress, max_input_bytes);
+  in.header = parse_header(path, in.text.begin(), in.text.end());
+  return in;
+}
 
+// The entries, parsed in parallel chunks and counted against the header.
+template <class Index>
+std::vector<EntryChunk<Index>> read_entries(const std::string& path, const Input& in, int threads,
+                                            std::size_t chunk_bytes, const LoadOptions* checks,
+                                            Progress& progress) {
+  const Header& h = in.header;
   progress.phase(0.3, 0.8);
   if (chunk_bytes == 0)
-    chunk_bytes = auto_chunk_bytes(static_cast<std::size_t>(text.end() - h.data), threads);
-  std::vector<TextChunk> chunks = split_lines(h.data, text.end(), chunk_bytes);
-  std::vector<EntryChunk> parsed(chunks.size());
+    chunk_bytes = auto_chunk_bytes(static_cast<std::size_t>(in.text.end() - h.data), threads);
+  std::vector<TextChunk> chunks = split_lines(h.data, in.text.end(), chunk_bytes);
+  std::vector<EntryChunk<Index>> parsed(chunks.size());
   for_each_chunk(chunks, threads, progress,
-                 [&](std::size_t i) { parse_chunk(chunks[i], parsed[i], h); });
+                 [&](std::size_t i) { parse_chunk(chunks[i], parsed[i], h, checks); });
   number_lines(chunks, h.size_line + 1, path);
 
   // The entry count must be exactly what the header says.
@@ -240,54 +310,108 @@ Parsed read_coo(const std::string& path, int threads, std::size_t chunk_bytes, b
                      "only " + std::to_string(found) + " entries, the header declares " +
                          std::to_string(h.entries));
   }
-  out.seconds_read = t0.seconds();
-  out.parsed_at.restart();
+  return parsed;
+}
 
-  // COO, with the mirrored triangle where asked.
-  progress.phase(0.8, 1.0);
+// COO of the parsed entries, vertex(index) giving each index's row or
+// column; `mirror` adds (j, i) for every off-diagonal (i, j) of a general
+// file (a symmetric file is always expanded).
+template <class Index, class Vertex>
+Coo<double> assemble(const Header& h, std::vector<EntryChunk<Index>>& parsed, vertex_t rows,
+                     vertex_t cols, bool mirror, int threads, Vertex vertex) {
   const bool expand = mirror || h.symmetry != Symmetry::general;
   const double sign = h.symmetry == Symmetry::skew_symmetric ? -1.0 : 1.0;
-  auto size = [](const EntryChunk& c) { return c.row.size(); };
+  auto size = [](const EntryChunk<Index>& c) { return c.row.size(); };
   const std::vector<offset_t> start =
-      coo_offsets(parsed, expand, size, [](const EntryChunk& c) { return c.diagonal; });
-  Coo<double>& coo = out.coo;
-  coo.n_rows = h.rows;
-  coo.n_cols = h.cols;
+      coo_offsets(parsed, expand, size, [](const EntryChunk<Index>& c) { return c.diagonal; });
+  Coo<double> coo;
+  coo.n_rows = rows;
+  coo.n_cols = cols;
   fill_coo(coo, start, parsed, expand, sign, !h.pattern, threads, size,
-           [&](const EntryChunk& c, std::size_t e) {
-             return CooEntry{c.row[e], c.col[e], h.pattern ? 1.0 : c.val[e]};
+           [&](const EntryChunk<Index>& c, std::size_t e) {
+             return CooEntry{vertex(c.row[e]), vertex(c.col[e]), h.pattern ? 1.0 : c.val[e]};
            });
-  return out;
+  return coo;
 }
 
 }  // namespace
 
 Csr<double> read_matrix_market(const std::string& path) {
   Progress progress(nullptr);
-  Parsed p = read_coo(path, thread_count(0), 0, false, false, progress);
-  return Csr<double>::from_coo(p.coo, Duplicates::sum);
+  const int threads = thread_count(0);
+  const Input in = read_input(path, progress, 0);
+  const Header& h = in.header;
+  if (hypersparse(h.rows, h)) refuse_hypersparse_rows(path, h);
+  check_dense(path, h);
+  auto parsed = read_entries<vertex_t>(path, in, threads, 0, nullptr, progress);
+  const Coo<double> coo =
+      assemble(h, parsed, static_cast<vertex_t>(h.rows), static_cast<vertex_t>(h.cols), false,
+               threads, [](vertex_t v) { return v; });
+  return Csr<double>::from_coo(coo, Duplicates::sum);
 }
 
 Graph read_matrix_market_graph(const std::string& path, const LoadOptions& options,
                                LoadStats* stats) {
+  const Stopwatch t0;
   Progress progress(options.on_progress);
   const int threads = thread_count(options.threads);
-  Parsed p = read_coo(path, threads, options.chunk_bytes, options.undirected, true, progress,
-                      options.max_input_bytes);
-  const Header& h = p.header;
-  progress.report(0.5);
-  Csr<double> adj = Csr<double>::from_coo(p.coo, options.duplicates);
-  p.coo = Coo<double>{};
-  // Vertex ids are the file's own 1-based indices.
-  std::vector<std::uint64_t> ids(static_cast<std::size_t>(h.rows));
-  std::iota(ids.begin(), ids.end(), std::uint64_t{1});
+  const Input in = read_input(path, progress, options.max_input_bytes);
+  const Header& h = in.header;
+  if (h.rows != h.cols)
+    throw InputError(path, h.size_line,
+                     "a graph needs a square matrix, this one is " + std::to_string(h.rows) +
+                         " x " + std::to_string(h.cols));
   const bool undirected = options.undirected || h.symmetry != Symmetry::general;
+
+  Coo<double> coo;
+  std::vector<std::uint64_t> ids;
+  double seconds_read = 0;
+  Stopwatch t1;
+  const bool sparse = hypersparse(h.rows, h);
+  if (sparse) {
+    // Vertices are the indices that occur, numbered in ascending order.
+    auto parsed =
+        read_entries<std::uint64_t>(path, in, threads, options.chunk_bytes, &options, progress);
+    seconds_read = t0.seconds();
+    t1.restart();
+    progress.phase(0.8, 1.0);
+    std::vector<std::span<const std::uint64_t>> endpoints;
+    std::uint64_t max_index = 0;
+    for (const auto& c : parsed) {
+      endpoints.emplace_back(c.row);
+      endpoints.emplace_back(c.col);
+      max_index = std::max(max_index, c.max_index);
+    }
+    IdMap map(endpoints, max_index, threads, path);
+    coo = assemble(h, parsed, map.size(), map.size(), options.undirected, threads,
+                   [&](std::uint64_t index) { return map(index); });
+    ids = map.take_ids();
+  } else {
+    check_dense(path, h);
+    auto parsed =
+        read_entries<vertex_t>(path, in, threads, options.chunk_bytes, &options, progress);
+    seconds_read = t0.seconds();
+    t1.restart();
+    progress.phase(0.8, 1.0);
+    const auto n = static_cast<vertex_t>(h.rows);
+    coo = assemble(h, parsed, n, n, options.undirected, threads, [](vertex_t v) { return v; });
+  }
+  progress.report(0.5);
+  Csr<double> adj = Csr<double>::from_coo(coo, options.duplicates);
+  coo = Coo<double>{};
+  if (!sparse) {
+    // Vertex ids are the file's own 1-based indices.
+    ids.resize(static_cast<std::size_t>(h.rows));
+    std::iota(ids.begin(), ids.end(), std::uint64_t{1});
+  }
   Graph g(std::move(adj), std::move(ids), !undirected, !h.pattern);
   progress.done();
   if (stats) {
-    stats->bytes_read = p.bytes;
-    stats->seconds_read = p.seconds_read;
-    stats->seconds_build = p.parsed_at.seconds();
+    stats->bytes_read = in.text.size;
+    stats->seconds_read = seconds_read;
+    stats->seconds_build = t1.seconds();
+    stats->declared_vertices = static_cast<std::int64_t>(h.rows);
+    stats->omitted_vertices = static_cast<std::int64_t>(h.rows) - g.n_vertices();
   }
   return g;
 }

@@ -10,6 +10,9 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <string_view>
+
+#include "printable.hpp"
 
 namespace graphrun::io::detail {
 
@@ -71,13 +74,13 @@ inline FieldError parse_weight(const char*& p, double& out) noexcept {
   return FieldError::none;
 }
 
-// The field starting at p, for messages (cut short if very long).
+// The field starting at p, for messages: printable, cut short if long.
 inline std::string field_text(const char* p) {
+  // quote_chars characters take at most 4 bytes each: a field cut here is
+  // longer than printable() keeps, so it ends in "..." all the same.
   const char* e = p;
-  while (!ends_field(*e) && e - p < 40) ++e;
-  std::string s(p, e);
-  if (!ends_field(*e)) s += "...";
-  return s;
+  while (!ends_field(*e) && static_cast<std::size_t>(e - p) <= 4 * quote_chars) ++e;
+  return printable(std::string_view(p, static_cast<std::size_t>(e - p)));
 }
 
 // Blank-separated fields on the line starting at p (for column-count messages).
@@ -111,6 +114,27 @@ inline std::string field_message(FieldError e, const char* what, const char* p) 
     case FieldError::none:
       m += "' is not a number";
       break;
+  }
+  return m;
+}
+
+// "edge SRC -> DST has weight W, which is negative[NOTE][; HINT]", for
+// LoadOptions::non_negative_weights; W is written back in its shortest form.
+inline std::string negative_weight_message(std::string_view src, std::string_view dst, double w,
+                                           std::string_view hint, std::string_view note = {}) {
+  char number[32];
+  const auto r = std::to_chars(number, number + sizeof number, w);
+  std::string m = "edge ";
+  m += src;
+  m += " -> ";
+  m += dst;
+  m += " has weight ";
+  m.append(number, r.ptr);
+  m += ", which is negative";
+  m += note;
+  if (!hint.empty()) {
+    m += "; ";
+    m += hint;
   }
   return m;
 }

@@ -116,9 +116,7 @@ void write_introductions(EdgeWriter& out, const Graph& g, std::vector<char>& wri
 void write_edge_list(const std::string& path, const Graph& g) {
   if (g.has_names())
     for (vertex_t v = 0; v < g.n_vertices(); ++v) check_name(g.name(v));
-  OutputFile out(path);
-  {
-    detail::TextWriter w(out.stream());
+  detail::write_text_file(path, [&](detail::TextWriter& w) {
     const Csr<double>& a = g.adj();
     const bool weighted = g.weighted() && !a.is_pattern();
     w.text(g.directed() ? "# directed graph written by graphrun: "
@@ -146,8 +144,7 @@ void write_edge_list(const std::string& path, const Graph& g) {
         edges.line(i, j, k);
       }
     }
-  }
-  out.commit();
+  });
 }
 
 }  // namespace graphrun::io

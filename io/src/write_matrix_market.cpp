@@ -1,5 +1,6 @@
 // Matrix Market writer: coordinate real general (or pattern), 1-based. CSR
 // order is row-major with sorted columns, so the output is sorted as is.
+// gzip when the path ends in ".gz".
 
 #include "graphrun/io/write.hpp"
 #include "text_writer.hpp"
@@ -7,9 +8,7 @@
 namespace graphrun::io {
 
 void write_matrix_market(const std::string& path, const Csr<double>& a) {
-  OutputFile out(path);
-  {
-    detail::TextWriter w(out.stream());
+  detail::write_text_file(path, [&](detail::TextWriter& w) {
     w.text(a.is_pattern() ? "%%MatrixMarket matrix coordinate pattern general\n"
                           : "%%MatrixMarket matrix coordinate real general\n");
     w.text("% written by graphrun\n");
@@ -34,8 +33,7 @@ void write_matrix_market(const std::string& path, const Csr<double>& a) {
         w.put('\n');
       }
     }
-  }
-  out.commit();
+  });
 }
 
 }  // namespace graphrun::io

@@ -210,6 +210,25 @@ TEST(Mcl, StopsWhenTheCallbackSaysSo) {
   for (vertex_t c : r.cluster) EXPECT_TRUE(c >= 0 && c < r.n_clusters);
 }
 
+// The iteration under way and the share of its columns expanded, filled
+// from inside the expansion for a progress display.
+TEST(Mcl, FillsStepProgressFromInsideTheExpansion) {
+  const Graph g = test::flow_graph(test::GraphShape::erdos_renyi, 5000, 6, false, 5);
+  StepProgress step;
+  MclOptions o;
+  o.progress = &step;
+  int checked = 0;
+  o.on_iteration = [&](const IterationInfo& it) {
+    EXPECT_EQ(step.iteration.load(), it.iteration);
+    EXPECT_EQ(step.fraction.load(), 1.0);
+    ++checked;
+    return true;
+  };
+  const MclResult r = run(g, o);
+  EXPECT_EQ(checked, r.iterations);
+  EXPECT_GT(checked, 0);
+}
+
 TEST(Mcl, RefusesBadParametersAndNegativeWeights) {
   const Graph g = undirected_graph(3, {{0, 1, 1}, {1, 2, 1}});
   auto with = [](auto set) {

@@ -138,6 +138,68 @@ TEST(PageRank, NetworkxValues) {
   EXPECT_LE(test::l1_distance(run(gw, 1).rank, nxw), 1e-10);
 }
 
+Graph weighted_graph(vertex_t n, std::vector<vertex_t> row, std::vector<vertex_t> col,
+                     std::vector<double> val) {
+  Coo<double> coo;
+  coo.n_rows = coo.n_cols = n;
+  coo.row = std::move(row);
+  coo.col = std::move(col);
+  coo.val = std::move(val);
+  return Graph(Csr<double>::from_coo(coo), {}, true, true);
+}
+
+// Negative weights are not transition probabilities: refused, naming the
+// edge, unless the weights are ignored.
+TEST(PageRank, RefusesNegativeWeights) {
+  const Graph g = weighted_graph(3, {0, 0, 1, 2}, {1, 2, 0, 0}, {1.0, -0.5, 1.0, 1.0});
+  Context ctx(Device::cpu, 2);
+  try {
+    (void)pagerank(ctx, g, {});
+    FAIL() << "a negative weight was ranked";
+  } catch (const ArgumentError& e) {
+    EXPECT_NE(std::string(e.what()).find("0 -> 2"), std::string::npos) << e.what();
+  }
+  PageRankOptions o;
+  o.use_weights = false;
+  EXPECT_TRUE(pagerank(ctx, g, o).converged);
+}
+
+// Weights whose sum overflows, and a weight whose reciprocal does: never a
+// rank that is not a number.
+TEST(PageRank, NonFiniteRanksAreAnErrorNamingTheIteration) {
+  Context ctx(Device::cpu, 1);
+  const Graph overflow = weighted_graph(2, {0, 0, 1}, {0, 1, 0}, {1e308, 1e308, 1.0});
+  EXPECT_THROW((void)pagerank(ctx, overflow, {}), ArgumentError);
+  const Graph denormal = weighted_graph(2, {0, 1}, {1, 0}, {1e-320, 1.0});
+  try {
+    (void)pagerank(ctx, denormal, {});
+    FAIL() << "ranks past the range of a double were returned";
+  } catch (const ArgumentError&) {
+    FAIL() << "the weights themselves are valid";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("iteration 1"), std::string::npos) << e.what();
+  }
+}
+
+// The iteration under way and the share of its rows done, filled during
+// the run for a progress display.
+TEST(PageRank, FillsStepProgress) {
+  const Graph g = test::random_graph(GraphShape::power_law, 5000, 4, true, false, 3);
+  Context ctx(Device::cpu, 2);
+  StepProgress step;
+  PageRankOptions o;
+  o.progress = &step;
+  int checked = 0;
+  o.on_iteration = [&](const IterationInfo& it) {
+    EXPECT_EQ(step.iteration.load(), it.iteration);
+    EXPECT_EQ(step.fraction.load(), 1.0);
+    ++checked;
+    return true;
+  };
+  const PageRankResult r = pagerank(ctx, g, o);
+  EXPECT_EQ(checked, r.iterations);
+}
+
 TEST(PageRank, IgnoringWeightsEqualsUnweighted) {
   const Graph gw = test::random_graph(GraphShape::power_law, 800, 4, true, true, 9);
   const Graph gu(

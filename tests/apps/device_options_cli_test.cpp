@@ -26,9 +26,11 @@ class DeviceOptionsCli : public graphrun::test::CliFixture {};
 
 bool have_gpu() { return graphrun::cuda_device_count() > 0; }
 
+// spgemm --estimate takes --device cuda without a GPU: the sizes parse here.
 TEST_F(DeviceOptionsCli, SizesWithUnitsAreAccepted) {
   for (const char* size : {"1048576", "512M", "2G", "1.5GiB", "64kb", "1T"}) {
-    const Result r = run("pagerank '" + karate + "' -q --max-device-memory " + size);
+    const Result r =
+        run("spgemm '" + karate + "' --estimate --device cuda -q --max-device-memory " + size);
     EXPECT_EQ(r.status, 0) << size << ": " << describe(r);
   }
 }
@@ -44,6 +46,19 @@ TEST_F(DeviceOptionsCli, BadSizesExit2) {
     EXPECT_EQ(r.status, 2) << c.size << ": " << describe(r);
     EXPECT_NE(r.err.find("--max-device-memory"), std::string::npos) << describe(r);
     EXPECT_NE(r.err.find(c.says), std::string::npos) << c.size << ": " << describe(r);
+  }
+}
+
+// A cap on the GPU's memory means nothing on the CPU: said, not ignored.
+TEST_F(DeviceOptionsCli, DeviceMemoryCapWithTheCpuExits2) {
+  for (const std::string& cmd :
+       {"pagerank '" + karate + "'", "bfs '" + karate + "' --source 1", "mcl '" + karate + "'",
+        "spgemm '" + karate + "'", "spgemm '" + karate + "' --estimate",
+        "contract '" + karate + "' --group-size 4"}) {
+    const Result r = run(cmd + " -q -o out --max-device-memory 8G");
+    EXPECT_EQ(r.status, 2) << cmd << ": " << describe(r);
+    EXPECT_NE(r.err.find("applies with --device cuda only"), std::string::npos) << describe(r);
+    EXPECT_TRUE(fs::is_empty(work_)) << cmd << ": nothing is written";
   }
 }
 

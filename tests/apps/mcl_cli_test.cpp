@@ -87,7 +87,8 @@ TEST_F(MclCli, BadInputExitsWithStatus2AndWritesNothing) {
   EXPECT_EQ(low.status, 2) << describe(low);
   const auto neg = run("mcl negative.abc --abc -o out.txt");
   EXPECT_EQ(neg.status, 2) << describe(neg);
-  EXPECT_NE(neg.err.find("non-negative"), std::string::npos) << neg.err;
+  EXPECT_NE(neg.err.find("negative.abc:2:"), std::string::npos) << neg.err;
+  EXPECT_NE(neg.err.find("weights >= 0"), std::string::npos) << neg.err;
   const auto missing = run("mcl nowhere.abc --abc -o out.txt");
   EXPECT_EQ(missing.status, 2) << describe(missing);
   EXPECT_NE(missing.err.find("nowhere.abc"), std::string::npos) << missing.err;

@@ -90,11 +90,37 @@ TEST_F(SpgemmCliTest, BDefaultsToA) {
 }
 
 TEST_F(SpgemmCliTest, EdgeListInput) {
-  // Path 10 -> 20 -> 30: vertices numbered 1..3 by input id; A² has the one 2-step path.
+  // Path 10 -> 20 -> 30: A² has the one 2-step path, keyed by the input's ids.
   write("g.txt", "# a path\n10 20\n20 30\n");
   const Result r = run("spgemm g.txt -q");
   ASSERT_EQ(r.status, 0) << describe(r);
-  EXPECT_EQ(entries(r.out), (std::vector<std::string>{"3 3 1", "1 3 1"}));
+  EXPECT_EQ(r.out, "10\t30\t1\n");
+}
+
+// Two edge lists over different vertex sets meet by vertex id, not by
+// position: A's 2 -> 3 and B's 3 -> 4 make the one path 2 -> 4; A's 1 -> 2
+// meets nothing (B has no vertex 2), so no path from 1 is invented.
+TEST_F(SpgemmCliTest, EdgeListsMatchByVertexId) {
+  write("a.txt", "1 2\n2 3\n");
+  write("b.txt", "3 4\n4 5\n");
+  const Result r = run("spgemm a.txt b.txt");
+  ASSERT_EQ(r.status, 0) << describe(r);
+  EXPECT_EQ(r.out, "2\t4\t1\n");
+  // A's vertices 1, 2, 3 against B's 3, 4, 5.
+  EXPECT_NE(r.err.find("1 in both, 2 in A only, 2 in B only"), std::string::npos) << describe(r);
+
+  // The same product written as Matrix Market numbers rows by A's vertices
+  // (1, 2, 3) and columns by B's (3, 4, 5): C(2, 2) is the path 2 -> 4.
+  const Result mtx = run("spgemm a.txt b.txt -o c.mtx");
+  ASSERT_EQ(mtx.status, 0) << describe(mtx);
+  EXPECT_EQ(entries(slurp(work_ / "c.mtx")), (std::vector<std::string>{"3 3 1", "2 2 1"}));
+  EXPECT_NE(mtx.err.find("note:"), std::string::npos) << describe(mtx);
+
+  // An edge list against a Matrix Market file: its ids are its indices.
+  write("m.mtx", "%%MatrixMarket matrix coordinate real general\n5 5 1\n3 1 2.5\n");
+  const Result mixed = run("spgemm a.txt m.mtx -q");
+  ASSERT_EQ(mixed.status, 0) << describe(mixed);
+  EXPECT_EQ(mixed.out, "2\t1\t2.5\n");
 }
 
 TEST_F(SpgemmCliTest, ShapeMismatchExits2NamingBothShapes) {

@@ -35,6 +35,10 @@ const BadCase bad_cases[] = {
     {"weight_garbage", "1 2 1.5x\n", 1, "weight '1.5x' is not a number"},
     {"crlf_comments_blank", "# c\r\n\r\n1 2\r\n1 y\r\n", 4, "'y' is not a number"},
     {"plus_sign_id", "+1 2\n", 1, "not a number"},
+    {"named_source", "YKR068C YOR123W 0.9\n", 1,
+     "source id 'YKR068C' is not a number; for named vertices use --abc"},
+    {"named_target", "# yeast\n1 YOR123W\n", 2,
+     "target id 'YOR123W' is not a number; for named vertices use --abc"},
 };
 
 class EdgeListErrors : public ::testing::TestWithParam<BadCase> {};
@@ -55,6 +59,21 @@ TEST_P(EdgeListErrors, NameFileAndLine) {
 
 INSTANTIATE_TEST_SUITE_P(Malformed, EdgeListErrors, ::testing::ValuesIn(bad_cases),
                          [](const auto& test_info) { return std::string(test_info.param.name); });
+
+// Names suggest the ABC reader; numbers that are negative or too large do
+// not: they are ids, only out of range.
+TEST(EdgeListErrors, OnlyIdsThatAreNoNumberSuggestAbc) {
+  TempDir dir;
+  for (const char* text : {"-3 4\n", "1 -4\n", "1 18446744073709551616\n", "1 2 x\n"}) {
+    const std::string path = write_file(dir.file("ids.txt"), text);
+    try {
+      read_edge_list(path);
+      ADD_FAILURE() << "expected InputError for " << text;
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()).find("--abc"), std::string::npos) << e.what();
+    }
+  }
+}
 
 TEST(EdgeListErrors, EmptyOrCommentOnlyFileHasNoEdges) {
   TempDir dir;

@@ -3,6 +3,12 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <string>
+#include <vector>
+
 #include "graphrun/io/load.hpp"
 #include "graphrun/io/write.hpp"
 #include "io_test_support.hpp"
@@ -209,6 +215,8 @@ TEST(MatrixMarketErrors, TooManyRowsIsASizeError) {
 // the machine's memory that is refused before anything is allocated, with
 // the file, the line and the bytes (found by fuzzing: such files made the
 // reader ask for the memory, which the kernel may grant and then kill for).
+// Rows that are not hypersparse, since the entry count says as many: the
+// file lies about them, but that is found out only after reading.
 TEST(MatrixMarketErrors, DeclaredSizePastTheMachinesMemoryIsRefused) {
   const double memory =
       static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
@@ -218,7 +226,7 @@ TEST(MatrixMarketErrors, DeclaredSizePastTheMachinesMemoryIsRefused) {
   const std::string path = write_file(dir.file("lying.mtx"),
                                       "%%MatrixMarket matrix coordinate pattern general\n"
                                       "% a comment\n"
-                                      "2147483646 4 1\n"
+                                      "2147483646 2147483646 600000000\n"
                                       "1 1\n");
   for (int graph = 0; graph < 2; ++graph) {
     try {
@@ -233,6 +241,195 @@ TEST(MatrixMarketErrors, DeclaredSizePastTheMachinesMemoryIsRefused) {
       EXPECT_NE(m.find("GB of memory"), std::string::npos) << m;
     }
   }
+}
+
+// Peak resident memory of this process in bytes (VmHWM).
+std::int64_t peak_rss() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("VmHWM:", 0) == 0) return std::stoll(line.substr(6)) * 1024;
+  return -1;
+}
+
+// The peak, reset first where the kernel allows, so that the peak of what
+// follows shows even when an earlier test went higher.
+std::int64_t reset_peak_rss() {
+  std::ofstream("/proc/self/clear_refs") << "5";
+  return peak_rss();
+}
+
+constexpr std::int64_t billion = 1000000000;
+
+// One entry in a 10^9 x 10^9 matrix: 16 GB of rows and ids if every declared
+// vertex were kept, a graph of the two indices that occur instead, quickly
+// and in little memory, their ids the file's indices.
+TEST(MatrixMarketHypersparse, OneEntryOfABillionRowsIsAGraphOfTwoVertices) {
+  TempDir dir;
+  const std::string path = write_file(dir.file("one.mtx"),
+                                      "%%MatrixMarket matrix coordinate real general\n"
+                                      "1000000000 1000000000 1\n"
+                                      "999999999 7 2.5\n");
+  const std::int64_t before = reset_peak_rss();
+  ASSERT_GT(before, 0);
+  const auto t0 = std::chrono::steady_clock::now();
+  LoadStats stats;
+  const Graph g = read_matrix_market_graph(path, {}, &stats);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(peak_rss() - before, std::int64_t(200) << 20);
+  EXPECT_LT(seconds, 5.0);
+  EXPECT_TRUE(g.directed());
+  EXPECT_TRUE(g.weighted());
+  EXPECT_EQ(arrays(g), (Arrays{{0, 0, 1}, {0}, {2.5}, {7, 999999999}}));
+  EXPECT_EQ(g.find(999999999), 1);
+  EXPECT_EQ(g.find(7), 0);
+  EXPECT_FALSE(g.find(1).has_value());
+  EXPECT_EQ(g.label(1), "999999999");
+  EXPECT_EQ(stats.declared_vertices, billion);
+  EXPECT_EQ(stats.omitted_vertices, billion - 2);
+}
+
+TEST(MatrixMarketHypersparse, SymmetricDiagonalEntryIsOneVertex) {
+  TempDir dir;
+  const std::string path = write_gz(dir.file("loop.mtx.gz"),
+                                    "%%MatrixMarket matrix coordinate pattern symmetric\n"
+                                    "1000000000 1000000000 1\n"
+                                    "5 5\n");
+  LoadStats stats;
+  const Graph g = load_graph(path, {}, &stats);
+  EXPECT_FALSE(g.directed());
+  EXPECT_EQ(arrays(g), (Arrays{{0, 1}, {0}, {}, {5}}));
+  EXPECT_EQ(stats.omitted_vertices, billion - 1);
+}
+
+// Indices past 2^31 are ids like any other: only the distinct ones count.
+TEST(MatrixMarketHypersparse, IndicesPastTwoToThe31AreIds) {
+  TempDir dir;
+  const std::string path = write_file(dir.file("big.mtx"),
+                                      "%%MatrixMarket matrix coordinate integer symmetric\n"
+                                      "10000000000000 10000000000000 2\n"
+                                      "10000000000000 3 4\n"
+                                      "5000000000 3 -1\n");
+  const Graph g = read_matrix_market_graph(path);
+  EXPECT_EQ(
+      arrays(g),
+      (Arrays{{0, 2, 3, 4}, {1, 2, 0, 0}, {-1, 4, -1, 4}, {3, 5000000000ull, 10000000000000ull}}));
+}
+
+// Undirected, duplicates, skew-symmetric and chunked parsing behave as in a
+// dense file: the hypersparse graph is the dense one restricted to the
+// indices that occur.
+TEST(MatrixMarketHypersparse, EqualsTheDenseGraphOnTheIndicesThatOccur) {
+  TempDir dir;
+  const std::string entries =
+      "40 2 1.5\n2 40 2\n40 2 0.5\n17 17 3\n9 40 -1\n% a comment\n\n2 9 4\n40 17 5\n";
+  for (const char* symmetry : {"general", "skew-symmetric"}) {
+    const std::string banner =
+        std::string("%%MatrixMarket matrix coordinate real ") + symmetry + "\n";
+    const std::string sparse =
+        write_file(dir.file("sparse.mtx"), banner + "2000000000 2000000000 7\n" + entries);
+    const std::string dense = write_file(dir.file("dense.mtx"), banner + "40 40 7\n" + entries);
+    for (bool undirected : {false, true}) {
+      SCOPED_TRACE(std::string(symmetry) + (undirected ? " undirected" : ""));
+      const Graph want = read_matrix_market_graph(dense, options(undirected));
+      // Dense vertex v has id v + 1; keep the rows of those that occur.
+      Arrays restricted;
+      const std::vector<std::uint64_t> occur = {2, 9, 17, 40};
+      restricted.ids = occur;
+      restricted.row_ptr = {0};
+      for (std::uint64_t id : occur) {
+        const vertex_t v = *want.find(id);
+        for (offset_t k = want.adj().row_ptr()[v]; k < want.adj().row_ptr()[v + 1]; ++k) {
+          const auto col = want.input_id(want.adj().col_idx()[k]);
+          restricted.col_idx.push_back(
+              static_cast<vertex_t>(std::find(occur.begin(), occur.end(), col) - occur.begin()));
+          restricted.values.push_back(want.adj().values()[k]);
+        }
+        restricted.row_ptr.push_back(static_cast<offset_t>(restricted.col_idx.size()));
+      }
+      for (std::size_t chunk : {std::size_t(0), std::size_t(5)}) {
+        const Graph g = read_matrix_market_graph(sparse, options(undirected, 2, chunk));
+        EXPECT_EQ(arrays(g), restricted) << "chunk_bytes " << chunk;
+        EXPECT_EQ(g.directed(), want.directed());
+      }
+    }
+  }
+}
+
+// Below the rule the declared vertices are all kept, isolated ones too.
+TEST(MatrixMarketHypersparse, SmallOrDenseFilesKeepIsolatedVertices) {
+  TempDir dir;
+  LoadStats stats;
+  const std::string small = write_file(dir.file("small.mtx"),
+                                       "%%MatrixMarket matrix coordinate pattern general\n"
+                                       "5 5 1\n"
+                                       "4 2\n");
+  EXPECT_EQ(arrays(read_matrix_market_graph(small, {}, &stats)),
+            (Arrays{{0, 0, 0, 0, 1, 1}, {1}, {}, {1, 2, 3, 4, 5}}));
+  EXPECT_EQ(stats.declared_vertices, 5);
+  EXPECT_EQ(stats.omitted_vertices, 0);
+
+  // 2^20 rows and one entry: at the bound, still dense.
+  const std::string bound = write_file(dir.file("bound.mtx"),
+                                       "%%MatrixMarket matrix coordinate pattern general\n"
+                                       "1048576 1048576 1\n"
+                                       "1 1048576\n");
+  const Graph b = read_matrix_market_graph(bound, {}, &stats);
+  EXPECT_EQ(b.n_vertices(), 1048576);
+  EXPECT_EQ(b.input_id(1048575), 1048576u);
+  EXPECT_EQ(stats.omitted_vertices, 0);
+  const std::string past = write_file(dir.file("past.mtx"),
+                                      "%%MatrixMarket matrix coordinate pattern general\n"
+                                      "1048577 1048577 1\n"
+                                      "1 1048577\n");
+  EXPECT_EQ(read_matrix_market_graph(past, {}, &stats).n_vertices(), 2);
+  EXPECT_EQ(stats.omitted_vertices, 1048575);
+
+  // 2^20 + 1000 rows, 200000 entries: more than 4 rows per entry in a
+  // general file, fewer than 4 per stored entry once symmetric doubles them.
+  std::string body;
+  for (int i = 1; i <= 200000; ++i) body += std::to_string(i) + " " + std::to_string(i) + "\n";
+  for (const char* symmetry : {"general", "symmetric"}) {
+    const std::string path =
+        write_file(dir.file("mid.mtx"), std::string("%%MatrixMarket matrix coordinate pattern ") +
+                                            symmetry + "\n1049576 1049576 200000\n" + body);
+    const Graph g = read_matrix_market_graph(path, {}, &stats);
+    const bool general = std::string(symmetry) == "general";
+    EXPECT_EQ(g.n_vertices(), general ? 200000 : 1049576) << symmetry;
+    EXPECT_EQ(stats.omitted_vertices, general ? 849576 : 0) << symmetry;
+  }
+}
+
+// A plain matrix keeps every row, so hypersparse rows are refused from the
+// size line: promptly, in little memory, saying why.
+TEST(MatrixMarketHypersparse, PlainMatrixRefusesHypersparseRows) {
+  TempDir dir;
+  const std::string path = write_file(dir.file("one.mtx"),
+                                      "%%MatrixMarket matrix coordinate real general\n"
+                                      "% c\n"
+                                      "1000000000 1000000000 1\n"
+                                      "999999999 7 2.5\n");
+  const std::int64_t before = reset_peak_rss();
+  try {
+    read_matrix_market(path);
+    ADD_FAILURE() << "expected SizeError";
+  } catch (const SizeError& e) {
+    const std::string m = e.what();
+    EXPECT_EQ(m.rfind(path + ":3: the size line declares a 1000000000 x 1000000000 matrix with 1 "
+                             "entry",
+                      0),
+              0u)
+        << m;
+    EXPECT_NE(m.find("8000000008 bytes"), std::string::npos) << m;
+    EXPECT_NE(m.find("graph view"), std::string::npos) << m;
+  }
+  EXPECT_LT(peak_rss() - before, std::int64_t(200) << 20);
+  // Few rows and many columns cost nothing: still read.
+  const std::string wide = write_file(dir.file("wide.mtx"),
+                                      "%%MatrixMarket matrix coordinate real general\n"
+                                      "2 1000000000 1\n"
+                                      "2 999999999 2.5\n");
+  EXPECT_EQ(read_matrix_market(wide).n_cols(), billion);
 }
 
 }  // namespace

@@ -349,6 +349,7 @@ MclResult mcl_cuda_loop(Context& ctx, const Graph& g, const MclOptions& options,
 
   double inflation = static_cast<float>(options.inflation);
   for (int it = 1; it <= options.max_iterations && n > 0; ++it) {
+    if (options.progress) options.progress->start(it);
     const Stopwatch ti;
     std::int64_t products = 0;
     DeviceCsr<double> e;

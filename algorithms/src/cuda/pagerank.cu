@@ -221,6 +221,7 @@ PageRankResult pagerank_cuda(Context& ctx, const Graph& g, const PageRankOptions
   }
   const Stopwatch t_compute;
   for (int it = 1; it <= options.max_iter; ++it) {
+    if (options.progress) options.progress->start(it);
     const double* prev = sums.data() + 2 * ((it - 1) % 2);
     double* out = sums.data() + 2 * (it % 2);
     if (fused) {
@@ -246,6 +247,7 @@ PageRankResult pagerank_cuda(Context& ctx, const Graph& g, const PageRankOptions
     GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(nullptr));
     const double err = host_sums[0];
     std::swap(r, r_next);
+    detail::pagerank_check_residual(it, err);
     result.iterations = it;
     result.residual = err;
     if (err < options.tol) result.converged = true;

@@ -6,6 +6,7 @@
 // button.
 #pragma once
 
+#include <atomic>
 #include <functional>
 
 #include "graphrun/engine/types.hpp"
@@ -23,5 +24,21 @@ struct IterationInfo {
 // Called after every iteration, on the calling thread; false stops the
 // algorithm (the result then says it did not converge).
 using IterationCallback = std::function<bool(const IterationInfo&)>;
+
+// Progress inside an iteration, for a display that must move while one long
+// step runs (an MCL expansion of a large graph takes seconds). The algorithm
+// stores the iteration under way and the fraction of its work done as it
+// goes, from whichever thread does the work; a display reads them from its
+// own thread. Relaxed atomics: the figures are for people, not for ordering.
+struct StepProgress {
+  std::atomic<int> iteration{0};      // 1-based iteration under way, 0 before the first
+  std::atomic<double> fraction{0.0};  // of that iteration's work, 0..1
+
+  void start(int it) noexcept {
+    fraction.store(0.0, std::memory_order_relaxed);
+    iteration.store(it, std::memory_order_relaxed);
+  }
+  void set(double f) noexcept { fraction.store(f, std::memory_order_relaxed); }
+};
 
 }  // namespace graphrun

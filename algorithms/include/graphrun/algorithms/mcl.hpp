@@ -56,6 +56,9 @@ struct MclOptions {
   // iterand's stored entries as `nnz`; returning false stops the loop, and
   // the clusters are read off the current iterand.
   IterationCallback on_iteration;
+  // Filled during the run when set: the iteration under way and the share
+  // of its columns expanded so far (CPU; the GPU reports whole iterations).
+  StepProgress* progress = nullptr;
 };
 
 // Time of each phase of the loop, summed over iterations, in seconds.

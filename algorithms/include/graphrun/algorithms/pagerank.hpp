@@ -28,6 +28,9 @@ struct PageRankOptions {
   // row statistics of Aᵀ. The CPU always runs its CSR kernel.
   SpmvFormat format = SpmvFormat::automatic;
   IterationCallback on_iteration;
+  // Filled during the run when set: the iteration under way (and, on the
+  // CPU, the share of its rows done).
+  StepProgress* progress = nullptr;
   // Where the iteration starts (NetworkX's nstart): one value per vertex,
   // e.g. the ranks of an earlier run, so that a graph that changed a little
   // converges in a few iterations. Finite, non-negative, not all zero; scaled

@@ -5,10 +5,13 @@
 // and, whatever the name, ABC text ("name name [weight]", read_abc) when
 // LoadOptions::abc is set.
 // gzip is recognised by its magic bytes, not only by the .gz suffix.
-// Every malformed input throws InputError("FILE:LINE: what is wrong").
+// Every malformed input throws InputError("FILE:LINE: what is wrong"); the
+// input it quotes has its control characters and bytes that are not UTF-8
+// escaped (\x1b, \0, \xff), so a message is safe to print and never cut.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -39,6 +42,15 @@ struct LoadOptions {
   // to 6 GB). 0: half the machine's physical memory for text (the graph must
   // fit beside it), all of it for a cache.
   std::size_t max_input_bytes = 0;
+  // Refuse negative weights, for work that has no meaning with them: the
+  // first edge of the file (in file order, whatever the parse threads) whose
+  // weight is below zero ends the load with InputError "FILE:LINE: edge SRC
+  // -> DST has weight W, which is negative; HINT", SRC and DST as the input
+  // names them (for a .grb cache "FILE: ...", the first in storage order).
+  // -0.0 is not negative. The hint says what to do instead (the command
+  // line names its flag); left out of the message when empty.
+  bool non_negative_weights = false;
+  std::string negative_weight_hint;
 };
 
 // Timing and volume of the last load, for summaries and MB/s figures.
@@ -46,6 +58,12 @@ struct LoadStats {
   std::size_t bytes_read = 0;  // uncompressed bytes parsed
   double seconds_read = 0;     // reading + decompressing + parsing
   double seconds_build = 0;    // remapping ids + assembling CSR
+  // Vertices the input declares (a Matrix Market size line, a cache's
+  // header); 0 for formats that declare none (edge lists, ABC).
+  std::int64_t declared_vertices = 0;
+  // Declared vertices left out of the graph: a hypersparse Matrix Market
+  // file's indices that occur in no entry (see read_matrix_market_graph).
+  std::int64_t omitted_vertices = 0;
 };
 
 Graph load_graph(const std::string& path, const LoadOptions& options = {},
@@ -72,10 +90,19 @@ Graph read_abc(const std::string& path, const LoadOptions& options = {},
 // Matrix Market coordinate (real, integer, pattern; general or symmetric) as
 // a graph on ids 1..n (the file's own 1-based indices). Symmetric files, and
 // --undirected, give an undirected graph.
+// A hypersparse file, one whose size line declares n > 2^20 vertices and
+// more than 4 per stored entry (entries, doubled for a symmetric file),
+// gives a graph on the indices that occur in its entries only (their ids
+// still the file's indices; LoadStats::omitted_vertices counts the others):
+// memory then follows the entries, not n. Otherwise vertices 1..n are all
+// kept, isolated ones included.
 Graph read_matrix_market_graph(const std::string& path, const LoadOptions& options = {},
                                LoadStats* stats = nullptr);
 
 // Matrix Market as a plain matrix (rectangular allowed; symmetric expanded).
+// Every declared row is kept (a product needs them), so hypersparse rows (by
+// the rule above) are a SizeError, raised from the size line before any
+// row is allocated.
 Csr<double> read_matrix_market(const std::string& path);
 
 }  // namespace graphrun::io
