@@ -93,12 +93,16 @@ TEST_F(UsageCli, OutputToAFifoFeedsTheReader) {
   EXPECT_TRUE(S_ISFIFO(st.st_mode)) << "the FIFO was replaced";
 }
 
+// -o /dev/stdout with stdout redirected to a file: the output lands in that
+// file. Reached through a private link to /dev/stdout, so that a regression
+// replaces the link, not the machine's /dev/stdout.
 TEST_F(UsageCli, DevStdoutWritesToStdout) {
   write("g.txt", path_graph);
-  // stdout redirected to a regular file: the output must land in it.
-  const Result r = run("bfs g.txt --source 1 -o /dev/stdout -q");
+  fs::create_symlink("/dev/stdout", work_ / "stdout-link");
+  const Result r = run("bfs g.txt --source 1 -o stdout-link -q");
   ASSERT_EQ(r.status, 0) << describe(r);
   EXPECT_EQ(r.out, "1\t0\n2\t1\n3\t2\n4\t3\n");
+  EXPECT_TRUE(fs::is_symlink(work_ / "stdout-link"));
 }
 
 TEST_F(UsageCli, OutputThroughASymlinkReplacesItsTarget) {
