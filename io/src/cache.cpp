@@ -113,7 +113,8 @@ std::string repeated_name(std::FILE* f, std::uint64_t at, const std::vector<offs
     for (std::size_t v = 0; v < n; ++v) {
       const std::string_view s = std::string_view(bytes).substr(
           static_cast<std::size_t>(start[v]), static_cast<std::size_t>(start[v + 1] - start[v]));
-      if (!seen.insert(s).second) return "vertex name " + detail::quoted(s) + " is given twice";
+      if (!seen.insert(s).second)
+        return "vertex name " + detail::quote_input(s) + " is given twice";
     }
   }
   return "vertex names are not unique";

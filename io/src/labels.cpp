@@ -22,7 +22,7 @@ namespace graphrun::io {
 
 namespace {
 
-using detail::quoted;
+using detail::quote_input;
 
 std::optional<std::uint64_t> as_non_negative_integer(std::string_view s) {
   std::uint64_t v = 0;
@@ -78,10 +78,11 @@ VertexLabels read_vertex_labels(const std::string& path, const Graph& g,
           throw InputError(path, line_no,
                            "expected 2 fields 'ID<TAB>LABEL', found " + std::to_string(f.size()));
         const std::optional<vertex_t> v = g.find_name(f[0]);
-        if (!v) throw InputError(path, line_no, "vertex " + quoted(f[0]) + " is not in " + graph);
+        if (!v)
+          throw InputError(path, line_no, "vertex " + quote_input(f[0]) + " is not in " + graph);
         if (line_of[*v] != 0)
           throw InputError(path, line_no,
-                           "vertex " + quoted(f[0]) + " is labelled twice (first on line " +
+                           "vertex " + quote_input(f[0]) + " is labelled twice (first on line " +
                                std::to_string(line_of[*v]) + ")");
         line_of[*v] = line_no;
         const auto [it, added] =

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "printable.hpp"  // quoted(), for messages about a field
+#include "printable.hpp"  // quote_input(), for messages about a field
 
 namespace graphrun::io::detail {
 

@@ -124,15 +124,15 @@ Header parse_header(const std::string& path, const char* p, const char* end) {
   symmetry = lower(symmetry);
   if (object != "matrix")
     throw InputError(path, 1,
-                     "unsupported Matrix Market object " + quoted(object) + " (only matrix)");
+                     "unsupported Matrix Market object " + quote_input(object) + " (only matrix)");
   if (format != "coordinate")
-    throw InputError(path, 1,
-                     "unsupported Matrix Market format " + quoted(format) + " (only coordinate)");
+    throw InputError(
+        path, 1, "unsupported Matrix Market format " + quote_input(format) + " (only coordinate)");
   if (field == "pattern") {
     h.pattern = true;
   } else if (field != "real" && field != "integer" && field != "double") {
     throw InputError(path, 1,
-                     "unsupported Matrix Market field " + quoted(field) +
+                     "unsupported Matrix Market field " + quote_input(field) +
                          " (real, integer and pattern are supported)");
   }
   if (symmetry == "symmetric") {
@@ -140,9 +140,9 @@ Header parse_header(const std::string& path, const char* p, const char* end) {
   } else if (symmetry == "skew-symmetric" && !h.pattern) {
     h.symmetry = Symmetry::skew_symmetric;
   } else if (symmetry != "general") {
-    throw InputError(
-        path, 1,
-        "unsupported Matrix Market symmetry " + quoted(symmetry) + " for field " + quoted(field));
+    throw InputError(path, 1,
+                     "unsupported Matrix Market symmetry " + quote_input(symmetry) + " for field " +
+                         quote_input(field));
   }
 
   // Comments and blank lines, then the size line.

@@ -88,7 +88,7 @@ inline std::string printable(std::string_view s, std::size_t max_chars = quote_c
 
 // printable(s) between single quotes. (Built by appending: GCC 12 warns
 // falsely on "'" + std::string.)
-inline std::string quoted(std::string_view s) {
+inline std::string quote_input(std::string_view s) {
   std::string out = "'";
   out += printable(s);
   out += '\'';

@@ -18,7 +18,7 @@ namespace graphrun::io {
 
 namespace {
 
-using detail::quoted;
+using detail::quote_input;
 
 // A finite number, as the edge-list weights are read: decimal or exponent
 // form, optional sign. False for anything else, NaN and infinities included.
@@ -48,9 +48,9 @@ VertexValues read_vertex_values(const std::string& path, const Graph& g,
                            "expected 2 fields 'ID<TAB>VALUE', found " + std::to_string(f.size()));
         double x = 0;
         if (!parse_finite(f[1], x))
-          throw InputError(path, line_no, "value " + quoted(f[1]) + " is not a finite number");
+          throw InputError(path, line_no, "value " + quote_input(f[1]) + " is not a finite number");
         if (options.non_negative && x < 0)
-          throw InputError(path, line_no, "value " + quoted(f[1]) + " is negative");
+          throw InputError(path, line_no, "value " + quote_input(f[1]) + " is negative");
         ++out.lines;
         const std::optional<vertex_t> v = g.find_name(f[0]);
         if (!v) {
@@ -59,7 +59,7 @@ VertexValues read_vertex_values(const std::string& path, const Graph& g,
         }
         if (line_of[*v] != 0)
           throw InputError(path, line_no,
-                           "vertex " + quoted(f[0]) + " appears twice (first on line " +
+                           "vertex " + quote_input(f[0]) + " appears twice (first on line " +
                                std::to_string(line_of[*v]) + ")");
         line_of[*v] = line_no;
         out.value[*v] = x;
