@@ -71,6 +71,14 @@ void run_contract(const ContractArgs& a) {
   const ContractResult r = contract(ctx, g, map.labels, n_labels, options);
   bar.finish();
   const Csr<double>& c = r.quotient;
+  if (const auto bad = first_non_finite(c)) {
+    const auto row = static_cast<vertex_t>(
+        std::upper_bound(c.row_ptr().begin(), c.row_ptr().end(), *bad) - c.row_ptr().begin() - 1);
+    throw Error("contract: the weight from label " + map.names[row] + " to label " +
+                map.names[c.col_idx()[*bad]] + " is " +
+                std::to_string(c.values()[static_cast<std::size_t>(*bad)]) +
+                ": the sum of its edges' weights left the range of a double");
+  }
 
   // Row k in label order, its columns sorted: both follow the dense numbers.
   Stopwatch write_time;

@@ -1,5 +1,6 @@
 // graphrun spgemm: C = A*B for sparse matrices read from files, written as
 // Matrix Market. B defaults to A (C = A², the 2-hop path counts of a graph).
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -157,6 +158,15 @@ void run_spgemm(const SpgemmArgs& args) {
   ProgressBar bar("spgemm", !args.common.quiet);  // the elapsed time, past a second
   const Csr<double> c = spgemm<PlusTimes<double>>(ctx, a.view(), b.view(), &stats);
   bar.finish();
+  if (const auto bad = first_non_finite(c)) {
+    const auto row = static_cast<vertex_t>(
+        std::upper_bound(c.row_ptr().begin(), c.row_ptr().end(), *bad) - c.row_ptr().begin() - 1);
+    const vertex_t col = c.col_idx()[*bad];
+    throw Error(format("spgemm: C(%s, %s) is %g: the products overflow a double; nothing written",
+                       keyed ? a_in.rows.text(row).c_str() : std::to_string(row + 1).c_str(),
+                       keyed ? b_op.cols.text(col).c_str() : std::to_string(col + 1).c_str(),
+                       c.values()[static_cast<std::size_t>(*bad)]));
+  }
 
   Stopwatch write_time;
   if (!keyed || matrix_market_name(args.output)) {

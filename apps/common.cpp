@@ -57,8 +57,9 @@ const char* const exit_status_help =
     "  --max-device-memory: the message names the bytes needed and available);\n"
     "  3 an iterative command (pagerank, mcl) stopped at --max-iter without\n"
     "  converging: its output is written all the same; 1 any other failure (device\n"
-    "  error, write error such as a full disk, host out of memory, a rank that\n"
-    "  became NaN or infinite). Errors print 'graphrun: error: ...' on stderr.\n"
+    "  error, write error such as a full disk, host out of memory, a rank, weight or\n"
+    "  product that became NaN or infinite: none is ever written). Errors print\n"
+    "  'graphrun: error: ...' on stderr.\n"
     "OUTPUT FILES:\n"
     "  A regular file is written to a temporary file beside it and renamed into\n"
     "  place only when everything succeeded (a symlink is followed: its target is\n"
@@ -335,6 +336,16 @@ void print_summary(const CommonOptions& o, const std::string& line) {
   if (o.quiet) return;
   std::fflush(stdout);  // results first, when both streams go to one terminal
   std::fprintf(stderr, "%s\n", line.c_str());
+}
+
+std::optional<offset_t> first_non_finite(const Csr<double>& m) {
+  const std::vector<double>& v = m.values();
+  offset_t first = static_cast<offset_t>(v.size());
+#pragma omp parallel for reduction(min : first) schedule(static)
+  for (offset_t e = 0; e < static_cast<offset_t>(v.size()); ++e)
+    if (!std::isfinite(v[static_cast<std::size_t>(e)])) first = std::min(first, e);
+  if (first == static_cast<offset_t>(v.size())) return std::nullopt;
+  return first;
 }
 
 offset_t count_self_loops(const Csr<double>& a) {

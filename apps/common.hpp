@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -183,6 +184,11 @@ void print_summary(const CommonOptions& o, const std::string& line);
 // entries)" for an undirected one, which stores both directions of an edge
 // (a self loop once).
 std::string graph_size(const Graph& g);
+
+// The first stored entry of `m` (row by row) that is NaN or infinite, as
+// its position; none when every value is finite. Commands check what they
+// are about to write: no output holds a value that cannot be read back.
+std::optional<offset_t> first_non_finite(const Csr<double>& m);
 
 // Self loops stored in `a` (diagonal entries).
 offset_t count_self_loops(const Csr<double>& a);

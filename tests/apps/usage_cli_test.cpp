@@ -192,6 +192,23 @@ TEST_F(UsageCli, PagerankNeverWritesANonFiniteRank) {
   EXPECT_FALSE(fs::exists(work_ / "ranks.tsv"));
 }
 
+// Sums and products past the range of a double: an error naming the entry,
+// never "inf" in a file graphrun could not read back.
+TEST_F(UsageCli, ContractAndSpgemmNeverWriteANonFiniteValue) {
+  write("g.txt", "1 2 1e308\n1 3 1e308\n2 3 1\n");
+  write("labels.tsv", "1 a\n2 b\n3 b\n");
+  const Result q = run("contract g.txt --labels labels.tsv -o q.tsv");
+  EXPECT_EQ(q.status, 1) << describe(q);
+  EXPECT_TRUE(contains(q.err, "from label a to label b")) << describe(q);
+  EXPECT_FALSE(fs::exists(work_ / "q.tsv"));
+
+  write("m.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 2 1e200\n2 1 1e200\n");
+  const Result c = run("spgemm m.mtx -o c.mtx");
+  EXPECT_EQ(c.status, 1) << describe(c);
+  EXPECT_TRUE(contains(c.err, "C(1, 1)")) << describe(c);
+  EXPECT_FALSE(fs::exists(work_ / "c.mtx"));
+}
+
 TEST_F(UsageCli, MclRefusesNegativeWeightsNamingTheLine) {
   write("g.txt", "1 2 1\n2 3 -2\n");
   const Result r = run("mcl g.txt");
