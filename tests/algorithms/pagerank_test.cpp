@@ -138,20 +138,10 @@ TEST(PageRank, NetworkxValues) {
   EXPECT_LE(test::l1_distance(run(gw, 1).rank, nxw), 1e-10);
 }
 
-Graph weighted_graph(vertex_t n, std::vector<vertex_t> row, std::vector<vertex_t> col,
-                     std::vector<double> val) {
-  Coo<double> coo;
-  coo.n_rows = coo.n_cols = n;
-  coo.row = std::move(row);
-  coo.col = std::move(col);
-  coo.val = std::move(val);
-  return Graph(Csr<double>::from_coo(coo), {}, true, true);
-}
-
 // Negative weights are not transition probabilities: refused, naming the
 // edge, unless the weights are ignored.
 TEST(PageRank, RefusesNegativeWeights) {
-  const Graph g = weighted_graph(3, {0, 0, 1, 2}, {1, 2, 0, 0}, {1.0, -0.5, 1.0, 1.0});
+  const Graph g = test::weighted_graph(3, {0, 0, 1, 2}, {1, 2, 0, 0}, {1.0, -0.5, 1.0, 1.0});
   Context ctx(Device::cpu, 2);
   try {
     (void)pagerank(ctx, g, {});
@@ -168,9 +158,9 @@ TEST(PageRank, RefusesNegativeWeights) {
 // rank that is not a number.
 TEST(PageRank, NonFiniteRanksAreAnErrorNamingTheIteration) {
   Context ctx(Device::cpu, 1);
-  const Graph overflow = weighted_graph(2, {0, 0, 1}, {0, 1, 0}, {1e308, 1e308, 1.0});
+  const Graph overflow = test::weighted_graph(2, {0, 0, 1}, {0, 1, 0}, {1e308, 1e308, 1.0});
   EXPECT_THROW((void)pagerank(ctx, overflow, {}), ArgumentError);
-  const Graph denormal = weighted_graph(2, {0, 1}, {1, 0}, {1e-320, 1.0});
+  const Graph denormal = test::weighted_graph(2, {0, 1}, {1, 0}, {1e-320, 1.0});
   try {
     (void)pagerank(ctx, denormal, {});
     FAIL() << "ranks past the range of a double were returned";

@@ -82,23 +82,13 @@ const test::GraphShape kShapes[] = {test::GraphShape::erdos_renyi,  test::GraphS
                                     test::GraphShape::chain,        test::GraphShape::star,
                                     test::GraphShape::disconnected, test::GraphShape::no_sinks};
 
-Graph weighted_graph(vertex_t n, std::vector<vertex_t> row, std::vector<vertex_t> col,
-                     std::vector<double> val) {
-  Coo<double> coo;
-  coo.n_rows = coo.n_cols = n;
-  coo.row = std::move(row);
-  coo.col = std::move(col);
-  coo.val = std::move(val);
-  return Graph(Csr<double>::from_coo(coo), {}, true, true);
-}
-
 // As on the CPU: negative weights refused before the upload, and ranks that
 // leave the range of a double (a weight whose reciprocal overflows) an error
 // naming the iteration, in every format.
 TEST_F(CudaPageRank, NegativeWeightsAndNonFiniteRanksAreErrors) {
-  const Graph negative = weighted_graph(3, {0, 0, 1, 2}, {1, 2, 0, 0}, {1.0, -0.5, 1.0, 1.0});
+  const Graph negative = test::weighted_graph(3, {0, 0, 1, 2}, {1, 2, 0, 0}, {1.0, -0.5, 1.0, 1.0});
   EXPECT_THROW((void)pagerank(gpu_, negative, {}), ArgumentError);
-  const Graph denormal = weighted_graph(2, {0, 1}, {1, 0}, {1e-320, 1.0});
+  const Graph denormal = test::weighted_graph(2, {0, 1}, {1, 0}, {1e-320, 1.0});
   for (SpmvFormat f : {SpmvFormat::automatic, SpmvFormat::coo, SpmvFormat::csr_warp}) {
     PageRankOptions o;
     o.format = f;

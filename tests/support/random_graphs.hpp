@@ -233,6 +233,18 @@ inline Coo<double> random_edges(GraphShape shape, vertex_t n, double avg_degree,
 
 // A Graph as the loader would build it: duplicates summed (weighted) or
 // collapsed (pattern), undirected graphs stored in both directions.
+// A directed weighted graph on 0..n-1 with the edges row[k] -> col[k] of
+// weight val[k]: hand-made cases (a negative weight, a denormal one).
+inline Graph weighted_graph(vertex_t n, std::vector<vertex_t> row, std::vector<vertex_t> col,
+                            std::vector<double> val) {
+  Coo<double> coo;
+  coo.n_rows = coo.n_cols = n;
+  coo.row = std::move(row);
+  coo.col = std::move(col);
+  coo.val = std::move(val);
+  return Graph(Csr<double>::from_coo(coo), {}, true, true);
+}
+
 inline Graph random_graph(GraphShape shape, vertex_t n, double avg_degree, bool directed,
                           bool weighted, std::uint64_t seed) {
   Coo<double> coo = random_edges(shape, n, avg_degree, weighted, seed);
