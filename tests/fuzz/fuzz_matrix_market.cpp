@@ -5,6 +5,7 @@
 //    complaint about the same line);
 //  - a matrix written by write_matrix_market reads back bit for bit;
 //  - a graph read back from the binary cache is the graph written.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -28,11 +29,14 @@ bool same_matrix(const Csr<double>& a, const Csr<double>& b) {
 }
 
 // Whether the size line (the first line neither blank nor a comment) declares more
-// than 2^22 rows or columns. A matrix of that many rows takes 8 bytes of row
-// pointers per row however few entries it has, as it must: a 60-byte file
-// may rightly ask for gigabytes. Found by this target (libFuzzer's
-// out-of-memory limit, at 810890573 and 2127647534 rows); such inputs are
-// left out rather than reported.
+// than 2^22 rows or columns with entries enough that the matrix is stored
+// densely by row: then it takes 8 bytes of row pointers per row however few
+// entries the file really has, as it must, and a 60-byte file may rightly ask
+// for gigabytes. Found by this target (libFuzzer's out-of-memory limit, at
+// 810890573 and 2127647534 rows); such inputs are left out rather than
+// reported. A hypersparse declaration (more than 4 rows per entry, 8 counting
+// a symmetric file's mirror entries; see read_matrix_market_graph) is read
+// in memory proportional to its entries, and is fuzzed.
 bool declares_huge_matrix(const std::uint8_t* data, std::size_t size) {
   std::size_t i = 0;
   while (i < size) {
@@ -43,18 +47,20 @@ bool declares_huge_matrix(const std::uint8_t* data, std::size_t size) {
     const bool skip = first == i || data[first] == '%';
     ++i;
     if (skip) continue;
-    // The first two numbers of the size line.
+    // The three numbers of the size line, saturated at 2^62.
+    constexpr std::uint64_t cap = std::uint64_t{1} << 62;
+    std::uint64_t field[3] = {0, 0, 0};
     std::size_t p = start;
-    for (int field = 0; field < 2; ++field) {
+    for (std::uint64_t& v : field) {
       while (p < i - 1 && (data[p] == ' ' || data[p] == '\t')) ++p;
-      while (p < i - 1 && data[p] == '0') ++p;  // leading zeros
-      std::size_t digits = 0;
-      std::uint64_t v = 0;
-      for (; p < i - 1 && data[p] >= '0' && data[p] <= '9'; ++p, ++digits)
-        v = digits < 19 ? v * 10 + (data[p] - '0') : v;
-      if (digits > 7 || v > (std::uint64_t{1} << 22)) return true;
+      if (p < i - 1 && data[p] == '+') ++p;  // a sign the reader may accept
+      for (; p < i - 1 && data[p] >= '0' && data[p] <= '9'; ++p)
+        v = v >= cap / 10 ? cap : v * 10 + (data[p] - '0');
     }
-    return false;
+    // The graph view has max(rows, cols) vertices; the matrix view, rows.
+    constexpr std::uint64_t big = std::uint64_t{1} << 22;
+    const auto dense = [&](std::uint64_t n) { return n > big && n / 8 <= field[2]; };
+    return dense(std::max(field[0], field[1])) || dense(field[0]);
   }
   return false;
 }
