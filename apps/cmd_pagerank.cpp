@@ -75,20 +75,19 @@ int run_pagerank(PageRankArgs& a) {
       start_note +=
           " (" + count(start.unknown, "line", "lines") + " for vertices not in the graph, skipped)";
   }
+  // The bar reads what the iteration reports as it goes (StepProgress); no
+  // on_iteration callback, which would make the GPU stop for the host after
+  // every iteration.
   ProgressBar bar("pagerank", !a.common.quiet);
   StepProgress step;
   options.progress = &step;
-  bar.watch(&step, [&ctx](int it, double f) {
-    // The GPU reports whole iterations only.
-    return ctx.device() == Device::cuda ? format("iteration %d under way", it)
-                                        : format("iteration %d: %.0f%% of its rows", it, 100 * f);
+  bar.watch(&step, [&ctx, max_iter = a.max_iter, &step](int it, double f) {
+    const double l1 = step.residual.load(std::memory_order_relaxed);
+    std::string text = format("iteration %d/%d", it, max_iter);
+    if (ctx.device() == Device::cpu) text += format(" (%.0f%% of its rows)", 100 * f);
+    if (l1 >= 0) text += format(", L1 %.2e", l1);
+    return text;
   });
-  options.on_iteration = [&](const IterationInfo& it) {
-    bar.update(static_cast<double>(it.iteration) / a.max_iter, [&] {
-      return format("iteration %d/%d, L1 %.2e", it.iteration, a.max_iter, it.residual);
-    });
-    return true;
-  };
   Stopwatch rank_time;
   const PageRankResult r = pagerank(ctx, g, options);
   const double seconds_rank = rank_time.seconds();

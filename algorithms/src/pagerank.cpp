@@ -235,6 +235,7 @@ PageRankResult pagerank(Context& ctx, const Graph& g, const PageRankOptions& opt
     }
     x.swap(x_next);
     detail::pagerank_check_residual(it, err);
+    if (options.progress) options.progress->set_residual(err);
     result.iterations = it;
     result.residual = err;
     if (err < options.tol) {

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "graphrun/engine/device_array.hpp"
@@ -119,6 +120,47 @@ TEST_F(CudaPageRank, RandomGraphsMatchCpu) {
         o.use_weights = false;
         expect_same(cpu_, gpu_, g, o, where + " --unweighted");
       }
+}
+
+// Without a callback the iterations are queued in batches and stopped on
+// the device; with one, each waits for the host. Both run the same passes:
+// the same iterations, residual and ranks to the bit, in every format (the
+// fused csr-thread pass and the others), stopping at tol or at max_iter, and
+// with a start vector.
+TEST_F(CudaPageRank, BatchedIterationsEqualOneAtATime) {
+  std::uint64_t seed = 40;
+  for (auto shape : {test::GraphShape::power_law, test::GraphShape::chain}) {
+    const Graph g = test::random_graph(shape, 3000, 4.0, true, true, seed++);
+    for (SpmvFormat f :
+         {SpmvFormat::automatic, SpmvFormat::csr_thread, SpmvFormat::coo, SpmvFormat::merge_path}) {
+      for (const auto& [tol, max_iter] : {std::pair{1e-10, 1000}, std::pair{1e-6, 100},
+                                          std::pair{1e-14, 7}, std::pair{1e-3, 1}}) {
+        PageRankOptions o;
+        o.tol = tol;
+        o.max_iter = max_iter;
+        o.format = f;
+        StepProgress step;
+        o.progress = &step;
+        const PageRankResult batched = pagerank(gpu_, g, o);
+        int calls = 0;
+        o.on_iteration = [&](const IterationInfo&) { return ++calls > 0; };
+        const PageRankResult one_by_one = pagerank(gpu_, g, o);
+        const std::string where = test::to_string(shape) + " " + std::string(to_string(f)) +
+                                  " tol " + std::to_string(tol) + " max_iter " +
+                                  std::to_string(max_iter);
+        EXPECT_EQ(batched.iterations, one_by_one.iterations) << where;
+        EXPECT_EQ(calls, one_by_one.iterations) << where;
+        EXPECT_EQ(batched.converged, one_by_one.converged) << where;
+        EXPECT_EQ(batched.residual, one_by_one.residual) << where;
+        ASSERT_EQ(batched.rank.size(), one_by_one.rank.size()) << where;
+        EXPECT_EQ(std::memcmp(batched.rank.data(), one_by_one.rank.data(),
+                              batched.rank.size() * sizeof(double)),
+                  0)
+            << where;
+        EXPECT_EQ(step.residual.load(), batched.residual) << where;
+      }
+    }
+  }
 }
 
 TEST_F(CudaPageRank, EveryFormatMatchesCpu) {

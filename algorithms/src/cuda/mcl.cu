@@ -374,6 +374,7 @@ MclResult mcl_cuda_loop(Context& ctx, const Graph& g, const MclOptions& options,
     result.max_nnz = std::max<std::int64_t>(result.max_nnz, m.nnz());
     result.iterations = it;
     result.chaos = chaos;
+    if (options.progress) options.progress->set_residual(chaos);
     result.iteration_seconds.push_back(ti.seconds());
     if (it >= mcl::inflation_bump_after) inflation *= mcl::inflation_bump;
     const bool converged = static_cast<double>(chaos) < options.chaos_limit;

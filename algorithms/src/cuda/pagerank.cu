@@ -16,7 +16,13 @@
 // blocks' partial sums in block order, so ranks are bit-identical from run
 // to run on the same GPU. The dangling mass never leaves the device (the
 // next pass reads it there); the L1 change is copied back once per
-// iteration into pinned memory for the stopping rule and the callback.
+// batch of iterations into pinned memory: the stopping rule runs on the
+// device (see Stopping below), so that without an on_iteration callback the
+// host queues several iterations at a time and waits once per batch instead
+// of once per iteration; with a callback every iteration is a batch of one,
+// so that the callback sees each iteration before the next one starts.
+#include <algorithm>
+#include <cmath>
 #include <cub/block/block_reduce.cuh>
 
 #include "../pagerank_start.hpp"
@@ -43,10 +49,28 @@ struct AddSums {
   }
 };
 
+// Passes queued ahead of the host keep their L1 changes in a ring this long
+// (more than the largest batch), read back once per batch.
+constexpr int kResidualRing = 64;
+
+// The stopping rule on the device. The last block of pass `pass` records its
+// L1 change in the ring and raises *stop when the change is below tol, or is
+// not a finite number (which the host then reports); every pass returns at
+// once while *stop is raised, so the passes queued behind the last one the
+// host needs do nothing, and the ranks of that one stay where it put them.
+struct Stopping {
+  double tol;
+  int* stop;
+  double* residuals;  // kResidualRing entries; pass p writes p % kResidualRing
+  int pass;
+};
+
 // Reduces every thread's `mine` into out[0..1]: a block sum per block into
 // `partials`, then the last block to arrive sums the partials in block
-// order (a fixed order for a fixed grid: deterministic) and re-arms `done`.
-__device__ void reduce_sums(Sums mine, double* partials, unsigned* done, double* out) {
+// order (a fixed order for a fixed grid: deterministic), applies the
+// stopping rule when `rule` is given, and re-arms `done`.
+__device__ void reduce_sums(Sums mine, double* partials, unsigned* done, double* out,
+                            const Stopping* rule = nullptr) {
   using BlockReduce = cub::BlockReduce<Sums, kBlock>;
   __shared__ typename BlockReduce::TempStorage tmp;
   __shared__ bool last;
@@ -68,6 +92,10 @@ __device__ void reduce_sums(Sums mine, double* partials, unsigned* done, double*
   if (threadIdx.x == 0) {
     out[0] = total.err;
     out[1] = total.dangling;
+    if (rule) {
+      rule->residuals[rule->pass % kResidualRing] = total.err;
+      if (!(total.err >= rule->tol) || isinf(total.err)) *rule->stop = 1;
+    }
     *done = 0;
   }
 }
@@ -111,7 +139,8 @@ __global__ void __launch_bounds__(kBlock)
     update_ranks(vertex_t n, double d, double inv_n, const double* __restrict__ y,
                  const double* __restrict__ r, const double* __restrict__ inv_outw,
                  const double* prev, double* __restrict__ r_next, double* __restrict__ x,
-                 double* partials, unsigned* done, double* out) {
+                 double* partials, unsigned* done, double* out, Stopping rule) {
+  if (*rule.stop) return;
   const double base = (d * prev[1] + 1.0 - d) * inv_n;
   Sums mine{0.0, 0.0};
   for (offset_t i = blockIdx.x * kBlock + threadIdx.x; i < n; i += offset_t{gridDim.x} * kBlock) {
@@ -122,7 +151,7 @@ __global__ void __launch_bounds__(kBlock)
     x[i] = ri * w;
     if (w == 0.0) mine.dangling += ri;
   }
-  reduce_sums(mine, partials, done, out);
+  reduce_sums(mine, partials, done, out, &rule);
 }
 
 // csr-thread's SpMV row and the update fused in one pass, a thread per row of
@@ -141,7 +170,8 @@ __global__ void __launch_bounds__(kBlock)
                       double d, double inv_n, const double* __restrict__ x,
                       const double* __restrict__ r, const double* __restrict__ inv_outw,
                       const double* prev, double* __restrict__ r_next, double* __restrict__ x_next,
-                      double* partials, unsigned* done, double* out) {
+                      double* partials, unsigned* done, double* out, Stopping rule) {
+  if (*rule.stop) return;
   const double base = (d * prev[1] + 1.0 - d) * inv_n;
   Sums mine{0.0, 0.0};
   for (offset_t i = blockIdx.x * kBlock + threadIdx.x; i < n; i += offset_t{gridDim.x} * kBlock) {
@@ -155,7 +185,26 @@ __global__ void __launch_bounds__(kBlock)
     x_next[i] = ri * w;
     if (w == 0.0) mine.dangling += ri;
   }
-  reduce_sums(mine, partials, done, out);
+  reduce_sums(mine, partials, done, out, &rule);
+}
+
+// How many iterations to queue before the host looks at their L1 changes:
+// one while a callback must see every iteration before the next starts;
+// otherwise as many as the L1 change's rate of decrease says are left until
+// it passes tol (PageRank's converges geometrically, at about the damping
+// factor per iteration), two while that rate is unknown, at most kMaxBatch.
+// Queued passes past convergence return at once (the fused csr-thread pass)
+// or cost one SpMV each (the others), so the prediction is not padded.
+constexpr int kMaxBatch = 32;
+static_assert(kMaxBatch < kResidualRing);
+
+int pagerank_batch(const PageRankOptions& o, int it, double err, double previous_err) {
+  if (o.on_iteration) return 1;
+  if (it <= 2 || !(previous_err > 0.0) || !(err > 0.0)) return 2;
+  const double rate = err / previous_err;
+  if (!(rate < 1.0)) return kMaxBatch;
+  const double left = std::ceil(std::log(o.tol / err) / std::log(rate));
+  return static_cast<int>(std::clamp(left, 1.0, static_cast<double>(kMaxBatch)));
 }
 
 }  // namespace
@@ -200,13 +249,21 @@ PageRankResult pagerank_cuda(Context& ctx, const Graph& g, const PageRankOptions
 
   // csr-thread runs the fused pass above instead of the SpMV + update.
   const bool fused = op.format() == SpmvFormat::csr_thread;
-  DeviceArray<double> r(n), r_next(n), x(n), y(fused ? 0 : n), x_next(fused ? n : 0);
+  // Ranks (and, fused, x) of iteration p live in buffer p % 2: a pass that
+  // the stopping rule skips writes nothing, so the ranks of the last pass
+  // that ran stay in its buffer, whatever the host queued behind it.
+  DeviceArray<double> r_buf[2] = {DeviceArray<double>(n), DeviceArray<double>(n)};
+  DeviceArray<double> x_buf[2] = {DeviceArray<double>(n), DeviceArray<double>(fused ? n : 0)};
+  DeviceArray<double> y(fused ? 0 : n);
   const unsigned grid = grid_for(n, kBlock, 4);
   DeviceArray<double> partials(2 * std::size_t{grid});
   DeviceArray<unsigned> done(1);
   DeviceArray<double> sums(4);  // (err, dangling) of even and odd passes
+  DeviceArray<int> stop(1);
+  DeviceArray<double> residuals(kResidualRing);
   GRAPHRUN_CUDA_CHECK(cudaMemset(done.data(), 0, sizeof(unsigned)));
-  Pinned<double> host_sums(2);
+  GRAPHRUN_CUDA_CHECK(cudaMemset(stop.data(), 0, sizeof(int)));
+  Pinned<double> host_residuals(kResidualRing);
 
   GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());
   {
@@ -214,54 +271,73 @@ PageRankResult pagerank_cuda(Context& ctx, const Graph& g, const PageRankOptions
     DeviceArray<double> start;
     if (start_scale > 0.0) start = DeviceArray<double>{options.start};
     init_ranks<<<grid, kBlock>>>(n, inv_n, start_scale > 0.0 ? start.data() : nullptr, start_scale,
-                                 inv_outw.data(), r.data(), x.data(), partials.data(), done.data(),
-                                 sums.data());
+                                 inv_outw.data(), r_buf[0].data(), x_buf[0].data(), partials.data(),
+                                 done.data(), sums.data());
     check_launch();
     GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());  // before the start is freed
   }
-  const Stopwatch t_compute;
-  for (int it = 1; it <= options.max_iter; ++it) {
-    if (options.progress) options.progress->start(it);
-    const double* prev = sums.data() + 2 * ((it - 1) % 2);
-    double* out = sums.data() + 2 * (it % 2);
+  const auto queue_pass = [&](int p) {
+    const Stopping rule{options.tol, stop.data(), residuals.data(), p};
+    const double* prev = sums.data() + 2 * ((p - 1) % 2);
+    double* out = sums.data() + 2 * (p % 2);
+    const double* r = r_buf[(p - 1) % 2].data();
+    double* r_next = r_buf[p % 2].data();
     if (fused) {
       const CsrView<double> v = at.view();
+      const double* x = x_buf[(p - 1) % 2].data();
+      double* x_next = x_buf[p % 2].data();
       if (v.values == nullptr)
-        fused_thread_rows<true><<<grid, kBlock>>>(
-            n, v.row_ptr, v.col_idx, v.values, d, inv_n, x.data(), r.data(), inv_outw.data(), prev,
-            r_next.data(), x_next.data(), partials.data(), done.data(), out);
+        fused_thread_rows<true><<<grid, kBlock>>>(n, v.row_ptr, v.col_idx, v.values, d, inv_n, x, r,
+                                                  inv_outw.data(), prev, r_next, x_next,
+                                                  partials.data(), done.data(), out, rule);
       else
-        fused_thread_rows<false><<<grid, kBlock>>>(
-            n, v.row_ptr, v.col_idx, v.values, d, inv_n, x.data(), r.data(), inv_outw.data(), prev,
-            r_next.data(), x_next.data(), partials.data(), done.data(), out);
-      check_launch();
-      std::swap(x, x_next);
+        fused_thread_rows<false><<<grid, kBlock>>>(n, v.row_ptr, v.col_idx, v.values, d, inv_n, x,
+                                                   r, inv_outw.data(), prev, r_next, x_next,
+                                                   partials.data(), done.data(), out, rule);
     } else {
-      op.apply<PlusTimes<double>>(x.data(), y.data());
-      update_ranks<<<grid, kBlock>>>(n, d, inv_n, y.data(), r.data(), inv_outw.data(), prev,
-                                     r_next.data(), x.data(), partials.data(), done.data(), out);
-      check_launch();
+      // x is updated in place; a skipped pass leaves it (and y's use) idle.
+      op.apply<PlusTimes<double>>(x_buf[0].data(), y.data());
+      update_ranks<<<grid, kBlock>>>(n, d, inv_n, y.data(), r, inv_outw.data(), prev, r_next,
+                                     x_buf[0].data(), partials.data(), done.data(), out, rule);
     }
-    GRAPHRUN_CUDA_CHECK(
-        cudaMemcpyAsync(host_sums.data(), out, 2 * sizeof(double), cudaMemcpyDeviceToHost));
+    check_launch();
+  };
+
+  const Stopwatch t_compute;
+  int last = 0;                  // the last iteration whose ranks count
+  double previous_residual = 0;  // the L1 change of the iteration before `last`
+  for (int it = 1; it <= options.max_iter && !result.converged;) {
+    const int batch = std::min(pagerank_batch(options, it, result.residual, previous_residual),
+                               options.max_iter - it + 1);
+    if (options.progress) options.progress->start(it);
+    for (int p = it; p < it + batch; ++p) queue_pass(p);
+    GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(host_residuals.data(), residuals.data(),
+                                        kResidualRing * sizeof(double), cudaMemcpyDeviceToHost));
     GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(nullptr));
-    const double err = host_sums[0];
-    std::swap(r, r_next);
-    detail::pagerank_check_residual(it, err);
-    result.iterations = it;
-    result.residual = err;
-    if (err < options.tol) result.converged = true;
-    if (options.on_iteration) {
-      IterationInfo info;
-      info.iteration = it;
-      info.residual = err;
-      info.elapsed = t0.seconds();
-      if (!options.on_iteration(info)) break;
+    bool stopped = false;
+    for (int p = it; p < it + batch && !stopped; ++p) {
+      const double err = host_residuals[static_cast<std::size_t>(p % kResidualRing)];
+      pagerank_check_residual(p, err);
+      last = p;
+      previous_residual = result.residual;
+      result.iterations = p;
+      result.residual = err;
+      if (err < options.tol) result.converged = true;
+      if (options.progress) options.progress->set_residual(err);
+      if (options.on_iteration) {
+        IterationInfo info;
+        info.iteration = p;
+        info.residual = err;
+        info.elapsed = t0.seconds();
+        stopped = !options.on_iteration(info);
+      }
+      stopped |= result.converged;
     }
-    if (result.converged) break;
+    if (stopped && !result.converged) break;  // the callback said so
+    it += batch;
   }
   result.compute_seconds = t_compute.seconds();
-  result.rank = r.download();
+  result.rank = r_buf[last % 2].download();
   result.seconds = t0.seconds();
   return result;
 }

@@ -33,12 +33,16 @@ using IterationCallback = std::function<bool(const IterationInfo&)>;
 struct StepProgress {
   std::atomic<int> iteration{0};      // 1-based iteration under way, 0 before the first
   std::atomic<double> fraction{0.0};  // of that iteration's work, 0..1
+  // The residual of the last iteration done (PageRank's L1 change, MCL's
+  // chaos); negative before the first.
+  std::atomic<double> residual{-1.0};
 
   void start(int it) noexcept {
     fraction.store(0.0, std::memory_order_relaxed);
     iteration.store(it, std::memory_order_relaxed);
   }
   void set(double f) noexcept { fraction.store(f, std::memory_order_relaxed); }
+  void set_residual(double r) noexcept { residual.store(r, std::memory_order_relaxed); }
 };
 
 }  // namespace graphrun

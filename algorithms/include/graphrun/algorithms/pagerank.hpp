@@ -27,9 +27,12 @@ struct PageRankOptions {
   // The SpMV format on the GPU (Device::cuda); automatic picks it from the
   // row statistics of Aᵀ. The CPU always runs its CSR kernel.
   SpmvFormat format = SpmvFormat::automatic;
+  // On the GPU a callback makes every iteration wait for the host before the
+  // next starts; without one, iterations are queued in batches and the
+  // stopping rule runs on the device (use `progress` to watch a run).
   IterationCallback on_iteration;
-  // Filled during the run when set: the iteration under way (and, on the
-  // CPU, the share of its rows done).
+  // Filled during the run when set: the iteration under way, the last L1
+  // change (and, on the CPU, the share of the iteration's rows done).
   StepProgress* progress = nullptr;
   // Where the iteration starts (NetworkX's nstart): one value per vertex,
   // e.g. the ranks of an earlier run, so that a graph that changed a little
