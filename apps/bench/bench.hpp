@@ -67,6 +67,36 @@ class Table {
   std::string csv_path_;
 };
 
+// The size classes every benchmark reports apart, so that an average over
+// small graphs cannot hide a loss on large ones: small (< 10^6 edges, where a
+// GPU is all launch overhead), medium (10^6 to 10^7) and large (>= 10^7).
+enum class SizeClass { small, medium, large };
+SizeClass size_class(offset_t edges);
+const char* to_string(SizeClass c);  // "< 10^6 edges", ...
+
+// Ratios of graphrun to its anchor (or to a floor), gathered graph by graph
+// and printed after the table as one Markdown row per size class: the
+// graphs, and per ratio the geometric mean and the worst value.
+class ClassSummary {
+ public:
+  struct Ratio {
+    std::string name;       // "pick / cuSPARSE"
+    bool higher_is_better;  // the worst is then the lowest
+  };
+  explicit ClassSummary(std::vector<Ratio> ratios);
+  // One value per ratio; a value that is not a positive finite number (no
+  // anchor, a refused format) is left out of its ratio.
+  void add(offset_t edges, const std::vector<double>& values);
+  // Prints nothing when no graph was added.
+  void print() const;
+
+ private:
+  std::vector<Ratio> ratios_;
+  // values_[class][ratio]: the ratio's values on the class's graphs.
+  std::vector<std::vector<std::vector<double>>> values_;
+  std::vector<int> graphs_;  // per class
+};
+
 // The median of a sample (the upper one of an even count); 0 when empty.
 double median(std::vector<double> v);
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <string_view>
@@ -233,5 +234,62 @@ double median_ms(int reps, const std::function<void()>& fn) {
 }
 
 std::string fixed(double v, int digits) { return format("%.*f", digits, v); }
+
+SizeClass size_class(offset_t edges) {
+  if (edges >= 10'000'000) return SizeClass::large;
+  if (edges >= 1'000'000) return SizeClass::medium;
+  return SizeClass::small;
+}
+
+const char* to_string(SizeClass c) {
+  switch (c) {
+    case SizeClass::small:
+      return "< 10^6 edges";
+    case SizeClass::medium:
+      return "10^6 - 10^7 edges";
+    case SizeClass::large:
+      return ">= 10^7 edges";
+  }
+  return "?";
+}
+
+ClassSummary::ClassSummary(std::vector<Ratio> ratios)
+    : ratios_(std::move(ratios)),
+      values_(3, std::vector<std::vector<double>>(ratios_.size())),
+      graphs_(3, 0) {}
+
+void ClassSummary::add(offset_t edges, const std::vector<double>& values) {
+  const auto c = static_cast<std::size_t>(size_class(edges));
+  ++graphs_[c];
+  for (std::size_t r = 0; r < ratios_.size() && r < values.size(); ++r)
+    if (std::isfinite(values[r]) && values[r] > 0) values_[c][r].push_back(values[r]);
+}
+
+void ClassSummary::print() const {
+  if (std::all_of(graphs_.begin(), graphs_.end(), [](int g) { return g == 0; })) return;
+  std::printf("\nPer size class (geometric mean, worst):\n\n| size class | graphs |");
+  for (const Ratio& r : ratios_) std::printf(" %s |", r.name.c_str());
+  std::printf("\n| --- | ---: |");
+  for (std::size_t r = 0; r < ratios_.size(); ++r) std::printf(" --- |");
+  std::printf("\n");
+  for (std::size_t c = 0; c < graphs_.size(); ++c) {
+    if (graphs_[c] == 0) continue;
+    std::printf("| %s | %d |", to_string(static_cast<SizeClass>(c)), graphs_[c]);
+    for (std::size_t r = 0; r < ratios_.size(); ++r) {
+      const std::vector<double>& v = values_[c][r];
+      if (v.empty()) {
+        std::printf(" - |");
+        continue;
+      }
+      double log_sum = 0;
+      for (double x : v) log_sum += std::log(x);
+      const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+      std::printf(" %.2f, %.2f |", std::exp(log_sum / static_cast<double>(v.size())),
+                  ratios_[r].higher_is_better ? *lo : *hi);
+    }
+    std::printf("\n");
+  }
+  std::fflush(stdout);
+}
 
 }  // namespace graphrun::cli::bench

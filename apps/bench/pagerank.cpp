@@ -235,6 +235,9 @@ void run_gpu(const PageRankBenchOptions& a) {
                "SpMV ms", "iteration / SpMV", "floor ms", "iteration / floor", "cuSPARSE SpMV ms",
                "cuSPARSE iteration ms", "cuSPARSE / graphrun", "L1 to CPU (graphrun / cuSPARSE)"},
               a.common.csv);
+  ClassSummary summary({{"iteration / SpMV", false},
+                        {"iteration / floor", false},
+                        {"cuSPARSE iteration / graphrun", true}});
   for_each_graph(a.common, [&](const BenchGraph& bg) {
     const Graph& g = bg.graph;
     const PageRankOptions o = fixed_iterations(a.iters);
@@ -263,8 +266,10 @@ void run_gpu(const PageRankBenchOptions& a) {
                fixed(iter_ms / floor_ms, 2), fixed(one_spmv.cusparse, 3), fixed(anchor_ms, 3),
                fixed(anchor_ms / iter_ms, 2),
                format("%.1e / %.1e", l1(r.rank, want.rank), l1(anchor_rank, want.rank))});
+    summary.add(g.n_edges(), {iter_ms / one_spmv.ours, iter_ms / floor_ms, anchor_ms / iter_ms});
   });
   table.finish();
+  summary.print();
 }
 
 #endif  // GRAPHRUN_HAVE_CUDA
@@ -282,6 +287,7 @@ void run_cpu(const PageRankBenchOptions& a) {
   Table table({"graph", "vertices", "edges", "graphrun ms/iter", "GraphBLAS ms/iter",
                "GraphBLAS / graphrun", "L1(graphrun, GraphBLAS)"},
               a.common.csv);
+  ClassSummary summary({{"GraphBLAS / graphrun", true}});
   for_each_graph(a.common, [&](const BenchGraph& bg) {
     const Graph& g = bg.graph;
     (void)g.transpose();  // both sides get the transpose outside the timing
@@ -306,8 +312,10 @@ void run_cpu(const PageRankBenchOptions& a) {
                fixed(ours_ms, 3), anchor ? fixed(theirs_ms, 3) : "-",
                anchor ? fixed(theirs_ms / ours_ms, 2) : "-",
                anchor ? format("%.1e", l1(ours.rank, theirs.rank)) : "-"});
+    if (anchor) summary.add(g.n_edges(), {theirs_ms / ours_ms});
   });
   table.finish();
+  summary.print();
 }
 
 }  // namespace

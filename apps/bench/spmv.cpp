@@ -50,22 +50,11 @@ double spmv_bytes(const Csr<double>& a) {
 
 double gbs(double bytes, double ms) { return bytes / (ms * 1e-3) / 1e9; }
 
-struct Summary {
-  std::vector<double> pick_speedup, best_speedup;
-  void print(const char* anchor) const {
-    if (pick_speedup.empty()) return;
-    auto geomean = [](const std::vector<double>& v) {
-      double s = 0;
-      for (double e : v) s += std::log(e);
-      return std::exp(s / double(v.size()));
-    };
-    std::printf(
-        "\nchooser's pick vs %s: geometric mean %.2fx, lowest %.2fx over %zu graphs; "
-        "fastest format: geometric mean %.2fx\n",
-        anchor, geomean(pick_speedup), *std::min_element(pick_speedup.begin(), pick_speedup.end()),
-        pick_speedup.size(), geomean(best_speedup));
-  }
-};
+// The chooser's pick and the fastest format against the anchor, per size class.
+[[maybe_unused]] ClassSummary speedups(const char* anchor) {
+  return ClassSummary(
+      {{std::string("pick / ") + anchor, true}, {std::string("fastest / ") + anchor, true}});
+}
 
 std::string shape_cells(const RowStats& s) { return fixed(s.mean, 1) + " / " + fixed(s.cv, 2); }
 
@@ -86,7 +75,7 @@ void run_cuda(const BenchOptions& o) {
        {"best csr width", "pick", "pick ms", "pick GB/s", "% copy", "pick / cuSPARSE", "fastest"})
     columns.emplace_back(c);
   Table table(columns, o.csv);
-  Summary summary;
+  ClassSummary summary = speedups("cuSPARSE");
   for_each_graph(o, [&](const BenchGraph& bg) {
     const Csr<double>& a = bg.graph.adj();
     const RowStats stats = analyze(a.view());
@@ -152,12 +141,11 @@ void run_cuda(const BenchOptions& o) {
     cells.push_back(fixed(100 * bw / copy, 0));
     cells.push_back(fixed(anchor_ms / pick_ms, 2));
     cells.push_back(std::string(to_string(best)) + " " + fixed(anchor_ms / best_ms, 2));
-    summary.pick_speedup.push_back(anchor_ms / pick_ms);
-    summary.best_speedup.push_back(anchor_ms / best_ms);
+    summary.add(a.nnz(), {anchor_ms / pick_ms, anchor_ms / best_ms});
     table.row(cells);
   });
   table.finish();
-  summary.print("cuSPARSE");
+  summary.print();
 }
 #endif
 
@@ -199,7 +187,7 @@ void run_cpu(const BenchOptions& o) {
 #if defined(GRAPHRUN_HAVE_GRAPHBLAS)
   columns.emplace_back("GraphBLAS ms");
   columns.emplace_back("pick / GraphBLAS");
-  Summary summary;
+  ClassSummary summary = speedups("GraphBLAS");
 #endif
   Table table(columns, o.csv);
   for_each_graph(o, [&](const BenchGraph& bg) {
@@ -233,14 +221,13 @@ void run_cpu(const BenchOptions& o) {
     const double grb_ms = graphblas_spmv_ms(a, reps, ctx.threads());
     cells.push_back(fixed(grb_ms, 3));
     cells.push_back(fixed(grb_ms / pick_ms, 2));
-    summary.pick_speedup.push_back(grb_ms / pick_ms);
-    summary.best_speedup.push_back(grb_ms / std::min(csr_ms, merge_ms));
+    summary.add(a.nnz(), {grb_ms / pick_ms, grb_ms / std::min(csr_ms, merge_ms)});
 #endif
     table.row(cells);
   });
   table.finish();
 #if defined(GRAPHRUN_HAVE_GRAPHBLAS)
-  summary.print("GraphBLAS");
+  summary.print();
 #endif
 }
 

@@ -42,6 +42,22 @@ TEST_F(BenchCliTest, EveryDriverPrintsARowPerGraph) {
   }
 }
 
+// The ratios to the anchor are summed up per size class, never over all
+// graphs at once: one graph of each class gives one row of each.
+TEST_F(BenchCliTest, RatiosAreSummedUpPerSizeClass) {
+  // A 20x30 grid and 1,048,442 stored entries: one small graph, one medium.
+  for (const std::string driver : {"spmv", "pagerank"}) {
+    SCOPED_TRACE(driver);
+    const Result r = bench(driver + " gen:grid:20x30 gen:uniform:65536:16 --threads 2 --reps 1");
+    ASSERT_EQ(r.status, 0) << describe(r);
+    const auto summary = r.out.find("Per size class");
+    ASSERT_NE(summary, std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("| < 10^6 edges | 1 |", summary), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("| 10^6 - 10^7 edges | 1 |", summary), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find(">= 10^7 edges", summary), std::string::npos) << r.out;
+  }
+}
+
 TEST_F(BenchCliTest, CsvHoldsTheTable) {
   const Result r = bench("spmv gen:uniform:500:4 --reps 1 --csv table.csv");
   ASSERT_EQ(r.status, 0) << describe(r);
