@@ -286,7 +286,8 @@ class GpuBfs {
   // Aᵀ, its SpMV operator and the dense frontier vectors, on first use.
   void prepare_pull() {
     if (pull_op_) return;
-    if (g_.directed()) at_ = upload(g_.transpose(), false);
+    // Built on the device from A, already there: no host transpose, no upload.
+    if (g_.directed()) at_ = device_transpose(a_);
     pull_op_.emplace(transpose(), o_.format);
     front_ = DeviceArray<std::uint8_t>(n_);
     next_ = DeviceArray<std::uint8_t>(n_);

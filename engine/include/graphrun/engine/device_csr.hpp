@@ -65,5 +65,11 @@ class DeviceCsr {
   DeviceArray<T> values_;
 };
 
+// Aᵀ, built on the device (engine/src/cuda/transpose.cu): the same arrays
+// as uploading the host's a.transpose(), columns sorted within each row.
+// Returns when it is done on `stream`.
+template <class T>
+DeviceCsr<T> device_transpose(const DeviceCsr<T>& a, CUstream_st* stream = nullptr);
+
 }  // namespace graphrun
 #endif  // GRAPHRUN_HAVE_CUDA

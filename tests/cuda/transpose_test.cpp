@@ -1,0 +1,71 @@
+// The transpose built on the device against the host's Csr::transpose, the
+// reference: the same arrays, entry for entry, on every shape (empty rows,
+// one huge row, power-law, banded; square and rectangular; pattern and
+// valued), on an empty matrix and on a shipped graph.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "graphrun/engine/device_csr.hpp"
+#include "graphrun/io/load.hpp"
+#include "support/random_graphs.hpp"
+
+namespace graphrun {
+namespace {
+
+#if defined(GRAPHRUN_HAVE_CUDA)
+
+void expect_same(const Csr<double>& got, const Csr<double>& want, const std::string& where) {
+  EXPECT_EQ(got.n_rows(), want.n_rows()) << where;
+  EXPECT_EQ(got.n_cols(), want.n_cols()) << where;
+  EXPECT_EQ(got.row_ptr(), want.row_ptr()) << where;
+  EXPECT_EQ(got.col_idx(), want.col_idx()) << where;
+  EXPECT_EQ(got.values(), want.values()) << where;
+}
+
+class DeviceTranspose : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  }
+};
+
+TEST_F(DeviceTranspose, EqualsTheHostTransposeOnEveryShape) {
+  std::uint64_t seed = 1;
+  for (auto shape :
+       {test::MatrixShape::uniform, test::MatrixShape::empty_rows, test::MatrixShape::heavy_row,
+        test::MatrixShape::power_law, test::MatrixShape::banded})
+    for (const auto& [rows, cols] :
+         {std::pair{1000, 1000}, std::pair{3000, 70}, std::pair{50, 5000}, std::pair{1, 20000},
+          std::pair{70000, 65537}})
+      for (bool pattern : {false, true}) {
+        const Csr<double> a =
+            Csr<double>::from_coo(test::random_coo(rows, cols, shape, 6.0, pattern, seed++));
+        const std::string where = test::to_string(shape) + " " + std::to_string(rows) + "x" +
+                                  std::to_string(cols) + (pattern ? " pattern" : "");
+        expect_same(device_transpose(DeviceCsr<double>(a)).download(), a.transpose(), where);
+      }
+}
+
+TEST_F(DeviceTranspose, EmptyMatricesAndARealGraph) {
+  for (const auto& [rows, cols] :
+       {std::pair{0, 0}, std::pair{5, 0}, std::pair{0, 3}, std::pair{4, 4}}) {
+    const Csr<double> empty(rows, cols,
+                            std::vector<offset_t>(static_cast<std::size_t>(rows) + 1, 0), {}, {});
+    expect_same(device_transpose(DeviceCsr<double>(empty)).download(), empty.transpose(),
+                "empty " + std::to_string(rows) + "x" + std::to_string(cols));
+  }
+  const Graph g =
+      io::load_graph(GRAPHRUN_SOURCE_DIR "/datasets/celegansneural/celegansneural.txt.gz");
+  expect_same(device_transpose(DeviceCsr<double>(g.adj())).download(), g.transpose(),
+              "celegansneural");
+}
+
+#else
+
+TEST(DeviceTranspose, NeedsTheCudaBackend) { GTEST_SKIP() << "built without the CUDA backend"; }
+
+#endif
+
+}  // namespace
+}  // namespace graphrun
