@@ -3,6 +3,7 @@
 // Labels come from a file (arbitrary tokens, numbered densely here) or from
 // --group-size K (consecutive dense ids, label v / K).
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -71,9 +72,8 @@ void run_contract(const ContractArgs& a) {
   const ContractResult r = contract(ctx, g, map.labels, n_labels, options);
   bar.finish();
   const Csr<double>& c = r.quotient;
-  if (const auto bad = first_non_finite(c)) {
-    const auto row = static_cast<vertex_t>(
-        std::upper_bound(c.row_ptr().begin(), c.row_ptr().end(), *bad) - c.row_ptr().begin() - 1);
+  if (const auto bad = find_first_value(c, [](double v) { return !std::isfinite(v); })) {
+    const vertex_t row = row_of_entry(c, *bad);
     throw Error("contract: the weight from label " + map.names[row] + " to label " +
                 map.names[c.col_idx()[*bad]] + " is " +
                 std::to_string(c.values()[static_cast<std::size_t>(*bad)]) +

@@ -14,17 +14,12 @@ struct ConvertArgs {
   std::string output;
 };
 
-bool ends_with(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 // What OUTPUT's name asks for, as load_graph reads names.
 enum class Target { cache, matrix_market, edge_list };
 
 Target target_of(const std::string& path) {
   if (ends_with(path, ".grb")) return Target::cache;
-  if (ends_with(path, ".mtx") || ends_with(path, ".mtx.gz")) return Target::matrix_market;
+  if (is_matrix_market_name(path)) return Target::matrix_market;
   return Target::edge_list;
 }
 

@@ -1,6 +1,7 @@
 // graphrun spgemm: C = A*B for sparse matrices read from files, written as
 // Matrix Market. B defaults to A (C = A², the 2-hop path counts of a graph).
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -27,15 +28,6 @@ struct SpgemmArgs {
   bool transpose_b = false;
   bool estimate = false;  // print what the product would cost, compute nothing
 };
-
-bool ends_with(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-bool matrix_market_name(const std::string& path) {
-  return ends_with(path, ".mtx") || ends_with(path, ".mtx.gz");
-}
 
 // Whether `keys` are 1..n, the numbering Matrix Market output gives.
 bool are_indices(const Keys& keys) {
@@ -158,9 +150,8 @@ void run_spgemm(const SpgemmArgs& args) {
   ProgressBar bar("spgemm", !args.common.quiet);  // the elapsed time, past a second
   const Csr<double> c = spgemm<PlusTimes<double>>(ctx, a.view(), b.view(), &stats);
   bar.finish();
-  if (const auto bad = first_non_finite(c)) {
-    const auto row = static_cast<vertex_t>(
-        std::upper_bound(c.row_ptr().begin(), c.row_ptr().end(), *bad) - c.row_ptr().begin() - 1);
+  if (const auto bad = find_first_value(c, [](double v) { return !std::isfinite(v); })) {
+    const vertex_t row = row_of_entry(c, *bad);
     const vertex_t col = c.col_idx()[*bad];
     throw Error(format("spgemm: C(%s, %s) is %g: the products overflow a double; nothing written",
                        keyed ? a_in.rows.text(row).c_str() : std::to_string(row + 1).c_str(),
@@ -169,7 +160,7 @@ void run_spgemm(const SpgemmArgs& args) {
   }
 
   Stopwatch write_time;
-  if (!keyed || matrix_market_name(args.output)) {
+  if (!keyed || is_matrix_market_name(args.output)) {
     io::write_matrix_market(args.output, c);
     if (keyed && !args.common.quiet && (!are_indices(a_in.rows) || !are_indices(b_op.cols)))
       std::fprintf(stderr,

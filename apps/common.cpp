@@ -338,14 +338,12 @@ void print_summary(const CommonOptions& o, const std::string& line) {
   std::fprintf(stderr, "%s\n", line.c_str());
 }
 
-std::optional<offset_t> first_non_finite(const Csr<double>& m) {
-  const std::vector<double>& v = m.values();
-  offset_t first = static_cast<offset_t>(v.size());
-#pragma omp parallel for reduction(min : first) schedule(static)
-  for (offset_t e = 0; e < static_cast<offset_t>(v.size()); ++e)
-    if (!std::isfinite(v[static_cast<std::size_t>(e)])) first = std::min(first, e);
-  if (first == static_cast<offset_t>(v.size())) return std::nullopt;
-  return first;
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+bool is_matrix_market_name(std::string_view path) {
+  return ends_with(path, ".mtx") || ends_with(path, ".mtx.gz");
 }
 
 offset_t count_self_loops(const Csr<double>& a) {

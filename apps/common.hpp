@@ -21,7 +21,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <functional>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -185,10 +184,10 @@ void print_summary(const CommonOptions& o, const std::string& line);
 // (a self loop once).
 std::string graph_size(const Graph& g);
 
-// The first stored entry of `m` (row by row) that is NaN or infinite, as
-// its position; none when every value is finite. Commands check what they
-// are about to write: no output holds a value that cannot be read back.
-std::optional<offset_t> first_non_finite(const Csr<double>& m);
+// Whether `s` ends in `suffix`; whether a path names a Matrix Market file
+// (.mtx, .mtx.gz), as the loader decides.
+bool ends_with(std::string_view s, std::string_view suffix);
+bool is_matrix_market_name(std::string_view path);
 
 // Self loops stored in `a` (diagonal entries).
 offset_t count_self_loops(const Csr<double>& a);

@@ -12,11 +12,6 @@ namespace graphrun::cli {
 
 namespace {
 
-bool ends_with(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 // 1..n: a Matrix Market matrix's rows or columns.
 Keys indices(vertex_t n) {
   Keys k;
@@ -57,7 +52,7 @@ std::vector<vertex_t> column_to_row(std::size_t n_cols, std::size_t n_rows, AKey
 Operand read_operand(const std::string& path, const CommonOptions& o) {
   Operand op;
   op.path = path;
-  if (!o.abc && (ends_with(path, ".mtx") || ends_with(path, ".mtx.gz"))) {
+  if (!o.abc && is_matrix_market_name(path)) {
     op.matrix = io::read_matrix_market(path);
     op.rows = indices(op.matrix.n_rows());
     op.cols = indices(op.matrix.n_cols());

@@ -19,19 +19,16 @@ float weight(const Csr<double>& a, offset_t e) {
   return a.is_pattern() ? 1.0f : static_cast<float>(a.values()[static_cast<std::size_t>(e)]);
 }
 
-// Serial, before the parallel passes: an exception must not leave an
-// OpenMP region.
+// Before the parallel passes, and thrown outside any OpenMP region: the
+// first bad entry is found by a reduction.
 void check_weights(const Graph& g) {
   const Csr<double>& a = g.adj();
   if (a.is_pattern()) return;
-  for (vertex_t u = 0; u < a.n_rows(); ++u)
-    for (offset_t e = a.row_ptr()[u]; e < a.row_ptr()[u + 1]; ++e) {
-      const double w = a.values()[static_cast<std::size_t>(e)];
-      if (w < 0 || std::isnan(w))
-        throw ArgumentError("mcl: the edge " + g.label(u) + " -> " + g.label(a.col_idx()[e]) +
-                            " has weight " + std::to_string(w) +
-                            "; Markov clustering needs non-negative weights (flow)");
-    }
+  if (const auto e = find_first_value(a, [](double w) { return w < 0 || std::isnan(w); }))
+    throw ArgumentError("mcl: the edge " + g.label(row_of_entry(a, *e)) + " -> " +
+                        g.label(a.col_idx()[*e]) + " has weight " +
+                        std::to_string(a.values()[static_cast<std::size_t>(*e)]) +
+                        "; Markov clustering needs non-negative weights (flow)");
 }
 
 }  // namespace

@@ -74,33 +74,26 @@ double pagerank_start_scale(const PageRankOptions& o, vertex_t n) {
 void pagerank_check_weights(const Graph& g) {
   const Csr<double>& a = g.adj();
   if (a.is_pattern()) return;
+  if (const auto e = find_first_value(a, [](double w) { return !(w >= 0.0) || !std::isfinite(w); }))
+    throw ArgumentError("pagerank: the edge " + g.label(row_of_entry(a, *e)) + " -> " +
+                        g.label(a.col_idx()[*e]) + " has weight " +
+                        std::to_string(a.values()[static_cast<std::size_t>(*e)]) +
+                        "; PageRank needs finite weights >= 0 (use_weights = false ignores "
+                        "them)");
+  // Each out-weight sum must be finite too; the first row past it, in vertex
+  // order whatever the thread count.
   const vertex_t n = a.n_rows();
-  // The first offending row in vertex order (a min-reduction, so the message
-  // does not depend on the thread count); the row is then searched serially.
   vertex_t first_bad = n;
 #pragma omp parallel for reduction(min : first_bad) schedule(static)
   for (vertex_t u = 0; u < n; ++u) {
     double sum = 0.0;
-    bool bad = false;
-    for (offset_t e = a.row_ptr()[u]; e < a.row_ptr()[u + 1]; ++e) {
-      const double w = a.values()[static_cast<std::size_t>(e)];
-      bad |= !(w >= 0.0) || !std::isfinite(w);
-      sum += w;
-    }
-    if (bad || !std::isfinite(sum)) first_bad = std::min(first_bad, u);
+    for (offset_t e = a.row_ptr()[u]; e < a.row_ptr()[u + 1]; ++e)
+      sum += a.values()[static_cast<std::size_t>(e)];
+    if (!std::isfinite(sum)) first_bad = std::min(first_bad, u);
   }
-  if (first_bad == n) return;
-  const vertex_t u = first_bad;
-  for (offset_t e = a.row_ptr()[u]; e < a.row_ptr()[u + 1]; ++e) {
-    const double w = a.values()[static_cast<std::size_t>(e)];
-    if (!(w >= 0.0) || !std::isfinite(w))
-      throw ArgumentError("pagerank: the edge " + g.label(u) + " -> " + g.label(a.col_idx()[e]) +
-                          " has weight " + std::to_string(w) +
-                          "; PageRank needs finite weights >= 0 (use_weights = false ignores "
-                          "them)");
-  }
-  throw ArgumentError("pagerank: the out-edge weights of vertex " + g.label(u) +
-                      " sum past the range of a double; scale the weights down");
+  if (first_bad < n)
+    throw ArgumentError("pagerank: the out-edge weights of vertex " + g.label(first_bad) +
+                        " sum past the range of a double; scale the weights down");
 }
 
 void pagerank_check_residual(int iteration, double residual) {

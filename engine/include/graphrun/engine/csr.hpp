@@ -9,7 +9,9 @@
 // Kernels read entries through CsrView::value(k).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -95,5 +97,29 @@ class Csr {
 
 extern template class Csr<float>;
 extern template class Csr<double>;
+
+// The row that holds stored entry e (0 <= e < nnz): the last row i with
+// row_ptr[i] <= e, so empty rows before it are passed over.
+template <class T>
+vertex_t row_of_entry(const Csr<T>& a, offset_t e) {
+  const auto& p = a.row_ptr();
+  return static_cast<vertex_t>(std::upper_bound(p.begin(), p.end(), e) - p.begin() - 1);
+}
+
+// The first stored entry, in storage order (row by row), whose value
+// satisfies pred; none for a pattern matrix. For checks that name the first
+// offending entry: a min-reduction over all threads, so the answer does not
+// depend on their number.
+template <class T, class Pred>
+std::optional<offset_t> find_first_value(const Csr<T>& a, Pred pred) {
+  const std::vector<T>& v = a.values();
+  const auto n = static_cast<offset_t>(v.size());
+  offset_t first = n;
+#pragma omp parallel for reduction(min : first) schedule(static)
+  for (offset_t e = 0; e < n; ++e)
+    if (pred(v[static_cast<std::size_t>(e)])) first = std::min(first, e);
+  if (first == n) return std::nullopt;
+  return first;
+}
 
 }  // namespace graphrun
