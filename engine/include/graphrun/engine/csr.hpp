@@ -115,7 +115,10 @@ std::optional<offset_t> find_first_value(const Csr<T>& a, Pred pred) {
   const std::vector<T>& v = a.values();
   const auto n = static_cast<offset_t>(v.size());
   offset_t first = n;
+  // (Guarded: CUDA sources include this header without OpenMP.)
+#if defined(_OPENMP)
 #pragma omp parallel for reduction(min : first) schedule(static)
+#endif
   for (offset_t e = 0; e < n; ++e)
     if (pred(v[static_cast<std::size_t>(e)])) first = std::min(first, e);
   if (first == n) return std::nullopt;
