@@ -62,13 +62,15 @@ void run_bfs(const BfsArgs& a) {
   BfsOptions options;
   options.parents = a.parents;
   options.format = spmv_format;
+  // The bar reads what the search reports (StepProgress); no on_iteration
+  // callback, which would make the GPU stop for the host after every level.
   ProgressBar bar("bfs", !a.common.quiet);
-  options.on_iteration = [&](const IterationInfo& it) {
-    bar.update(-1.0, [&] {
-      return format("level %d, frontier %lld", it.iteration, static_cast<long long>(it.frontier));
-    });
-    return true;
-  };
+  StepProgress step;
+  options.progress = &step;
+  bar.watch(&step, [&step](int level, double) {
+    return format("level %d, frontier %lld", level,
+                  static_cast<long long>(step.frontier.load(std::memory_order_relaxed)));
+  });
   Stopwatch bfs_time;
   const BfsResult r = bfs(ctx, g, *source, options);
   const double seconds_bfs = bfs_time.seconds();

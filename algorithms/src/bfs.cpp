@@ -129,6 +129,10 @@ class Bfs {
       res.reached += static_cast<vertex_t>(n_f);
       if (n_f > 0) res.depth = depth + 1;
 
+      if (o_.progress) {
+        o_.progress->start(res.push_steps + res.pull_steps);
+        o_.progress->frontier.store(n_f, std::memory_order_relaxed);
+      }
       if (o_.on_iteration) {
         IterationInfo info;
         info.iteration = res.push_steps + res.pull_steps;

@@ -11,7 +11,9 @@
 // upload, the format build and the download of the levels) and its seconds
 // on the CPU. Sources: vertices with at least one out-edge, drawn by a fixed
 // generator (the same on every run). Levels are compared with the CPU's once
-// per graph (--device cuda).
+// per graph (--device cuda). µs / level is the search time over its steps
+// (push and pull), median over the sources: the fixed cost of a level on a
+// high-diameter graph.
 #include "graphrun/algorithms/bfs.hpp"
 
 #include <omp.h>
@@ -90,19 +92,19 @@ void run(const BfsBenchOptions& a) {
       a.sources, reps, reps == 1 ? "" : "s",
       device == Device::cuda ? "; time without upload and download" : "");
   Table table({"graph", "vertices", "edge slots", "format", "depth", "push/pull steps", "median ms",
-               "GTEPS (slots)", "GTEPS (Graph500)", "levels = CPU"},
+               "µs / level", "GTEPS (slots)", "GTEPS (Graph500)", "levels = CPU"},
               a.common.csv);
   for_each_graph(a.common, [&](const BenchGraph& bg) {
     const Graph& g = bg.graph;
     const std::vector<vertex_t> sources = pick_sources(g, a.sources);
     if (sources.empty()) {
       table.row({bg.name, std::to_string(g.n_vertices()), std::to_string(g.n_edges()), "-", "-",
-                 "-", "-", "-", "-", "-"});
+                 "-", "-", "-", "-", "-", "-"});
       return;
     }
     BfsOptions o;
     bfs(ctx, g, sources[0], o);  // warm-up: first touch, the transpose, lazy initialization
-    std::vector<double> ms, graph500;
+    std::vector<double> ms, graph500, us_per_level;
     BfsResult first;
     for (std::size_t s = 0; s < sources.size(); ++s) {
       std::vector<double> t;
@@ -113,6 +115,7 @@ void run(const BfsBenchOptions& a) {
       }
       const double source_ms = median(t);
       ms.push_back(source_ms);
+      us_per_level.push_back(source_ms * 1e3 / std::max(1, r.push_steps + r.pull_steps));
       graph500.push_back(component_edges(g, r.level) / (source_ms * 1e-3) / 1e9);
       if (s == 0) first = std::move(r);
     }
@@ -124,7 +127,7 @@ void run(const BfsBenchOptions& a) {
                device == Device::cuda && first.pull_steps > 0 ? std::string(to_string(first.format))
                                                               : "-",
                std::to_string(first.depth), format("%d/%d", first.push_steps, first.pull_steps),
-               fixed(median_ms_, 3),
+               fixed(median_ms_, 3), fixed(median(us_per_level), 2),
                format("%.3g", static_cast<double>(g.n_edges()) / (median_ms_ * 1e-3) / 1e9),
                format("%.3g", median(graph500)), same});
   });

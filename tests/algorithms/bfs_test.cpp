@@ -155,6 +155,26 @@ TEST(Bfs, CallbackStopsEarly) {
   EXPECT_EQ(r.level[6], -1);
 }
 
+TEST(Bfs, ProgressHoldsTheLevelsDoneAndTheLastFrontier) {
+  // A directed chain: every level finds one vertex; the last frontier, the
+  // chain's end, has no out-edges, so the search stops with it.
+  const Graph g = test::random_graph(GraphShape::chain, 40, 1, true, false, 1);
+  Context ctx(Device::cpu, 2);
+  StepProgress step;
+  BfsOptions o;
+  o.progress = &step;
+  const BfsResult r = bfs(ctx, g, 0, o);
+  EXPECT_EQ(r.depth, 40);
+  EXPECT_EQ(step.iteration.load(), 39);
+  EXPECT_EQ(step.frontier.load(), 1);
+  // From the middle of an undirected chain the last level finds nothing.
+  const Graph u = test::random_graph(GraphShape::chain, 41, 1, false, false, 1);
+  const BfsResult ru = bfs(ctx, u, 20, o);
+  EXPECT_EQ(ru.depth, 21);
+  EXPECT_EQ(step.iteration.load(), ru.push_steps + ru.pull_steps);
+  EXPECT_EQ(step.frontier.load(), 0);
+}
+
 TEST(Bfs, RejectsBadArguments) {
   const Graph g = test::random_graph(GraphShape::chain, 10, 1, true, false, 1);
   Context ctx(Device::cpu, 1);

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "graphrun/engine/coo.hpp"
 #include "graphrun/engine/device_array.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/spmv_format.hpp"
@@ -164,6 +165,77 @@ TEST_F(CudaBfs, CallbackStopsAfterTwoLevels) {
   EXPECT_EQ(r.level[2], 2);
   EXPECT_EQ(r.level[3], -1);
   expect_same(cpu_, gpu_, g, 0, o, "stopped");
+}
+
+// A rows x cols 4-neighbour grid, undirected: rows + cols - 1 levels from a
+// corner, frontiers of up to min(rows, cols) vertices.
+Graph grid_graph(vertex_t rows, vertex_t cols) {
+  Coo<double> coo;
+  coo.n_rows = coo.n_cols = rows * cols;
+  const auto link = [&](vertex_t u, vertex_t v) {
+    coo.row.push_back(u);
+    coo.col.push_back(v);
+    coo.row.push_back(v);
+    coo.col.push_back(u);
+  };
+  for (vertex_t r = 0; r < rows; ++r)
+    for (vertex_t c = 0; c < cols; ++c) {
+      if (c + 1 < cols) link(r * cols + c, r * cols + c + 1);
+      if (r + 1 < rows) link(r * cols + c, (r + 1) * cols + c);
+    }
+  return Graph(Csr<double>::from_coo(coo), {}, false, false);
+}
+
+// Without a callback, runs of push levels stay on the device (one
+// cooperative kernel, up to 1024 levels a launch, leaving to the host when a
+// frontier vertex has over 4096 out-edges); with one, every level returns to
+// the host. Both must give the CPU's result, step for step: chains longer
+// than a launch, a grid, a star entered from a leaf (its centre's 9,999
+// out-edges go to the host), a power-law graph (pull steps in between).
+TEST_F(CudaBfs, DeviceLevelLoopEqualsLevelAtATime) {
+  struct Case {
+    std::string name;
+    Graph g;
+    vertex_t source;
+  };
+  std::vector<Case> cases;
+  cases.push_back(
+      {"chain 5000", test::random_graph(test::GraphShape::chain, 5000, 1.0, true, false, 6), 0});
+  cases.push_back({"chain 2049 undirected",
+                   test::random_graph(test::GraphShape::chain, 2049, 1.0, false, false, 7), 1024});
+  cases.push_back({"grid 300x40", grid_graph(300, 40), 0});
+  cases.push_back({"grid 64x64 middle", grid_graph(64, 64), 32 * 64 + 32});
+  cases.push_back(
+      {"star leaf", test::random_graph(test::GraphShape::star, 10000, 1.0, false, false, 8), 5});
+  const Graph pl = test::random_graph(test::GraphShape::power_law, 20000, 6.0, false, false, 9);
+  cases.push_back({"power law", pl, sources_of(pl)[2]});
+  for (const Case& c : cases)
+    for (bool parents : {false, true}) {
+      BfsOptions o;
+      o.parents = parents;
+      const std::string where = c.name + (parents ? " parents" : "");
+      expect_same(cpu_, gpu_, c.g, c.source, o, where + ", device loop");
+      int levels = 0;
+      o.on_iteration = [&levels](const IterationInfo&) {
+        ++levels;
+        return true;
+      };
+      expect_same(cpu_, gpu_, c.g, c.source, o, where + ", level at a time");
+      EXPECT_GT(levels, 0) << where;
+    }
+}
+
+TEST_F(CudaBfs, ProgressReportsLevelsAndFrontier) {
+  const Graph g = grid_graph(50, 20);
+  for (Context* ctx : {&cpu_, &gpu_}) {
+    StepProgress step;
+    BfsOptions o;
+    o.progress = &step;
+    const BfsResult r = bfs(*ctx, g, 0, o);
+    EXPECT_EQ(r.depth, 69);
+    EXPECT_EQ(step.iteration.load(), r.push_steps + r.pull_steps);
+    EXPECT_EQ(step.frontier.load(), 0);  // the last level found nothing new
+  }
 }
 
 TEST_F(CudaBfs, BadSourceIsAnArgumentError) {

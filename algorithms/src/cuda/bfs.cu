@@ -17,13 +17,30 @@
 //
 // The graph is uploaded once: A (pattern) for push and Aᵀ (pattern) for
 // pull, which for an undirected graph is A itself; Aᵀ and its SpMV format
-// are prepared on the first pull step. Per level the host reads back three
-// counters (new frontier size, its out-edges, in-edges scanned) from pinned
-// memory: what the direction rule needs.
+// are prepared on the first pull step.
+//
+// Runs of push levels stay on the device. A road network or a mesh has
+// hundreds to thousands of levels of a few thousand edges each; a launch
+// sequence and a read-back per level would cost ~35 µs where the level's
+// work takes a few. So while the frontier is pushed and its vertices have
+// modest degree, one persistent cooperative kernel (push_levels) runs level
+// after level, separated by grid-wide barriers: each block expands chunks of
+// the queue, edge-balanced inside the block by a block scan of the degrees;
+// the counters of every level land in a ring; and every block evaluates the
+// direction rule on them (bfs_direction.hpp, the same arithmetic as the
+// host's), leaving the loop together when the rule asks for a pull step, the
+// frontier holds a vertex of high degree (which the whole-GPU edge-balanced
+// push spreads better), the search ends or the ring is full. The host then
+// replays the ring's counters, so results and step counts are the same as one
+// level at a time. Other steps (pull steps, pushes of high-degree frontiers)
+// read back the counters the direction rule needs, from pinned memory, per
+// level; so does every level when an on_iteration callback must see it.
 #include <cooperative_groups.h>
 
 #include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
 #include <cub/device/device_scan.cuh>
+#include <cuda/functional>
 #include <optional>
 
 #include "../bfs_direction.hpp"
@@ -43,22 +60,39 @@ constexpr int kBlock = 256;
 
 // What one step found, accumulated on the device.
 struct StepStats {
-  unsigned long long vertices;  // new frontier size (push: next queue length)
-  unsigned long long edges;     // the new frontier's out-edges
-  unsigned long long scanned;   // pull: in-edges of unvisited vertices
+  unsigned long long vertices;    // new frontier size (push: next queue length)
+  unsigned long long edges;       // the new frontier's out-edges
+  unsigned long long scanned;     // pull: in-edges of unvisited vertices
+  unsigned long long max_degree;  // the largest out-degree in the new frontier
 };
+
+// The device-side push loop leaves to the host a frontier with a vertex of
+// more out-edges than this: one block would expand that row alone.
+constexpr unsigned long long kLoopMaxDegree = 4096;
+// Levels per launch of the device-side loop (the counters' ring holds one
+// more: the frontier it starts from).
+constexpr int kLoopLevels = 1024;
 
 __device__ offset_t row_length(const offset_t* row_ptr, vertex_t v) {
   return row_ptr[v + 1] - row_ptr[v];
 }
 
+using BlockReduce = cub::BlockReduce<unsigned long long, kBlock>;
+
 // Adds a block's per-thread counts into *total (one atomic per block).
 __device__ void add_block(unsigned long long mine, unsigned long long* total) {
-  using BlockReduce = cub::BlockReduce<unsigned long long, kBlock>;
   __shared__ typename BlockReduce::TempStorage tmp;
   const unsigned long long sum = BlockReduce(tmp).Sum(mine);
   if (threadIdx.x == 0 && sum != 0) atomicAdd(total, sum);
   __syncthreads();  // tmp may be reused by the caller
+}
+
+// Raises *total to the block's largest per-thread value.
+__device__ void max_block(unsigned long long mine, unsigned long long* total) {
+  __shared__ typename BlockReduce::TempStorage tmp;
+  const unsigned long long m = BlockReduce(tmp).Reduce(mine, ::cuda::maximum<>{});
+  if (threadIdx.x == 0 && m != 0) atomicMax(total, m);
+  __syncthreads();
 }
 
 // Appends v to queue[*tail ...]; the threads of a warp that append together
@@ -87,7 +121,7 @@ __global__ void __launch_bounds__(kBlock)
                 offset_t total, const offset_t* __restrict__ row_ptr,
                 const vertex_t* __restrict__ col_idx, std::int32_t depth, std::int32_t* level,
                 vertex_t* parent, std::uint8_t* visited, vertex_t* next_queue, StepStats* stats) {
-  unsigned long long new_edges = 0;
+  unsigned long long new_edges = 0, max_degree = 0;
   for (offset_t e = blockIdx.x * kBlock + threadIdx.x; e < total;
        e += offset_t{gridDim.x} * kBlock) {
     vertex_t lo = 0, hi = nq - 1;  // the last k with offs[k] <= e
@@ -104,10 +138,13 @@ __global__ void __launch_bounds__(kBlock)
     if (atomicCAS(level + v, -1, depth) != -1) continue;
     if (parent) parent[v] = u;
     visited[v] = 1;
-    new_edges += row_length(row_ptr, v);
+    const auto degree = static_cast<unsigned long long>(row_length(row_ptr, v));
+    new_edges += degree;
+    max_degree = max(max_degree, degree);
     append(v, next_queue, &stats->vertices);
   }
   add_block(new_edges, &stats->edges);
+  max_block(max_degree, &stats->max_degree);
 }
 
 // After the masked pull SpMV: record the vertices it reached.
@@ -117,7 +154,7 @@ __global__ void __launch_bounds__(kBlock)
                  std::int32_t* __restrict__ level, vertex_t* __restrict__ parent,
                  const offset_t* __restrict__ a_row_ptr, const offset_t* __restrict__ at_row_ptr,
                  const vertex_t* __restrict__ at_col_idx, StepStats* stats) {
-  unsigned long long count = 0, new_edges = 0, scanned = 0;
+  unsigned long long count = 0, new_edges = 0, scanned = 0, max_degree = 0;
   for (offset_t i = blockIdx.x * kBlock + threadIdx.x; i < n; i += offset_t{gridDim.x} * kBlock) {
     const auto v = static_cast<vertex_t>(i);
     if (visited[v]) {
@@ -129,7 +166,9 @@ __global__ void __launch_bounds__(kBlock)
     visited[v] = 1;
     level[v] = depth;
     ++count;
-    new_edges += row_length(a_row_ptr, v);
+    const auto degree = static_cast<unsigned long long>(row_length(a_row_ptr, v));
+    new_edges += degree;
+    max_degree = max(max_degree, degree);
     if (parent) {
       // The SpMV proved a frontier in-neighbour exists: find the first.
       for (offset_t k = at_row_ptr[v]; k < at_row_ptr[v + 1]; ++k) {
@@ -144,6 +183,7 @@ __global__ void __launch_bounds__(kBlock)
   add_block(count, &stats->vertices);
   add_block(new_edges, &stats->edges);
   add_block(scanned, &stats->scanned);
+  max_block(max_degree, &stats->max_degree);
 }
 
 __global__ void queue_to_dense(const vertex_t* __restrict__ queue, vertex_t nq,
@@ -156,6 +196,99 @@ __global__ void dense_to_queue(vertex_t n, const std::uint8_t* __restrict__ fron
                                unsigned long long* tail) {
   for (offset_t i = blockIdx.x * kBlock + threadIdx.x; i < n; i += offset_t{gridDim.x} * kBlock)
     if (front[i]) append(static_cast<vertex_t>(i), queue, tail);
+}
+
+// The device-side push loop's arguments. ring[0] holds the counters of the
+// frontier it starts from (in queue[0]); level k of the loop expands
+// queue[k % 2] into queue[(k + 1) % 2] and accumulates into ring[k + 1],
+// zeroed beforehand. m_u and prev_n_f are the direction rule's state at the
+// start, as the host holds it.
+struct PushLoop {
+  const offset_t* row_ptr;
+  const vertex_t* col_idx;
+  std::int32_t* level;
+  vertex_t* parent;  // nullptr: no parents
+  std::uint8_t* visited;
+  vertex_t* queue[2];
+  StepStats* ring;
+  int* levels_run;  // out: levels expanded
+  std::int32_t first_depth;
+  offset_t m_u;
+  offset_t prev_n_f;
+  BfsDirection direction;
+};
+
+// Top-down levels until the direction rule pulls, the frontier holds a vertex
+// of degree > kLoopMaxDegree, the search ends or kLoopLevels are done. A
+// cooperative launch: every block reaches every grid.sync(), and all blocks
+// take the same decisions from the same counters.
+__global__ void __launch_bounds__(kBlock) push_levels(PushLoop p) {
+  using BlockScan = cub::BlockScan<offset_t, kBlock>;
+  __shared__ typename BlockScan::TempStorage scan_tmp;
+  __shared__ offset_t first_edge[kBlock + 1];  // of each queue entry in the chunk's edges
+  __shared__ offset_t row_start[kBlock];
+  __shared__ vertex_t source[kBlock];
+  const cg::grid_group grid = cg::this_grid();
+
+  offset_t m_u = p.m_u, prev_n_f = p.prev_n_f;
+  int k = 0;
+  for (; k < kLoopLevels; ++k) {
+    // Written by atomics before the last grid.sync(): read past the L1.
+    const auto n_f = static_cast<offset_t>(__ldcg(&p.ring[k].vertices));
+    const auto m_f = static_cast<offset_t>(__ldcg(&p.ring[k].edges));
+    const unsigned long long max_degree = __ldcg(&p.ring[k].max_degree);
+    if (k > 0) m_u -= m_f;  // as the host does after each step
+    if (n_f == 0 || m_f == 0 || max_degree > kLoopMaxDegree ||
+        p.direction.pull(false, n_f, m_f, m_u, prev_n_f))
+      break;
+    prev_n_f = n_f;
+
+    const vertex_t* queue = p.queue[k & 1];
+    vertex_t* next_queue = p.queue[(k + 1) & 1];
+    StepStats* stats = &p.ring[k + 1];
+    const std::int32_t depth = p.first_depth + k;
+    unsigned long long new_edges = 0, new_max_degree = 0;
+    for (offset_t chunk = offset_t{blockIdx.x} * kBlock; chunk < n_f;
+         chunk += offset_t{gridDim.x} * kBlock) {
+      const offset_t i = chunk + threadIdx.x;
+      offset_t degree = 0;
+      if (i < n_f) {
+        const vertex_t u = queue[i];
+        source[threadIdx.x] = u;
+        row_start[threadIdx.x] = p.row_ptr[u];
+        degree = p.row_ptr[u + 1] - row_start[threadIdx.x];
+      }
+      offset_t total = 0;
+      BlockScan(scan_tmp).ExclusiveSum(degree, first_edge[threadIdx.x], total);
+      __syncthreads();
+      const int in_chunk = static_cast<int>(min(offset_t{kBlock}, n_f - chunk));
+      for (offset_t e = threadIdx.x; e < total; e += kBlock) {
+        int lo = 0, hi = in_chunk - 1;  // the last j with first_edge[j] <= e
+        while (lo < hi) {
+          const int mid = lo + (hi - lo + 1) / 2;
+          if (first_edge[mid] <= e)
+            lo = mid;
+          else
+            hi = mid - 1;
+        }
+        const vertex_t v = p.col_idx[row_start[lo] + (e - first_edge[lo])];
+        if (p.level[v] != -1) continue;
+        if (atomicCAS(p.level + v, -1, depth) != -1) continue;
+        if (p.parent) p.parent[v] = source[lo];
+        p.visited[v] = 1;
+        const auto d = static_cast<unsigned long long>(row_length(p.row_ptr, v));
+        new_edges += d;
+        new_max_degree = max(new_max_degree, d);
+        append(v, next_queue, &stats->vertices);
+      }
+      __syncthreads();  // the chunk's shared arrays are refilled next
+    }
+    add_block(new_edges, &stats->edges);
+    max_block(new_max_degree, &stats->max_degree);
+    new_edges = new_max_degree = 0;
+    grid.sync();
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) *p.levels_run = k;
 }
 
 // The search's device state; one object per bfs() call.
@@ -174,7 +307,8 @@ class GpuBfs {
         deg_(std::size_t(n_) + 1),
         offs_(std::size_t(n_) + 1),
         stats_(1),
-        host_stats_(1) {}
+        host_stats_(1),
+        direction_{o.alpha, o.beta, offset_t{n_}} {}
 
   BfsResult run(vertex_t source, const Stopwatch& t0) {
     BfsResult res;
@@ -201,12 +335,26 @@ class GpuBfs {
     offset_t m_f = a.row_ptr[source + 1] - a.row_ptr[source];
     offset_t m_u = a.nnz - m_f;
     offset_t prev_n_f = 0;
-    const BfsDirection direction{o_.alpha, o_.beta, offset_t{n_}};
+    const BfsDirection& direction = direction_;
     res.reached = 1;
     res.depth = 1;
 
-    for (std::int32_t depth = 1; n_f > 0 && m_f > 0; ++depth) {
+    offset_t max_degree = m_f;  // of the frontier: the source alone
+    // The device-side loop runs what it can unless every level must be
+    // reported to the caller.
+    const bool device_loop = !o_.on_iteration;
+    std::int32_t depth = 1;
+    while (n_f > 0 && m_f > 0) {
       const bool pull_step = direction.pull(dense, n_f, m_f, m_u, prev_n_f);
+      if (device_loop && !pull_step && !dense &&
+          static_cast<unsigned long long>(max_degree) <= kLoopMaxDegree) {
+        const int ran = push_loop(depth, n_f, m_f, max_degree, m_u, prev_n_f, res);
+        if (ran > 0) {
+          depth += ran;
+          if (o_.progress) report(res, n_f);
+          continue;
+        }
+      }
       if (pull_step && !dense) {
         const Stopwatch t_setup;
         prepare_pull();
@@ -234,11 +382,14 @@ class GpuBfs {
       res.edges_examined += dense ? static_cast<offset_t>(s.scanned) : m_f;
       n_f = static_cast<offset_t>(s.vertices);
       m_f = static_cast<offset_t>(s.edges);
+      max_degree = static_cast<offset_t>(s.max_degree);
       m_u -= m_f;
       res.reached += static_cast<vertex_t>(n_f);
       if (n_f > 0) res.depth = depth + 1;
       if (!dense) std::swap(queue_, next_queue_);
+      ++depth;
 
+      if (o_.progress) report(res, n_f);
       if (o_.on_iteration) {
         IterationInfo info;
         info.iteration = res.push_steps + res.pull_steps;
@@ -255,6 +406,77 @@ class GpuBfs {
   }
 
  private:
+  void report(const BfsResult& res, offset_t n_f) const {
+    o_.progress->start(res.push_steps + res.pull_steps);
+    o_.progress->frontier.store(n_f, std::memory_order_relaxed);
+  }
+
+  // Top-down levels on the device (push_levels) from the queued frontier of
+  // n_f vertices, m_f out-edges and out-degrees up to max_degree, at `depth`;
+  // then the same bookkeeping as a step at a time, from the counters' ring.
+  // Returns the levels run.
+  int push_loop(std::int32_t depth, offset_t& n_f, offset_t& m_f, offset_t& max_degree,
+                offset_t& m_u, offset_t& prev_n_f, BfsResult& res) {
+    if (ring_.size() == 0) {
+      ring_ = DeviceArray<StepStats>(kLoopLevels + 1);
+      host_ring_.emplace(kLoopLevels + 1);
+      levels_run_ = DeviceArray<int>(1);
+      int per_sm = 0;
+      GRAPHRUN_CUDA_CHECK(
+          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, push_levels, kBlock, 0));
+      if (per_sm < 1) throw DeviceError("bfs: the device-side level loop does not fit on an SM");
+      // Two blocks per SM: enough to hide the gathers' latency on the
+      // frontiers this loop takes, few enough for a quick grid barrier.
+      loop_blocks_ = multiprocessors() * std::min(per_sm, 2);
+    }
+    StepStats start{};
+    start.vertices = static_cast<unsigned long long>(n_f);
+    start.edges = static_cast<unsigned long long>(m_f);
+    start.max_degree = static_cast<unsigned long long>(max_degree);
+    (*host_ring_)[0] = start;
+    GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(ring_.data(), host_ring_->data(), sizeof(StepStats),
+                                        cudaMemcpyHostToDevice));
+    GRAPHRUN_CUDA_CHECK(
+        cudaMemsetAsync(ring_.data() + 1, 0, sizeof(StepStats) * std::size_t{kLoopLevels}));
+    PushLoop p{a_.row_ptr().data(),
+               a_.col_idx().data(),
+               level_.data(),
+               o_.parents ? parent_.data() : nullptr,
+               visited_.data(),
+               {queue_.data(), next_queue_.data()},
+               ring_.data(),
+               levels_run_.data(),
+               depth,
+               m_u,
+               prev_n_f,
+               direction_};
+    void* args[] = {&p};
+    GRAPHRUN_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(push_levels),
+                                                    dim3(loop_blocks_), dim3(kBlock), args, 0,
+                                                    nullptr));
+    check_launch();
+    int ran = 0;
+    GRAPHRUN_CUDA_CHECK(cudaMemcpy(&ran, levels_run_.data(), sizeof ran, cudaMemcpyDeviceToHost));
+    if (ran == 0) return 0;
+    GRAPHRUN_CUDA_CHECK(cudaMemcpy(host_ring_->data(), ring_.data(),
+                                   sizeof(StepStats) * (std::size_t(ran) + 1),
+                                   cudaMemcpyDeviceToHost));
+    for (int k = 0; k < ran; ++k) {
+      const StepStats& s = (*host_ring_)[std::size_t(k) + 1];
+      res.edges_examined += m_f;
+      ++res.push_steps;
+      prev_n_f = n_f;
+      n_f = static_cast<offset_t>(s.vertices);
+      m_f = static_cast<offset_t>(s.edges);
+      max_degree = static_cast<offset_t>(s.max_degree);
+      m_u -= m_f;
+      res.reached += static_cast<vertex_t>(n_f);
+      if (n_f > 0) res.depth = depth + k + 1;
+    }
+    if (ran % 2 == 1) std::swap(queue_, next_queue_);
+    return ran;
+  }
+
   void push(vertex_t nq, offset_t total, std::int32_t depth) {
     queue_degrees<<<grid_for(std::int64_t{nq} + 1, kBlock), kBlock>>>(
         queue_.data(), nq, a_.row_ptr().data(), deg_.data());
@@ -321,6 +543,11 @@ class GpuBfs {
   DeviceArray<std::uint8_t> scan_tmp_;
   DeviceArray<StepStats> stats_;
   Pinned<StepStats> host_stats_;
+  BfsDirection direction_;
+  DeviceArray<StepStats> ring_;  // the device-side loop's counters, on first use
+  std::optional<Pinned<StepStats>> host_ring_;
+  DeviceArray<int> levels_run_;
+  unsigned loop_blocks_ = 0;
   std::optional<cuda::SpmvOperator<double>> pull_op_;
   DeviceArray<std::uint8_t> front_, next_;
 };

@@ -25,7 +25,13 @@ struct BfsOptions {
   // The SpMV format of pull steps on the GPU (Device::cuda); automatic picks
   // it from the row statistics of Aᵀ. The CPU always runs its CSR kernel.
   SpmvFormat format = SpmvFormat::automatic;
+  // Called after every level. On the GPU this makes every level wait for the
+  // host; without it, runs of push levels stay on the device.
   IterationCallback on_iteration;
+  // Where the search reports the levels done and the last frontier's size,
+  // for a display on another thread (nullptr: nowhere). On the GPU it moves
+  // after each run of device-side levels.
+  StepProgress* progress = nullptr;
 };
 
 struct BfsResult {

@@ -36,6 +36,8 @@ struct StepProgress {
   // The residual of the last iteration done (PageRank's L1 change, MCL's
   // chaos); negative before the first.
   std::atomic<double> residual{-1.0};
+  // BFS: the size of the frontier the last level found.
+  std::atomic<offset_t> frontier{0};
 
   void start(int it) noexcept {
     fraction.store(0.0, std::memory_order_relaxed);
