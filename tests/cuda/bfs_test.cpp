@@ -186,12 +186,14 @@ Graph grid_graph(vertex_t rows, vertex_t cols) {
   return Graph(Csr<double>::from_coo(coo), {}, false, false);
 }
 
-// Without a callback, runs of push levels stay on the device (one
-// cooperative kernel, up to 1024 levels a launch, leaving to the host when a
-// frontier vertex has over 4096 out-edges); with one, every level returns to
-// the host. Both must give the CPU's result, step for step: chains longer
-// than a launch, a grid, a star entered from a leaf (its centre's 9,999
-// out-edges go to the host), a power-law graph (pull steps in between).
+// Without a callback, levels stay on the device (one cooperative kernel, up
+// to 1024 levels a launch, leaving to the host a push frontier with a vertex
+// of over 4096 out-edges, and pull steps on graphs with a vertex of over 4096
+// in-edges); with one, every level returns to the host. Both must give the
+// CPU's result, step for step: chains longer than a launch, grids (pull
+// steps near the end, on the device), a star entered from a leaf (its
+// centre's 9,999 edges go to the host both ways), power-law graphs (pull
+// steps on the device; directed: through the transpose).
 TEST_F(CudaBfs, DeviceLevelLoopEqualsLevelAtATime) {
   struct Case {
     std::string name;
@@ -209,6 +211,8 @@ TEST_F(CudaBfs, DeviceLevelLoopEqualsLevelAtATime) {
       {"star leaf", test::random_graph(test::GraphShape::star, 10000, 1.0, false, false, 8), 5});
   const Graph pl = test::random_graph(test::GraphShape::power_law, 20000, 6.0, false, false, 9);
   cases.push_back({"power law", pl, sources_of(pl)[2]});
+  const Graph pld = test::random_graph(test::GraphShape::power_law, 20000, 6.0, true, false, 10);
+  cases.push_back({"power law directed", pld, sources_of(pld)[1]});
   for (const Case& c : cases)
     for (bool parents : {false, true}) {
       BfsOptions o;

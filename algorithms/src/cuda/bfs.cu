@@ -19,22 +19,24 @@
 // pull, which for an undirected graph is A itself; Aᵀ and its SpMV format
 // are prepared on the first pull step.
 //
-// Runs of push levels stay on the device. A road network or a mesh has
-// hundreds to thousands of levels of a few thousand edges each; a launch
-// sequence and a read-back per level would cost ~35 µs where the level's
-// work takes a few. So while the frontier is pushed and its vertices have
-// modest degree, one persistent cooperative kernel (push_levels) runs level
-// after level, separated by grid-wide barriers: each block expands chunks of
-// the queue, edge-balanced inside the block by a block scan of the degrees;
-// the counters of every level land in a ring; and every block evaluates the
-// direction rule on them (bfs_direction.hpp, the same arithmetic as the
-// host's), leaving the loop together when the rule asks for a pull step, the
-// frontier holds a vertex of high degree (which the whole-GPU edge-balanced
-// push spreads better), the search ends or the ring is full. The host then
-// replays the ring's counters, so results and step counts are the same as one
-// level at a time. Other steps (pull steps, pushes of high-degree frontiers)
-// read back the counters the direction rule needs, from pinned memory, per
-// level; so does every level when an on_iteration callback must see it.
+// Levels stay on the device. A road network or a mesh has hundreds to
+// thousands of levels of a few thousand edges each; a launch sequence and a
+// read-back per level would cost ~35 µs where the level's work takes a few.
+// So one persistent cooperative kernel (level_loop_kernel) runs level after
+// level, separated by grid-wide barriers. A push level deals the queue to
+// the blocks in even chunks and expands each chunk edge-balanced by a block
+// scan of its degrees; a pull level has a thread per unvisited vertex look
+// for an in-neighbour at the previous depth (the frontier is then a queue
+// again: no bitmaps to convert). The counters of every level land in a ring,
+// and every block evaluates the direction rule on them (bfs_direction.hpp,
+// the host's arithmetic), so all leave the loop together: when a push
+// frontier holds a vertex of high degree (the whole-GPU edge-balanced push
+// spreads it better), when a pull step comes on a graph with high in-degrees
+// (the SpMV operator's formats balance those), when the search ends or the
+// ring is full. The host then replays the ring's counters, so results and
+// step counts are those of one level at a time. Steps outside the loop read
+// back the counters the rule needs, from pinned memory, per level; so does
+// every level when an on_iteration callback must see it.
 #include <cooperative_groups.h>
 
 #include <cub/block/block_reduce.cuh>
@@ -64,10 +66,13 @@ struct StepStats {
   unsigned long long edges;       // the new frontier's out-edges
   unsigned long long scanned;     // pull: in-edges of unvisited vertices
   unsigned long long max_degree;  // the largest out-degree in the new frontier
+  unsigned long long pulled;      // device-side loop: 1 for a pull step
 };
 
-// The device-side push loop leaves to the host a frontier with a vertex of
-// more out-edges than this: one block would expand that row alone.
+// The device-side level loop leaves to the host a push step whose frontier
+// has a vertex of more out-edges than this (one block would expand that row
+// alone), and every pull step on a graph with a vertex of more in-edges (a
+// thread per vertex scans them).
 constexpr unsigned long long kLoopMaxDegree = 4096;
 // Levels per launch of the device-side loop (the counters' ring holds one
 // more: the frontier it starts from).
@@ -198,39 +203,125 @@ __global__ void dense_to_queue(vertex_t n, const std::uint8_t* __restrict__ fron
     if (front[i]) append(static_cast<vertex_t>(i), queue, tail);
 }
 
-// The device-side push loop's arguments. ring[0] holds the counters of the
+// The device-side level loop's arguments. ring[0] holds the counters of the
 // frontier it starts from (in queue[0]); level k of the loop expands
 // queue[k % 2] into queue[(k + 1) % 2] and accumulates into ring[k + 1],
-// zeroed beforehand. m_u and prev_n_f are the direction rule's state at the
-// start, as the host holds it.
-struct PushLoop {
-  const offset_t* row_ptr;
+// zeroed beforehand. m_u, prev_n_f and pulled are the direction rule's state
+// at the start, as the host holds it.
+struct LevelLoop {
+  const offset_t* row_ptr;  // A: out-edges, for push steps and degrees
   const vertex_t* col_idx;
+  const offset_t* at_row_ptr;  // Aᵀ: in-edges, for pull steps; nullptr: no pull
+  const vertex_t* at_col_idx;  // steps on the device
+  vertex_t n;
   std::int32_t* level;
   vertex_t* parent;  // nullptr: no parents
   std::uint8_t* visited;
   vertex_t* queue[2];
   StepStats* ring;
-  int* levels_run;  // out: levels expanded
+  int* levels_run;  // out: levels done
   std::int32_t first_depth;
   offset_t m_u;
   offset_t prev_n_f;
+  bool pulled;
   BfsDirection direction;
 };
 
-// Top-down levels until the direction rule pulls, the frontier holds a vertex
-// of degree > kLoopMaxDegree, the search ends or kLoopLevels are done. A
-// cooperative launch: every block reaches every grid.sync(), and all blocks
-// take the same decisions from the same counters.
-__global__ void __launch_bounds__(kBlock) push_levels(PushLoop p) {
+// Claims v for `depth` from u (its parent); the winner appends v to the next
+// queue and counts its out-edges. Returns whether this thread won.
+__device__ bool claim(const LevelLoop& p, vertex_t u, vertex_t v, std::int32_t depth,
+                      vertex_t* next_queue, StepStats* stats, unsigned long long& new_edges,
+                      unsigned long long& new_max_degree) {
+  if (p.level[v] != -1) return false;  // cheap test before the atomic
+  if (atomicCAS(p.level + v, -1, depth) != -1) return false;
+  if (p.parent) p.parent[v] = u;
+  p.visited[v] = 1;
+  const auto d = static_cast<unsigned long long>(row_length(p.row_ptr, v));
+  new_edges += d;
+  new_max_degree = max(new_max_degree, d);
+  append(v, next_queue, &stats->vertices);
+  return true;
+}
+
+// One top-down level: the n_f queued vertices are dealt to the blocks in
+// chunks of at most kBlock, as evenly as the frontier allows (a few thousand
+// vertices spread over every block rather than filling a few), and each
+// chunk's out-edges are expanded edge-balanced, a block scan of the degrees
+// giving each edge its source.
+__device__ void push_level(const LevelLoop& p, offset_t n_f, const vertex_t* queue,
+                           vertex_t* next_queue, StepStats* stats, std::int32_t depth,
+                           unsigned long long& new_edges, unsigned long long& new_max_degree) {
   using BlockScan = cub::BlockScan<offset_t, kBlock>;
   __shared__ typename BlockScan::TempStorage scan_tmp;
-  __shared__ offset_t first_edge[kBlock + 1];  // of each queue entry in the chunk's edges
+  __shared__ offset_t first_edge[kBlock];  // of each queue entry in the chunk's edges
   __shared__ offset_t row_start[kBlock];
   __shared__ vertex_t source[kBlock];
-  const cg::grid_group grid = cg::this_grid();
+  const offset_t per_chunk =
+      min(offset_t{kBlock}, (n_f + offset_t{gridDim.x} - 1) / offset_t{gridDim.x});
+  for (offset_t chunk = offset_t{blockIdx.x} * per_chunk; chunk < n_f;
+       chunk += offset_t{gridDim.x} * per_chunk) {
+    const offset_t in_chunk = min(per_chunk, n_f - chunk);
+    offset_t degree = 0;
+    if (threadIdx.x < in_chunk) {
+      const vertex_t u = queue[chunk + threadIdx.x];
+      source[threadIdx.x] = u;
+      row_start[threadIdx.x] = p.row_ptr[u];
+      degree = p.row_ptr[u + 1] - row_start[threadIdx.x];
+    }
+    offset_t total = 0;
+    BlockScan(scan_tmp).ExclusiveSum(degree, first_edge[threadIdx.x], total);
+    __syncthreads();
+    for (offset_t e = threadIdx.x; e < total; e += kBlock) {
+      int lo = 0, hi = static_cast<int>(in_chunk) - 1;  // the last j with first_edge[j] <= e
+      while (lo < hi) {
+        const int mid = lo + (hi - lo + 1) / 2;
+        if (first_edge[mid] <= e)
+          lo = mid;
+        else
+          hi = mid - 1;
+      }
+      const vertex_t v = p.col_idx[row_start[lo] + (e - first_edge[lo])];
+      claim(p, source[lo], v, depth, next_queue, stats, new_edges, new_max_degree);
+    }
+    __syncthreads();  // the chunk's shared arrays are refilled next
+  }
+}
 
+// One bottom-up level: every unvisited vertex looks through its in-edges for
+// one in the frontier, which is the set of vertices at depth - 1 (no bitmap
+// to build). Counts the in-edges of unvisited vertices as the host's pull
+// step does.
+__device__ void pull_level(const LevelLoop& p, vertex_t* next_queue, StepStats* stats,
+                           std::int32_t depth, unsigned long long& new_edges,
+                           unsigned long long& new_max_degree, unsigned long long& scanned) {
+  for (offset_t i = offset_t{blockIdx.x} * kBlock + threadIdx.x; i < p.n;
+       i += offset_t{gridDim.x} * kBlock) {
+    const auto v = static_cast<vertex_t>(i);
+    if (p.level[v] != -1) continue;
+    const offset_t begin = p.at_row_ptr[v], end = p.at_row_ptr[v + 1];
+    scanned += static_cast<unsigned long long>(end - begin);
+    for (offset_t k = begin; k < end; ++k) {
+      const vertex_t u = p.at_col_idx[k];
+      // Only this thread writes level[v]; others may be setting level[u] to
+      // depth meanwhile, which is not depth - 1 either way.
+      if (p.level[u] == depth - 1) {
+        claim(p, u, v, depth, next_queue, stats, new_edges, new_max_degree);
+        break;
+      }
+    }
+  }
+}
+
+// Levels until one must go to the host (a pull step where the graph has no
+// device pull: in-degrees too high for a thread per vertex; a push step whose
+// frontier holds a vertex of degree > kLoopMaxDegree), the search ends or
+// kLoopLevels are done. A cooperative launch: every block reaches every
+// grid.sync(), and all blocks take the same decisions from the same
+// counters, evaluating the host's direction rule.
+__global__ void __launch_bounds__(kBlock) level_loop_kernel(LevelLoop p) {
+  const cg::grid_group grid = cg::this_grid();
   offset_t m_u = p.m_u, prev_n_f = p.prev_n_f;
+  bool pulled = p.pulled;
   int k = 0;
   for (; k < kLoopLevels; ++k) {
     // Written by atomics before the last grid.sync(): read past the L1.
@@ -238,57 +329,39 @@ __global__ void __launch_bounds__(kBlock) push_levels(PushLoop p) {
     const auto m_f = static_cast<offset_t>(__ldcg(&p.ring[k].edges));
     const unsigned long long max_degree = __ldcg(&p.ring[k].max_degree);
     if (k > 0) m_u -= m_f;  // as the host does after each step
-    if (n_f == 0 || m_f == 0 || max_degree > kLoopMaxDegree ||
-        p.direction.pull(false, n_f, m_f, m_u, prev_n_f))
-      break;
+    if (n_f == 0 || m_f == 0) break;
+    const bool pull = p.direction.pull(pulled, n_f, m_f, m_u, prev_n_f);
+    if (pull ? p.at_row_ptr == nullptr : max_degree > kLoopMaxDegree) break;
     prev_n_f = n_f;
+    pulled = pull;
 
-    const vertex_t* queue = p.queue[k & 1];
     vertex_t* next_queue = p.queue[(k + 1) & 1];
     StepStats* stats = &p.ring[k + 1];
     const std::int32_t depth = p.first_depth + k;
-    unsigned long long new_edges = 0, new_max_degree = 0;
-    for (offset_t chunk = offset_t{blockIdx.x} * kBlock; chunk < n_f;
-         chunk += offset_t{gridDim.x} * kBlock) {
-      const offset_t i = chunk + threadIdx.x;
-      offset_t degree = 0;
-      if (i < n_f) {
-        const vertex_t u = queue[i];
-        source[threadIdx.x] = u;
-        row_start[threadIdx.x] = p.row_ptr[u];
-        degree = p.row_ptr[u + 1] - row_start[threadIdx.x];
-      }
-      offset_t total = 0;
-      BlockScan(scan_tmp).ExclusiveSum(degree, first_edge[threadIdx.x], total);
-      __syncthreads();
-      const int in_chunk = static_cast<int>(min(offset_t{kBlock}, n_f - chunk));
-      for (offset_t e = threadIdx.x; e < total; e += kBlock) {
-        int lo = 0, hi = in_chunk - 1;  // the last j with first_edge[j] <= e
-        while (lo < hi) {
-          const int mid = lo + (hi - lo + 1) / 2;
-          if (first_edge[mid] <= e)
-            lo = mid;
-          else
-            hi = mid - 1;
-        }
-        const vertex_t v = p.col_idx[row_start[lo] + (e - first_edge[lo])];
-        if (p.level[v] != -1) continue;
-        if (atomicCAS(p.level + v, -1, depth) != -1) continue;
-        if (p.parent) p.parent[v] = source[lo];
-        p.visited[v] = 1;
-        const auto d = static_cast<unsigned long long>(row_length(p.row_ptr, v));
-        new_edges += d;
-        new_max_degree = max(new_max_degree, d);
-        append(v, next_queue, &stats->vertices);
-      }
-      __syncthreads();  // the chunk's shared arrays are refilled next
-    }
+    unsigned long long new_edges = 0, new_max_degree = 0, scanned = 0;
+    if (pull)
+      pull_level(p, next_queue, stats, depth, new_edges, new_max_degree, scanned);
+    else
+      push_level(p, n_f, p.queue[k & 1], next_queue, stats, depth, new_edges, new_max_degree);
     add_block(new_edges, &stats->edges);
     max_block(new_max_degree, &stats->max_degree);
-    new_edges = new_max_degree = 0;
+    if (pull) {
+      add_block(scanned, &stats->scanned);
+      if (blockIdx.x == 0 && threadIdx.x == 0) stats->pulled = 1;
+    }
     grid.sync();
   }
   if (blockIdx.x == 0 && threadIdx.x == 0) *p.levels_run = k;
+}
+
+// The largest row length of a CSR matrix, into *out (zeroed beforehand).
+__global__ void max_row_length(vertex_t n, const offset_t* __restrict__ row_ptr,
+                               unsigned long long* out) {
+  unsigned long long m = 0;
+  for (offset_t i = offset_t{blockIdx.x} * kBlock + threadIdx.x; i < n;
+       i += offset_t{gridDim.x} * kBlock)
+    m = max(m, static_cast<unsigned long long>(row_ptr[i + 1] - row_ptr[i]));
+  max_block(m, out);
 }
 
 // The search's device state; one object per bfs() call.
@@ -330,70 +403,71 @@ class GpuBfs {
           cudaMemcpy(parent_.data() + source, &source, sizeof source, cudaMemcpyHostToDevice));
 
     const CsrView<double> a = g_.adj().view();
-    bool dense = false;
-    offset_t n_f = 1;
-    offset_t m_f = a.row_ptr[source + 1] - a.row_ptr[source];
-    offset_t m_u = a.nnz - m_f;
-    offset_t prev_n_f = 0;
-    const BfsDirection& direction = direction_;
+    bool dense = false;  // the frontier's form: front_ (after a host pull step) or queue_
+    Rule r;
+    r.n_f = 1;
+    r.m_f = a.row_ptr[source + 1] - a.row_ptr[source];
+    r.m_u = a.nnz - r.m_f;
+    r.max_degree = r.m_f;  // of the frontier: the source alone
     res.reached = 1;
     res.depth = 1;
 
-    offset_t max_degree = m_f;  // of the frontier: the source alone
     // The device-side loop runs what it can unless every level must be
     // reported to the caller.
     const bool device_loop = !o_.on_iteration;
     std::int32_t depth = 1;
-    while (n_f > 0 && m_f > 0) {
-      const bool pull_step = direction.pull(dense, n_f, m_f, m_u, prev_n_f);
-      if (device_loop && !pull_step && !dense &&
-          static_cast<unsigned long long>(max_degree) <= kLoopMaxDegree) {
-        const int ran = push_loop(depth, n_f, m_f, max_degree, m_u, prev_n_f, res);
-        if (ran > 0) {
-          depth += ran;
-          if (o_.progress) report(res, n_f);
-          continue;
+    while (r.n_f > 0 && r.m_f > 0) {
+      const bool pull_step = direction_.pull(r.pulled, r.n_f, r.m_f, r.m_u, r.prev_n_f);
+      if (device_loop) {
+        if (pull_step && !device_pull_) {
+          const Stopwatch t_setup;
+          prepare_device_pull();
+          setup += t_setup.seconds();
+        }
+        if (pull_step ? *device_pull_
+                      : static_cast<unsigned long long>(r.max_degree) <= kLoopMaxDegree) {
+          if (dense) {
+            to_queue();
+            dense = false;
+          }
+          const int ran = level_loop(depth, r, res);
+          if (ran > 0) {
+            depth += ran;
+            if (o_.progress) report(res, r.n_f);
+            continue;
+          }
         }
       }
       if (pull_step && !dense) {
         const Stopwatch t_setup;
         prepare_pull();
         setup += t_setup.seconds();
-        to_dense(static_cast<vertex_t>(n_f));
+        to_dense(static_cast<vertex_t>(r.n_f));
         dense = true;
       } else if (!pull_step && dense) {
         to_queue();
         dense = false;
       }
-      prev_n_f = n_f;
 
       GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(stats_.data(), 0, sizeof(StepStats)));
-      if (dense) {
+      if (dense)
         pull(depth);
-        ++res.pull_steps;
-      } else {
-        push(static_cast<vertex_t>(n_f), m_f, depth);
-        ++res.push_steps;
-      }
+      else
+        push(static_cast<vertex_t>(r.n_f), r.m_f, depth);
       GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(host_stats_.data(), stats_.data(), sizeof(StepStats),
                                           cudaMemcpyDeviceToHost));
       GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(nullptr));
-      const StepStats s = host_stats_[0];
-      res.edges_examined += dense ? static_cast<offset_t>(s.scanned) : m_f;
-      n_f = static_cast<offset_t>(s.vertices);
-      m_f = static_cast<offset_t>(s.edges);
-      max_degree = static_cast<offset_t>(s.max_degree);
-      m_u -= m_f;
-      res.reached += static_cast<vertex_t>(n_f);
-      if (n_f > 0) res.depth = depth + 1;
+      StepStats s = host_stats_[0];
+      s.pulled = dense;
+      r.step(s, depth, res);
       if (!dense) std::swap(queue_, next_queue_);
       ++depth;
 
-      if (o_.progress) report(res, n_f);
+      if (o_.progress) report(res, r.n_f);
       if (o_.on_iteration) {
         IterationInfo info;
         info.iteration = res.push_steps + res.pull_steps;
-        info.frontier = n_f;
+        info.frontier = r.n_f;
         info.elapsed = t0.seconds();
         if (!o_.on_iteration(info)) break;
       }
@@ -406,54 +480,93 @@ class GpuBfs {
   }
 
  private:
+  // The direction rule's state (bfs_direction.hpp): the frontier's size and
+  // out-edges, the unexplored edges, the previous frontier's size, whether
+  // the last step pulled; and the frontier's largest out-degree.
+  struct Rule {
+    offset_t n_f = 0, m_f = 0, m_u = 0, prev_n_f = 0, max_degree = 0;
+    bool pulled = false;
+
+    // After a step at `depth` that found s: the same bookkeeping as the CPU.
+    void step(const StepStats& s, std::int32_t depth, BfsResult& res) {
+      res.edges_examined += s.pulled ? static_cast<offset_t>(s.scanned) : m_f;
+      ++(s.pulled ? res.pull_steps : res.push_steps);
+      pulled = s.pulled != 0;
+      prev_n_f = n_f;
+      n_f = static_cast<offset_t>(s.vertices);
+      m_f = static_cast<offset_t>(s.edges);
+      max_degree = static_cast<offset_t>(s.max_degree);
+      m_u -= m_f;
+      res.reached += static_cast<vertex_t>(n_f);
+      if (n_f > 0) res.depth = depth + 1;
+    }
+  };
+
   void report(const BfsResult& res, offset_t n_f) const {
     o_.progress->start(res.push_steps + res.pull_steps);
     o_.progress->frontier.store(n_f, std::memory_order_relaxed);
   }
 
-  // Top-down levels on the device (push_levels) from the queued frontier of
-  // n_f vertices, m_f out-edges and out-degrees up to max_degree, at `depth`;
+  // Whether pull steps can run in the device-side loop: a thread per vertex
+  // scans its in-edges, so only where no vertex has more than
+  // kLoopMaxDegree of them (roads, meshes; not a power-law graph's hubs,
+  // which the SpMV operator's formats balance).
+  void prepare_device_pull() {
+    if (g_.directed() && at_.n_rows() == 0 && n_ > 0) at_ = device_transpose(a_);
+    const DeviceCsr<double>& at = transpose();
+    DeviceArray<unsigned long long> longest(1);
+    GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(longest.data(), 0, sizeof(unsigned long long)));
+    max_row_length<<<grid_for(n_, kBlock), kBlock>>>(n_, at.row_ptr().data(), longest.data());
+    check_launch();
+    device_pull_ = longest.download()[0] <= kLoopMaxDegree;
+  }
+
+  // Levels on the device (level_loop) from the queued frontier, at `depth`;
   // then the same bookkeeping as a step at a time, from the counters' ring.
-  // Returns the levels run.
-  int push_loop(std::int32_t depth, offset_t& n_f, offset_t& m_f, offset_t& max_degree,
-                offset_t& m_u, offset_t& prev_n_f, BfsResult& res) {
+  // Returns the levels done.
+  int level_loop(std::int32_t depth, Rule& r, BfsResult& res) {
     if (ring_.size() == 0) {
       ring_ = DeviceArray<StepStats>(kLoopLevels + 1);
       host_ring_.emplace(kLoopLevels + 1);
       levels_run_ = DeviceArray<int>(1);
       int per_sm = 0;
       GRAPHRUN_CUDA_CHECK(
-          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, push_levels, kBlock, 0));
+          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, level_loop_kernel, kBlock, 0));
       if (per_sm < 1) throw DeviceError("bfs: the device-side level loop does not fit on an SM");
       // Two blocks per SM: enough to hide the gathers' latency on the
       // frontiers this loop takes, few enough for a quick grid barrier.
-      loop_blocks_ = multiprocessors() * std::min(per_sm, 2);
+      loop_blocks_ = static_cast<unsigned>(multiprocessors() * std::min(per_sm, 2));
     }
     StepStats start{};
-    start.vertices = static_cast<unsigned long long>(n_f);
-    start.edges = static_cast<unsigned long long>(m_f);
-    start.max_degree = static_cast<unsigned long long>(max_degree);
+    start.vertices = static_cast<unsigned long long>(r.n_f);
+    start.edges = static_cast<unsigned long long>(r.m_f);
+    start.max_degree = static_cast<unsigned long long>(r.max_degree);
     (*host_ring_)[0] = start;
     GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(ring_.data(), host_ring_->data(), sizeof(StepStats),
                                         cudaMemcpyHostToDevice));
     GRAPHRUN_CUDA_CHECK(
         cudaMemsetAsync(ring_.data() + 1, 0, sizeof(StepStats) * std::size_t{kLoopLevels}));
-    PushLoop p{a_.row_ptr().data(),
-               a_.col_idx().data(),
-               level_.data(),
-               o_.parents ? parent_.data() : nullptr,
-               visited_.data(),
-               {queue_.data(), next_queue_.data()},
-               ring_.data(),
-               levels_run_.data(),
-               depth,
-               m_u,
-               prev_n_f,
-               direction_};
+    const bool with_pull = device_pull_.value_or(false);
+    LevelLoop p{a_.row_ptr().data(),
+                a_.col_idx().data(),
+                with_pull ? transpose().row_ptr().data() : nullptr,
+                with_pull ? transpose().col_idx().data() : nullptr,
+                n_,
+                level_.data(),
+                o_.parents ? parent_.data() : nullptr,
+                visited_.data(),
+                {queue_.data(), next_queue_.data()},
+                ring_.data(),
+                levels_run_.data(),
+                depth,
+                r.m_u,
+                r.prev_n_f,
+                r.pulled,
+                direction_};
     void* args[] = {&p};
-    GRAPHRUN_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(push_levels),
-                                                    dim3(loop_blocks_), dim3(kBlock), args, 0,
-                                                    nullptr));
+    GRAPHRUN_CUDA_CHECK(
+        cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(level_loop_kernel),
+                                    dim3(loop_blocks_), dim3(kBlock), args, 0, nullptr));
     check_launch();
     int ran = 0;
     GRAPHRUN_CUDA_CHECK(cudaMemcpy(&ran, levels_run_.data(), sizeof ran, cudaMemcpyDeviceToHost));
@@ -461,18 +574,7 @@ class GpuBfs {
     GRAPHRUN_CUDA_CHECK(cudaMemcpy(host_ring_->data(), ring_.data(),
                                    sizeof(StepStats) * (std::size_t(ran) + 1),
                                    cudaMemcpyDeviceToHost));
-    for (int k = 0; k < ran; ++k) {
-      const StepStats& s = (*host_ring_)[std::size_t(k) + 1];
-      res.edges_examined += m_f;
-      ++res.push_steps;
-      prev_n_f = n_f;
-      n_f = static_cast<offset_t>(s.vertices);
-      m_f = static_cast<offset_t>(s.edges);
-      max_degree = static_cast<offset_t>(s.max_degree);
-      m_u -= m_f;
-      res.reached += static_cast<vertex_t>(n_f);
-      if (n_f > 0) res.depth = depth + k + 1;
-    }
+    for (int k = 0; k < ran; ++k) r.step((*host_ring_)[std::size_t(k) + 1], depth + k, res);
     if (ran % 2 == 1) std::swap(queue_, next_queue_);
     return ran;
   }
@@ -509,7 +611,7 @@ class GpuBfs {
   void prepare_pull() {
     if (pull_op_) return;
     // Built on the device from A, already there: no host transpose, no upload.
-    if (g_.directed()) at_ = device_transpose(a_);
+    if (g_.directed() && at_.n_rows() == 0 && n_ > 0) at_ = device_transpose(a_);
     pull_op_.emplace(transpose(), o_.format);
     front_ = DeviceArray<std::uint8_t>(n_);
     next_ = DeviceArray<std::uint8_t>(n_);
@@ -548,6 +650,7 @@ class GpuBfs {
   std::optional<Pinned<StepStats>> host_ring_;
   DeviceArray<int> levels_run_;
   unsigned loop_blocks_ = 0;
+  std::optional<bool> device_pull_;  // pull steps in the device-side loop; decided on first need
   std::optional<cuda::SpmvOperator<double>> pull_op_;
   DeviceArray<std::uint8_t> front_, next_;
 };
