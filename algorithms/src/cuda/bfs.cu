@@ -203,6 +203,16 @@ __global__ void dense_to_queue(vertex_t n, const std::uint8_t* __restrict__ fron
     if (front[i]) append(static_cast<vertex_t>(i), queue, tail);
 }
 
+// The source is at level 0, its own parent, visited, and the whole queue:
+// one launch instead of four synchronous copies.
+__global__ void start_search(vertex_t source, std::int32_t* level, vertex_t* parent,
+                             std::uint8_t* visited, vertex_t* queue) {
+  level[source] = 0;
+  if (parent) parent[source] = source;
+  visited[source] = 1;
+  queue[0] = source;
+}
+
 // The device-side level loop's arguments. ring[0] holds the counters of the
 // frontier it starts from (in queue[0]); level k of the loop expands
 // queue[k % 2] into queue[(k + 1) % 2] and accumulates into ring[k + 1],
@@ -380,7 +390,10 @@ class GpuBfs {
         deg_(std::size_t(n_) + 1),
         offs_(std::size_t(n_) + 1),
         stats_(1),
-        host_stats_(1),
+        ring_(std::size_t{kLoopLevels} + 1),
+        host_ring_(std::size_t{kLoopLevels} + 1),
+        levels_run_(1),
+        host_levels_run_(1),
         direction_{o.alpha, o.beta, offset_t{n_}} {}
 
   BfsResult run(vertex_t source, const Stopwatch& t0) {
@@ -392,15 +405,9 @@ class GpuBfs {
     if (o_.parents)
       GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(parent_.data(), 0xff, sizeof(vertex_t) * n_));
     GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(visited_.data(), 0, n_));
-    const std::int32_t zero = 0;
-    const std::uint8_t one = 1;
-    GRAPHRUN_CUDA_CHECK(
-        cudaMemcpy(level_.data() + source, &zero, sizeof zero, cudaMemcpyHostToDevice));
-    GRAPHRUN_CUDA_CHECK(cudaMemcpy(visited_.data() + source, &one, 1, cudaMemcpyHostToDevice));
-    GRAPHRUN_CUDA_CHECK(cudaMemcpy(queue_.data(), &source, sizeof source, cudaMemcpyHostToDevice));
-    if (o_.parents)
-      GRAPHRUN_CUDA_CHECK(
-          cudaMemcpy(parent_.data() + source, &source, sizeof source, cudaMemcpyHostToDevice));
+    start_search<<<1, 1>>>(source, level_.data(), o_.parents ? parent_.data() : nullptr,
+                           visited_.data(), queue_.data());
+    check_launch();
 
     const CsrView<double> a = g_.adj().view();
     bool dense = false;  // the frontier's form: front_ (after a host pull step) or queue_
@@ -454,10 +461,10 @@ class GpuBfs {
         pull(depth);
       else
         push(static_cast<vertex_t>(r.n_f), r.m_f, depth);
-      GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(host_stats_.data(), stats_.data(), sizeof(StepStats),
+      GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(host_ring_.data(), stats_.data(), sizeof(StepStats),
                                           cudaMemcpyDeviceToHost));
       GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(nullptr));
-      StepStats s = host_stats_[0];
+      StepStats s = host_ring_[0];
       s.pulled = dense;
       r.step(s, depth, res);
       if (!dense) std::swap(queue_, next_queue_);
@@ -473,7 +480,9 @@ class GpuBfs {
       }
     }
     res.compute_seconds = t_compute.seconds() - setup;
-    res.format = pull_op_ ? pull_op_->format() : SpmvFormat::automatic;
+    res.format = pull_op_                                             ? pull_op_->format()
+                 : res.pull_steps > 0 && device_pull_.value_or(false) ? SpmvFormat::csr_thread
+                                                                      : SpmvFormat::automatic;
     res.level = level_.download();
     if (o_.parents) res.parent = parent_.download();
     return res;
@@ -507,8 +516,9 @@ class GpuBfs {
     o_.progress->frontier.store(n_f, std::memory_order_relaxed);
   }
 
-  // Whether pull steps can run in the device-side loop: a thread per vertex
-  // scans its in-edges, so only where no vertex has more than
+  // Whether pull steps can run in the device-side loop (a thread per vertex
+  // scans its in-edges: the csr-thread SpMV's layout), so only where no
+  // vertex has more than
   // kLoopMaxDegree of them (roads, meshes; not a power-law graph's hubs,
   // which the SpMV operator's formats balance).
   void prepare_device_pull() {
@@ -518,17 +528,17 @@ class GpuBfs {
     GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(longest.data(), 0, sizeof(unsigned long long)));
     max_row_length<<<grid_for(n_, kBlock), kBlock>>>(n_, at.row_ptr().data(), longest.data());
     check_launch();
-    device_pull_ = longest.download()[0] <= kLoopMaxDegree;
+    // The loop's pull is a thread per row of Aᵀ: csr-thread, which a caller
+    // may have asked for; another format asked for runs on the host's steps.
+    device_pull_ = (o_.format == SpmvFormat::automatic || o_.format == SpmvFormat::csr_thread) &&
+                   longest.download()[0] <= kLoopMaxDegree;
   }
 
   // Levels on the device (level_loop) from the queued frontier, at `depth`;
   // then the same bookkeeping as a step at a time, from the counters' ring.
   // Returns the levels done.
   int level_loop(std::int32_t depth, Rule& r, BfsResult& res) {
-    if (ring_.size() == 0) {
-      ring_ = DeviceArray<StepStats>(kLoopLevels + 1);
-      host_ring_.emplace(kLoopLevels + 1);
-      levels_run_ = DeviceArray<int>(1);
+    if (loop_blocks_ == 0) {
       int per_sm = 0;
       GRAPHRUN_CUDA_CHECK(
           cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, level_loop_kernel, kBlock, 0));
@@ -541,8 +551,8 @@ class GpuBfs {
     start.vertices = static_cast<unsigned long long>(r.n_f);
     start.edges = static_cast<unsigned long long>(r.m_f);
     start.max_degree = static_cast<unsigned long long>(r.max_degree);
-    (*host_ring_)[0] = start;
-    GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(ring_.data(), host_ring_->data(), sizeof(StepStats),
+    host_ring_[0] = start;
+    GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(ring_.data(), host_ring_.data(), sizeof(StepStats),
                                         cudaMemcpyHostToDevice));
     GRAPHRUN_CUDA_CHECK(
         cudaMemsetAsync(ring_.data() + 1, 0, sizeof(StepStats) * std::size_t{kLoopLevels}));
@@ -568,13 +578,15 @@ class GpuBfs {
         cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(level_loop_kernel),
                                     dim3(loop_blocks_), dim3(kBlock), args, 0, nullptr));
     check_launch();
-    int ran = 0;
-    GRAPHRUN_CUDA_CHECK(cudaMemcpy(&ran, levels_run_.data(), sizeof ran, cudaMemcpyDeviceToHost));
-    if (ran == 0) return 0;
-    GRAPHRUN_CUDA_CHECK(cudaMemcpy(host_ring_->data(), ring_.data(),
-                                   sizeof(StepStats) * (std::size_t(ran) + 1),
-                                   cudaMemcpyDeviceToHost));
-    for (int k = 0; k < ran; ++k) r.step((*host_ring_)[std::size_t(k) + 1], depth + k, res);
+    // The whole ring (41 KB) with the count: one wait instead of two.
+    GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(host_levels_run_.data(), levels_run_.data(), sizeof(int),
+                                        cudaMemcpyDeviceToHost));
+    GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(host_ring_.data(), ring_.data(),
+                                        sizeof(StepStats) * (std::size_t{kLoopLevels} + 1),
+                                        cudaMemcpyDeviceToHost));
+    GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+    const int ran = host_levels_run_[0];
+    for (int k = 0; k < ran; ++k) r.step(host_ring_[std::size_t(k) + 1], depth + k, res);
     if (ran % 2 == 1) std::swap(queue_, next_queue_);
     return ran;
   }
@@ -644,11 +656,13 @@ class GpuBfs {
   DeviceArray<offset_t> deg_, offs_;
   DeviceArray<std::uint8_t> scan_tmp_;
   DeviceArray<StepStats> stats_;
-  Pinned<StepStats> host_stats_;
-  BfsDirection direction_;
-  DeviceArray<StepStats> ring_;  // the device-side loop's counters, on first use
-  std::optional<Pinned<StepStats>> host_ring_;
+  // The device-side loop's counters, one per level; host_ring_[0] also
+  // takes the counters of a step outside the loop.
+  DeviceArray<StepStats> ring_;
+  Pinned<StepStats> host_ring_;
   DeviceArray<int> levels_run_;
+  Pinned<int> host_levels_run_;
+  BfsDirection direction_;
   unsigned loop_blocks_ = 0;
   std::optional<bool> device_pull_;  // pull steps in the device-side loop; decided on first need
   std::optional<cuda::SpmvOperator<double>> pull_op_;

@@ -22,11 +22,13 @@ struct BfsOptions {
   // push only; alpha = beta = infinity pulls from the first step on. Both >= 0.
   double alpha = 15.0;  // push -> pull threshold
   double beta = 18.0;   // pull -> push threshold
-  // The SpMV format of pull steps on the GPU (Device::cuda); automatic picks
-  // it from the row statistics of Aᵀ. The CPU always runs its CSR kernel.
+  // The SpMV format of pull steps on the GPU (Device::cuda). automatic: on a
+  // graph where no vertex has over 4096 in-edges (roads, meshes), csr-thread
+  // inside the device-side level loop; otherwise the format the row
+  // statistics of Aᵀ choose. The CPU always runs its CSR kernel.
   SpmvFormat format = SpmvFormat::automatic;
   // Called after every level. On the GPU this makes every level wait for the
-  // host; without it, runs of push levels stay on the device.
+  // host; without it, runs of levels stay on the device.
   IterationCallback on_iteration;
   // Where the search reports the levels done and the last frontier's size,
   // for a display on another thread (nullptr: nowhere). On the GPU it moves
