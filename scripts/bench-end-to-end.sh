@@ -35,19 +35,20 @@ bytes=$(stat -c %s "$text")
 
 now() { date +%s.%N; }
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR + 1) / 2)]}'; }
+calc() { awk "BEGIN { print $1 }"; }
 
 # wc -l: the cost of reading the file (from the page cache after the first run).
 wc -l "$text" >/dev/null
 wc_runs=()
 for ((i = 0; i < reps; i++)); do
   t0=$(now); wc -l "$text" >/dev/null; t1=$(now)
-  wc_runs+=("$(echo "$t1 - $t0" | bc -l)")
+  wc_runs+=("$(calc "$t1 - $t0")")
 done
 wc_s=$(printf '%s\n' "${wc_runs[@]}" | median)
 
 echo "R-MAT $scale: $(printf "%'d" "$bytes") bytes of edge list, $(nproc) host cores, $(date -u +%F)"
 echo
-printf '`wc -l`: %.3f s (%.0f MB/s)\n\n' "$wc_s" "$(echo "$bytes / $wc_s / 1e6" | bc -l)"
+printf '`wc -l`: %.3f s (%.0f MB/s)\n\n' "$wc_s" "$(calc "$bytes / $wc_s / 1e6")"
 echo "| input | tol | device | wall s (median of $reps) | load s | parse MB/s | rank s | of which setup s | iterations | summary |"
 echo "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
 for input in "$text" "$cache"; do
@@ -58,9 +59,9 @@ for input in "$text" "$cache"; do
       for ((i = 0; i < reps; i++)); do
         t0=$(now)
         line=$("$graphrun" pagerank "$input" --device "$device" --tol "$tol" --top 0 2>&1 >/dev/null |
-               grep '^pagerank:' | tail -1)
+               grep "^pagerank:" | tail -1 || true)
         t1=$(now)
-        walls+=("$(echo "$t1 - $t0" | bc -l)")
+        walls+=("$(calc "$t1 - $t0")")
       done
       wall=$(printf '%s\n' "${walls[@]}" | median)
       load=$(sed -nE 's/.*load ([0-9.]+) s.*/\1/p' <<<"$line")
@@ -68,7 +69,7 @@ for input in "$text" "$cache"; do
       setup=$(sed -nE 's/.*setup ([0-9.]+) s.*/\1/p' <<<"$line")
       iters=$(sed -nE 's/.* ([0-9]+) iterations? .*/\1/p' <<<"$line")
       rate=-
-      [ "$input" = "$text" ] && [ -n "$load" ] && rate=$(printf '%.0f' "$(echo "$bytes / $load / 1e6" | bc -l)")
+      [ "$input" = "$text" ] && [ -n "$load" ] && rate=$(printf '%.0f' "$(calc "$bytes / $load / 1e6")")
       printf '| %s | %s | %s | %.3f | %s | %s | %s | %s | %s | %s |\n' "$(basename "$input")" "$tol" \
         "$device" "$wall" "${load:--}" "$rate" "${rank:--}" "${setup:--}" "${iters:--}" "$line"
     done
