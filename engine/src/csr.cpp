@@ -3,7 +3,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <atomic>
 #include <numeric>
 #include <string>
 
@@ -48,129 +47,6 @@ Csr<T>::Csr(vertex_t n_rows, vertex_t n_cols, std::vector<offset_t> row_ptr,
     throw ArgumentError(
         "Csr: row_ptr not non-decreasing within [0, nnz], or columns out of range, or not sorted "
         "and unique within a row");
-}
-
-template <class T>
-Csr<T> Csr<T>::from_coo(const Coo<T>& coo, Duplicates dup) {
-  const offset_t nnz = coo.nnz();
-  const bool pattern = coo.is_pattern();
-  if (coo.n_rows < 0 || coo.n_cols < 0) throw ArgumentError("Coo: negative shape");
-  if (coo.col.size() != coo.row.size() || (!pattern && coo.val.size() != coo.row.size()))
-    throw ArgumentError("Coo: row, col and val must have the same length");
-
-  // Counting sort by row. Counting is parallel (atomic increments: the
-  // counts do not depend on their order). The scatter is parallel for a
-  // pattern, whose rows are sorted and deduplicated afterwards so the order
-  // it leaves within a row does not matter; with values it stays serial and
-  // stable, keeping input order within a row, which Duplicates::last and a
-  // reproducible summation order of duplicates rely on.
-  const int nt = omp_get_max_threads();
-  const vertex_t n = coo.n_rows;
-  std::vector<offset_t> counts(static_cast<std::size_t>(n) + 1, 0);
-  bool in_range = true;
-#pragma omp parallel for num_threads(nt) schedule(static) reduction(&& : in_range)
-  for (offset_t k = 0; k < nnz; ++k) {
-    const vertex_t r = coo.row[k], c = coo.col[k];
-    if (r < 0 || r >= n || c < 0 || c >= coo.n_cols) {
-      in_range = false;
-      continue;
-    }
-    std::atomic_ref<offset_t>(counts[r + 1]).fetch_add(1, std::memory_order_relaxed);
-  }
-  if (!in_range) throw ArgumentError("Coo: entry outside the matrix shape");
-  std::partial_sum(counts.begin(), counts.end(), counts.begin());
-
-  std::vector<vertex_t> cols(nnz);
-  std::vector<T> vals(pattern ? 0 : nnz);
-  std::vector<offset_t> next(counts.begin(), counts.end() - 1);
-  if (pattern) {
-#pragma omp parallel for num_threads(nt) schedule(static)
-    for (offset_t k = 0; k < nnz; ++k) {
-      const offset_t p =
-          std::atomic_ref<offset_t>(next[coo.row[k]]).fetch_add(1, std::memory_order_relaxed);
-      cols[p] = coo.col[k];
-    }
-  } else {
-    for (offset_t k = 0; k < nnz; ++k) {
-      const offset_t p = next[coo.row[k]]++;
-      cols[p] = coo.col[k];
-      vals[p] = coo.val[k];
-    }
-  }
-
-  // Sort each row by column (stable: input order among equal columns) and
-  // merge duplicates in place; record the new row lengths.
-  std::vector<offset_t> new_len(static_cast<std::size_t>(n) + 1, 0);
-#pragma omp parallel num_threads(nt)
-  {
-    std::vector<offset_t> perm;
-    std::vector<vertex_t> tmp_c;
-    std::vector<T> tmp_v;
-#pragma omp for schedule(dynamic, 256)
-    for (vertex_t i = 0; i < n; ++i) {
-      const offset_t b = counts[i], e = counts[i + 1];
-      const offset_t len = e - b;
-      if (len == 0) continue;
-      vertex_t* c = cols.data() + b;
-      offset_t out = 0;
-      if (pattern) {
-        std::sort(c, c + len);
-        out = std::unique(c, c + len) - c;
-      } else {
-        T* v = vals.data() + b;
-        perm.resize(len);
-        std::iota(perm.begin(), perm.end(), offset_t{0});
-        if (!std::is_sorted(c, c + len)) {
-          std::stable_sort(perm.begin(), perm.end(),
-                           [c](offset_t x, offset_t y) { return c[x] < c[y]; });
-        }
-        tmp_c.resize(len);
-        tmp_v.resize(len);
-        for (offset_t k = 0; k < len; ++k) {
-          const vertex_t col = c[perm[k]];
-          const T val = v[perm[k]];
-          if (out > 0 && tmp_c[out - 1] == col) {
-            T& acc = tmp_v[out - 1];
-            acc = dup == Duplicates::sum   ? acc + val
-                  : dup == Duplicates::max ? std::max(acc, val)
-                                           : val;
-          } else {
-            tmp_c[out] = col;
-            tmp_v[out] = val;
-            ++out;
-          }
-        }
-        std::copy(tmp_c.begin(), tmp_c.begin() + out, c);
-        std::copy(tmp_v.begin(), tmp_v.begin() + out, v);
-      }
-      new_len[i + 1] = out;
-    }
-  }
-  std::partial_sum(new_len.begin(), new_len.end(), new_len.begin());
-  const offset_t out_nnz = new_len[n];
-  if (out_nnz != nnz) {
-    // Compact rows left over from duplicate merging (moving left only).
-    for (vertex_t i = 0; i < n; ++i) {
-      const offset_t src = counts[i], dst = new_len[i], len = new_len[i + 1] - new_len[i];
-      if (src != dst) {
-        std::copy(cols.begin() + src, cols.begin() + src + len, cols.begin() + dst);
-        if (!pattern) std::copy(vals.begin() + src, vals.begin() + src + len, vals.begin() + dst);
-      }
-    }
-    cols.resize(out_nnz);
-    cols.shrink_to_fit();
-    if (!pattern) {
-      vals.resize(out_nnz);
-      vals.shrink_to_fit();
-    }
-  }
-  Csr out;
-  out.n_rows_ = n;
-  out.n_cols_ = coo.n_cols;
-  out.row_ptr_ = std::move(new_len);
-  out.col_idx_ = std::move(cols);
-  out.values_ = std::move(vals);
-  return out;
 }
 
 template <class T>

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <random>
 #include <utility>
@@ -72,6 +74,67 @@ TEST(CsrFromCoo, EmptyShapes) {
   auto b = Csr<double>::from_coo(Coo<double>{5, 0, {}, {}, {}});
   EXPECT_EQ(b.n_rows(), 5);
   EXPECT_EQ(b.row_ptr().back(), 0);
+}
+
+// The reference: every entry in input order into a map, merged by policy.
+Dense reference_merge(const Coo<double>& coo, Duplicates dup) {
+  Dense d;
+  for (std::size_t k = 0; k < coo.row.size(); ++k) {
+    const double v = coo.val.empty() ? 1.0 : coo.val[k];
+    const auto [it, fresh] = d.try_emplace({coo.row[k], coo.col[k]}, v);
+    if (fresh || coo.val.empty()) continue;
+    it->second = dup == Duplicates::sum   ? it->second + v
+                 : dup == Duplicates::max ? std::max(it->second, v)
+                                          : v;
+  }
+  return d;
+}
+
+// Shapes that exercise the bucketed passes: many buckets of rows (n > 2048),
+// empty rows, one row holding a third of the entries, power-law rows, a
+// band; duplicates everywhere, values that make sum order-sensitive in
+// floating point; at several thread counts (the result must not change).
+TEST(CsrFromCoo, MatchesMapReferenceOnRandomShapesAtAnyThreadCount) {
+  std::mt19937_64 rng(7);
+  const vertex_t n = 70'000;
+  enum Shape { uniform, huge_row, power_law, banded };
+  for (Shape shape : {uniform, huge_row, power_law, banded})
+    for (bool pattern : {false, true}) {
+      Coo<double> coo;
+      coo.n_rows = n;
+      coo.n_cols = n + 5;
+      std::uniform_int_distribution<vertex_t> any(0, n - 1);
+      std::uniform_real_distribution<double> val(-1.0, 1.0);
+      for (int k = 0; k < 100'000; ++k) {
+        vertex_t r = any(rng), c = any(rng) % 997;  // few columns: many duplicates
+        if (shape == huge_row && k % 3 == 0) r = 12'345;
+        if (shape == power_law) r = static_cast<vertex_t>(std::pow(any(rng) / double(n), 3.0) * n);
+        if (shape == banded) c = std::min<vertex_t>(n + 4, r + static_cast<vertex_t>(c % 7));
+        if (r % 5 == 1) continue;  // empty rows
+        coo.row.push_back(r);
+        coo.col.push_back(c);
+        if (!pattern) coo.val.push_back(val(rng) * 1e-3 + (k % 11 == 0 ? 1e6 : 0.0));
+      }
+      for (Duplicates dup : {Duplicates::sum, Duplicates::max, Duplicates::last}) {
+        const Dense want = reference_merge(coo, dup);
+        Csr<double> first;
+        for (int threads : {1, 3, 8}) {
+          omp_set_num_threads(threads);
+          const Csr<double> a = Csr<double>::from_coo(coo, dup);
+          expect_well_formed(a);
+          EXPECT_EQ(a.is_pattern(), pattern);
+          const Dense got = to_dense(a);
+          ASSERT_EQ(got.size(), want.size()) << shape << " threads " << threads;
+          // Sums in input order: exactly the reference's.
+          EXPECT_TRUE(got == want) << "shape " << shape << " threads " << threads;
+          if (threads == 1)
+            first = a;
+          else
+            EXPECT_TRUE(a.col_idx() == first.col_idx() && a.values() == first.values());
+        }
+      }
+    }
+  omp_set_num_threads(2);
 }
 
 TEST(CsrConstructor, ValidatesLayout) {
