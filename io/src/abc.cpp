@@ -161,15 +161,12 @@ Graph read_abc(const std::string& path, const LoadOptions& options, LoadStats* s
   const std::vector<offset_t> start =
       coo_offsets(parsed, options.undirected, size, [](const AbcEdges& c) { return c.self_loops; });
   std::vector<std::string> names = ids.take_names();
-  Coo<double> coo;
-  coo.n_rows = coo.n_cols = static_cast<vertex_t>(names.size());
-  fill_coo(coo, start, parsed, options.undirected, 1.0, weighted, threads, size,
-           [&](const AbcEdges& c, std::size_t e) {
-             return CooEntry{c.src[e], c.dst[e], weighted ? c.weight[e] : 1.0};
-           });
-  progress.report(0.5);
-  Csr<double> adj = Csr<double>::from_coo(coo, options.duplicates);
-  coo = Coo<double>{};
+  const auto n = static_cast<vertex_t>(names.size());
+  Csr<double> adj =
+      csr_from_chunks(n, n, start, parsed, options.undirected, 1.0, weighted, options.duplicates,
+                      threads, size, [&](const AbcEdges& c, std::size_t e) {
+                        return CooEntry{c.src[e], c.dst[e], weighted ? c.weight[e] : 1.0};
+                      });
   Graph g = Graph::with_names(std::move(adj), std::move(names), !options.undirected, weighted);
   progress.done();
 

@@ -1,17 +1,18 @@
-// Assembling COO from per-chunk parse results, in parallel (internal to io/).
+// Assembling CSR from per-chunk parse results, in parallel (internal to io/).
 //
-// Chunk i's entries land in [start[i], start[i+1]) of the COO arrays, so
-// every chunk is copied by one thread without coordination, and input order
-// is kept (Duplicates::last relies on it). With `mirror`, each off-diagonal
-// entry (r, c, v) is followed by (c, r, mirror_sign * v): symmetrizing an
-// edge list (--undirected), expanding a symmetric or skew-symmetric Matrix
-// Market file.
+// Chunk i's entries are entries [start[i], start[i+1]) in input order, which
+// Duplicates::last relies on. With `mirror`, each off-diagonal entry
+// (r, c, v) is followed by (c, r, mirror_sign * v): symmetrizing an edge list
+// (--undirected), expanding a symmetric or skew-symmetric Matrix Market
+// file.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "graphrun/engine/coo.hpp"
+#include "graphrun/engine/csr.hpp"
+#include "graphrun/engine/csr_assembly.hpp"
 #include "graphrun/engine/types.hpp"
 
 namespace graphrun::io::detail {
@@ -36,37 +37,26 @@ std::vector<offset_t> coo_offsets(const std::vector<Chunk>& chunks, bool mirror,
   return start;
 }
 
-// Fills coo.row/col/val (sized here; val only when `valued`) from the chunks:
-// entry(chunk, e) gives entry e of a chunk as a CooEntry. Each chunk is
-// emptied once copied, to give its memory back early.
+// CSR (n_rows x n_cols) of the chunks' entries in chunk order, straight
+// from the chunks (assemble_csr: no COO copy in between): entry(chunk, e)
+// gives entry e of a chunk as a CooEntry, start is coo_offsets' result for
+// the same `mirror`. Duplicates merge by `dup`, in input order.
 template <class Chunk, class Size, class Entry>
-void fill_coo(Coo<double>& coo, const std::vector<offset_t>& start, std::vector<Chunk>& chunks,
-              bool mirror, double mirror_sign, bool valued, int threads, Size size, Entry entry) {
-  const auto nnz = static_cast<std::size_t>(start.back());
-  coo.row.resize(nnz);
-  coo.col.resize(nnz);
-  if (valued) coo.val.resize(nnz);
-  const auto n_chunks = static_cast<std::int64_t>(chunks.size());
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-  for (std::int64_t i = 0; i < n_chunks; ++i) {
-    Chunk& c = chunks[i];
-    auto k = static_cast<std::size_t>(start[i]);
-    const std::size_t m = size(c);
-    for (std::size_t e = 0; e < m; ++e) {
-      const CooEntry x = entry(c, e);
-      coo.row[k] = x.row;
-      coo.col[k] = x.col;
-      if (valued) coo.val[k] = x.value;
-      ++k;
-      if (mirror && x.row != x.col) {
-        coo.row[k] = x.col;
-        coo.col[k] = x.row;
-        if (valued) coo.val[k] = mirror_sign * x.value;
-        ++k;
-      }
-    }
-    c = Chunk{};
-  }
+Csr<double> csr_from_chunks(vertex_t n_rows, vertex_t n_cols, const std::vector<offset_t>& start,
+                            const std::vector<Chunk>& chunks, bool mirror, double mirror_sign,
+                            bool valued, Duplicates dup, int threads, Size size, Entry entry) {
+  return assemble_csr<double>(
+      n_rows, n_cols, static_cast<std::int64_t>(chunks.size()), !valued, dup, threads,
+      [&](std::int64_t i) { return start[i + 1] - start[i]; },
+      [&](std::int64_t i, auto&& emit) {
+        const Chunk& c = chunks[i];
+        const std::size_t m = size(c);
+        for (std::size_t e = 0; e < m; ++e) {
+          const CooEntry x = entry(c, e);
+          emit(x.row, x.col, x.value);
+          if (mirror && x.row != x.col) emit(x.col, x.row, mirror_sign * x.value);
+        }
+      });
 }
 
 }  // namespace graphrun::io::detail

@@ -2,8 +2,8 @@
 //
 // Pipeline: read (and inflate) the whole file; detect the column count from
 // the first data line; parse line-aligned chunks in parallel into per-chunk
-// id arrays; map input ids to dense ids (id_map.hpp); assemble COO, then
-// CSR through Csr::from_coo, which sorts rows and merges duplicates.
+// id arrays; map input ids to dense ids (id_map.hpp); assemble CSR from the
+// chunks (coo_assembly.hpp), which sorts rows and merges duplicates.
 
 #include <algorithm>
 #include <cstdint>
@@ -155,15 +155,12 @@ Graph read_edge_list(const std::string& path, const LoadOptions& options, LoadSt
   IdMap ids(endpoints, max_id, threads, path);
   progress.report(0.3);
 
-  Coo<double> coo;
-  coo.n_rows = coo.n_cols = ids.size();
-  fill_coo(coo, start, parsed, options.undirected, 1.0, weighted, threads, size,
-           [&](const EdgeChunk& c, std::size_t e) {
-             return CooEntry{ids(c.src[e]), ids(c.dst[e]), weighted ? c.weight[e] : 1.0};
-           });
-  progress.report(0.5);
-  Csr<double> adj = Csr<double>::from_coo(coo, options.duplicates);
-  coo = Coo<double>{};
+  Csr<double> adj =
+      csr_from_chunks(ids.size(), ids.size(), start, parsed, options.undirected, 1.0, weighted,
+                      options.duplicates, threads, size, [&](const EdgeChunk& c, std::size_t e) {
+                        return CooEntry{ids(c.src[e]), ids(c.dst[e]), weighted ? c.weight[e] : 1.0};
+                      });
+  parsed = {};
   Graph g(std::move(adj), ids.take_ids(), !options.undirected, weighted);
   progress.done();
 

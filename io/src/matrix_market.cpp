@@ -313,25 +313,22 @@ std::vector<EntryChunk<Index>> read_entries(const std::string& path, const Input
   return parsed;
 }
 
-// COO of the parsed entries, vertex(index) giving each index's row or
+// CSR of the parsed entries, vertex(index) giving each index's row or
 // column; `mirror` adds (j, i) for every off-diagonal (i, j) of a general
 // file (a symmetric file is always expanded).
 template <class Index, class Vertex>
-Coo<double> assemble(const Header& h, std::vector<EntryChunk<Index>>& parsed, vertex_t rows,
-                     vertex_t cols, bool mirror, int threads, Vertex vertex) {
+Csr<double> assemble(const Header& h, const std::vector<EntryChunk<Index>>& parsed, vertex_t rows,
+                     vertex_t cols, bool mirror, Duplicates dup, int threads, Vertex vertex) {
   const bool expand = mirror || h.symmetry != Symmetry::general;
   const double sign = h.symmetry == Symmetry::skew_symmetric ? -1.0 : 1.0;
   auto size = [](const EntryChunk<Index>& c) { return c.row.size(); };
   const std::vector<offset_t> start =
       coo_offsets(parsed, expand, size, [](const EntryChunk<Index>& c) { return c.diagonal; });
-  Coo<double> coo;
-  coo.n_rows = rows;
-  coo.n_cols = cols;
-  fill_coo(coo, start, parsed, expand, sign, !h.pattern, threads, size,
-           [&](const EntryChunk<Index>& c, std::size_t e) {
-             return CooEntry{vertex(c.row[e]), vertex(c.col[e]), h.pattern ? 1.0 : c.val[e]};
-           });
-  return coo;
+  return csr_from_chunks(
+      rows, cols, start, parsed, expand, sign, !h.pattern, dup, threads, size,
+      [&](const EntryChunk<Index>& c, std::size_t e) {
+        return CooEntry{vertex(c.row[e]), vertex(c.col[e]), h.pattern ? 1.0 : c.val[e]};
+      });
 }
 
 }  // namespace
@@ -344,10 +341,8 @@ Csr<double> read_matrix_market(const std::string& path) {
   if (hypersparse(h.rows, h)) refuse_hypersparse_rows(path, h);
   check_dense(path, h);
   auto parsed = read_entries<vertex_t>(path, in, threads, 0, nullptr, progress);
-  const Coo<double> coo =
-      assemble(h, parsed, static_cast<vertex_t>(h.rows), static_cast<vertex_t>(h.cols), false,
-               threads, [](vertex_t v) { return v; });
-  return Csr<double>::from_coo(coo, Duplicates::sum);
+  return assemble(h, parsed, static_cast<vertex_t>(h.rows), static_cast<vertex_t>(h.cols), false,
+                  Duplicates::sum, threads, [](vertex_t v) { return v; });
 }
 
 Graph read_matrix_market_graph(const std::string& path, const LoadOptions& options,
@@ -363,7 +358,7 @@ Graph read_matrix_market_graph(const std::string& path, const LoadOptions& optio
                          " x " + std::to_string(h.cols));
   const bool undirected = options.undirected || h.symmetry != Symmetry::general;
 
-  Coo<double> coo;
+  Csr<double> adj;
   std::vector<std::uint64_t> ids;
   double seconds_read = 0;
   Stopwatch t1;
@@ -383,8 +378,8 @@ Graph read_matrix_market_graph(const std::string& path, const LoadOptions& optio
       max_index = std::max(max_index, c.max_index);
     }
     IdMap map(endpoints, max_index, threads, path);
-    coo = assemble(h, parsed, map.size(), map.size(), options.undirected, threads,
-                   [&](std::uint64_t index) { return map(index); });
+    adj = assemble(h, parsed, map.size(), map.size(), options.undirected, options.duplicates,
+                   threads, [&](std::uint64_t index) { return map(index); });
     ids = map.take_ids();
   } else {
     check_dense(path, h);
@@ -394,11 +389,10 @@ Graph read_matrix_market_graph(const std::string& path, const LoadOptions& optio
     t1.restart();
     progress.phase(0.8, 1.0);
     const auto n = static_cast<vertex_t>(h.rows);
-    coo = assemble(h, parsed, n, n, options.undirected, threads, [](vertex_t v) { return v; });
+    adj = assemble(h, parsed, n, n, options.undirected, options.duplicates, threads,
+                   [](vertex_t v) { return v; });
   }
   progress.report(0.5);
-  Csr<double> adj = Csr<double>::from_coo(coo, options.duplicates);
-  coo = Coo<double>{};
   if (!sparse) {
     // Vertex ids are the file's own 1-based indices.
     ids.resize(static_cast<std::size_t>(h.rows));
