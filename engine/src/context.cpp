@@ -36,5 +36,6 @@ Context& Context::set_max_device_memory(std::size_t bytes) {
 #include "graphrun/engine/device_array.hpp"
 namespace graphrun {
 int cuda_device_count() noexcept { return 0; }
+void warm_up_device(int) noexcept {}
 }  // namespace graphrun
 #endif

@@ -1,4 +1,5 @@
 #include <string>
+#include <thread>
 
 #include "graphrun/engine/cuda_check.hpp"
 #include "graphrun/engine/device_array.hpp"
@@ -24,6 +25,34 @@ int cuda_device_count() noexcept {
     return 0;
   }
   return n;
+}
+
+namespace {
+
+// The warm-up thread, joined when the program ends (a detached thread still
+// inside the driver at exit is undefined behaviour).
+struct WarmUp {
+  std::thread thread;
+  ~WarmUp() {
+    if (thread.joinable()) thread.join();
+  }
+};
+
+}  // namespace
+
+void warm_up_device(int device) noexcept {
+  static WarmUp warm;
+  if (warm.thread.joinable()) return;
+  try {
+    warm.thread = std::thread([device] {
+      // cudaFree(nullptr) creates the primary context; the runtime makes
+      // other threads' calls wait for it.
+      if (cudaSetDevice(device) != cudaSuccess || cudaFree(nullptr) != cudaSuccess)
+        cudaGetLastError();
+    });
+  } catch (...) {
+    // No thread: the context is then made by the first call, as without this.
+  }
 }
 
 namespace {

@@ -24,6 +24,13 @@ namespace graphrun {
 // Number of usable CUDA devices; 0 without backend, driver or GPU. Never throws.
 int cuda_device_count() noexcept;
 
+// Starts creating device `device`'s CUDA context on a thread of its own and
+// returns at once, so that the ~0.2 s it takes overlaps other work (a command
+// line reading its input). The first CUDA call that needs the context waits
+// for it; the thread is joined at exit. Errors are left for that first call
+// to report. Does nothing without a CUDA backend.
+void warm_up_device(int device) noexcept;
+
 #if defined(GRAPHRUN_HAVE_CUDA)
 
 [[noreturn]] void throw_device_size_overflow();
