@@ -126,7 +126,8 @@ if [ "$sanitize" = 1 ] && command -v compute-sanitizer >/dev/null; then
   # Small cases only (the *Large* ones are 10-100x slower under the tools),
   # the runs side by side and beside the plain GPU test run: memcheck on every GPU test binary; racecheck on
   # those whose kernels share memory between threads (SpMV tiles and carries,
-  # SpGEMM hash tables, PageRank's block reductions, MCL's segmented sort, BFS's block scans in
+  # SpGEMM hash tables, PageRank's block reductions, MCL's segmented sort, row statistics'
+  # shared histogram, BFS's block scans in
   # its device-side level loop). Each run is capped at
   # SANITIZER_LIMIT seconds; a cap reached reads FAIL (124).
   san_limit=${SANITIZER_LIMIT:-450}
@@ -139,7 +140,7 @@ if [ "$sanitize" = 1 ] && command -v compute-sanitizer >/dev/null; then
       --gtest_filter='-*Large*:*TooLarge*'
     case "$(basename "$t")" in
       test_cuda_spmv | test_cuda_spgemm | test_cuda_pagerank | test_cuda_mcl | test_cuda_contract | \
-      test_cuda_deterministic | test_cuda_device_memory | test_cuda_bfs)
+      test_cuda_deterministic | test_cuda_device_memory | test_cuda_bfs | test_cuda_row_stats)
         step_bg "racecheck-$(basename "$t")" timeout "$san_limit" compute-sanitizer \
           --tool racecheck --error-exitcode 1 "$t" --gtest_filter='-*Large*:*TooLarge*' ;;
     esac

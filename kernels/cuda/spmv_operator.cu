@@ -99,10 +99,8 @@ SpmvOperator<T>::SpmvOperator(const DeviceCsr<T>& a, SpmvFormat format, int thre
                                !std::has_single_bit(unsigned(threads_per_row))))
     throw ArgumentError("SpmvOperator: threads per row must be 2, 4, 8, 16 or 32");
   impl_->a = &a;
-  // Row statistics from row_ptr alone (n + 1 offsets back to the host).
-  const std::vector<offset_t> row_ptr = a.row_ptr().download();
-  CsrView<T> shape{a.n_rows(), a.n_cols(), a.nnz(), row_ptr.data(), nullptr, nullptr};
-  const RowStats stats = analyze(shape);
+  // Row statistics on the device: only the figures come back.
+  const RowStats stats = analyze(a);
   if (format != SpmvFormat::automatic) {
     impl_->build(format, stats);
     if (format == SpmvFormat::csr_warp && threads_per_row != 0) impl_->width = threads_per_row;

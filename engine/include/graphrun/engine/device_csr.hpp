@@ -11,6 +11,7 @@
 
 #include "graphrun/engine/csr.hpp"
 #include "graphrun/engine/device_array.hpp"
+#include "graphrun/engine/row_stats.hpp"
 
 #if defined(GRAPHRUN_HAVE_CUDA)
 namespace graphrun {
@@ -70,6 +71,12 @@ class DeviceCsr {
 // Returns when it is done on `stream`.
 template <class T>
 DeviceCsr<T> device_transpose(const DeviceCsr<T>& a, CUstream_st* stream = nullptr);
+
+// Row statistics computed on the device (engine/src/cuda/row_stats.cu): the
+// same figures as analyze(a.view()) on the host, without copying row_ptr
+// back.
+template <class T>
+RowStats analyze(const DeviceCsr<T>& a);
 
 }  // namespace graphrun
 #endif  // GRAPHRUN_HAVE_CUDA
