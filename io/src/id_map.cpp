@@ -26,11 +26,14 @@ IdMap::IdMap(const std::vector<std::span<const std::uint64_t>>& parts, std::uint
   if (max_id < 2 * endpoints + (std::uint64_t(1) << 20)) {
     const std::size_t table = static_cast<std::size_t>(max_id) + 1;
     direct_.assign(table, 0);
-    // Mark: many threads may set the same slot, all to 1.
+    // Mark: many threads may set the same slot, all to 1. Read first: a hub's
+    // slot, stored to by every thread, would bounce between their caches.
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
     for (std::int64_t i = 0; i < n_parts; ++i)
-      for (const std::uint64_t id : parts[i])
-        std::atomic_ref<vertex_t>(direct_[id]).store(1, std::memory_order_relaxed);
+      for (const std::uint64_t id : parts[i]) {
+        std::atomic_ref<vertex_t> slot(direct_[id]);
+        if (slot.load(std::memory_order_relaxed) == 0) slot.store(1, std::memory_order_relaxed);
+      }
 
     // Number the marked slots in ascending order: count per block, prefix,
     // then assign, so the scan is parallel too.
