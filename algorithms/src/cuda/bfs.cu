@@ -111,6 +111,49 @@ __device__ void append(vertex_t v, vertex_t* queue, unsigned long long* tail) {
   queue[base + group.thread_rank()] = v;
 }
 
+// What a step writes for the vertices it reaches: levels, parents (nullptr:
+// none), visited marks, the next queue and its counters; A's row pointers
+// give a new vertex's out-degree.
+struct Reach {
+  const offset_t* row_ptr;
+  std::int32_t* level;
+  vertex_t* parent;
+  std::uint8_t* visited;
+  vertex_t* next_queue;
+  StepStats* stats;
+};
+
+// Claims v for `depth` from u (its parent); the winner appends v to the next
+// queue and counts its out-edges. Returns whether this thread won.
+__device__ bool claim(const Reach& r, vertex_t u, vertex_t v, std::int32_t depth,
+                      unsigned long long& new_edges, unsigned long long& new_max_degree) {
+  if (r.level[v] != -1) return false;  // cheap test before the atomic
+  if (atomicCAS(r.level + v, -1, depth) != -1) return false;
+  if (r.parent) r.parent[v] = u;
+  r.visited[v] = 1;
+  const auto d = static_cast<unsigned long long>(row_length(r.row_ptr, v));
+  new_edges += d;
+  new_max_degree = max(new_max_degree, d);
+  append(v, r.next_queue, &r.stats->vertices);
+  return true;
+}
+
+// Edge e of a frontier whose out-edges are laid end to end belongs to the
+// last entry j < count with first[j] <= e (first: the exclusive scan of the
+// degrees; entries of degree 0 share their successor's start and lose).
+template <class Index>
+__device__ Index source_of_edge(const offset_t* first, Index count, offset_t e) {
+  Index lo = 0, hi = count - 1;
+  while (lo < hi) {
+    const Index mid = lo + (hi - lo + 1) / 2;
+    if (first[mid] <= e)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
 // deg[i] = out-degree of queue[i] for i < nq, deg[nq] = 0 (so that the
 // exclusive scan's last entry is the total).
 __global__ void queue_degrees(const vertex_t* __restrict__ queue, vertex_t nq,
@@ -126,27 +169,13 @@ __global__ void __launch_bounds__(kBlock)
                 offset_t total, const offset_t* __restrict__ row_ptr,
                 const vertex_t* __restrict__ col_idx, std::int32_t depth, std::int32_t* level,
                 vertex_t* parent, std::uint8_t* visited, vertex_t* next_queue, StepStats* stats) {
+  const Reach reach{row_ptr, level, parent, visited, next_queue, stats};
   unsigned long long new_edges = 0, max_degree = 0;
   for (offset_t e = blockIdx.x * kBlock + threadIdx.x; e < total;
        e += offset_t{gridDim.x} * kBlock) {
-    vertex_t lo = 0, hi = nq - 1;  // the last k with offs[k] <= e
-    while (lo < hi) {
-      const vertex_t mid = lo + (hi - lo + 1) / 2;
-      if (offs[mid] <= e)
-        lo = mid;
-      else
-        hi = mid - 1;
-    }
-    const vertex_t u = queue[lo];
-    const vertex_t v = col_idx[row_ptr[u] + (e - offs[lo])];
-    if (level[v] != -1) continue;  // cheap test before the atomic
-    if (atomicCAS(level + v, -1, depth) != -1) continue;
-    if (parent) parent[v] = u;
-    visited[v] = 1;
-    const auto degree = static_cast<unsigned long long>(row_length(row_ptr, v));
-    new_edges += degree;
-    max_degree = max(max_degree, degree);
-    append(v, next_queue, &stats->vertices);
+    const vertex_t k = source_of_edge(offs, nq, e);
+    const vertex_t u = queue[k];
+    claim(reach, u, col_idx[row_ptr[u] + (e - offs[k])], depth, new_edges, max_degree);
   }
   add_block(new_edges, &stats->edges);
   max_block(max_degree, &stats->max_degree);
@@ -237,30 +266,14 @@ struct LevelLoop {
   BfsDirection direction;
 };
 
-// Claims v for `depth` from u (its parent); the winner appends v to the next
-// queue and counts its out-edges. Returns whether this thread won.
-__device__ bool claim(const LevelLoop& p, vertex_t u, vertex_t v, std::int32_t depth,
-                      vertex_t* next_queue, StepStats* stats, unsigned long long& new_edges,
-                      unsigned long long& new_max_degree) {
-  if (p.level[v] != -1) return false;  // cheap test before the atomic
-  if (atomicCAS(p.level + v, -1, depth) != -1) return false;
-  if (p.parent) p.parent[v] = u;
-  p.visited[v] = 1;
-  const auto d = static_cast<unsigned long long>(row_length(p.row_ptr, v));
-  new_edges += d;
-  new_max_degree = max(new_max_degree, d);
-  append(v, next_queue, &stats->vertices);
-  return true;
-}
-
 // One top-down level: the n_f queued vertices are dealt to the blocks in
 // chunks of at most kBlock, as evenly as the frontier allows (a few thousand
 // vertices spread over every block rather than filling a few), and each
 // chunk's out-edges are expanded edge-balanced, a block scan of the degrees
 // giving each edge its source.
-__device__ void push_level(const LevelLoop& p, offset_t n_f, const vertex_t* queue,
-                           vertex_t* next_queue, StepStats* stats, std::int32_t depth,
-                           unsigned long long& new_edges, unsigned long long& new_max_degree) {
+__device__ void push_level(const LevelLoop& p, const Reach& reach, offset_t n_f,
+                           const vertex_t* queue, std::int32_t depth, unsigned long long& new_edges,
+                           unsigned long long& new_max_degree) {
   using BlockScan = cub::BlockScan<offset_t, kBlock>;
   __shared__ typename BlockScan::TempStorage scan_tmp;
   __shared__ offset_t first_edge[kBlock];  // of each queue entry in the chunk's edges
@@ -282,16 +295,9 @@ __device__ void push_level(const LevelLoop& p, offset_t n_f, const vertex_t* que
     BlockScan(scan_tmp).ExclusiveSum(degree, first_edge[threadIdx.x], total);
     __syncthreads();
     for (offset_t e = threadIdx.x; e < total; e += kBlock) {
-      int lo = 0, hi = static_cast<int>(in_chunk) - 1;  // the last j with first_edge[j] <= e
-      while (lo < hi) {
-        const int mid = lo + (hi - lo + 1) / 2;
-        if (first_edge[mid] <= e)
-          lo = mid;
-        else
-          hi = mid - 1;
-      }
-      const vertex_t v = p.col_idx[row_start[lo] + (e - first_edge[lo])];
-      claim(p, source[lo], v, depth, next_queue, stats, new_edges, new_max_degree);
+      const int j = source_of_edge(first_edge, static_cast<int>(in_chunk), e);
+      const vertex_t v = p.col_idx[row_start[j] + (e - first_edge[j])];
+      claim(reach, source[j], v, depth, new_edges, new_max_degree);
     }
     __syncthreads();  // the chunk's shared arrays are refilled next
   }
@@ -301,9 +307,9 @@ __device__ void push_level(const LevelLoop& p, offset_t n_f, const vertex_t* que
 // one in the frontier, which is the set of vertices at depth - 1 (no bitmap
 // to build). Counts the in-edges of unvisited vertices as the host's pull
 // step does.
-__device__ void pull_level(const LevelLoop& p, vertex_t* next_queue, StepStats* stats,
-                           std::int32_t depth, unsigned long long& new_edges,
-                           unsigned long long& new_max_degree, unsigned long long& scanned) {
+__device__ void pull_level(const LevelLoop& p, const Reach& reach, std::int32_t depth,
+                           unsigned long long& new_edges, unsigned long long& new_max_degree,
+                           unsigned long long& scanned) {
   for (offset_t i = offset_t{blockIdx.x} * kBlock + threadIdx.x; i < p.n;
        i += offset_t{gridDim.x} * kBlock) {
     const auto v = static_cast<vertex_t>(i);
@@ -315,7 +321,7 @@ __device__ void pull_level(const LevelLoop& p, vertex_t* next_queue, StepStats* 
       // Only this thread writes level[v]; others may be setting level[u] to
       // depth meanwhile, which is not depth - 1 either way.
       if (p.level[u] == depth - 1) {
-        claim(p, u, v, depth, next_queue, stats, new_edges, new_max_degree);
+        claim(reach, u, v, depth, new_edges, new_max_degree);
         break;
       }
     }
@@ -345,14 +351,14 @@ __global__ void __launch_bounds__(kBlock) level_loop_kernel(LevelLoop p) {
     prev_n_f = n_f;
     pulled = pull;
 
-    vertex_t* next_queue = p.queue[(k + 1) & 1];
     StepStats* stats = &p.ring[k + 1];
+    const Reach reach{p.row_ptr, p.level, p.parent, p.visited, p.queue[(k + 1) & 1], stats};
     const std::int32_t depth = p.first_depth + k;
     unsigned long long new_edges = 0, new_max_degree = 0, scanned = 0;
     if (pull)
-      pull_level(p, next_queue, stats, depth, new_edges, new_max_degree, scanned);
+      pull_level(p, reach, depth, new_edges, new_max_degree, scanned);
     else
-      push_level(p, n_f, p.queue[k & 1], next_queue, stats, depth, new_edges, new_max_degree);
+      push_level(p, reach, n_f, p.queue[k & 1], depth, new_edges, new_max_degree);
     add_block(new_edges, &stats->edges);
     max_block(new_max_degree, &stats->max_degree);
     if (pull) {
