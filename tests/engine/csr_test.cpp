@@ -97,12 +97,13 @@ Dense reference_merge(const Coo<double>& coo, Duplicates dup) {
 TEST(CsrFromCoo, MatchesMapReferenceOnRandomShapesAtAnyThreadCount) {
   std::mt19937_64 rng(7);
   const vertex_t n = 70'000;
-  enum Shape { uniform, huge_row, power_law, banded };
-  for (Shape shape : {uniform, huge_row, power_law, banded})
+  // wide: columns spread over 2^30 (three radix digits in the bucketed sort).
+  enum Shape { uniform, huge_row, power_law, banded, wide };
+  for (Shape shape : {uniform, huge_row, power_law, banded, wide})
     for (bool pattern : {false, true}) {
       Coo<double> coo;
       coo.n_rows = n;
-      coo.n_cols = n + 5;
+      coo.n_cols = shape == wide ? vertex_t{1} << 30 : n + 5;
       std::uniform_int_distribution<vertex_t> any(0, n - 1);
       std::uniform_real_distribution<double> val(-1.0, 1.0);
       for (int k = 0; k < 100'000; ++k) {
@@ -110,15 +111,20 @@ TEST(CsrFromCoo, MatchesMapReferenceOnRandomShapesAtAnyThreadCount) {
         if (shape == huge_row && k % 3 == 0) r = 12'345;
         if (shape == power_law) r = static_cast<vertex_t>(std::pow(any(rng) / double(n), 3.0) * n);
         if (shape == banded) c = std::min<vertex_t>(n + 4, r + static_cast<vertex_t>(c % 7));
+        if (shape == wide) {
+          r = static_cast<vertex_t>(std::pow(any(rng) / double(n), 2.0) * n);
+          c = c * 1'000'003;
+        }
         if (r % 5 == 1) continue;  // empty rows
         coo.row.push_back(r);
         coo.col.push_back(c);
         if (!pattern) coo.val.push_back(val(rng) * 1e-3 + (k % 11 == 0 ? 1e6 : 0.0));
       }
       for (Duplicates dup : {Duplicates::sum, Duplicates::max, Duplicates::last}) {
+        if (pattern && dup != Duplicates::sum) continue;  // a pattern has no values to merge
         const Dense want = reference_merge(coo, dup);
         Csr<double> first;
-        for (int threads : {1, 3, 8}) {
+        for (int threads : {1, 3}) {
           omp_set_num_threads(threads);
           const Csr<double> a = Csr<double>::from_coo(coo, dup);
           expect_well_formed(a);

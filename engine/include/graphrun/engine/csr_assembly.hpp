@@ -7,10 +7,12 @@
 //   2. Each part's entries are scattered into bucket order: bucket-major,
 //      part-minor, so input order holds within a bucket. A part writes into
 //      up to 2048 sequential streams; nothing contends.
-//   3. One bucket at a time per thread: a counting sort by row inside the
-//      bucket (its row counts fit in cache), then each row sorted by column
-//      and its duplicates merged (stable, so Duplicates::last is the last in
-//      input order).
+//   3. One bucket at a time per thread: a radix sort by column (buckets of
+//      4096 entries and more), then a counting sort by row inside the bucket
+//      (its row counts fit in cache), both stable, so that every row comes
+//      out sorted with equal columns in input order; then duplicates merge
+//      (Duplicates::last is the last in input order). Small buckets sort
+//      each row instead.
 //   4. The rows, compacted, into the final arrays, in parallel.
 //
 // This replaced a counting sort with an atomic increment per entry on its
@@ -21,12 +23,15 @@
 // over its parse chunks). Scratch arrays are left uninitialized (no serial
 // zero-fill of gigabytes) and first written by the threads that fill them.
 // Peak memory besides the parts: 16 bytes per entry for a pattern (row and
-// column in bucket order, the sorted columns), 36 with double values.
+// column in bucket order, the sorted columns), 36 with double values; and
+// per thread, twice the largest bucket it radix-sorts (16 or 32 bytes per
+// entry of that bucket).
 #pragma once
 
 #include <omp.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <numeric>
@@ -130,30 +135,76 @@ Csr<T> assemble_csr(vertex_t n_rows, vertex_t n_cols, std::int64_t parts, bool p
   }
 
   // 3. Per bucket: rows in order (row_first: where each row starts), each
-  // row sorted and merged (kept: its length after merging).
+  // row sorted and merged (kept: its length after merging). A bucket of
+  // many entries is first put in column order by an LSD radix sort (11-bit
+  // digits, stable, in cache), so that the stable counting sort by row
+  // leaves every row sorted: on R-MAT graphs that is several times faster
+  // than sorting each row. A small bucket sorts its rows one by one.
+  constexpr int kDigitBits = 11;
+  constexpr offset_t kRadixMin = 4096;  // entries in a bucket
+  const int column_bits = n_cols > 1 ? std::bit_width(static_cast<std::uint32_t>(n_cols - 1)) : 0;
+  const int column_passes = (column_bits + kDigitBits - 1) / kDigitBits;
   auto cols = detail::scratch<vertex_t>(m);
   auto vals = detail::scratch<T>(pattern ? 0 : m);
   std::vector<offset_t> row_first(static_cast<std::size_t>(n));
   std::vector<offset_t>& kept = row_ptr;  // kept[r + 1], summed below
 #pragma omp parallel num_threads(nt)
   {
-    std::vector<offset_t> local;
+    std::vector<offset_t> local, digits;
     std::vector<offset_t> perm;
     std::vector<vertex_t> tmp_c;
     std::vector<T> tmp_v;
+    std::vector<vertex_t> ping_r, ping_c, pong_r, pong_c;
+    std::vector<T> ping_v, pong_v;
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t b = 0; b < buckets; ++b) {
       const offset_t begin = bucket_start[b], end = bucket_start[b + 1];
+      const auto size = static_cast<std::size_t>(end - begin);
       const auto r0 = static_cast<vertex_t>(b << shift);
       const auto r1 = static_cast<vertex_t>(std::min<std::int64_t>(n, (b + 1) << shift));
+      const vertex_t* src_r = by_row.get() + begin;
+      const vertex_t* src_c = by_col.get() + begin;
+      const T* src_v = pattern ? nullptr : by_val.get() + begin;
+      const bool column_order = end - begin >= kRadixMin;
+      if (column_order) {
+        for (auto* buffer : {&ping_r, &ping_c, &pong_r, &pong_c}) buffer->resize(size);
+        if (!pattern) {
+          ping_v.resize(size);
+          pong_v.resize(size);
+        }
+        for (int pass = 0; pass < column_passes; ++pass) {
+          const int low = pass * kDigitBits;
+          const auto digit = [low](vertex_t c) {
+            return static_cast<std::size_t>((static_cast<std::uint32_t>(c) >> low) &
+                                            ((1u << kDigitBits) - 1));
+          };
+          digits.assign((std::size_t{1} << kDigitBits) + 1, 0);
+          for (std::size_t i = 0; i < size; ++i) ++digits[digit(src_c[i]) + 1];
+          // All entries share this digit: the order stands as it is.
+          if (std::find(digits.begin(), digits.end(), static_cast<offset_t>(size)) != digits.end())
+            continue;
+          std::partial_sum(digits.begin(), digits.end(), digits.begin());
+          const bool to_ping = src_c != ping_c.data();
+          vertex_t* dst_r = to_ping ? ping_r.data() : pong_r.data();
+          vertex_t* dst_c = to_ping ? ping_c.data() : pong_c.data();
+          T* dst_v = pattern ? nullptr : (to_ping ? ping_v.data() : pong_v.data());
+          for (std::size_t i = 0; i < size; ++i) {
+            const auto q = static_cast<std::size_t>(digits[digit(src_c[i])]++);
+            dst_r[q] = src_r[i];
+            dst_c[q] = src_c[i];
+            if (!pattern) dst_v[q] = src_v[i];
+          }
+          src_r = dst_r, src_c = dst_c, src_v = dst_v;
+        }
+      }
       local.assign(static_cast<std::size_t>(r1 - r0) + 1, 0);
-      for (offset_t p = begin; p < end; ++p) ++local[by_row[p] - r0 + 1];
+      for (std::size_t i = 0; i < size; ++i) ++local[src_r[i] - r0 + 1];
       std::partial_sum(local.begin(), local.end(), local.begin());
       for (vertex_t r = r0; r < r1; ++r) row_first[r] = begin + local[r - r0];
-      for (offset_t p = begin; p < end; ++p) {
-        const offset_t q = begin + local[by_row[p] - r0]++;
-        cols[q] = by_col[p];
-        if (!pattern) vals[q] = by_val[p];
+      for (std::size_t i = 0; i < size; ++i) {
+        const offset_t q = begin + local[src_r[i] - r0]++;
+        cols[q] = src_c[i];
+        if (!pattern) vals[q] = src_v[i];
       }
       for (vertex_t r = r0; r < r1; ++r) {
         const offset_t first = row_first[r];
@@ -162,8 +213,23 @@ Csr<T> assemble_csr(vertex_t n_rows, vertex_t n_cols, std::int64_t parts, bool p
         vertex_t* c = cols.get() + first;
         offset_t kept_len = 0;
         if (pattern) {
-          std::sort(c, c + len);
+          if (!column_order) std::sort(c, c + len);
           kept_len = std::unique(c, c + len) - c;
+        } else if (column_order) {
+          // Sorted, equal columns in input order: merge neighbours in place.
+          T* v = vals.get() + first;
+          for (offset_t k = 0; k < len; ++k) {
+            if (kept_len > 0 && c[kept_len - 1] == c[k]) {
+              T& acc = v[kept_len - 1];
+              acc = dup == Duplicates::sum   ? acc + v[k]
+                    : dup == Duplicates::max ? std::max(acc, v[k])
+                                             : v[k];
+            } else {
+              c[kept_len] = c[k];
+              v[kept_len] = v[k];
+              ++kept_len;
+            }
+          }
         } else {
           T* v = vals.get() + first;
           perm.resize(len);
