@@ -27,43 +27,6 @@ struct FileCloser {
   throw InputError(path, std::string(doing) + ": " + std::strerror(errno));
 }
 
-// Reads `size` bytes from the start of regular file `fd` into `out`, in
-// slices of at least 64 MiB read by parallel threads: one read() of a
-// cached 2 GB file copies it at ~5 GB/s on one core, page-faulting the
-// fresh buffer as it goes; slices spread the copy and the faults over the
-// cores.
-void read_slices(int fd, unsigned char* out, std::size_t size, const std::string& path) {
-  constexpr std::size_t min_slice = std::size_t{64} << 20;
-  const int threads = std::max(1, omp_get_max_threads());
-  const auto slices = static_cast<std::int64_t>(
-      std::clamp<std::size_t>(size / min_slice, 1, static_cast<std::size_t>(threads)));
-  int error = 0;            // errno of a failed read, if any
-  bool short_read = false;  // end of file before `size`: the file shrank
-#pragma omp parallel for schedule(static, 1) num_threads(static_cast <int>(slices))
-  for (std::int64_t i = 0; i < slices; ++i) {
-    std::size_t at = size / slices * i + size % slices * i / slices;
-    const std::size_t end = size / slices * (i + 1) + size % slices * (i + 1) / slices;
-    while (at < end) {
-      const ssize_t got = ::pread(fd, out + at, end - at, static_cast<off_t>(at));
-      if (got < 0 && errno == EINTR) continue;
-      if (got <= 0) {
-#pragma omp critical(read_slices_error)
-        {
-          if (got < 0 && error == 0) error = errno;
-          if (got == 0) short_read = true;
-        }
-        break;
-      }
-      at += static_cast<std::size_t>(got);
-    }
-  }
-  if (error != 0) {
-    errno = error;
-    fail_errno(path, "read error");
-  }
-  if (short_read) throw InputError(path, "file shrank while being read");
-}
-
 }  // namespace
 
 std::size_t physical_memory_bytes() noexcept {
@@ -109,7 +72,11 @@ RawBytes read_raw(const std::string& path, std::size_t extra_capacity, std::size
     if (size > limit) input_too_large(path, "the file", limit, max_bytes != 0);
     raw.data = std::make_unique_for_overwrite<unsigned char[]>(size + extra_capacity);
     raw.size = size;
-    read_slices(fileno(f.get()), raw.data.get(), size, path);
+    if (const int e = read_at(fileno(f.get()), raw.data.get(), size, 0); e != 0) {
+      if (e < 0) throw InputError(path, "file shrank while being read");
+      errno = e;
+      fail_errno(path, "read error");
+    }
     return raw;
   }
   // A pipe or device: read until end of file, doubling the buffer, up to
@@ -134,6 +101,32 @@ RawBytes read_raw(const std::string& path, std::size_t extra_capacity, std::size
       return raw;
     }
   }
+}
+
+int read_at(int fd, void* out, std::size_t size, std::uint64_t offset) noexcept {
+  constexpr std::size_t min_slice = std::size_t{64} << 20;
+  const int threads = std::max(1, omp_get_max_threads());
+  const auto slices = static_cast<std::int64_t>(
+      std::clamp<std::size_t>(size / min_slice, 1, static_cast<std::size_t>(threads)));
+  auto* bytes = static_cast<unsigned char*>(out);
+  int error = 0;
+#pragma omp parallel for schedule(static, 1) num_threads(static_cast <int>(slices))
+  for (std::int64_t i = 0; i < slices; ++i) {
+    std::size_t at = size / slices * i + size % slices * i / slices;
+    const std::size_t end = size / slices * (i + 1) + size % slices * (i + 1) / slices;
+    while (at < end) {
+      const ssize_t got = ::pread(fd, bytes + at, end - at, static_cast<off_t>(offset + at));
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) {
+        const int e = got < 0 ? errno : -1;
+#pragma omp critical(read_at_error)
+        if (error == 0) error = e;
+        break;
+      }
+      at += static_cast<std::size_t>(got);
+    }
+  }
+  return error;
 }
 
 bool is_gzip(std::span<const unsigned char> bytes) noexcept {
