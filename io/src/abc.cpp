@@ -7,7 +7,7 @@
 // renumbering pass over every endpoint anyway. One pass with one hash lookup
 // per endpoint is O(m) expected, and the files this format carries (protein
 // networks and the like) are small. Assembly afterwards is shared with the
-// edge-list reader (coo_assembly.hpp, Csr::from_coo), so weights, repeated
+// edge-list reader (chunk_assembly.hpp: assemble_csr), so weights, repeated
 // edges and --undirected behave exactly as there.
 
 #include <cstdint>
@@ -17,7 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "coo_assembly.hpp"
+#include "chunk_assembly.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/io/load.hpp"

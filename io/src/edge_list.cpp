@@ -3,7 +3,7 @@
 // Pipeline: read (and inflate) the whole file; detect the column count from
 // the first data line; parse line-aligned chunks in parallel into per-chunk
 // id arrays; map input ids to dense ids (id_map.hpp); assemble CSR from the
-// chunks (coo_assembly.hpp), which sorts rows and merges duplicates.
+// chunks (chunk_assembly.hpp), which sorts rows and merges duplicates.
 
 #include <algorithm>
 #include <cstdint>
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "coo_assembly.hpp"
+#include "chunk_assembly.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/io/load.hpp"

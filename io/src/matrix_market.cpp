@@ -24,7 +24,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "coo_assembly.hpp"
+#include "chunk_assembly.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/io/load.hpp"
