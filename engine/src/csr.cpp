@@ -73,7 +73,7 @@ Csr<T> Csr<T>::transpose() const {
   }
   std::vector<vertex_t> first_row(static_cast<std::size_t>(nt) + 1);
   for (int t = 0; t <= nt; ++t) {
-    const offset_t target = nz / nt * t + nz % nt * t / nt;
+    const offset_t target = split_point(nz, nt, t);
     first_row[t] = static_cast<vertex_t>(
         std::lower_bound(row_ptr_.begin(), row_ptr_.end(), target) - row_ptr_.begin());
   }

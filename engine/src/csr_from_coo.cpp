@@ -19,9 +19,7 @@ Csr<T> Csr<T>::from_coo(const Coo<T>& coo, Duplicates dup) {
     throw ArgumentError("Coo: row, col and val must have the same length");
   const offset_t nnz = coo.nnz();
   const std::int64_t parts = nnz < (offset_t{1} << 16) ? 1 : std::max(1, omp_get_max_threads());
-  const auto first = [nnz, parts](std::int64_t p) {
-    return nnz / parts * p + nnz % parts * p / parts;
-  };
+  const auto first = [nnz, parts](std::int64_t p) { return split_point(nnz, parts, p); };
   return assemble_csr<T>(
       coo.n_rows, coo.n_cols, parts, pattern, dup, 0,
       [&](std::int64_t p) { return first(p + 1) - first(p); },

@@ -44,6 +44,7 @@
 #include <vector>
 
 #include "graphrun/engine/error.hpp"
+#include "graphrun/engine/types.hpp"
 #include "graphrun/io/write.hpp"
 #include "printable.hpp"
 #include "text_input.hpp"
@@ -91,8 +92,8 @@ std::uint32_t parallel_crc(std::uint32_t c, const void* p, std::size_t bytes) {
   std::vector<std::size_t> length(static_cast<std::size_t>(slices));
 #pragma omp parallel for schedule(static, 1) num_threads(static_cast <int>(slices))
   for (std::int64_t i = 0; i < slices; ++i) {
-    const std::size_t from = bytes / slices * i + bytes % slices * i / slices;
-    const std::size_t to = bytes / slices * (i + 1) + bytes % slices * (i + 1) / slices;
+    const std::size_t from = split_point(bytes, slices, i);
+    const std::size_t to = split_point(bytes, slices, i + 1);
     part[i] = crc(0, b + from, to - from);
     length[i] = to - from;
   }

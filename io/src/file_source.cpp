@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "graphrun/engine/error.hpp"
+#include "graphrun/engine/types.hpp"
 #include "text_input.hpp"
 
 namespace graphrun::io::detail {
@@ -112,8 +113,8 @@ int read_at(int fd, void* out, std::size_t size, std::uint64_t offset) noexcept 
   int error = 0;
 #pragma omp parallel for schedule(static, 1) num_threads(static_cast <int>(slices))
   for (std::int64_t i = 0; i < slices; ++i) {
-    std::size_t at = size / slices * i + size % slices * i / slices;
-    const std::size_t end = size / slices * (i + 1) + size % slices * (i + 1) / slices;
+    std::size_t at = split_point(size, slices, i);
+    const std::size_t end = split_point(size, slices, i + 1);
     while (at < end) {
       const ssize_t got = ::pread(fd, bytes + at, end - at, static_cast<off_t>(offset + at));
       if (got < 0 && errno == EINTR) continue;

@@ -370,16 +370,6 @@ __global__ void __launch_bounds__(kBlock) level_loop_kernel(LevelLoop p) {
   if (blockIdx.x == 0 && threadIdx.x == 0) *p.levels_run = k;
 }
 
-// The largest row length of a CSR matrix, into *out (zeroed beforehand).
-__global__ void max_row_length(vertex_t n, const offset_t* __restrict__ row_ptr,
-                               unsigned long long* out) {
-  unsigned long long m = 0;
-  for (offset_t i = offset_t{blockIdx.x} * kBlock + threadIdx.x; i < n;
-       i += offset_t{gridDim.x} * kBlock)
-    m = max(m, static_cast<unsigned long long>(row_ptr[i + 1] - row_ptr[i]));
-  max_block(m, out);
-}
-
 // The search's device state; one object per bfs() call.
 class GpuBfs {
  public:
@@ -529,15 +519,11 @@ class GpuBfs {
   // which the SpMV operator's formats balance).
   void prepare_device_pull() {
     if (g_.directed() && at_.n_rows() == 0 && n_ > 0) at_ = device_transpose(a_);
-    const DeviceCsr<double>& at = transpose();
-    DeviceArray<unsigned long long> longest(1);
-    GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(longest.data(), 0, sizeof(unsigned long long)));
-    max_row_length<<<grid_for(n_, kBlock), kBlock>>>(n_, at.row_ptr().data(), longest.data());
-    check_launch();
     // The loop's pull is a thread per row of Aᵀ: csr-thread, which a caller
     // may have asked for; another format asked for runs on the host's steps.
-    device_pull_ = (o_.format == SpmvFormat::automatic || o_.format == SpmvFormat::csr_thread) &&
-                   longest.download()[0] <= kLoopMaxDegree;
+    device_pull_ =
+        (o_.format == SpmvFormat::automatic || o_.format == SpmvFormat::csr_thread) &&
+        static_cast<unsigned long long>(analyze(transpose()).max_length) <= kLoopMaxDegree;
   }
 
   // Levels on the device (level_loop) from the queued frontier, at `depth`;

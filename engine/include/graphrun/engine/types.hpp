@@ -43,4 +43,12 @@ To checked_cast(From v, std::string_view what) {
   return r;
 }
 
+// Where part i of `parts` near-equal parts of `total` items starts (i = parts:
+// total), without overflow for any total that fits in T.
+template <class T, class I>
+constexpr T split_point(T total, I parts, I i) {
+  const T p = static_cast<T>(parts), k = static_cast<T>(i);
+  return total / p * k + total % p * k / p;
+}
+
 }  // namespace graphrun
