@@ -26,6 +26,13 @@ while [ $# -gt 0 ]; do
   esac
 done
 graphrun=$build/graphrun
+[[ "$scale" =~ ^[0-9]+$ ]] && [ "$scale" -ge 1 ] && [ "$scale" -le 30 ] ||
+  { echo "$0: --scale must be an integer 1..30, not '$scale'" >&2; exit 2; }
+[[ "$reps" =~ ^[0-9]+$ ]] && [ "$reps" -ge 1 ] ||
+  { echo "$0: --reps must be a positive integer, not '$reps'" >&2; exit 2; }
+for exe in "$graphrun" "$build/graphrun-generate"; do
+  [ -x "$exe" ] || { echo "$0: no $exe: build graphrun first (cmake --build $build), or pass --build DIR" >&2; exit 2; }
+done
 mkdir -p "$dir"
 text=$dir/rmat$scale.txt
 cache=$dir/rmat$scale.grb
