@@ -116,6 +116,28 @@ PageRankResult pagerank(Context& ctx, const Graph& g, const PageRankOptions& opt
     throw DeviceError("pagerank: this build has no CUDA backend; use Device::cpu");
 #endif
   }
+  if (options.reorder != Reorder::automatic && options.reorder != Reorder::none &&
+      g.n_vertices() > 0) {
+    // An ordering asked for on the CPU: run on the renumbered graph (ids
+    // 0 .. n-1; only the matrix matters here) and put the ranks back.
+    const Stopwatch t_order;
+    const std::vector<vertex_t> order = vertex_order(g.adj().view(), options.reorder);
+    const Graph renumbered(permute(g.adj(), order), {}, g.directed(), g.weighted());
+    std::vector<double> start;
+    PageRankOptions o = options;
+    o.reorder = Reorder::none;
+    if (!options.start.empty()) {
+      start = gather(options.start, order);
+      o.start = start;
+    }
+    const double order_seconds = t_order.seconds();
+    PageRankResult r = pagerank(ctx, renumbered, o);
+    r.rank = scatter(std::span<const double>(r.rank), order);
+    r.reorder = options.reorder;
+    r.reorder_seconds = order_seconds;
+    r.seconds = t_order.seconds();
+    return r;
+  }
   const Stopwatch t0;
   PageRankResult result;
   const vertex_t n = g.n_vertices();

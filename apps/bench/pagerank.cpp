@@ -8,6 +8,9 @@
 //     bytes an iteration must move over the measured device copy bandwidth;
 //     and the anchor, the same iteration over cusparseSpMV (with cuSPARSE's
 //     SpMV alone beside ours).
+//   --reorder LIST: a row per vertex ordering (GPU), with what it cost, the
+//     iterations it needs to repay that, and cuSPARSE's iteration on the
+//     renumbered matrix too, so that the ordering's share of a gain shows.
 //   --device cpu: graphrun's CPU iteration beside SuiteSparse:GraphBLAS
 //     running LAGraph's PageRank loop (LAGr_PageRank, "GAP" variant) where
 //     the build has GraphBLAS.
@@ -26,6 +29,7 @@
 #include "bench.hpp"
 #include "graphblas.hpp"
 #include "graphrun/engine/error.hpp"
+#include "graphrun/engine/vertex_order.hpp"
 
 #if defined(GRAPHRUN_HAVE_CUDA)
 #include <cuda_runtime_api.h>
@@ -45,6 +49,7 @@ namespace {
 struct PageRankBenchOptions {
   BenchOptions common;
   int iters = 20;
+  std::vector<Reorder> orderings = {Reorder::none, Reorder::automatic};
 };
 
 double l1(const std::vector<double>& a, const std::vector<double>& b) {
@@ -220,6 +225,13 @@ SpmvTimes spmv_ms(const Graph& g, SpmvFormat format, int reps) {
   return out;
 }
 
+// The renumbered copy of g (ids 0 .. n-1) that the GPU iterates over under
+// `order`, built on the host: what the anchor and the lone SpMV run on to
+// show how much of a gain is the ordering's and how much the kernels'.
+Graph renumbered(const Graph& g, const std::vector<vertex_t>& order) {
+  return Graph(permute(g.adj(), order), {}, g.directed(), g.weighted());
+}
+
 void run_gpu(const PageRankBenchOptions& a) {
   Context gpu(Device::cuda);
   Context cpu(Device::cpu, a.common.threads);
@@ -227,49 +239,81 @@ void run_gpu(const PageRankBenchOptions& a) {
   const double bw = device_bandwidth();
   std::printf(
       "GPU PageRank: median of %d runs of %d iterations, unweighted, double precision (ms per "
-      "iteration: the iterations' time over their count, as the command line runs them; with "
-      "a callback: every iteration waits for the host, 2nd to last); device copy bandwidth "
-      "%.0f GB/s\n\n",
+      "iteration: the iterations' time over their count, as the command line runs them), under "
+      "each vertex ordering; cuSPARSE's iteration on the input order and on graphrun's; device "
+      "copy bandwidth %.0f GB/s\n\n",
       reps, a.iters, bw / 1e9);
-  Table table({"graph", "vertices", "edges", "format", "iteration ms", "with callback ms",
-               "SpMV ms", "iteration / SpMV", "floor ms", "iteration / floor", "cuSPARSE SpMV ms",
-               "cuSPARSE iteration ms", "cuSPARSE / graphrun", "L1 to CPU (graphrun / cuSPARSE)"},
+  Table table({"graph", "vertices", "edges", "ordering", "format", "iteration ms", "SpMV ms",
+               "iteration / SpMV", "floor ms", "iteration / floor", "ordering ms",
+               "break-even iterations", "cuSPARSE SpMV ms", "cuSPARSE iteration ms",
+               "cuSPARSE / graphrun", "cuSPARSE renumbered ms", "L1 to CPU (graphrun / cuSPARSE)"},
               a.common.csv);
-  ClassSummary summary({{"iteration / SpMV", false},
-                        {"iteration / floor", false},
-                        {"cuSPARSE iteration / graphrun", true}});
+  std::vector<std::pair<std::string, ClassSummary>> summaries;
+  for (Reorder how : a.orderings)
+    summaries.emplace_back(std::string(to_string(how)),
+                           ClassSummary({{"iteration / SpMV", false},
+                                         {"iteration / floor", false},
+                                         {"cuSPARSE iteration / graphrun", true},
+                                         {"cuSPARSE iteration renumbered / graphrun", true}}));
   for_each_graph(a.common, [&](const BenchGraph& bg) {
     const Graph& g = bg.graph;
-    const PageRankOptions o = fixed_iterations(a.iters);
-    PageRankResult r;
-    std::vector<double> t;
-    std::vector<double> t_callback;
-    for (int rep = 0; rep < reps; ++rep) {
-      t.push_back(ms_per_iteration(gpu, g, o, &r));
-      PageRankResult with_callback;
-      t_callback.push_back(ms_per_iteration_with_callback(gpu, g, o, &with_callback));
-    }
-    const double iter_ms = median(t);
-    const SpmvTimes one_spmv = spmv_ms(g, r.format, std::max(reps, 10));
+    PageRankOptions o = fixed_iterations(a.iters);
+    const PageRankResult want = pagerank(cpu, g, o);
     std::vector<double> anchor_rank, anchor_t;
     for (int rep = 0; rep < reps; ++rep)
       anchor_t.push_back(cusparse_pagerank_ms(g, a.iters, o.damping, &anchor_rank));
     const double anchor_ms = median(anchor_t);
-    const PageRankResult want = pagerank(cpu, g, o);
-    // Bytes an iteration must move: Aᵀ's row_ptr and col_idx, x gathered at
-    // least once, y written; the update reads y, r, 1/outw and writes r', x.
-    const double n = g.n_vertices(), m = static_cast<double>(g.n_edges());
-    const double floor_ms = (8 * (n + 1) + 4 * m + 8 * n + 8 * n + 40 * n) / bw * 1e3;
-    table.row({bg.name, std::to_string(g.n_vertices()), std::to_string(g.n_edges()),
-               std::string(to_string(r.format)), fixed(iter_ms, 3), fixed(median(t_callback), 3),
-               fixed(one_spmv.ours, 3), fixed(iter_ms / one_spmv.ours, 2), fixed(floor_ms, 3),
-               fixed(iter_ms / floor_ms, 2), fixed(one_spmv.cusparse, 3), fixed(anchor_ms, 3),
-               fixed(anchor_ms / iter_ms, 2),
-               format("%.1e / %.1e", l1(r.rank, want.rank), l1(anchor_rank, want.rank))});
-    summary.add(g.n_edges(), {iter_ms / one_spmv.ours, iter_ms / floor_ms, anchor_ms / iter_ms});
+    double input_order_ms = 0;  // the first ordering's, for the break-even count
+    for (std::size_t m = 0; m < a.orderings.size(); ++m) {
+      o.reorder = a.orderings[m];
+      PageRankResult r;
+      std::vector<double> t, t_order;
+      for (int rep = 0; rep < reps; ++rep) {
+        t.push_back(ms_per_iteration(gpu, g, o, &r));
+        t_order.push_back(r.reorder_seconds * 1e3);
+      }
+      const double iter_ms = median(t), order_ms = median(t_order);
+      if (m == 0) input_order_ms = iter_ms;
+      // The matrix the iterations ran on, for the lone SpMV and the anchor.
+      const Reorder how = r.reorder;
+      Graph copy;
+      if (how != Reorder::none) copy = renumbered(g, vertex_order(g.adj().view(), how));
+      const Graph& ran = how != Reorder::none ? copy : g;
+      const SpmvTimes one_spmv = spmv_ms(ran, r.format, std::max(reps, 10));
+      double renumbered_anchor_ms = anchor_ms;
+      if (how != Reorder::none) {
+        std::vector<double> unused, at;
+        for (int rep = 0; rep < reps; ++rep)
+          at.push_back(cusparse_pagerank_ms(ran, a.iters, o.damping, &unused));
+        renumbered_anchor_ms = median(at);
+      }
+      // Bytes an iteration must move: Aᵀ's row_ptr and col_idx, x gathered
+      // at least once, y written; the update reads y, r, 1/outw and writes
+      // r', x.
+      const double n = g.n_vertices(), e = static_cast<double>(g.n_edges());
+      const double floor_ms = (8 * (n + 1) + 4 * e + 8 * n + 8 * n + 40 * n) / bw * 1e3;
+      const double gain = input_order_ms - iter_ms;
+      const std::string break_even = m == 0 || how == Reorder::none ? "-"
+                                     : gain > 0                     ? fixed(order_ms / gain, 1)
+                                                                    : "never";
+      std::string name(to_string(how));
+      if (a.orderings[m] == Reorder::automatic) name = "auto: " + name;
+      table.row({bg.name, std::to_string(g.n_vertices()), std::to_string(g.n_edges()), name,
+                 std::string(to_string(r.format)), fixed(iter_ms, 3), fixed(one_spmv.ours, 3),
+                 fixed(iter_ms / one_spmv.ours, 2), fixed(floor_ms, 3),
+                 fixed(iter_ms / floor_ms, 2), fixed(order_ms, 2), break_even,
+                 fixed(one_spmv.cusparse, 3), fixed(anchor_ms, 3), fixed(anchor_ms / iter_ms, 2),
+                 fixed(renumbered_anchor_ms, 3),
+                 format("%.1e / %.1e", l1(r.rank, want.rank), l1(anchor_rank, want.rank))});
+      summaries[m].second.add(g.n_edges(), {iter_ms / one_spmv.ours, iter_ms / floor_ms,
+                                            anchor_ms / iter_ms, renumbered_anchor_ms / iter_ms});
+    }
   });
   table.finish();
-  summary.print();
+  for (const auto& [name, summary] : summaries) {
+    std::printf("\nordering %s:\n", name.c_str());
+    summary.print();
+  }
 }
 
 #endif  // GRAPHRUN_HAVE_CUDA
@@ -331,12 +375,26 @@ Command add_bench_pagerank(CLI::App& bench) {
       ->check(int_at_least(2, "an iteration count >= 2"))
       ->capture_default_str()
       ->type_name("K");
+  sub->add_option_function<std::vector<std::string>>(
+         "--reorder",
+         [args](const std::vector<std::string>& names) {
+           args->orderings.clear();
+           for (const auto& name : names) args->orderings.push_back(parse_reorder(name));
+         },
+         "GPU: the vertex orderings to run, comma-separated (none, degree, hubsort, dbg, rcm,\n"
+         "auto); a row for each. The first is the baseline of the break-even count: the\n"
+         "iterations an ordering needs to repay its cost. Default: none,auto")
+      ->delimiter(',')
+      ->type_name("LIST");
   sub->footer(
       "\nEXAMPLES:\n"
       "  graphrun bench pagerank gen:rmat:22 --undirected --device cuda\n"
       "  graphrun bench pagerank --suite datasets --threads 2\n");
-  return {sub, [args] {
+  return {sub, [args, sub] {
             const Device device = parse_device(args->common.device);
+            if (device == Device::cpu && sub->count("--reorder") > 0)
+              throw ArgumentError(
+                  "--reorder compares vertex orderings on the GPU; use it with --device cuda");
             if (device == Device::cuda) {
 #if defined(GRAPHRUN_HAVE_CUDA)
               if (cuda_device_count() == 0)

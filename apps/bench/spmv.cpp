@@ -10,6 +10,11 @@
 // move once: values (weighted graphs), column indices, row pointers, x and y. Every format's y is
 // checked against cuSPARSE's.
 //
+// --reorder ORDER (GPU): the formats run on the matrix renumbered by a vertex
+// ordering (engine/vertex_order.hpp); the anchor stays cuSPARSE on the input
+// order, with cuSPARSE on the renumbered matrix beside it, so a speed-up
+// shows how much is the ordering's and how much the kernels'.
+//
 // CPU (--device cpu): the CPU fast paths (CSR, merge-path) and the chooser's
 // pick, with effective bandwidth, beside SuiteSparse:GraphBLAS's GrB_mxv
 // (plus-times, FP64) where the build has GraphBLAS. Ratio columns are
@@ -29,6 +34,7 @@
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/row_stats.hpp"
 #include "graphrun/engine/spmv_format.hpp"
+#include "graphrun/engine/vertex_order.hpp"
 
 #if defined(GRAPHRUN_HAVE_CUDA)
 #include "cuda/spmv_cusparse.hpp"
@@ -59,7 +65,7 @@ double gbs(double bytes, double ms) { return bytes / (ms * 1e-3) / 1e9; }
 std::string shape_cells(const RowStats& s) { return fixed(s.mean, 1) + " / " + fixed(s.cv, 2); }
 
 #if defined(GRAPHRUN_HAVE_CUDA)
-void run_cuda(const BenchOptions& o) {
+void run_cuda(const BenchOptions& o, Reorder reorder) {
   if (cuda_device_count() == 0)
     throw ArgumentError("--device cuda: no CUDA device found; use --device cpu");
   const int reps = o.reps > 0 ? o.reps : 50;
@@ -67,9 +73,19 @@ void run_cuda(const BenchOptions& o) {
   std::printf(
       "SpMV y = A x on the GPU (double, PlusTimes): speed-up of each format over cuSPARSE "
       "cusparseSpMV (CSR, default algorithm); medians of %d event-timed calls. Measured copy "
-      "bandwidth %.0f GB/s.\n\n",
-      reps, copy);
+      "bandwidth %.0f GB/s.%s\n\n",
+      reps, copy,
+      reorder == Reorder::none
+          ? ""
+          : format(" graphrun's formats run on the matrix renumbered by --reorder %s; "
+                   "cuSPARSE on the input order (the anchor) and on the renumbered matrix.",
+                   std::string(to_string(reorder)).c_str())
+                .c_str());
   std::vector<std::string> columns = {"graph", "rows", "nnz", "mean / cv", "cuSPARSE ms"};
+  if (reorder != Reorder::none) {
+    columns.emplace_back("ordering");
+    columns.emplace_back("cuSPARSE renumbered ms");
+  }
   for (SpmvFormat f : all_spmv_formats()) columns.emplace_back(to_string(f));
   for (const char* c :
        {"best csr width", "pick", "pick ms", "pick GB/s", "% copy", "pick / cuSPARSE", "fastest"})
@@ -77,18 +93,41 @@ void run_cuda(const BenchOptions& o) {
   Table table(columns, o.csv);
   ClassSummary summary = speedups("cuSPARSE");
   for_each_graph(o, [&](const BenchGraph& bg) {
-    const Csr<double>& a = bg.graph.adj();
+    const Csr<double>& input = bg.graph.adj();
+    std::vector<double> xh(input.n_cols());
+    for (std::size_t i = 0; i < xh.size(); ++i) xh[i] = 1.0 + double(i % 7) / 8;
+    // The anchor on the input order: y, the reference every format is held to.
+    double anchor_ms = 0;
+    std::vector<double> want;
+    {
+      const DeviceCsr<double> d(input);
+      DeviceArray<double> x{std::span<const double>(xh)}, y(input.n_rows());
+      CusparseSpmv anchor(d, x.data(), y.data());
+      anchor_ms = gpu_median_ms(reps, [&](cudaStream_t s) { anchor.run(s); });
+      want = y.download();
+    }
+    // Renumbered: B = P A Pᵀ, x and the reference y gathered the same way.
+    Reorder how = reorder;
+    if (how == Reorder::automatic) how = choose_reorder(analyze(input.view()));
+    Csr<double> renumbered;
+    if (how != Reorder::none) {
+      const std::vector<vertex_t> order = vertex_order(input.view(), how);
+      renumbered = permute(input, order);
+      xh = gather(std::span<const double>(xh), order);
+      want = gather(std::span<const double>(want), order);
+    }
+    const Csr<double>& a = how != Reorder::none ? renumbered : input;
     const RowStats stats = analyze(a.view());
     const SpmvFormat pick = choose_spmv_format(stats, Device::cuda);
     const DeviceCsr<double> d(a);
-    std::vector<double> xh(a.n_cols());
-    for (std::size_t i = 0; i < xh.size(); ++i) xh[i] = 1.0 + double(i % 7) / 8;
     DeviceArray<double> x{std::span<const double>(xh)}, y(a.n_rows());
-    CusparseSpmv anchor(d, x.data(), y.data());
-    const double anchor_ms = gpu_median_ms(reps, [&](cudaStream_t s) { anchor.run(s); });
-    const std::vector<double> want = y.download();
     std::vector<std::string> cells = {bg.name, std::to_string(a.n_rows()), std::to_string(a.nnz()),
                                       shape_cells(stats), fixed(anchor_ms, 4)};
+    if (reorder != Reorder::none) {
+      CusparseSpmv anchor(d, x.data(), y.data());
+      cells.push_back(std::string(to_string(how)));
+      cells.push_back(fixed(gpu_median_ms(reps, [&](cudaStream_t s) { anchor.run(s); }), 4));
+    }
     double pick_ms = std::numeric_limits<double>::quiet_NaN(), best_ms = pick_ms;
     SpmvFormat best = pick, used = pick;
     for (SpmvFormat f : all_spmv_formats()) {
@@ -234,24 +273,40 @@ void run_cpu(const BenchOptions& o) {
 }  // namespace
 
 Command add_bench_spmv(CLI::App& bench) {
-  auto args = std::make_shared<BenchOptions>();
+  struct Args {
+    BenchOptions common;
+    std::string reorder = "none";
+  };
+  auto args = std::make_shared<Args>();
   CLI::App* sub = bench.add_subcommand(
       "spmv",
       "SpMV formats side by side: on the GPU every format of the CUDA kernel family beside\n"
       "cuSPARSE (speed-ups, the chooser's pick, effective bandwidth and its share of the\n"
       "measured copy bandwidth); on the CPU the CSR and merge-path kernels");
-  add_bench_options(*sub, *args);
+  add_bench_options(*sub, args->common);
+  sub->add_option("--reorder", args->reorder,
+                  "GPU: run graphrun's formats on each matrix renumbered by this vertex\n"
+                  "ordering (none, degree, hubsort, dbg, rcm, auto), cuSPARSE on the input\n"
+                  "order and on the renumbered matrix")
+      ->capture_default_str()
+      ->type_name("ORDER");
   sub->footer(
       "\nEXAMPLE:\n"
-      "  graphrun bench spmv --suite DIR --device cuda\n");
+      "  graphrun bench spmv --suite DIR --device cuda\n"
+      "  graphrun bench spmv gen:rmat:22 --device cuda --reorder degree\n");
   return {sub, [args] {
-            const Device device = parse_device(args->device);
+            const Device device = parse_device(args->common.device);
+            const Reorder reorder = parse_reorder(args->reorder);
             if (device == Device::cpu) {
-              run_cpu(*args);
+              if (reorder != Reorder::none)
+                throw ArgumentError(
+                    "--reorder renumbers the matrix for the GPU formats; use it with --device "
+                    "cuda");
+              run_cpu(args->common);
               return;
             }
 #if defined(GRAPHRUN_HAVE_CUDA)
-            run_cuda(*args);
+            run_cuda(args->common, reorder);
 #else
             throw ArgumentError("this build of graphrun has no CUDA backend; use --device cpu");
 #endif

@@ -370,5 +370,37 @@ TEST(PageRank, RejectsABadStart) {
   EXPECT_NE(message(std::vector<double>(10, 1e308)).find("not all be 0"), std::string::npos);
 }
 
+TEST(PageRank, AnOrderingOnTheCpuGivesTheSameRanksByInputVertex) {
+  Context ctx(Device::cpu, 2);
+  std::uint64_t seed = 300;
+  for (auto shape : {test::GraphShape::power_law, test::GraphShape::disconnected})
+    for (bool directed : {true, false}) {
+      const Graph g = test::random_graph(shape, 2000, 5.0, directed, true, seed++);
+      PageRankOptions o;
+      o.tol = 1e-13;
+      const PageRankResult plain = pagerank(ctx, g, o);
+      EXPECT_EQ(plain.reorder, Reorder::none);  // automatic is none on the CPU
+      std::vector<double> start(static_cast<std::size_t>(g.n_vertices()));
+      for (std::size_t v = 0; v < start.size(); ++v) start[v] = static_cast<double>(v % 5);
+      PageRankOptions s = o;
+      s.start = start;
+      const PageRankResult plain_start = pagerank(ctx, g, s);
+      for (Reorder how : {Reorder::degree, Reorder::hubsort, Reorder::dbg, Reorder::rcm}) {
+        o.reorder = s.reorder = how;
+        const PageRankResult r = pagerank(ctx, g, o);
+        EXPECT_EQ(r.reorder, how);
+        EXPECT_GE(r.reorder_seconds, 0.0);
+        double d = 0, ds = 0;
+        const PageRankResult rs = pagerank(ctx, g, s);
+        for (std::size_t v = 0; v < start.size(); ++v) {
+          d += std::abs(r.rank[v] - plain.rank[v]);
+          ds += std::abs(rs.rank[v] - plain_start.rank[v]);
+        }
+        EXPECT_LT(d, 1e-12) << to_string(how);
+        EXPECT_LT(ds, 1e-12) << to_string(how) << " from a start";
+      }
+    }
+}
+
 }  // namespace
 }  // namespace graphrun

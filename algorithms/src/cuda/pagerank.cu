@@ -188,6 +188,21 @@ __global__ void __launch_bounds__(kBlock)
   reduce_sums(mine, partials, done, out, &rule);
 }
 
+// out[i] = in[order[i]] and out[order[i]] = in[i]: a vector into and out of
+// the renumbered order.
+__global__ void gather_by_order(vertex_t n, const vertex_t* __restrict__ order,
+                                const double* __restrict__ in, double* __restrict__ out) {
+  for (offset_t i = blockIdx.x * offset_t{blockDim.x} + threadIdx.x; i < n;
+       i += offset_t{gridDim.x} * blockDim.x)
+    out[i] = in[order[i]];
+}
+__global__ void scatter_by_order(vertex_t n, const vertex_t* __restrict__ order,
+                                 const double* __restrict__ in, double* __restrict__ out) {
+  for (offset_t i = blockIdx.x * offset_t{blockDim.x} + threadIdx.x; i < n;
+       i += offset_t{gridDim.x} * blockDim.x)
+    out[order[i]] = in[i];
+}
+
 // How many iterations to queue before the host looks at their L1 changes:
 // one while a callback must see every iteration before the next starts;
 // otherwise as many as the L1 change's rate of decrease says are left until
@@ -227,22 +242,31 @@ PageRankResult pagerank_cuda(Context& ctx, const Graph& g, const PageRankOptions
   // Aᵀ on the device (A for an undirected graph: the same matrix). A goes
   // up once: its rows give the out-weights, and Aᵀ is built from it there,
   // so the host never builds the transpose (a directed graph's largest cost
-  // of setting up at 10^8 edges and more).
+  // of setting up at 10^8 edges and more). A vertex ordering is computed
+  // from A's out-degrees and applied to A before the transpose (which then
+  // sorts the renumbered rows for free); the iterations run in the new
+  // order, and the ranks go back to input order on the device.
   DeviceCsr<double> at;
   DeviceArray<double> inv_outw(n);
+  DeviceArray<vertex_t> order;  // order[new] = input vertex; empty: none
   {
-    const unsigned grid = grid_for(n, kBlock);
-    if (g.directed()) {
-      const DeviceCsr<double> a = upload(g.adj(), weighted);
-      inverse_out_weight<<<grid, kBlock>>>(n, a.row_ptr().data(), a.view().values, inv_outw.data());
-      check_launch();
-      at = device_transpose(a);  // waits for the stream: `a` may go
-    } else {
-      at = upload(g.adj(), weighted);
-      inverse_out_weight<<<grid, kBlock>>>(n, at.row_ptr().data(), at.view().values,
-                                           inv_outw.data());
-      check_launch();
+    DeviceCsr<double> a = upload(g.adj(), weighted);
+    const Reorder how =
+        options.reorder == Reorder::automatic ? choose_reorder(analyze(a)) : options.reorder;
+    result.reorder = how;
+    if (how != Reorder::none) {
+      const Stopwatch t_order;
+      order = device_vertex_order(a, how);
+      a = device_permute(a, order, /*sort_columns=*/!g.directed());
+      result.reorder_seconds = t_order.seconds();
     }
+    const unsigned grid = grid_for(n, kBlock);
+    inverse_out_weight<<<grid, kBlock>>>(n, a.row_ptr().data(), a.view().values, inv_outw.data());
+    check_launch();
+    if (g.directed())
+      at = device_transpose(a);  // waits for the stream: `a` may go
+    else
+      at = std::move(a);
   }
   const cuda::SpmvOperator<double> op(at, options.format);
   result.format = op.format();
@@ -269,7 +293,16 @@ PageRankResult pagerank_cuda(Context& ctx, const Graph& g, const PageRankOptions
   {
     // The start travels only for the first pass; freed before the iterations.
     DeviceArray<double> start;
-    if (start_scale > 0.0) start = DeviceArray<double>{options.start};
+    if (start_scale > 0.0) {
+      start = DeviceArray<double>{options.start};
+      if (order.size() > 0) {
+        DeviceArray<double> renumbered(start.size());
+        gather_by_order<<<grid_for(n, kBlock), kBlock>>>(n, order.data(), start.data(),
+                                                         renumbered.data());
+        check_launch();
+        start = std::move(renumbered);  // cudaFree of the old waits for the gather
+      }
+    }
     init_ranks<<<grid, kBlock>>>(n, inv_n, start_scale > 0.0 ? start.data() : nullptr, start_scale,
                                  inv_outw.data(), r_buf[0].data(), x_buf[0].data(), partials.data(),
                                  done.data(), sums.data());
@@ -337,7 +370,16 @@ PageRankResult pagerank_cuda(Context& ctx, const Graph& g, const PageRankOptions
     it += batch;
   }
   result.compute_seconds = t_compute.seconds();
-  result.rank = r_buf[last % 2].download();
+  if (order.size() > 0) {
+    // Back to input order: y is free now (or x_buf[1], fused).
+    DeviceArray<double>& by_input = fused ? x_buf[1] : y;
+    scatter_by_order<<<grid_for(n, kBlock), kBlock>>>(n, order.data(), r_buf[last % 2].data(),
+                                                      by_input.data());
+    check_launch();
+    result.rank = by_input.download();
+  } else {
+    result.rank = r_buf[last % 2].download();
+  }
   result.seconds = t0.seconds();
   return result;
 }

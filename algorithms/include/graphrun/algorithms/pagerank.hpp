@@ -16,6 +16,7 @@
 #include "graphrun/engine/context.hpp"
 #include "graphrun/engine/graph.hpp"
 #include "graphrun/engine/spmv_format.hpp"
+#include "graphrun/engine/vertex_order.hpp"
 
 namespace graphrun {
 
@@ -27,6 +28,13 @@ struct PageRankOptions {
   // The SpMV format on the GPU (Device::cuda); automatic picks it from the
   // row statistics of Aᵀ. The CPU always runs its CSR kernel.
   SpmvFormat format = SpmvFormat::automatic;
+  // Renumber the vertices for locality before iterating
+  // (engine/vertex_order.hpp); ranks come back by input vertex all the
+  // same, equal to an unreordered run's up to rounding. automatic: on the
+  // GPU, the ordering choose_reorder() picks from the out-degrees (computed
+  // on the device); on the CPU, none. An explicit ordering runs on either
+  // device (on the CPU the renumbered graph is built on the host).
+  Reorder reorder = Reorder::automatic;
   // On the GPU a callback makes every iteration wait for the host before the
   // next starts; without one, iterations are queued in batches and the
   // stopping rule runs on the device (use `progress` to watch a run).
@@ -53,6 +61,11 @@ struct PageRankResult {
   // the download of the ranks). automatic and 0 on the CPU.
   SpmvFormat format = SpmvFormat::automatic;
   double compute_seconds = 0;
+  // The vertex ordering used (never automatic) and the seconds it took to
+  // compute it and renumber the graph (part of seconds, not of
+  // compute_seconds).
+  Reorder reorder = Reorder::none;
+  double reorder_seconds = 0;
 };
 
 PageRankResult pagerank(Context& ctx, const Graph& g, const PageRankOptions& options = {});

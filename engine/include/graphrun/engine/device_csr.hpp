@@ -12,6 +12,7 @@
 #include "graphrun/engine/csr.hpp"
 #include "graphrun/engine/device_array.hpp"
 #include "graphrun/engine/row_stats.hpp"
+#include "graphrun/engine/vertex_order.hpp"
 
 #if defined(GRAPHRUN_HAVE_CUDA)
 namespace graphrun {
@@ -77,6 +78,22 @@ DeviceCsr<T> device_transpose(const DeviceCsr<T>& a, CUstream_st* stream = nullp
 // back.
 template <class T>
 RowStats analyze(const DeviceCsr<T>& a);
+
+// The ordering vertex_order(a.view(), how) gives on the host (order[new] =
+// old), computed on the device for the degree family
+// (engine/src/cuda/vertex_order.cu); rcm is computed on the host from a
+// copy of the pattern. Returns when it is done on `stream`.
+template <class T>
+DeviceArray<vertex_t> device_vertex_order(const DeviceCsr<T>& a, Reorder how,
+                                          CUstream_st* stream = nullptr);
+
+// permute(a, order) on the device: B(i, j) = A(order[i], order[j]). With
+// sort_columns false each row keeps its old row's entry order (columns
+// renamed, not sorted): not a valid Csr, but all a transpose needs, which
+// sorts them anyway. Returns when it is done on `stream`.
+template <class T>
+DeviceCsr<T> device_permute(const DeviceCsr<T>& a, const DeviceArray<vertex_t>& order,
+                            bool sort_columns = true, CUstream_st* stream = nullptr);
 
 }  // namespace graphrun
 #endif  // GRAPHRUN_HAVE_CUDA
