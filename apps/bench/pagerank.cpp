@@ -166,21 +166,6 @@ double ms_per_iteration(Context& ctx, const Graph& g, const PageRankOptions& o,
   return out->compute_seconds * 1e3 / std::max(1, out->iterations);
 }
 
-// The same with an on_iteration callback, which makes every iteration wait
-// for the host, from the callback's clock: (elapsed at the last iteration -
-// elapsed at the first) / (K - 1).
-double ms_per_iteration_with_callback(Context& ctx, const Graph& g, PageRankOptions o,
-                                      PageRankResult* out) {
-  std::vector<double> at;
-  o.on_iteration = [&](const IterationInfo& it) {
-    at.push_back(it.elapsed);
-    return true;
-  };
-  *out = pagerank(ctx, g, o);
-  if (at.size() < 2) return out->seconds * 1e3;
-  return (at.back() - at.front()) * 1e3 / static_cast<double>(at.size() - 1);
-}
-
 void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw DeviceError(std::string(what) + ": " + cudaGetErrorString(e));
 }

@@ -9,8 +9,8 @@
 //     block scan (RowPartial, spmv_carry.cuh);
 //   - the carries of the row still open at the end of the tile go out as the
 //     block's carry, added by carry_fixup (spmv_carry.cuh).
-// Without `accumulate`, rows with no entry get S::zero(): the thread holding
-// entry k writes the empty rows between row_idx[k-1] and row_idx[k].
+// Without `accumulate`, rows with no entry get S::zero(): the COO lists them
+// (build_coo), and the whole grid shares the list.
 #include <cub/block/block_scan.cuh>
 
 #include "graphrun/engine/cuda_check.hpp"
@@ -27,13 +27,6 @@ __device__ __forceinline__ void put(typename S::value_type* y, vertex_t r, typen
                                     bool accumulate, Mask mask) {
   if (!mask.allows(r)) return;
   y[r] = accumulate ? DeviceSemiring<S>::add(y[r], v) : v;
-}
-
-template <class S>
-__device__ __forceinline__ void zero_rows(typename S::value_type* y, vertex_t from, vertex_t to,
-                                          Mask mask) {
-  for (vertex_t r = from; r < to; ++r)
-    if (mask.allows(r)) y[r] = DeviceSemiring<S>::zero();
 }
 
 template <class S, class T>
@@ -56,10 +49,6 @@ __global__ void __launch_bounds__(tile_block)
   for (offset_t k = kb; k < ke; ++k) {
     const vertex_t r = __ldg(a.row_idx + k);
     const V v = product<S>(a.values, k, __ldg(a.col_idx + k), x);
-    if (!accumulate) {  // the empty rows just before this entry
-      const vertex_t prev = k == 0 ? vertex_t{-1} : __ldg(a.row_idx + k - 1);
-      if (r > prev + 1) zero_rows<S>(y, prev + 1, r, mask);
-    }
     if (k == kb) {
       row = r;
       acc = D::add(D::zero(), v);  // every row's sum starts from zero (MaxTimes: 0)
@@ -89,7 +78,14 @@ __global__ void __launch_bounds__(tile_block)
     } else {
       put<S>(y, row, acc, accumulate, mask);
     }
-    if (!accumulate && ke == a.nnz) zero_rows<S>(y, row + 1, a.n_rows, mask);
+  }
+  if (!accumulate) {
+    // The empty rows, shared by every thread of the grid.
+    const offset_t stride = offset_t(gridDim.x) * tile_block;
+    for (offset_t e = blockIdx.x * offset_t(tile_block) + t; e < a.n_empty; e += stride) {
+      const vertex_t r = __ldg(a.empty_rows + e);
+      if (mask.allows(r)) y[r] = D::zero();
+    }
   }
   // Each thread's carry: the partial of its last row if that row goes on.
   // Threads past the tile's end stand at its last row with nothing.

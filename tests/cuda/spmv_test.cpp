@@ -234,6 +234,25 @@ TEST_F(CudaSpmv, SharedGraphsLarge) {
 
 // One long row pads ELL past its limit: an explicit request is refused with
 // a FormatError, `auto` never fails.
+// Long runs of empty rows at the start, in the middle and at the end (a web
+// crawl's leaf pages; a degree ordering's isolated vertices, all last):
+// every format must write the semiring's zero to each of them, and COO
+// zeroes them with the whole grid rather than one thread per run.
+TEST_F(CudaSpmv, LongRunsOfEmptyRows) {
+  Coo<double> coo;
+  coo.n_rows = 60000;
+  coo.n_cols = 5000;
+  test::Rng rng(17);
+  for (auto [from, to] : {std::pair{1000, 2000}, std::pair{9000, 9100}, std::pair{30000, 30001}})
+    for (vertex_t r = from; r < to; ++r)
+      for (int k = 0; k < 6; ++k) {
+        coo.row.push_back(r);
+        coo.col.push_back(static_cast<vertex_t>(rng.below(coo.n_cols)));
+        coo.val.push_back(test::random_value(rng));
+      }
+  check_matrix(Csr<double>::from_coo(coo), "long runs of empty rows", 5);
+}
+
 TEST_F(CudaSpmv, EllRefusesPastItsPaddingLimit) {
   const auto a = test::random_csr<double>(2000, 2000, test::MatrixShape::heavy_row, 2, true, 5);
   const DeviceCsr<double> d(a);

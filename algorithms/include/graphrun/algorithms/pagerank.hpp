@@ -31,9 +31,10 @@ struct PageRankOptions {
   // Renumber the vertices for locality before iterating
   // (engine/vertex_order.hpp); ranks come back by input vertex all the
   // same, equal to an unreordered run's up to rounding. automatic: on the
-  // GPU, the ordering choose_reorder() picks from the out-degrees (computed
-  // on the device); on the CPU, none. An explicit ordering runs on either
-  // device (on the CPU the renumbered graph is built on the host).
+  // GPU, the ordering choose_reorder() picks from the out-degrees (none, as
+  // measured so far); on the CPU, none. An explicit ordering runs on either
+  // device (on the GPU computed and applied there; on the CPU the renumbered
+  // graph is built on the host).
   Reorder reorder = Reorder::automatic;
   // On the GPU a callback makes every iteration wait for the host before the
   // next starts; without one, iterations are queued in batches and the

@@ -47,8 +47,9 @@ Reorder parse_reorder(std::string_view name);
 std::string_view to_string(Reorder r);
 
 // The ordering `automatic` stands for, given the row statistics of the
-// matrix it would be computed from (never Reorder::automatic). The rule and
-// the measurements behind it are in docs/performance.md.
+// matrix it would be computed from (never Reorder::automatic): none for now,
+// since no ordering repaid itself within one PageRank run on the H200. The
+// measurements behind it are in vertex_order.cpp and docs/performance.md.
 Reorder choose_reorder(const RowStats& stats);
 
 // The ordering of a's vertices by `how` (a square; not automatic): order[new]

@@ -25,6 +25,10 @@ struct CooView {
   const vertex_t* row_idx = nullptr;
   const vertex_t* col_idx = nullptr;
   const T* values = nullptr;  // nullptr for a pattern matrix
+  // The rows with no entry, ascending (build_coo only; empty for a tail):
+  // what an SpMV without accumulation sets to the semiring's zero.
+  const vertex_t* empty_rows = nullptr;
+  vertex_t n_empty = 0;
 };
 
 template <class T>
@@ -34,18 +38,26 @@ struct DeviceCoo {
   DeviceArray<vertex_t> row_idx;
   DeviceArray<vertex_t> col_idx;
   DeviceArray<T> values;  // empty for a pattern matrix
+  DeviceArray<vertex_t> empty_rows;
 
   offset_t nnz() const noexcept { return static_cast<offset_t>(col_idx.size()); }
   CooView<T> view() const noexcept {
-    return {n_rows,         n_cols,         nnz(),
-            row_idx.data(), col_idx.data(), values.size() ? values.data() : nullptr};
+    return {n_rows,
+            n_cols,
+            nnz(),
+            row_idx.data(),
+            col_idx.data(),
+            values.size() ? values.data() : nullptr,
+            empty_rows.data(),
+            static_cast<vertex_t>(empty_rows.size())};
   }
   std::size_t bytes() const noexcept {
-    return (row_idx.size() + col_idx.size()) * sizeof(vertex_t) + values.size() * sizeof(T);
+    return (row_idx.size() + col_idx.size() + empty_rows.size()) * sizeof(vertex_t) +
+           values.size() * sizeof(T);
   }
 };
 
-// Every entry of `a`.
+// Every entry of `a`, and the list of its empty rows.
 template <class T>
 DeviceCoo<T> build_coo(const DeviceCsr<T>& a, cudaStream_t stream = nullptr);
 
