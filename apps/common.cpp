@@ -257,6 +257,9 @@ Loaded load_input(const CommonOptions& o) {
   options.threads = o.threads;
   options.non_negative_weights = o.non_negative_weights;
   options.negative_weight_hint = o.negative_weight_hint;
+  // A run on the GPU has the ids mapped and the CSR assembled there: the
+  // same graph, in a fraction of the host's time at 10^8 edges.
+  options.assemble_on_device = o.device == "cuda";
   options.on_progress = [&bar](double fraction) { bar.update(fraction); };
   Loaded out;
   Stopwatch sw;

@@ -3,16 +3,23 @@
 // Pipeline: read (and inflate) the whole file; detect the column count from
 // the first data line; parse line-aligned chunks in parallel into per-chunk
 // id arrays; map input ids to dense ids (id_map.hpp); assemble CSR from the
-// chunks (chunk_assembly.hpp), which sorts rows and merges duplicates.
+// chunks (chunk_assembly.hpp), which sorts rows and merges duplicates. With
+// LoadOptions::assemble_on_device the last two run on the GPU instead
+// (engine/device_assembly.hpp).
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "chunk_assembly.hpp"
 #include "graphrun/engine/error.hpp"
+#if defined(GRAPHRUN_HAVE_CUDA)
+#include "graphrun/engine/device_array.hpp"
+#include "graphrun/engine/device_assembly.hpp"
+#endif
 #include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/io/load.hpp"
 #include "id_map.hpp"
@@ -108,6 +115,30 @@ void parse_chunk(TextChunk& c, EdgeChunk& out, bool weighted, const LoadOptions&
   out.self_loops = loops;
 }
 
+// The graph assembled on the GPU, when asked for and possible; nullopt
+// when the host must do it (no CUDA, no GPU, not enough device memory).
+std::optional<Graph> assemble_on_device([[maybe_unused]] std::vector<EdgeChunk>& parsed,
+                                        [[maybe_unused]] bool weighted, const LoadOptions& options,
+                                        [[maybe_unused]] const std::string& path) {
+  if (!options.assemble_on_device) return std::nullopt;
+#if defined(GRAPHRUN_HAVE_CUDA)
+  if (cuda_device_count() == 0) return std::nullopt;
+  std::vector<IdEdges> parts;
+  parts.reserve(parsed.size());
+  for (const EdgeChunk& c : parsed) parts.push_back({c.src, c.dst, c.weight});
+  try {
+    AssembledCsr a =
+        assemble_csr_on_device(parts, options.undirected, weighted, options.duplicates, path);
+    parsed = {};
+    return Graph(std::move(a.adj), std::move(a.ids), !options.undirected, weighted);
+  } catch (const DeviceMemoryError&) {
+    return std::nullopt;  // too large for the device: the host assembles it
+  }
+#else
+  return std::nullopt;
+#endif
+}
+
 }  // namespace
 
 Graph read_edge_list(const std::string& path, const LoadOptions& options, LoadStats* stats) {
@@ -152,6 +183,16 @@ Graph read_edge_list(const std::string& path, const LoadOptions& options, LoadSt
   const std::vector<offset_t> start = coo_offsets(parsed, options.undirected, size,
                                                   [](const EdgeChunk& c) { return c.self_loops; });
   if (start.back() == 0) throw InputError(path, "no edges");
+  if (std::optional<Graph> g = assemble_on_device(parsed, weighted, options, path)) {
+    if (stats) {
+      stats->bytes_read = text.size;
+      stats->seconds_read = read_seconds;
+      stats->seconds_build = t1.seconds();
+      stats->declared_vertices = stats->omitted_vertices = 0;
+    }
+    progress.done();
+    return std::move(*g);
+  }
   IdMap ids(endpoints, max_id, threads, path);
   progress.report(0.3);
 

@@ -51,6 +51,12 @@ struct LoadOptions {
   // line names its flag); left out of the message when empty.
   bool non_negative_weights = false;
   std::string negative_weight_hint;
+  // Edge lists: map the ids and assemble CSR on the GPU after parsing
+  // (engine/device_assembly.hpp), for a run that goes there next. The graph
+  // is the same, array for array. Ignored in builds without CUDA, on
+  // machines without a GPU, and for other formats; when the device cannot
+  // hold the work, the host assembles as usual.
+  bool assemble_on_device = false;
 };
 
 // Timing and volume of the last load, for summaries and MB/s figures.

@@ -1,0 +1,42 @@
+// An edge list's parsed edges to CSR on the GPU: the id mapping and the
+// assembly a loader does after parsing (io's IdMap and assemble_csr), as a
+// few radix sorts on the device instead of hash-free but cache-missing
+// passes on the host. The result is the same graph, array for array: dense
+// ids in ascending order of input id, rows sorted, duplicates merged by
+// `dup` in input order (sum left to right, max, last), and with `mirror`
+// every edge but a self loop followed by its reverse.
+//
+// Input order is part order, then edge order within a part (a loader's
+// parse chunks). CUDA builds only (GRAPHRUN_HAVE_CUDA).
+#pragma once
+
+#if defined(GRAPHRUN_HAVE_CUDA)
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "graphrun/engine/csr.hpp"
+
+namespace graphrun {
+
+// One part of the parsed edges: source and target input ids, and weights
+// (empty for an unweighted list).
+struct IdEdges {
+  std::span<const std::uint64_t> src, dst;
+  std::span<const double> weight;
+};
+
+struct AssembledCsr {
+  Csr<double> adj;                 // n x n, values empty unless `valued`
+  std::vector<std::uint64_t> ids;  // input id of each dense id, ascending
+};
+
+// DeviceMemoryError when the device cannot hold the work (about 60 bytes per
+// edge, twice that with `mirror`): the caller can assemble on the host
+// instead. SizeError naming `source` past 2^31 - 1 distinct ids.
+AssembledCsr assemble_csr_on_device(std::span<const IdEdges> parts, bool mirror, bool valued,
+                                    Duplicates dup, const std::string& source);
+
+}  // namespace graphrun
+#endif  // GRAPHRUN_HAVE_CUDA

@@ -1,0 +1,256 @@
+// An edge list's parsed edges to CSR on the device (device_assembly.hpp).
+//
+//   1. the ids: every endpoint radix-sorted, then unique: the table of input
+//      ids, ascending, whose index is the dense id;
+//   2. the endpoints mapped by binary search in that table;
+//   3. the entries laid out in input order (with `mirror`, edge e's reverse
+//      right after it, a self loop's reverse marked as padding), keyed by
+//      (row, col) and stably radix-sorted: equal keys stay in input order;
+//   4. the first entry of each run of equal keys merges its run serially,
+//      left to right, as the host does; row lengths by counting, row
+//      pointers by a scan.
+//
+// Every step is a CUB primitive or a flat pass; the host waits once, for
+// the sizes it must allocate by (the id count, the entry count).
+#include <algorithm>
+#include <bit>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_select.cuh>
+
+#include "format_util.cuh"
+#include "graphrun/engine/device_array.hpp"
+#include "graphrun/engine/device_assembly.hpp"
+#include "graphrun/engine/error.hpp"
+
+namespace graphrun {
+
+namespace {
+
+using cuda::detail::blocks_for;
+using cuda::detail::build_block;
+using cuda::detail::check_launch;
+using cuda::detail::read_back;
+
+constexpr int kPasses = 4;  // grid-stride loops: a few blocks' worth per SM, not one per item
+
+unsigned grid_for(offset_t items) {
+  return std::min<unsigned>(blocks_for(items), 65535u * kPasses);
+}
+
+__device__ vertex_t dense_id(const std::uint64_t* __restrict__ ids, vertex_t n, std::uint64_t id) {
+  vertex_t lo = 0, hi = n;  // the first index with ids[index] >= id
+  while (lo < hi) {
+    const vertex_t mid = lo + (hi - lo) / 2;
+    if (ids[mid] < id)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+// Edge e's entry (and, mirrored, its reverse) keyed row << bits | col; a
+// self loop's reverse gets `padding`, which sorts after every real key.
+__global__ void entry_keys(offset_t m, const std::uint64_t* __restrict__ src,
+                           const std::uint64_t* __restrict__ dst,
+                           const std::uint64_t* __restrict__ ids, vertex_t n, int bits, bool mirror,
+                           std::uint64_t padding, const double* __restrict__ weight,
+                           std::uint64_t* __restrict__ key, double* __restrict__ value) {
+  for (offset_t e = blockIdx.x * offset_t{blockDim.x} + threadIdx.x; e < m;
+       e += offset_t{gridDim.x} * blockDim.x) {
+    const std::uint64_t r = static_cast<std::uint64_t>(dense_id(ids, n, src[e]));
+    const std::uint64_t c = static_cast<std::uint64_t>(dense_id(ids, n, dst[e]));
+    const offset_t k = mirror ? 2 * e : e;
+    key[k] = r << bits | c;
+    if (weight) value[k] = weight[e];
+    if (mirror) {
+      key[k + 1] = r == c ? padding : c << bits | r;
+      if (weight) value[k + 1] = weight[e];
+    }
+  }
+}
+
+// head[i] = 1 when entry i starts a run of equal keys (padding excluded);
+// head[count] = 0, for the scan's total.
+__global__ void run_heads(offset_t count, const std::uint64_t* __restrict__ key,
+                          std::uint64_t padding, offset_t* __restrict__ head) {
+  for (offset_t i = blockIdx.x * offset_t{blockDim.x} + threadIdx.x; i <= count;
+       i += offset_t{gridDim.x} * blockDim.x)
+    head[i] = i < count && key[i] != padding && (i == 0 || key[i] != key[i - 1]) ? 1 : 0;
+}
+
+// Each run's first entry writes the run's column and merged value at its
+// output position and counts its row.
+__global__ void merge_runs(offset_t count, const std::uint64_t* __restrict__ key,
+                           const double* __restrict__ value, const offset_t* __restrict__ head,
+                           const offset_t* __restrict__ at, int bits, Duplicates dup,
+                           vertex_t* __restrict__ col, double* __restrict__ out_value,
+                           offset_t* __restrict__ row_count) {
+  const std::uint64_t col_mask = (std::uint64_t{1} << bits) - 1;
+  for (offset_t i = blockIdx.x * offset_t{blockDim.x} + threadIdx.x; i < count;
+       i += offset_t{gridDim.x} * blockDim.x) {
+    if (!head[i]) continue;
+    const std::uint64_t k = key[i];
+    const offset_t out = at[i];
+    col[out] = static_cast<vertex_t>(k & col_mask);
+    atomicAdd(reinterpret_cast<unsigned long long*>(row_count + (k >> bits)), 1ull);
+    if (!value) continue;
+    double acc = value[i];
+    for (offset_t j = i + 1; j < count && key[j] == k; ++j) {
+      const double v = value[j];
+      acc = dup == Duplicates::sum ? acc + v : dup == Duplicates::max ? (acc < v ? v : acc) : v;
+    }
+    out_value[out] = acc;
+  }
+}
+
+template <class T>
+void upload_parts(std::span<const IdEdges> parts, std::span<const T> IdEdges::*field, T* to) {
+  offset_t at = 0;
+  for (const IdEdges& p : parts) {
+    const std::span<const T> s = p.*field;
+    if (!s.empty())
+      GRAPHRUN_CUDA_CHECK(cudaMemcpy(to + at, s.data(), s.size_bytes(), cudaMemcpyHostToDevice));
+    at += static_cast<offset_t>(p.src.size());
+  }
+}
+
+}  // namespace
+
+AssembledCsr assemble_csr_on_device(std::span<const IdEdges> parts, bool mirror, bool valued,
+                                    Duplicates dup, const std::string& source) {
+  offset_t m = 0;
+  for (const IdEdges& p : parts) {
+    if (p.dst.size() != p.src.size() || (valued && p.weight.size() != p.src.size()))
+      throw ArgumentError("assemble_csr_on_device: a part's arrays differ in length");
+    m += static_cast<offset_t>(p.src.size());
+  }
+  AssembledCsr out;
+  if (m == 0) return out;
+  const cudaStream_t stream = nullptr;
+
+  // 1. The ids.
+  DeviceArray<std::uint64_t> src(static_cast<std::size_t>(m)), dst(static_cast<std::size_t>(m));
+  upload_parts<std::uint64_t>(parts, &IdEdges::src, src.data());
+  upload_parts<std::uint64_t>(parts, &IdEdges::dst, dst.data());
+  DeviceArray<std::uint64_t> ids;
+  vertex_t n = 0;
+  {
+    const offset_t ends = 2 * m;
+    DeviceArray<std::uint64_t> all(static_cast<std::size_t>(ends)),
+        sorted(static_cast<std::size_t>(ends));
+    GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(all.data(), src.data(), m * sizeof(std::uint64_t),
+                                        cudaMemcpyDeviceToDevice, stream));
+    GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(all.data() + m, dst.data(), m * sizeof(std::uint64_t),
+                                        cudaMemcpyDeviceToDevice, stream));
+    // Only the bits the largest id has: fewer radix passes.
+    DeviceArray<std::uint64_t> largest(1);
+    std::size_t bytes = 0;
+    GRAPHRUN_CUDA_CHECK(
+        cub::DeviceReduce::Max(nullptr, bytes, all.data(), largest.data(), ends, stream));
+    {
+      DeviceBuffer tmp(bytes);
+      GRAPHRUN_CUDA_CHECK(
+          cub::DeviceReduce::Max(tmp.data(), bytes, all.data(), largest.data(), ends, stream));
+    }
+    const int id_bits =
+        std::max(1, static_cast<int>(std::bit_width(read_back(largest.data(), stream))));
+    bytes = 0;
+    GRAPHRUN_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, bytes, all.data(), sorted.data(),
+                                                       ends, 0, id_bits, stream));
+    {
+      DeviceBuffer tmp(bytes);
+      GRAPHRUN_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(tmp.data(), bytes, all.data(),
+                                                         sorted.data(), ends, 0, id_bits, stream));
+    }
+    DeviceArray<offset_t> distinct(1);
+    bytes = 0;
+    GRAPHRUN_CUDA_CHECK(cub::DeviceSelect::Unique(nullptr, bytes, sorted.data(), all.data(),
+                                                  distinct.data(), ends, stream));
+    {
+      DeviceBuffer tmp(bytes);
+      GRAPHRUN_CUDA_CHECK(cub::DeviceSelect::Unique(tmp.data(), bytes, sorted.data(), all.data(),
+                                                    distinct.data(), ends, stream));
+    }
+    const offset_t count = read_back(distinct.data(), stream);
+    if (count > offset_t{0x7fffffff})
+      throw SizeError(source + ": " + std::to_string(count) +
+                      " distinct vertex ids; graphrun holds at most 2^31 - 1 vertices");
+    n = static_cast<vertex_t>(count);
+    ids = DeviceArray<std::uint64_t>(static_cast<std::size_t>(n));
+    GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(ids.data(), all.data(), n * sizeof(std::uint64_t),
+                                        cudaMemcpyDeviceToDevice, stream));
+    GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));  // `all` and `sorted` die here
+  }
+
+  // 2-3. The entries, keyed and sorted.
+  const int bits = std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint32_t>(n))));
+  const std::uint64_t padding = std::uint64_t(n) << bits;  // row n: after every real row
+  const offset_t count = mirror ? 2 * m : m;
+  DeviceArray<std::uint64_t> key(static_cast<std::size_t>(count));
+  DeviceArray<double> value(valued ? static_cast<std::size_t>(count) : 0);
+  {
+    DeviceArray<double> weight(valued ? static_cast<std::size_t>(m) : 0);
+    if (valued) upload_parts<double>(parts, &IdEdges::weight, weight.data());
+    entry_keys<<<grid_for(m), build_block, 0, stream>>>(
+        m, src.data(), dst.data(), ids.data(), n, bits, mirror, padding,
+        valued ? weight.data() : nullptr, key.data(), valued ? value.data() : nullptr);
+    check_launch();
+    GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+  src = {};
+  dst = {};
+  const int key_bits =
+      bits + std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint32_t>(n))));
+  {
+    DeviceArray<std::uint64_t> sorted_key(static_cast<std::size_t>(count));
+    DeviceArray<double> sorted_value(value.size());
+    std::size_t bytes = 0;
+    if (valued) {
+      GRAPHRUN_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+          nullptr, bytes, key.data(), sorted_key.data(), value.data(), sorted_value.data(), count,
+          0, key_bits, stream));
+      DeviceBuffer tmp(bytes);
+      GRAPHRUN_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+          tmp.data(), bytes, key.data(), sorted_key.data(), value.data(), sorted_value.data(),
+          count, 0, key_bits, stream));
+      GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
+    } else {
+      GRAPHRUN_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(
+          nullptr, bytes, key.data(), sorted_key.data(), count, 0, key_bits, stream));
+      DeviceBuffer tmp(bytes);
+      GRAPHRUN_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(
+          tmp.data(), bytes, key.data(), sorted_key.data(), count, 0, key_bits, stream));
+      GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
+    }
+    key = std::move(sorted_key);
+    value = std::move(sorted_value);
+  }
+
+  // 4. Runs merged, rows counted.
+  DeviceArray<offset_t> head(static_cast<std::size_t>(count) + 1),
+      at(static_cast<std::size_t>(count) + 1);
+  run_heads<<<grid_for(count + 1), build_block, 0, stream>>>(count, key.data(), padding,
+                                                             head.data());
+  check_launch();
+  cuda::detail::exclusive_sum(head.data(), at.data(), count + 1, stream);
+  const offset_t nnz = read_back(at.data() + count, stream);
+  DeviceArray<vertex_t> col(static_cast<std::size_t>(nnz));
+  DeviceArray<double> merged(valued ? static_cast<std::size_t>(nnz) : 0);
+  DeviceArray<offset_t> row_count(static_cast<std::size_t>(n) + 1),
+      row_ptr(static_cast<std::size_t>(n) + 1);
+  GRAPHRUN_CUDA_CHECK(
+      cudaMemsetAsync(row_count.data(), 0, row_count.size() * sizeof(offset_t), stream));
+  merge_runs<<<grid_for(count), build_block, 0, stream>>>(
+      count, key.data(), valued ? value.data() : nullptr, head.data(), at.data(), bits, dup,
+      col.data(), valued ? merged.data() : nullptr, row_count.data());
+  check_launch();
+  cuda::detail::exclusive_sum(row_count.data(), row_ptr.data(), offset_t{n} + 1, stream);
+
+  out.adj = Csr<double>(n, n, row_ptr.download(), col.download(), merged.download());
+  out.ids = ids.download();
+  return out;
+}
+
+}  // namespace graphrun
