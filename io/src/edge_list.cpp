@@ -119,17 +119,22 @@ void parse_chunk(TextChunk& c, EdgeChunk& out, bool weighted, const LoadOptions&
 // when the host must do it (no CUDA, no GPU, not enough device memory).
 std::optional<Graph> assemble_on_device([[maybe_unused]] std::vector<EdgeChunk>& parsed,
                                         [[maybe_unused]] bool weighted, const LoadOptions& options,
-                                        [[maybe_unused]] const std::string& path) {
+                                        [[maybe_unused]] const std::string& path,
+                                        [[maybe_unused]] LoadStats* stats) {
   if (!options.assemble_on_device) return std::nullopt;
 #if defined(GRAPHRUN_HAVE_CUDA)
   if (cuda_device_count() == 0) return std::nullopt;
   std::vector<IdEdges> parts;
   parts.reserve(parsed.size());
-  for (const EdgeChunk& c : parsed) parts.push_back({c.src, c.dst, c.weight});
+  for (const EdgeChunk& c : parsed) parts.push_back({c.src, c.dst, c.weight, c.max_id});
   try {
     AssembledCsr a =
         assemble_csr_on_device(parts, options.undirected, weighted, options.duplicates, path);
     parsed = {};
+    if (stats) {
+      stats->seconds_to_device = a.seconds_upload;
+      stats->seconds_from_device = a.seconds_download;
+    }
     return Graph(std::move(a.adj), std::move(a.ids), !options.undirected, weighted);
   } catch (const DeviceMemoryError&) {
     return std::nullopt;  // too large for the device: the host assembles it
@@ -183,7 +188,7 @@ Graph read_edge_list(const std::string& path, const LoadOptions& options, LoadSt
   const std::vector<offset_t> start = coo_offsets(parsed, options.undirected, size,
                                                   [](const EdgeChunk& c) { return c.self_loops; });
   if (start.back() == 0) throw InputError(path, "no edges");
-  if (std::optional<Graph> g = assemble_on_device(parsed, weighted, options, path)) {
+  if (std::optional<Graph> g = assemble_on_device(parsed, weighted, options, path, stats)) {
     if (stats) {
       stats->bytes_read = text.size;
       stats->seconds_read = read_seconds;

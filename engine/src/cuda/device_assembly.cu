@@ -10,18 +10,22 @@
 //      left to right, as the host does; row lengths by counting, row
 //      pointers by a scan.
 //
-// Every step is a CUB primitive or a flat pass; the host waits once, for
-// the sizes it must allocate by (the id count, the entry count).
+// Ids that all fit in 32 bits (the usual file) travel and sort as 32-bit
+// values. The upload goes through pinned buffers (device_staging.hpp). Every
+// step is a CUB primitive or a flat pass; the host waits for the sizes it
+// must allocate by (the id count, the entry count).
 #include <algorithm>
 #include <bit>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_select.cuh>
 
+#include "device_staging.hpp"
 #include "format_util.cuh"
 #include "graphrun/engine/device_array.hpp"
 #include "graphrun/engine/device_assembly.hpp"
 #include "graphrun/engine/error.hpp"
+#include "graphrun/engine/stopwatch.hpp"
 
 namespace graphrun {
 
@@ -38,7 +42,8 @@ unsigned grid_for(offset_t items) {
   return std::min<unsigned>(blocks_for(items), 65535u * kPasses);
 }
 
-__device__ vertex_t dense_id(const std::uint64_t* __restrict__ ids, vertex_t n, std::uint64_t id) {
+template <class Id>
+__device__ vertex_t dense_id(const Id* __restrict__ ids, vertex_t n, Id id) {
   vertex_t lo = 0, hi = n;  // the first index with ids[index] >= id
   while (lo < hi) {
     const vertex_t mid = lo + (hi - lo) / 2;
@@ -52,9 +57,9 @@ __device__ vertex_t dense_id(const std::uint64_t* __restrict__ ids, vertex_t n, 
 
 // Edge e's entry (and, mirrored, its reverse) keyed row << bits | col; a
 // self loop's reverse gets `padding`, which sorts after every real key.
-__global__ void entry_keys(offset_t m, const std::uint64_t* __restrict__ src,
-                           const std::uint64_t* __restrict__ dst,
-                           const std::uint64_t* __restrict__ ids, vertex_t n, int bits, bool mirror,
+template <class Id>
+__global__ void entry_keys(offset_t m, const Id* __restrict__ src, const Id* __restrict__ dst,
+                           const Id* __restrict__ ids, vertex_t n, int bits, bool mirror,
                            std::uint64_t padding, const double* __restrict__ weight,
                            std::uint64_t* __restrict__ key, double* __restrict__ value) {
   for (offset_t e = blockIdx.x * offset_t{blockDim.x} + threadIdx.x; e < m;
@@ -105,47 +110,45 @@ __global__ void merge_runs(offset_t count, const std::uint64_t* __restrict__ key
   }
 }
 
+// The parts' `field` arrays, one span each.
 template <class T>
-void upload_parts(std::span<const IdEdges> parts, std::span<const T> IdEdges::*field, T* to) {
-  offset_t at = 0;
-  for (const IdEdges& p : parts) {
-    const std::span<const T> s = p.*field;
-    if (!s.empty())
-      GRAPHRUN_CUDA_CHECK(cudaMemcpy(to + at, s.data(), s.size_bytes(), cudaMemcpyHostToDevice));
-    at += static_cast<offset_t>(p.src.size());
-  }
+std::vector<std::span<const T>> spans_of(std::span<const IdEdges> parts,
+                                         std::span<const T> IdEdges::*field) {
+  std::vector<std::span<const T>> out;
+  out.reserve(parts.size());
+  for (const IdEdges& p : parts) out.push_back(p.*field);
+  return out;
 }
 
-}  // namespace
-
-AssembledCsr assemble_csr_on_device(std::span<const IdEdges> parts, bool mirror, bool valued,
-                                    Duplicates dup, const std::string& source) {
-  offset_t m = 0;
-  for (const IdEdges& p : parts) {
-    if (p.dst.size() != p.src.size() || (valued && p.weight.size() != p.src.size()))
-      throw ArgumentError("assemble_csr_on_device: a part's arrays differ in length");
-    m += static_cast<offset_t>(p.src.size());
-  }
+// Steps 1-4 with input ids of type Id: 32 bits when every id fits, which
+// halves the upload and the id sort's passes.
+template <class Id>
+AssembledCsr assemble(std::span<const IdEdges> parts, offset_t m, bool mirror, bool valued,
+                      Duplicates dup, const std::string& source) {
   AssembledCsr out;
-  if (m == 0) return out;
   const cudaStream_t stream = nullptr;
+  const Stopwatch t_upload;
 
   // 1. The ids.
-  DeviceArray<std::uint64_t> src(static_cast<std::size_t>(m)), dst(static_cast<std::size_t>(m));
-  upload_parts<std::uint64_t>(parts, &IdEdges::src, src.data());
-  upload_parts<std::uint64_t>(parts, &IdEdges::dst, dst.data());
-  DeviceArray<std::uint64_t> ids;
+  DeviceArray<Id> src(static_cast<std::size_t>(m)), dst(static_cast<std::size_t>(m));
+  detail::stage_to_device<std::uint64_t, Id>(spans_of(parts, &IdEdges::src), src.data(), stream);
+  detail::stage_to_device<std::uint64_t, Id>(spans_of(parts, &IdEdges::dst), dst.data(), stream);
+  DeviceArray<double> weight(valued ? static_cast<std::size_t>(m) : 0);
+  if (valued)
+    detail::stage_to_device<double, double>(spans_of(parts, &IdEdges::weight), weight.data(),
+                                            stream);
+  out.seconds_upload = t_upload.seconds();
+  DeviceArray<Id> ids;
   vertex_t n = 0;
   {
     const offset_t ends = 2 * m;
-    DeviceArray<std::uint64_t> all(static_cast<std::size_t>(ends)),
-        sorted(static_cast<std::size_t>(ends));
-    GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(all.data(), src.data(), m * sizeof(std::uint64_t),
-                                        cudaMemcpyDeviceToDevice, stream));
-    GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(all.data() + m, dst.data(), m * sizeof(std::uint64_t),
+    DeviceArray<Id> all(static_cast<std::size_t>(ends)), sorted(static_cast<std::size_t>(ends));
+    GRAPHRUN_CUDA_CHECK(
+        cudaMemcpyAsync(all.data(), src.data(), m * sizeof(Id), cudaMemcpyDeviceToDevice, stream));
+    GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(all.data() + m, dst.data(), m * sizeof(Id),
                                         cudaMemcpyDeviceToDevice, stream));
     // Only the bits the largest id has: fewer radix passes.
-    DeviceArray<std::uint64_t> largest(1);
+    DeviceArray<Id> largest(1);
     std::size_t bytes = 0;
     GRAPHRUN_CUDA_CHECK(
         cub::DeviceReduce::Max(nullptr, bytes, all.data(), largest.data(), ends, stream));
@@ -154,8 +157,8 @@ AssembledCsr assemble_csr_on_device(std::span<const IdEdges> parts, bool mirror,
       GRAPHRUN_CUDA_CHECK(
           cub::DeviceReduce::Max(tmp.data(), bytes, all.data(), largest.data(), ends, stream));
     }
-    const int id_bits =
-        std::max(1, static_cast<int>(std::bit_width(read_back(largest.data(), stream))));
+    const int id_bits = std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint64_t>(
+                                        read_back(largest.data(), stream)))));
     bytes = 0;
     GRAPHRUN_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, bytes, all.data(), sorted.data(),
                                                        ends, 0, id_bits, stream));
@@ -178,9 +181,9 @@ AssembledCsr assemble_csr_on_device(std::span<const IdEdges> parts, bool mirror,
       throw SizeError(source + ": " + std::to_string(count) +
                       " distinct vertex ids; graphrun holds at most 2^31 - 1 vertices");
     n = static_cast<vertex_t>(count);
-    ids = DeviceArray<std::uint64_t>(static_cast<std::size_t>(n));
-    GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(ids.data(), all.data(), n * sizeof(std::uint64_t),
-                                        cudaMemcpyDeviceToDevice, stream));
+    ids = DeviceArray<Id>(static_cast<std::size_t>(n));
+    GRAPHRUN_CUDA_CHECK(
+        cudaMemcpyAsync(ids.data(), all.data(), n * sizeof(Id), cudaMemcpyDeviceToDevice, stream));
     GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));  // `all` and `sorted` die here
   }
 
@@ -190,19 +193,15 @@ AssembledCsr assemble_csr_on_device(std::span<const IdEdges> parts, bool mirror,
   const offset_t count = mirror ? 2 * m : m;
   DeviceArray<std::uint64_t> key(static_cast<std::size_t>(count));
   DeviceArray<double> value(valued ? static_cast<std::size_t>(count) : 0);
-  {
-    DeviceArray<double> weight(valued ? static_cast<std::size_t>(m) : 0);
-    if (valued) upload_parts<double>(parts, &IdEdges::weight, weight.data());
-    entry_keys<<<grid_for(m), build_block, 0, stream>>>(
-        m, src.data(), dst.data(), ids.data(), n, bits, mirror, padding,
-        valued ? weight.data() : nullptr, key.data(), valued ? value.data() : nullptr);
-    check_launch();
-    GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
-  }
+  entry_keys<Id><<<grid_for(m), build_block, 0, stream>>>(
+      m, src.data(), dst.data(), ids.data(), n, bits, mirror, padding,
+      valued ? weight.data() : nullptr, key.data(), valued ? value.data() : nullptr);
+  check_launch();
+  GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
   src = {};
   dst = {};
-  const int key_bits =
-      bits + std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint32_t>(n))));
+  weight = {};
+  const int key_bits = 2 * bits;
   {
     DeviceArray<std::uint64_t> sorted_key(static_cast<std::size_t>(count));
     DeviceArray<double> sorted_value(value.size());
@@ -247,10 +246,34 @@ AssembledCsr assemble_csr_on_device(std::span<const IdEdges> parts, bool mirror,
       col.data(), valued ? merged.data() : nullptr, row_count.data());
   check_launch();
   cuda::detail::exclusive_sum(row_count.data(), row_ptr.data(), offset_t{n} + 1, stream);
+  GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
 
-  out.adj = Csr<double>(n, n, row_ptr.download(), col.download(), merged.download());
-  out.ids = ids.download();
+  const Stopwatch t_download;
+  std::vector<offset_t> host_ptr = row_ptr.download();
+  std::vector<vertex_t> host_col = col.download();
+  std::vector<double> host_val = merged.download();
+  const std::vector<Id> host_ids = ids.download();
+  out.seconds_download = t_download.seconds();
+  out.ids.assign(host_ids.begin(), host_ids.end());
+  out.adj = Csr<double>(n, n, std::move(host_ptr), std::move(host_col), std::move(host_val));
   return out;
+}
+
+}  // namespace
+
+AssembledCsr assemble_csr_on_device(std::span<const IdEdges> parts, bool mirror, bool valued,
+                                    Duplicates dup, const std::string& source) {
+  offset_t m = 0;
+  for (const IdEdges& p : parts) {
+    if (p.dst.size() != p.src.size() || (valued && p.weight.size() != p.src.size()))
+      throw ArgumentError("assemble_csr_on_device: a part's arrays differ in length");
+    m += static_cast<offset_t>(p.src.size());
+  }
+  if (m == 0) return {};
+  std::uint64_t largest = 0;
+  for (const IdEdges& p : parts) largest = std::max(largest, p.max_id);
+  return largest <= 0xffffffffu ? assemble<std::uint32_t>(parts, m, mirror, valued, dup, source)
+                                : assemble<std::uint64_t>(parts, m, mirror, valued, dup, source);
 }
 
 }  // namespace graphrun

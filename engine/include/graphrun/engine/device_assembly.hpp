@@ -20,16 +20,22 @@
 
 namespace graphrun {
 
-// One part of the parsed edges: source and target input ids, and weights
-// (empty for an unweighted list).
+// One part of the parsed edges: source and target input ids, weights
+// (empty for an unweighted list), and the largest id of the part, which a
+// parser knows for free (it decides whether ids travel as 32-bit values).
 struct IdEdges {
   std::span<const std::uint64_t> src, dst;
   std::span<const double> weight;
+  std::uint64_t max_id = 0;
 };
 
 struct AssembledCsr {
   Csr<double> adj;                 // n x n, values empty unless `valued`
   std::vector<std::uint64_t> ids;  // input id of each dense id, ascending
+  // Wall seconds of the copies to the device and back (the rest of the
+  // call is the device's work and the host's Csr checks).
+  double seconds_upload = 0;
+  double seconds_download = 0;
 };
 
 // DeviceMemoryError when the device cannot hold the work (about 60 bytes per

@@ -70,6 +70,10 @@ struct LoadStats {
   // Declared vertices left out of the graph: a hypersparse Matrix Market
   // file's indices that occur in no entry (see read_matrix_market_graph).
   std::int64_t omitted_vertices = 0;
+  // LoadOptions::assemble_on_device: of seconds_build, the copies of the
+  // parsed edges to the GPU and of the graph back.
+  double seconds_to_device = 0;
+  double seconds_from_device = 0;
 };
 
 Graph load_graph(const std::string& path, const LoadOptions& options = {},

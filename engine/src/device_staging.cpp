@@ -1,0 +1,75 @@
+// Host arrays to the device through pinned double buffers: see
+// cuda/device_staging.hpp. A .cpp file, so that the conversion runs on
+// every host core (OpenMP), which nvcc-compiled host code does not get.
+#if defined(GRAPHRUN_HAVE_CUDA)
+#include "cuda/device_staging.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstddef>
+
+#include "graphrun/engine/cuda_check.hpp"
+
+namespace graphrun::detail {
+
+namespace {
+
+// 32 MiB per buffer: large enough for the copy engine's full rate, small
+// enough that pinning two costs little.
+constexpr std::size_t kStageBytes = std::size_t{32} << 20;
+
+struct PinnedBuffers {
+  void* buf[2] = {nullptr, nullptr};
+  cudaEvent_t copied[2] = {nullptr, nullptr};
+  PinnedBuffers() {
+    for (int i = 0; i < 2; ++i) {
+      GRAPHRUN_CUDA_CHECK(cudaMallocHost(&buf[i], kStageBytes));
+      GRAPHRUN_CUDA_CHECK(cudaEventCreateWithFlags(&copied[i], cudaEventDisableTiming));
+    }
+  }
+  ~PinnedBuffers() {
+    for (int i = 0; i < 2; ++i) {
+      if (copied[i]) cudaEventDestroy(copied[i]);
+      if (buf[i]) cudaFreeHost(buf[i]);
+    }
+  }
+  PinnedBuffers(const PinnedBuffers&) = delete;
+  PinnedBuffers& operator=(const PinnedBuffers&) = delete;
+};
+
+}  // namespace
+
+template <class From, class To>
+void stage_to_device(std::span<const std::span<const From>> parts, To* out, CUstream_st* stream) {
+  PinnedBuffers pinned;
+  const std::size_t block = kStageBytes / sizeof(To);
+  std::size_t at = 0;  // values copied (queued) so far
+  int which = 0;
+  for (const std::span<const From>& part : parts)
+    for (std::size_t from = 0; from < part.size(); from += block) {
+      const std::size_t count = std::min(block, part.size() - from);
+      // The buffer's previous copy must be done before it is refilled.
+      GRAPHRUN_CUDA_CHECK(cudaEventSynchronize(pinned.copied[which]));
+      To* buf = static_cast<To*>(pinned.buf[which]);
+      const From* src = part.data() + from;
+      const auto n = static_cast<std::ptrdiff_t>(count);
+#pragma omp parallel for schedule(static)
+      for (std::ptrdiff_t i = 0; i < n; ++i) buf[i] = static_cast<To>(src[i]);
+      GRAPHRUN_CUDA_CHECK(
+          cudaMemcpyAsync(out + at, buf, count * sizeof(To), cudaMemcpyHostToDevice, stream));
+      GRAPHRUN_CUDA_CHECK(cudaEventRecord(pinned.copied[which], stream));
+      at += count;
+      which ^= 1;
+    }
+  GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+template void stage_to_device(std::span<const std::span<const std::uint64_t>>, std::uint32_t*,
+                              CUstream_st*);
+template void stage_to_device(std::span<const std::span<const std::uint64_t>>, std::uint64_t*,
+                              CUstream_st*);
+template void stage_to_device(std::span<const std::span<const double>>, double*, CUstream_st*);
+
+}  // namespace graphrun::detail
+#endif  // GRAPHRUN_HAVE_CUDA
