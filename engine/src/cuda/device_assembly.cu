@@ -25,6 +25,7 @@
 #include "format_util.cuh"
 #include "graphrun/engine/device_array.hpp"
 #include "graphrun/engine/device_assembly.hpp"
+#include "graphrun/engine/device_csr.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/stopwatch.hpp"
 
@@ -125,7 +126,7 @@ std::vector<std::span<const T>> spans_of(std::span<const IdEdges> parts,
 // halves the upload and the id sort's passes.
 template <class Id>
 AssembledCsr assemble(std::span<const IdEdges> parts, offset_t m, bool mirror, bool valued,
-                      Duplicates dup, const std::string& source) {
+                      Duplicates dup, const std::string& source, bool keep) {
   AssembledCsr out;
   const cudaStream_t stream = nullptr;
   const offset_t count = mirror ? 2 * m : m;  // entries before merging
@@ -272,13 +273,17 @@ AssembledCsr assemble(std::span<const IdEdges> parts, offset_t m, bool mirror, b
   detail::stage_from_device(ids.data(), ids.size(), out.ids.data(), stream);
   out.seconds_download = t_download.seconds();
   out.adj = Csr<double>(n, n, std::move(host_ptr), std::move(host_col), std::move(host_val));
+  if (keep)
+    out.device = std::make_shared<const DeviceAdjacency>(DeviceAdjacency{
+        DeviceCsr<double>(n, n, std::move(row_ptr), std::move(col), std::move(merged))});
   return out;
 }
 
 }  // namespace
 
 AssembledCsr assemble_csr_on_device(std::span<const IdEdges> parts, bool mirror, bool valued,
-                                    Duplicates dup, const std::string& source) {
+                                    Duplicates dup, const std::string& source,
+                                    bool keep_on_device) {
   offset_t m = 0;
   for (const IdEdges& p : parts) {
     if (p.dst.size() != p.src.size() || (valued && p.weight.size() != p.src.size()))
@@ -288,8 +293,9 @@ AssembledCsr assemble_csr_on_device(std::span<const IdEdges> parts, bool mirror,
   if (m == 0) return {};
   std::uint64_t largest = 0;
   for (const IdEdges& p : parts) largest = std::max(largest, p.max_id);
-  return largest <= 0xffffffffu ? assemble<std::uint32_t>(parts, m, mirror, valued, dup, source)
-                                : assemble<std::uint64_t>(parts, m, mirror, valued, dup, source);
+  return largest <= 0xffffffffu
+             ? assemble<std::uint32_t>(parts, m, mirror, valued, dup, source, keep_on_device)
+             : assemble<std::uint64_t>(parts, m, mirror, valued, dup, source, keep_on_device);
 }
 
 }  // namespace graphrun
