@@ -9,6 +9,12 @@
 //                                                      edges; Graph500 defaults a=.57 b=.19 c=.19
 //   graphrun-generate grid ROWS COLS                   5-point grid, each undirected edge once
 //                                                      (load it with --undirected)
+//   graphrun-generate lfr N [--degree K] [--max-degree M] [--mu MU] [--tau1 T] [--tau2 T]
+//       [--min-community C] [--max-community C] [--seed S] [--communities FILE]
+//                                                      LFR benchmark graph (Lancichinetti,
+//                                                      Fortunato, Radicchi 2008), each undirected
+//                                                      edge once; --communities writes the planted
+//                                                      "vertex<TAB>community" map
 //
 // Output goes to stdout (or -o FILE): a comment header with the command,
 // then "src<TAB>dst" lines. The graphs come from graphrun/generators.hpp
@@ -20,10 +26,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "graphrun/engine/error.hpp"
 #include "graphrun/generators.hpp"
+#include "graphrun/lfr.hpp"
 
 namespace {
 
@@ -58,7 +66,18 @@ class EdgeWriter {
       stderr,
       "usage: graphrun-generate uniform N DEGREE [--seed S] [-o FILE]\n"
       "       graphrun-generate rmat SCALE EDGE_FACTOR [--seed S] [--abc A B C] [-o FILE]\n"
-      "       graphrun-generate grid ROWS COLS [-o FILE]\n");
+      "       graphrun-generate grid ROWS COLS [-o FILE]\n"
+      "       graphrun-generate lfr N [--degree K] [--max-degree M] [--mu MU] [--tau1 T]\n"
+      "           [--tau2 T] [--min-community C] [--max-community C] [--seed S] [-o FILE]\n"
+      "           [--communities FILE]\n"
+      "  lfr: an LFR benchmark graph (Lancichinetti, Fortunato & Radicchi 2008) of N\n"
+      "  vertices, each undirected edge once (load it with --undirected): degrees from a\n"
+      "  power law of exponent --tau1 (default 2) with mean --degree (20) up to\n"
+      "  --max-degree (50); community sizes from a power law of exponent --tau2 (1)\n"
+      "  between --min-community and --max-community (default: the smallest and largest\n"
+      "  degree); a share --mu (0.3) of each vertex's edges leaves its community.\n"
+      "  --communities FILE writes the planted communities as 'vertex<TAB>community'\n"
+      "  lines (what graphrun contract --labels reads). A summary goes to stderr.\n");
   std::exit(2);
 }
 
@@ -78,17 +97,56 @@ double parse_double(const char* s) {
 
 }  // namespace
 
+// The planted communities of the vertices that have an edge (the others are
+// not in the graph a loader builds), as "vertex<TAB>community" lines.
+bool write_communities(const char* path, const graphrun::gen::LfrGraph& g) {
+  std::FILE* f = std::fopen(path, "wb");
+  if (!f) return false;
+  std::vector<char> has_edge(g.community.size(), 0);
+  for (std::size_t e = 0; e < g.edges.row.size(); ++e)
+    has_edge[static_cast<std::size_t>(g.edges.row[e])] =
+        has_edge[static_cast<std::size_t>(g.edges.col[e])] = 1;
+  std::fprintf(f, "# vertex\tcommunity (planted by graphrun-generate lfr)\n");
+  {
+    EdgeWriter w(f);
+    for (std::size_t v = 0; v < g.community.size(); ++v)
+      if (has_edge[v]) w.edge(v, static_cast<std::uint64_t>(g.community[v]));
+  }
+  return std::fflush(f) == 0 && std::fclose(f) == 0;
+}
+
 int main(int argc, char** argv) {
-  if (argc < 4) usage();
+  if (argc < 3) usage();
   const std::string kind = argv[1];
-  if (kind != "uniform" && kind != "rmat" && kind != "grid") usage();
+  if (kind != "uniform" && kind != "rmat" && kind != "grid" && kind != "lfr") usage();
+  const bool lfr = kind == "lfr";
+  if (!lfr && argc < 4) usage();
   std::uint64_t seed = 1;
   double a = 0.57, b = 0.19, c = 0.19;
   const char* out_path = nullptr;
-  for (int i = 4; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--seed") && i + 1 < argc) {
+  const char* communities_path = nullptr;
+  graphrun::gen::LfrOptions lo;
+  for (int i = lfr ? 3 : 4; i < argc; ++i) {
+    const bool has_value = i + 1 < argc;
+    if (!std::strcmp(argv[i], "--seed") && has_value) {
       seed = parse_u64(argv[++i]);
-    } else if (!std::strcmp(argv[i], "--abc") && i + 3 < argc) {
+    } else if (lfr && !std::strcmp(argv[i], "--degree") && has_value) {
+      lo.avg_degree = parse_double(argv[++i]);
+    } else if (lfr && !std::strcmp(argv[i], "--max-degree") && has_value) {
+      lo.max_degree = parse_u64(argv[++i]);
+    } else if (lfr && !std::strcmp(argv[i], "--mu") && has_value) {
+      lo.mu = parse_double(argv[++i]);
+    } else if (lfr && !std::strcmp(argv[i], "--tau1") && has_value) {
+      lo.tau1 = parse_double(argv[++i]);
+    } else if (lfr && !std::strcmp(argv[i], "--tau2") && has_value) {
+      lo.tau2 = parse_double(argv[++i]);
+    } else if (lfr && !std::strcmp(argv[i], "--min-community") && has_value) {
+      lo.min_community = parse_u64(argv[++i]);
+    } else if (lfr && !std::strcmp(argv[i], "--max-community") && has_value) {
+      lo.max_community = parse_u64(argv[++i]);
+    } else if (lfr && !std::strcmp(argv[i], "--communities") && has_value) {
+      communities_path = argv[++i];
+    } else if (!lfr && !std::strcmp(argv[i], "--abc") && i + 3 < argc) {
       a = parse_double(argv[++i]);
       b = parse_double(argv[++i]);
       c = parse_double(argv[++i]);
@@ -106,7 +164,7 @@ int main(int argc, char** argv) {
   }
   std::fprintf(f, "# graphrun-generate");  // the parameters, not the output's name
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "-o")) {
+    if (!std::strcmp(argv[i], "-o") || !std::strcmp(argv[i], "--communities")) {
       ++i;
       continue;
     }
@@ -115,7 +173,21 @@ int main(int argc, char** argv) {
   std::fprintf(f, "\n");
   try {
     graphrun::Coo<double> coo;
-    if (kind == "uniform") {
+    if (lfr) {
+      lo.n = parse_u64(argv[2]);
+      lo.seed = seed;
+      graphrun::gen::LfrGraph g = graphrun::gen::lfr(lo);
+      std::fprintf(stderr,
+                   "graphrun-generate lfr: %llu vertices, %zu edges, %d communities, mixing %.4f "
+                   "(asked %.4f), %lld stubs left unplaced\n",
+                   static_cast<unsigned long long>(lo.n), g.edges.row.size(), g.n_communities,
+                   g.mixing, lo.mu, static_cast<long long>(g.dropped_stubs));
+      if (communities_path && !write_communities(communities_path, g)) {
+        std::perror(communities_path);
+        return 1;
+      }
+      coo = std::move(g.edges);
+    } else if (kind == "uniform") {
       coo = graphrun::gen::uniform(parse_u64(argv[2]), parse_u64(argv[3]), seed);
     } else if (kind == "rmat") {
       const std::uint64_t scale = parse_u64(argv[2]);

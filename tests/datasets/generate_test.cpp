@@ -10,6 +10,7 @@
 #include <string>
 
 #include "graphrun/engine/row_stats.hpp"
+#include "graphrun/io/labels.hpp"
 #include "graphrun/io/load.hpp"
 
 namespace graphrun {
@@ -70,8 +71,36 @@ TEST(Generate, RmatIsSkewed) {
   EXPECT_GT(s.max_length, 50 * s.mean);
 }
 
+TEST(Generate, LfrWritesTheGraphAndItsCommunitiesAsTheLoadersReadThem) {
+  const fs::path dir = fs::temp_directory_path() / "graphrun_generate_test";
+  const fs::path communities = dir / "lfr.communities";
+  const auto path =
+      generate("lfr 3000 --degree 12 --max-degree 40 --mu 0.2 --seed 5 --communities " +
+                   communities.string(),
+               "lfr.txt");
+  io::LoadOptions o;
+  o.undirected = true;
+  const Graph g = io::load_graph(path.string(), o);
+  EXPECT_GT(g.n_vertices(), 2900);
+  EXPECT_NEAR(static_cast<double>(g.n_edges()) / g.n_vertices(), 12.0, 0.5);
+  // Every vertex of the graph exactly once (the reader checks it), as
+  // graphrun contract --labels reads it.
+  const io::VertexLabels labels = io::read_vertex_labels(communities.string(), g);
+  EXPECT_GT(labels.names.size(), 10u);
+  EXPECT_EQ(labels.labels.size(), static_cast<std::size_t>(g.n_vertices()));
+  // The same command, the same files.
+  const std::string first = slurp(path), first_communities = slurp(communities);
+  generate("lfr 3000 --degree 12 --max-degree 40 --mu 0.2 --seed 5 --communities " +
+               communities.string(),
+           "lfr.txt");
+  EXPECT_EQ(slurp(path), first);
+  EXPECT_EQ(slurp(communities), first_communities);
+}
+
 TEST(Generate, BadArgumentsExitTwo) {
-  for (const char* args : {"torus 3 3", "grid 0 5", "rmat 40 16", "uniform 10 x", "grid 3"}) {
+  for (const char* args :
+       {"torus 3 3", "grid 0 5", "rmat 40 16", "uniform 10 x", "grid 3", "lfr 1000 --mu 1.5",
+        "lfr 1000 --degree 90", "lfr", "lfr 1000 --max-community 5"}) {
     const std::string cmd = std::string(GRAPHRUN_GENERATE_EXE) + " " + args + " >/dev/null 2>&1";
     const int rc = std::system(cmd.c_str());
     ASSERT_TRUE(WIFEXITED(rc)) << args;
