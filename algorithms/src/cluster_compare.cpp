@@ -6,8 +6,10 @@
 #include "graphrun/algorithms/cluster_compare.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "graphrun/engine/error.hpp"
@@ -87,6 +89,54 @@ double adjusted_rand_index(std::span<const vertex_t> a, std::span<const vertex_t
   const long double expected = sum_a * sum_b / total;
   const long double maximum = (sum_a + sum_b) / 2;
   return static_cast<double>((index - expected) / (maximum - expected));
+}
+
+double normalized_mutual_information(std::span<const vertex_t> a, std::span<const vertex_t> b) {
+  check_arguments(a, b, "normalized_mutual_information");
+  const auto n = static_cast<long double>(a.size());
+  if (a.empty()) return 1.0;
+  // Column sums b_j as (id, count), sorted by id, for lookup.
+  std::vector<std::uint64_t> keys(b.size());
+  for (std::size_t i = 0; i < b.size(); ++i) keys[i] = std::uint32_t(b[i]);
+  std::ranges::sort(keys);
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> col;  // (b id, b_j)
+  long double h_b = 0;
+  {
+    std::size_t begin = 0;
+    for (std::size_t i = 1; i <= keys.size(); ++i)
+      if (i == keys.size() || keys[i] != keys[begin]) {
+        col.emplace_back(keys[begin], i - begin);
+        const long double p = static_cast<long double>(i - begin) / n;
+        h_b -= p * std::log(p);
+        begin = i;
+      }
+  }
+  for (std::size_t i = 0; i < a.size(); ++i)
+    keys[i] = std::uint64_t(std::uint32_t(a[i])) << 32 | std::uint32_t(b[i]);
+  std::ranges::sort(keys);
+  long double h_a = 0, mutual = 0;
+  std::size_t row_begin = 0;
+  while (row_begin < keys.size()) {
+    std::size_t row_end = row_begin;
+    while (row_end < keys.size() && (keys[row_end] >> 32) == (keys[row_begin] >> 32)) ++row_end;
+    const auto a_i = static_cast<long double>(row_end - row_begin);
+    h_a -= a_i / n * std::log(a_i / n);
+    std::size_t cell = row_begin;
+    for (std::size_t i = row_begin + 1; i <= row_end; ++i)
+      if (i == row_end || keys[i] != keys[cell]) {
+        const auto n_ij = static_cast<long double>(i - cell);
+        const std::uint64_t id = keys[cell] & 0xffffffffu;
+        const auto it =
+            std::ranges::lower_bound(col, std::pair<std::uint64_t, std::uint64_t>(id, 0));
+        const auto b_j = static_cast<long double>(it->second);
+        mutual += n_ij / n * std::log(n * n_ij / (a_i * b_j));
+        cell = i;
+      }
+    row_begin = row_end;
+  }
+  if (h_a == 0 && h_b == 0) return 1.0;
+  const long double mean = (h_a + h_b) / 2;
+  return static_cast<double>(std::clamp<long double>(mutual / mean, 0, 1));
 }
 
 bool same_clustering(std::span<const vertex_t> a, std::span<const vertex_t> b) {

@@ -3,14 +3,18 @@
 // neither) and applies the pair-counting form of Hubert & Arabie's index,
 // 2(n11·n00 − n10·n01) / ((n11+n10)(n10+n00) + (n11+n01)(n01+n00)),
 // an algebraically equal formula that shares no code with the contingency
-// table. Plus the textbook values, the degenerate cases and same_clustering.
+// table. normalized_mutual_information against a reference that counts the
+// table in std::maps. Plus the textbook values, the degenerate cases and
+// same_clustering.
 #include "graphrun/algorithms/cluster_compare.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <random>
 #include <string>
@@ -33,6 +37,24 @@ double brute_force_ari(const Labels& a, const Labels& b) {
   const long double den = (n11 + n10) * (n10 + n00) + (n11 + n01) * (n01 + n00);
   if (den == 0) return 1.0;  // the degenerate cases, as the header defines them
   return static_cast<double>(2 * (n11 * n00 - n10 * n01) / den);
+}
+
+// NMI from the contingency table counted in maps (the header's formula).
+double map_nmi(const Labels& a, const Labels& b) {
+  std::map<vertex_t, double> ca, cb;
+  std::map<std::pair<vertex_t, vertex_t>, double> cell;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    ca[a[i]] += 1;
+    cb[b[i]] += 1;
+    cell[{a[i], b[i]}] += 1;
+  }
+  const double n = static_cast<double>(a.size());
+  double ha = 0, hb = 0, mi = 0;
+  for (const auto& [id, c] : ca) ha -= c / n * std::log(c / n);
+  for (const auto& [id, c] : cb) hb -= c / n * std::log(c / n);
+  for (const auto& [ij, c] : cell) mi += c / n * std::log(n * c / (ca[ij.first] * cb[ij.second]));
+  if (ha == 0 && hb == 0) return 1.0;
+  return mi / ((ha + hb) / 2);
 }
 
 // n labels drawn uniformly from k cluster ids spread over [0, max_id].
@@ -109,6 +131,35 @@ TEST(ClusterCompare, TextbookValues) {
   EXPECT_NEAR(adjusted_rand_index(Labels{0, 0, 1, 1}, Labels{1, 1, 0, 0}), 1.0, 1e-15);
   // One cluster against all singletons: no agreement beyond chance.
   EXPECT_NEAR(adjusted_rand_index(Labels{0, 0, 0, 0}, Labels{0, 1, 2, 3}), 0.0, 1e-15);
+}
+
+TEST(ClusterCompare, NmiMatchesTheMapReferenceOnRandomLabelings) {
+  std::mt19937_64 rng(12);
+  for (std::size_t n : {1u, 2u, 10u, 1000u, 20000u})
+    for (vertex_t k : {1, 2, 7, 300})
+      for (double moved : {0.0, 0.1, 0.6}) {
+        const Labels a = random_labels(rng, n, k, std::numeric_limits<vertex_t>::max());
+        const Labels b = perturb(rng, a, moved, k);
+        EXPECT_NEAR(normalized_mutual_information(a, b), map_nmi(a, b), 1e-12)
+            << "n " << n << " k " << k << " moved " << moved;
+        EXPECT_NEAR(normalized_mutual_information(a, b), normalized_mutual_information(b, a),
+                    1e-12);
+        EXPECT_NEAR(normalized_mutual_information(a, relabel(rng, a)), 1.0, 1e-12);
+      }
+}
+
+// scikit-learn's normalized_mutual_info_score examples, and one by hand:
+// {0,0,1,1} vs {0,0,1,2}: I = ln 2, H(A) = ln 2, H(B) = 1.5 ln 2, so
+// NMI = ln 2 / (1.25 ln 2) = 0.8.
+TEST(ClusterCompare, NmiTextbookValuesAndDegenerateCases) {
+  EXPECT_NEAR(normalized_mutual_information(Labels{0, 0, 1, 1}, Labels{0, 0, 1, 2}), 0.8, 1e-15);
+  EXPECT_NEAR(normalized_mutual_information(Labels{0, 0, 1, 1}, Labels{1, 1, 0, 0}), 1.0, 1e-15);
+  EXPECT_NEAR(normalized_mutual_information(Labels{0, 0, 1, 1}, Labels{0, 1, 0, 1}), 0.0, 1e-15);
+  EXPECT_EQ(normalized_mutual_information(Labels{0, 0, 0, 0}, Labels{0, 1, 2, 3}), 0.0);
+  EXPECT_EQ(normalized_mutual_information(Labels{4, 4, 4}, Labels{1, 1, 1}), 1.0);
+  EXPECT_EQ(normalized_mutual_information(Labels{}, Labels{}), 1.0);
+  EXPECT_THROW(normalized_mutual_information(Labels{0, 1}, Labels{0}), ArgumentError);
+  EXPECT_THROW(normalized_mutual_information(Labels{0, -1}, Labels{0, 1}), ArgumentError);
 }
 
 TEST(ClusterCompare, DegenerateCasesAreOne) {

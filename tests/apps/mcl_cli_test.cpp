@@ -80,6 +80,30 @@ TEST_F(MclCli, NumericEdgeListAndSummary) {
   EXPECT_NE(r.err.find("converged"), std::string::npos) << r.err;
 }
 
+TEST_F(MclCli, TruthGivesTheAgreementWithKnownClusters) {
+  write("net.abc", two_triangles);
+  // The planted split: both indices 1.
+  write("truth.tsv",
+        "# name\tcommunity\nYKR068C\ta\nYDR108W\ta\nYGR166W\ta\n"
+        "YBR254C\tb\nYDR407C\tb\nYMR218C\tb\n");
+  auto r = run("mcl net.abc --abc --truth truth.tsv -o clusters.txt");
+  ASSERT_EQ(r.status, 0) << describe(r);
+  EXPECT_NE(r.err.find("(2 clusters): ARI 1.0000, NMI 1.0000"), std::string::npos) << r.err;
+  // Everything in one community: no agreement beyond chance, no shared
+  // information.
+  write("one.tsv", "YKR068C\tx\nYDR108W\tx\nYGR166W\tx\nYBR254C\tx\nYDR407C\tx\nYMR218C\tx\n");
+  r = run("mcl net.abc --abc --truth one.tsv -o clusters.txt");
+  ASSERT_EQ(r.status, 0) << describe(r);
+  EXPECT_NE(r.err.find("(1 cluster): ARI 0.0000, NMI 0.0000"), std::string::npos) << r.err;
+  // A vertex left out of the truth: exit 2, the file named, nothing written.
+  write("short.tsv", "YKR068C\ta\nYDR108W\ta\n");
+  fs::remove(work_ / "clusters.txt");
+  r = run("mcl net.abc --abc --truth short.tsv -o clusters.txt");
+  EXPECT_EQ(r.status, 2) << describe(r);
+  EXPECT_NE(r.err.find("short.tsv"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(work_ / "clusters.txt"));
+}
+
 TEST_F(MclCli, BadInputExitsWithStatus2AndWritesNothing) {
   write("net.abc", two_triangles);
   write("negative.abc", "a b 1\nb c -2\n");

@@ -22,6 +22,18 @@
 // in one cluster (this includes n = 0 and n = 1). The formula is 0/0 there;
 // the two clusterings are then identical, so the index is defined as 1.0
 // (scikit-learn's adjusted_rand_score makes the same choice).
+//
+// normalized_mutual_information: the mutual information of the two
+// clusterings over the mean of their entropies (Danon et al. 2005; the
+// "arithmetic" normalization, scikit-learn's normalized_mutual_info_score
+// default), natural logarithms, in [0, 1]:
+//
+//   I    = Σ_ij (n_ij / n) ln(n n_ij / (a_i b_j))
+//   H(A) = -Σ_i (a_i / n) ln(a_i / n), H(B) likewise
+//   NMI  = I / ((H(A) + H(B)) / 2)
+//
+// When both clusterings are one cluster each (both entropies 0) it is 1.0;
+// when only one is, I = 0 and so is the NMI (scikit-learn's choices).
 #pragma once
 
 #include <span>
@@ -33,6 +45,8 @@ namespace graphrun {
 // ArgumentError when a and b differ in length or hold a negative id.
 // O(n log n) time (a sort of the (a, b) pairs), O(n) memory.
 double adjusted_rand_index(std::span<const vertex_t> a, std::span<const vertex_t> b);
+// ArgumentError as adjusted_rand_index; the same cost.
+double normalized_mutual_information(std::span<const vertex_t> a, std::span<const vertex_t> b);
 
 // True when a and b are the same partition of the vertices, i.e. equal up to
 // renaming the clusters. ArgumentError as adjusted_rand_index.
