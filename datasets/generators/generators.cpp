@@ -7,26 +7,13 @@
 
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/types.hpp"
+#include "splitmix64.hpp"
 
 namespace graphrun::gen {
 
 namespace {
 
-struct SplitMix64 {
-  std::uint64_t state;
-  std::uint64_t next() {
-    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  // Uniform in [0, n) (Lemire's multiply-shift; bias below 2^-64 * n).
-  std::uint64_t below(std::uint64_t n) {
-    __extension__ using u128 = unsigned __int128;
-    return static_cast<std::uint64_t>((static_cast<u128>(next()) * n) >> 64);
-  }
-  double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-};
+using detail::SplitMix64;
 
 // The stream of edge k: a distinct, well-mixed starting state per edge.
 SplitMix64 edge_stream(std::uint64_t seed, std::uint64_t k) {

@@ -16,25 +16,13 @@
 
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/types.hpp"
+#include "splitmix64.hpp"
 
 namespace graphrun::gen {
 
 namespace {
 
-struct Rng {  // splitmix64
-  std::uint64_t state;
-  std::uint64_t next() {
-    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  std::uint64_t below(std::uint64_t n) {  // uniform in [0, n), n > 0
-    __extension__ using u128 = unsigned __int128;
-    return static_cast<std::uint64_t>((static_cast<u128>(next()) * n) >> 64);
-  }
-  double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-};
+using Rng = detail::SplitMix64;
 
 enum Purpose : std::uint64_t { degree = 1, size, assign, internal, external_key, rewire };
 
@@ -157,6 +145,27 @@ class FreePlaces {
   std::vector<std::int64_t> tree_;
 };
 
+using Pairs = std::vector<std::pair<vertex_t, vertex_t>>;
+
+// Places the pair (x, y), which cannot stand as it is, by a swap with a
+// random pair (p, q) of `pairs` (either way round): they become (x, p) and
+// (y, q) when valid(x, p, y, q) allows it. Up to 50 tries; whether it was
+// placed. `swapped(p, q)` hears which pair was replaced.
+template <class Valid, class Swapped>
+bool place_by_swap(Pairs& pairs, vertex_t x, vertex_t y, Rng& r, Valid valid, Swapped swapped) {
+  for (int attempt = 0; attempt < 50 && !pairs.empty(); ++attempt) {
+    const std::size_t j = r.below(pairs.size());
+    auto [p, q] = pairs[j];
+    if (r.next() & 1) std::swap(p, q);
+    if (!valid(x, p, y, q)) continue;
+    swapped(p, q);
+    pairs[j] = {x, p};
+    pairs.emplace_back(y, q);
+    return true;
+  }
+  return false;
+}
+
 void check(const LfrOptions& o) {
   if (o.n == 0) throw ArgumentError("lfr: the number of vertices must be positive");
   if (o.n > static_cast<std::uint64_t>(max_vertices))
@@ -175,8 +184,9 @@ void check(const LfrOptions& o) {
 LfrGraph lfr(const LfrOptions& o) {
   check(o);
   const auto n = static_cast<vertex_t>(o.n);
-  const double b = static_cast<double>(o.max_degree) + 1;
-  const PowerLaw degree_law{lower_end_for_mean(o.avg_degree, b, o.tau1), b, o.tau1};
+  const double degree_end = static_cast<double>(o.max_degree) + 1;
+  const PowerLaw degree_law{lower_end_for_mean(o.avg_degree, degree_end, o.tau1), degree_end,
+                            o.tau1};
 
   // 1. Degrees, and the internal share of each, rounded at random.
   std::vector<std::int64_t> k_in(static_cast<std::size_t>(n)), k_ext(static_cast<std::size_t>(n));
@@ -316,7 +326,7 @@ LfrGraph lfr(const LfrOptions& o) {
     for (std::size_t i = 0; i < size; ++i) stubs.insert(stubs.end(), k_in[m[i]], m[i]);
     Rng r = stream(o.seed, Purpose::internal, static_cast<std::uint64_t>(c));
     for (std::size_t i = stubs.size(); i > 1; --i) std::swap(stubs[i - 1], stubs[r.below(i)]);
-    std::vector<std::pair<vertex_t, vertex_t>> edges, bad;
+    Pairs edges, bad;
     std::unordered_set<std::uint64_t> present;
     present.reserve(stubs.size());
     for (std::size_t i = 0; i + 1 < stubs.size(); i += 2) {
@@ -327,22 +337,17 @@ LfrGraph lfr(const LfrOptions& o) {
         edges.emplace_back(x, y);
     }
     for (const auto& [x, y] : bad) {
-      bool placed = false;
-      for (int attempt = 0; attempt < 50 && !placed && !edges.empty(); ++attempt) {
-        const std::size_t j = r.below(edges.size());
-        auto [p, q] = edges[j];
-        if (r.next() & 1) std::swap(p, q);
-        // (x, y) and (p, q) become (x, p) and (y, q).
-        if (x == p || y == q || edge_key(x, p) == edge_key(y, q) || present.count(edge_key(x, p)) ||
-            present.count(edge_key(y, q)))
-          continue;
-        present.erase(edge_key(p, q));
-        present.insert(edge_key(x, p));
-        present.insert(edge_key(y, q));
-        edges[j] = {x, p};
-        edges.emplace_back(y, q);
-        placed = true;
-      }
+      const bool placed = place_by_swap(
+          edges, x, y, r,
+          [&](vertex_t a, vertex_t p, vertex_t b, vertex_t q) {
+            return a != p && b != q && edge_key(a, p) != edge_key(b, q) &&
+                   !present.count(edge_key(a, p)) && !present.count(edge_key(b, q));
+          },
+          [&](vertex_t p, vertex_t q) {
+            present.erase(edge_key(p, q));
+            present.insert(edge_key(x, p));
+            present.insert(edge_key(y, q));
+          });
       if (!placed) dropped += 2;
     }
     std::vector<std::uint64_t>& keys = inside[static_cast<std::size_t>(c)];
@@ -366,7 +371,7 @@ LfrGraph lfr(const LfrOptions& o) {
                        v};
     parallel_sort(shuffled, [](const auto& s) { return s.first; });
     if (stubs % 2 != 0) ++dropped;
-    std::vector<std::pair<vertex_t, vertex_t>> pairs, bad;
+    Pairs pairs, bad;
     pairs.reserve(static_cast<std::size_t>(stubs / 2));
     for (std::int64_t i = 0; i + 1 < stubs; i += 2) {
       const vertex_t x = shuffled[i].second, y = shuffled[i + 1].second;
@@ -377,17 +382,14 @@ LfrGraph lfr(const LfrOptions& o) {
     }
     shuffled = {};
     Rng r = stream(o.seed, Purpose::rewire, 0);
+    const auto& community = out.community;
     for (const auto& [x, y] : bad) {
-      bool placed = false;
-      for (int attempt = 0; attempt < 50 && !placed && !pairs.empty(); ++attempt) {
-        const std::size_t j = r.below(pairs.size());
-        auto [p, q] = pairs[j];
-        if (r.next() & 1) std::swap(p, q);
-        if (out.community[x] == out.community[p] || out.community[y] == out.community[q]) continue;
-        pairs[j] = {x, p};
-        pairs.emplace_back(y, q);
-        placed = true;
-      }
+      const bool placed = place_by_swap(
+          pairs, x, y, r,
+          [&](vertex_t a, vertex_t p, vertex_t b, vertex_t q) {
+            return community[a] != community[p] && community[b] != community[q];
+          },
+          [](vertex_t, vertex_t) {});
       if (!placed) dropped += 2;
     }
     keys.reserve(pairs.size());
