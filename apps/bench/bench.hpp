@@ -42,6 +42,9 @@ struct BenchGraph {
   std::string name;  // file stem or the gen: spec
   Graph graph;
   double load_seconds = 0;
+  // The communities planted in a generated graph (gen:lfr), one per vertex;
+  // empty otherwise.
+  std::vector<vertex_t> planted;
 };
 
 // Calls fn for every input in order (suite first when --suite is given),
@@ -51,7 +54,9 @@ struct BenchGraph {
 void for_each_graph(const BenchOptions& o, const std::function<void(const BenchGraph&)>& fn);
 
 // Builds one gen: spec in memory (ArgumentError for a malformed spec).
-Graph generate_graph(const std::string& spec, bool undirected, int threads);
+// gen:lfr also fills *planted (when given) with its planted communities.
+Graph generate_graph(const std::string& spec, bool undirected, int threads,
+                     std::vector<vertex_t>* planted = nullptr);
 
 // A Markdown table printed row by row as results arrive (flushed), and kept
 // to be written as CSV at the end when --csv was given.

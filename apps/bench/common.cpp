@@ -15,6 +15,7 @@
 #include "graphrun/generators.hpp"
 #include "graphrun/io/load.hpp"
 #include "graphrun/io/write.hpp"
+#include "graphrun/lfr.hpp"
 
 namespace graphrun::cli::bench {
 
@@ -22,7 +23,9 @@ void add_bench_options(CLI::App& sub, BenchOptions& o) {
   sub.add_option("INPUT", o.inputs,
                  "Graph files (edge list, Matrix Market, .grb) or generated graphs:\n"
                  "gen:rmat:SCALE[:EDGE_FACTOR] (Graph500 a=.57 b=c=.19, edge factor 16),\n"
-                 "gen:grid:ROWSxCOLS (5-point grid, undirected), gen:uniform:N:DEGREE")
+                 "gen:grid:ROWSxCOLS (5-point grid, undirected), gen:uniform:N:DEGREE,\n"
+                 "gen:lfr:N[:MU[:DEGREE[:MAX_DEGREE]]] (LFR graph with planted communities,\n"
+                 "undirected; defaults 0.3, 20, 50)")
       ->type_name("FILE|GEN");
   sub.add_option("--suite", o.suite_dir,
                  "Also run every graph file under DIR (sorted by name), then the benchmark's\n"
@@ -65,6 +68,14 @@ std::uint64_t spec_number(const std::string& text, const std::string& spec) {
   return v;
 }
 
+double spec_real(const std::string& text, const std::string& spec) {
+  double v = 0;
+  const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || p != text.data() + text.size() || text.empty())
+    throw ArgumentError("generated graph '" + spec + "': '" + text + "' is not a number");
+  return v;
+}
+
 // Graph files of a suite folder (edge lists, Matrix Market, .grb).
 std::vector<std::string> suite_files(const std::string& dir) {
   std::vector<std::string> files;
@@ -97,7 +108,8 @@ std::string stem(const std::string& path) {
 
 }  // namespace
 
-Graph generate_graph(const std::string& spec, bool undirected, int threads) {
+Graph generate_graph(const std::string& spec, bool undirected, int threads,
+                     std::vector<vertex_t>* planted) {
   const auto parts = split(spec, ':');
   if (parts.size() < 2 || parts[0] != "gen")
     throw ArgumentError("'" + spec + "' is not a generated-graph spec (gen:KIND:...)");
@@ -116,10 +128,22 @@ Graph generate_graph(const std::string& spec, bool undirected, int threads) {
     undirected = true;
   } else if (kind == "uniform" && parts.size() == 4) {
     coo = gen::uniform(spec_number(parts[2], spec), spec_number(parts[3], spec));
+  } else if (kind == "lfr" && parts.size() >= 3 && parts.size() <= 6) {
+    // gen:lfr:N[:MU[:DEGREE[:MAX_DEGREE]]], the other parameters LFR's defaults.
+    gen::LfrOptions lo;
+    lo.n = spec_number(parts[2], spec);
+    if (parts.size() > 3) lo.mu = spec_real(parts[3], spec);
+    if (parts.size() > 4) lo.avg_degree = spec_real(parts[4], spec);
+    if (parts.size() > 5) lo.max_degree = spec_number(parts[5], spec);
+    gen::LfrGraph g = gen::lfr(lo);
+    if (planted) *planted = std::move(g.community);
+    coo = std::move(g.edges);
+    undirected = true;  // each edge once
   } else {
     throw ArgumentError("'" + spec +
                         "' is not a generated-graph spec: expected gen:rmat:SCALE[:EF], "
-                        "gen:grid:ROWSxCOLS or gen:uniform:N:DEGREE");
+                        "gen:grid:ROWSxCOLS, gen:uniform:N:DEGREE or "
+                        "gen:lfr:N[:MU[:DEGREE[:MAX_DEGREE]]]");
   }
   if (undirected) {
     const std::size_t m = coo.row.size();
@@ -148,7 +172,7 @@ void for_each_graph(const BenchOptions& o, const std::function<void(const BenchG
     try {
       if (in.starts_with("gen:")) {
         g.name = in;
-        g.graph = generate_graph(in, o.undirected, o.threads);
+        g.graph = generate_graph(in, o.undirected, o.threads, &g.planted);
       } else {
         g.name = stem(in);
         io::LoadOptions lo;

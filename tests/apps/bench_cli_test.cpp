@@ -30,7 +30,8 @@ class BenchCliTest : public graphrun::test::CliFixture {
 };
 
 TEST_F(BenchCliTest, EveryDriverPrintsARowPerGraph) {
-  const std::string inputs = " gen:rmat:9 gen:grid:20x30 '" + karate + "' --threads 2 --reps 1";
+  const std::string inputs =
+      " gen:rmat:9 gen:grid:20x30 gen:lfr:600:0.2:8:30 '" + karate + "' --threads 2 --reps 1";
   for (const std::string driver : {"spmv", "pagerank", "bfs", "spgemm"}) {
     SCOPED_TRACE(driver);
     const Result r = bench(driver + inputs + (driver == "bfs" ? " --sources 2" : ""));
@@ -38,6 +39,7 @@ TEST_F(BenchCliTest, EveryDriverPrintsARowPerGraph) {
     EXPECT_NE(r.out.find("| --- |"), std::string::npos) << r.out;  // a Markdown table
     EXPECT_NE(r.out.find("| gen:rmat:9 |"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("| gen:grid:20x30 |"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("| gen:lfr:600:0.2:8:30 |"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("| karate |"), std::string::npos) << r.out;
   }
 }
@@ -80,7 +82,9 @@ TEST_F(BenchCliTest, UnreadableFilesAreSkippedWithAMessage) {
 TEST_F(BenchCliTest, MalformedSpecsAndMissingInputsAreUsageErrors) {
   for (const std::string args :
        {"spmv gen:rmat:x", "spmv gen:rmat:40", "spmv gen:grid:10", "spmv gen:torus:3",
-        "bfs gen:uniform:10", "pagerank", "spgemm", "spgemm gen:rmat:7 --tune dense-words=4"}) {
+        "bfs gen:uniform:10", "pagerank", "spgemm", "spgemm gen:rmat:7 --tune dense-words=4",
+        "spmv gen:lfr:1000:1.5", "spmv gen:lfr:1000:0.3:90", "spmv gen:lfr:x",
+        "spmv gen:lfr:100:0.3:10:50:7"}) {
     SCOPED_TRACE(args);
     const Result r = bench(args);
     EXPECT_EQ(r.status, 2) << describe(r);

@@ -104,6 +104,26 @@ TEST_F(MclCli, TruthGivesTheAgreementWithKnownClusters) {
   EXPECT_FALSE(fs::exists(work_ / "clusters.txt"));
 }
 
+// The experiment on a generated LFR graph scores both programs' clusters
+// against the planted communities.
+TEST_F(MclCli, ExperimentScoresBothAgainstThePlantedCommunities) {
+  if (std::system("command -v mcl >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "the mcl program is not installed";
+  const auto r = run("experiment mcl gen:lfr:600:0.2:8:30 --threads 2");
+  ASSERT_EQ(r.status, 0) << describe(r);
+  EXPECT_NE(r.out.find("vs planted: ARI / NMI (graphrun; mcl)"), std::string::npos) << r.out;
+  // A well-separated graph: both find the communities almost exactly, and
+  // the same clusters (the scores are equal).
+  const auto row = r.out.find("| gen:lfr:600:0.2:8:30 |");
+  ASSERT_NE(row, std::string::npos) << r.out;
+  const std::string line = r.out.substr(row, r.out.find('\n', row) - row);
+  const auto cell = line.substr(line.rfind("| ", line.size() - 3) + 2);
+  const auto semicolon = cell.find("; ");
+  ASSERT_NE(semicolon, std::string::npos) << line;
+  EXPECT_EQ(cell.substr(0, semicolon), cell.substr(semicolon + 2, semicolon)) << line;
+  EXPECT_GT(std::stod(cell.substr(0, 6)), 0.95) << line;
+}
+
 TEST_F(MclCli, BadInputExitsWithStatus2AndWritesNothing) {
   write("net.abc", two_triangles);
   write("negative.abc", "a b 1\nb c -2\n");
