@@ -8,7 +8,9 @@
 //
 // The graph is uploaded once (Aᵀ as CSR; for an undirected graph A itself,
 // which is its own transpose, so no transpose is built on the host) and
-// every vector stays on the device. An iteration is two launches: the SpMV,
+// every vector stays on the device. With a vertex ordering (--reorder) the
+// iterations run on the renumbered matrix and the ranks are scattered back
+// to input order before they are downloaded. An iteration is two launches: the SpMV,
 // and one fused pass that writes r', the next x, and reduces the L1 change
 // and the next dangling mass; with csr-thread, one launch that also does the
 // SpMV's rows. The reduction is single-pass: each block
