@@ -20,6 +20,8 @@
 // then "src<TAB>dst" lines. The graphs come from graphrun/generators.hpp
 // (also what `graphrun bench` uses for gen: inputs), so the same command gives
 // the same file on every platform and at every thread count.
+#include <sys/stat.h>
+
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
@@ -39,6 +41,7 @@ class EdgeWriter {
  public:
   explicit EdgeWriter(std::FILE* f) : f_(f) { buf_.reserve(1 << 20); }
   ~EdgeWriter() { flush(); }
+  bool failed() const { return failed_; }
   void edge(std::uint64_t u, std::uint64_t v) {
     char tmp[48];
     char* p = std::to_chars(tmp, tmp + 20, u).ptr;
@@ -49,16 +52,15 @@ class EdgeWriter {
     if (buf_.size() > (1 << 20) - 64) flush();
   }
   void flush() {
-    if (!buf_.empty() && std::fwrite(buf_.data(), 1, buf_.size(), f_) != buf_.size()) {
-      std::perror("graphrun-generate: write");
-      std::exit(1);
-    }
+    if (!failed_ && !buf_.empty() && std::fwrite(buf_.data(), 1, buf_.size(), f_) != buf_.size())
+      failed_ = true;  // the caller reports it and removes the file
     buf_.clear();
   }
 
  private:
   std::FILE* f_;
   std::string buf_;
+  bool failed_ = false;
 };
 
 [[noreturn]] void usage() {
@@ -99,21 +101,57 @@ double parse_double(const char* s) {
 
 // The planted communities of the vertices that have an edge (the others are
 // not in the graph a loader builds), as "vertex<TAB>community" lines.
-bool write_communities(const char* path, const graphrun::gen::LfrGraph& g) {
-  std::FILE* f = std::fopen(path, "wb");
-  if (!f) return false;
+bool write_communities(std::FILE* f, const graphrun::gen::LfrGraph& g) {
   std::vector<char> has_edge(g.community.size(), 0);
   for (std::size_t e = 0; e < g.edges.row.size(); ++e)
     has_edge[static_cast<std::size_t>(g.edges.row[e])] =
         has_edge[static_cast<std::size_t>(g.edges.col[e])] = 1;
   std::fprintf(f, "# vertex\tcommunity (planted by graphrun-generate lfr)\n");
-  {
-    EdgeWriter w(f);
-    for (std::size_t v = 0; v < g.community.size(); ++v)
-      if (has_edge[v]) w.edge(v, static_cast<std::uint64_t>(g.community[v]));
-  }
-  return std::fflush(f) == 0 && std::fclose(f) == 0;
+  EdgeWriter w(f);
+  for (std::size_t v = 0; v < g.community.size(); ++v)
+    if (has_edge[v]) w.edge(v, static_cast<std::uint64_t>(g.community[v]));
+  w.flush();
+  return !w.failed();
 }
+
+// Whether `path` names a regular file (not a link, a device, a FIFO): the
+// only kind a failed run may remove.
+bool regular_file(const char* path) {
+  struct stat st;
+  return ::lstat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// An output file opened for writing, removed again unless commit() says it
+// was written whole: a failed run leaves no half-written file behind. Only
+// a regular file is removed: -o /dev/full or a link must stay what it was.
+class Output {
+ public:
+  // path null: stdout.
+  explicit Output(const char* path) : path_(path), f_(path ? std::fopen(path, "wb") : stdout) {}
+  ~Output() {
+    if (path_ && f_) std::fclose(f_);
+    if (path_ && !committed_ && regular_file(path_)) std::remove(path_);
+  }
+  Output(const Output&) = delete;
+  Output& operator=(const Output&) = delete;
+  std::FILE* file() const { return f_; }
+  const char* name() const { return path_ ? path_ : "stdout"; }
+  // Flushes and closes; false (errno set) when anything failed.
+  bool commit() {
+    bool ok = std::fflush(f_) == 0 && !std::ferror(f_);
+    if (path_) {
+      ok = std::fclose(f_) == 0 && ok;
+      f_ = nullptr;
+    }
+    committed_ = ok;
+    return ok;
+  }
+
+ private:
+  const char* path_;
+  std::FILE* f_;
+  bool committed_ = false;
+};
 
 int main(int argc, char** argv) {
   if (argc < 3) usage();
@@ -157,36 +195,21 @@ int main(int argc, char** argv) {
       usage();
     }
   }
-  std::FILE* f = out_path ? std::fopen(out_path, "wb") : stdout;
-  if (!f) {
-    std::perror(out_path);
-    return 1;
-  }
-  std::fprintf(f, "# graphrun-generate");  // the parameters, not the output's name
-  for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "-o") || !std::strcmp(argv[i], "--communities")) {
-      ++i;
-      continue;
-    }
-    std::fprintf(f, " %s", argv[i]);
-  }
-  std::fprintf(f, "\n");
+  // Generate first: bad parameters end the run before any file is touched.
+  graphrun::Coo<double> coo;
+  graphrun::gen::LfrGraph planted;
   try {
-    graphrun::Coo<double> coo;
     if (lfr) {
       lo.n = parse_u64(argv[2]);
       lo.seed = seed;
-      graphrun::gen::LfrGraph g = graphrun::gen::lfr(lo);
+      planted = graphrun::gen::lfr(lo);
       std::fprintf(stderr,
                    "graphrun-generate lfr: %llu vertices, %zu edges, %d communities, mixing %.4f "
                    "(asked %.4f), %lld stubs left unplaced\n",
-                   static_cast<unsigned long long>(lo.n), g.edges.row.size(), g.n_communities,
-                   g.mixing, lo.mu, static_cast<long long>(g.dropped_stubs));
-      if (communities_path && !write_communities(communities_path, g)) {
-        std::perror(communities_path);
-        return 1;
-      }
-      coo = std::move(g.edges);
+                   static_cast<unsigned long long>(lo.n), planted.edges.row.size(),
+                   planted.n_communities, planted.mixing, lo.mu,
+                   static_cast<long long>(planted.dropped_stubs));
+      coo = std::move(planted.edges);
     } else if (kind == "uniform") {
       coo = graphrun::gen::uniform(parse_u64(argv[2]), parse_u64(argv[3]), seed);
     } else if (kind == "rmat") {
@@ -196,16 +219,49 @@ int main(int argc, char** argv) {
     } else {
       coo = graphrun::gen::grid(parse_u64(argv[2]), parse_u64(argv[3]));
     }
-    EdgeWriter w(f);
-    for (std::size_t k = 0; k < coo.row.size(); ++k)
-      w.edge(static_cast<std::uint64_t>(coo.row[k]), static_cast<std::uint64_t>(coo.col[k]));
   } catch (const graphrun::Error& e) {
     std::fprintf(stderr, "graphrun-generate: %s\n", e.what());
     return 2;
   }
-  if (std::fflush(f) != 0 || (out_path && std::fclose(f) != 0)) {
-    std::perror("graphrun-generate");
+
+  Output out(out_path);
+  if (!out.file()) {
+    std::perror(out_path);
     return 1;
+  }
+  std::FILE* f = out.file();
+  std::fprintf(f, "# graphrun-generate");  // the parameters, not the output's name
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "-o") || !std::strcmp(argv[i], "--communities")) {
+      ++i;
+      continue;
+    }
+    std::fprintf(f, " %s", argv[i]);
+  }
+  std::fprintf(f, "\n");
+  {
+    EdgeWriter w(f);
+    for (std::size_t k = 0; k < coo.row.size(); ++k)
+      w.edge(static_cast<std::uint64_t>(coo.row[k]), static_cast<std::uint64_t>(coo.col[k]));
+    w.flush();
+    if (w.failed()) {
+      std::perror(out.name());
+      return 1;
+    }
+  }
+  if (!out.commit()) {
+    std::perror(out.name());
+    return 1;
+  }
+  if (communities_path) {
+    planted.edges = std::move(coo);  // write_communities reads which vertices have an edge
+    Output truth(communities_path);
+    if (!truth.file() || !write_communities(truth.file(), planted) || !truth.commit()) {
+      std::perror(communities_path);
+      // A graph without its communities is no use.
+      if (out_path && regular_file(out_path)) std::remove(out_path);
+      return 1;
+    }
   }
   return 0;
 }

@@ -174,9 +174,11 @@ void check(const LfrOptions& o) {
   if (!(o.tau1 > 1)) throw ArgumentError("lfr: the degree exponent --tau1 must be > 1");
   if (!(o.tau2 >= 1)) throw ArgumentError("lfr: the community-size exponent --tau2 must be >= 1");
   if (o.max_degree < 1 || o.max_degree >= o.n)
-    throw ArgumentError("lfr: --max-degree must be in [1, n - 1]");
+    throw ArgumentError("lfr: --max-degree " + std::to_string(o.max_degree) + " must be in [1, " +
+                        std::to_string(o.n - 1) + "] (below the number of vertices)");
   if (!(o.avg_degree >= 1 && o.avg_degree <= static_cast<double>(o.max_degree)))
-    throw ArgumentError("lfr: --degree must be in [1, --max-degree]");
+    throw ArgumentError("lfr: --degree must be in [1, --max-degree " +
+                        std::to_string(o.max_degree) + "]");
 }
 
 }  // namespace

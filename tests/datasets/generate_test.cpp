@@ -97,6 +97,30 @@ TEST(Generate, LfrWritesTheGraphAndItsCommunitiesAsTheLoadersReadThem) {
   EXPECT_EQ(slurp(communities), first_communities);
 }
 
+// A run that fails leaves no half-written file, and never removes what is
+// not a regular file it wrote.
+TEST(Generate, FailedRunsLeaveNothingBehind) {
+  const fs::path dir = fs::temp_directory_path() / "graphrun_generate_test";
+  fs::create_directories(dir);
+  const fs::path out = dir / "failed.txt";
+  const auto sh = [](const std::string& args) {
+    const std::string cmd = std::string(GRAPHRUN_GENERATE_EXE) + " " + args + " 2>/dev/null";
+    const int rc = std::system(cmd.c_str());
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  };
+  fs::remove(out);
+  EXPECT_EQ(sh("lfr 30 -o " + out.string()), 2);  // --max-degree 50 >= n
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_EQ(sh("lfr 300 --degree 5 --max-degree 20 -o " + out.string() + " --communities " +
+               (dir / "no-such-dir" / "c.tsv").string()),
+            1);
+  EXPECT_FALSE(fs::exists(out)) << "a graph without its communities";
+  if (fs::exists("/dev/full")) {
+    EXPECT_EQ(sh("grid 50 50 -o /dev/full"), 1);
+    EXPECT_TRUE(fs::is_character_file("/dev/full"));
+  }
+}
+
 TEST(Generate, BadArgumentsExitTwo) {
   for (const char* args :
        {"torus 3 3", "grid 0 5", "rmat 40 16", "uniform 10 x", "grid 3", "lfr 1000 --mu 1.5",
