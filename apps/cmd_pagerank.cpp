@@ -56,6 +56,7 @@ int run_pagerank(PageRankArgs& a) {
         "PageRank needs weights >= 0 (they are transition probabilities); --unweighted "
         "ignores the weights";
   }
+  a.common.keep_on_device = true;  // the iterations start from A as loaded
   const Loaded in = load_input(a.common);
   const Graph& g = in.graph;
 

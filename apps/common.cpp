@@ -260,6 +260,7 @@ Loaded load_input(const CommonOptions& o) {
   // A run on the GPU has the ids mapped and the CSR assembled there: the
   // same graph, in a fraction of the host's time at 10^8 edges.
   options.assemble_on_device = o.device == "cuda";
+  options.keep_on_device = options.assemble_on_device && o.keep_on_device;
   options.on_progress = [&bar](double fraction) { bar.update(fraction); };
   Loaded out;
   Stopwatch sw;

@@ -75,6 +75,9 @@ struct CommonOptions {
   // refuses the first negative weight, naming FILE:LINE, with this hint.
   bool non_negative_weights = false;
   std::string negative_weight_hint;
+  // Set by commands whose GPU run starts from the loaded adjacency as it is
+  // (pagerank): an edge list assembled on the GPU stays there for it.
+  bool keep_on_device = false;
 };
 
 // INPUT (required positional), --undirected, --abc, --device, --threads, --quiet.

@@ -65,11 +65,40 @@ void stage_to_device(std::span<const std::span<const From>> parts, To* out, CUst
   GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
+template <class From, class To>
+void stage_from_device(const From* from, std::size_t n, To* out, CUstream_st* stream) {
+  PinnedBuffers pinned;
+  const std::size_t block = kStageBytes / sizeof(From);
+  const std::size_t blocks = (n + block - 1) / block;
+  const auto queue = [&](std::size_t b) {
+    const std::size_t count = std::min(block, n - b * block);
+    GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(pinned.buf[b % 2], from + b * block, count * sizeof(From),
+                                        cudaMemcpyDeviceToHost, stream));
+    GRAPHRUN_CUDA_CHECK(cudaEventRecord(pinned.copied[b % 2], stream));
+  };
+  if (blocks > 0) queue(0);
+  for (std::size_t b = 0; b < blocks; ++b) {
+    GRAPHRUN_CUDA_CHECK(cudaEventSynchronize(pinned.copied[b % 2]));
+    if (b + 1 < blocks) queue(b + 1);  // into the other buffer, while this one is spread
+    const From* buf = static_cast<const From*>(pinned.buf[b % 2]);
+    To* dst = out + b * block;
+    const auto count = static_cast<std::ptrdiff_t>(std::min(block, n - b * block));
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t i = 0; i < count; ++i) dst[i] = static_cast<To>(buf[i]);
+  }
+}
+
 template void stage_to_device(std::span<const std::span<const std::uint64_t>>, std::uint32_t*,
                               CUstream_st*);
 template void stage_to_device(std::span<const std::span<const std::uint64_t>>, std::uint64_t*,
                               CUstream_st*);
 template void stage_to_device(std::span<const std::span<const double>>, double*, CUstream_st*);
+
+template void stage_from_device(const std::int64_t*, std::size_t, std::int64_t*, CUstream_st*);
+template void stage_from_device(const std::int32_t*, std::size_t, std::int32_t*, CUstream_st*);
+template void stage_from_device(const double*, std::size_t, double*, CUstream_st*);
+template void stage_from_device(const std::uint32_t*, std::size_t, std::uint64_t*, CUstream_st*);
+template void stage_from_device(const std::uint64_t*, std::size_t, std::uint64_t*, CUstream_st*);
 
 }  // namespace graphrun::detail
 #endif  // GRAPHRUN_HAVE_CUDA

@@ -128,14 +128,16 @@ std::optional<Graph> assemble_on_device([[maybe_unused]] std::vector<EdgeChunk>&
   parts.reserve(parsed.size());
   for (const EdgeChunk& c : parsed) parts.push_back({c.src, c.dst, c.weight, c.max_id});
   try {
-    AssembledCsr a =
-        assemble_csr_on_device(parts, options.undirected, weighted, options.duplicates, path);
+    AssembledCsr a = assemble_csr_on_device(parts, options.undirected, weighted, options.duplicates,
+                                            path, options.keep_on_device);
     parsed = {};
     if (stats) {
       stats->seconds_to_device = a.seconds_upload;
       stats->seconds_from_device = a.seconds_download;
     }
-    return Graph(std::move(a.adj), std::move(a.ids), !options.undirected, weighted);
+    Graph g(std::move(a.adj), std::move(a.ids), !options.undirected, weighted);
+    g.set_device_adjacency(std::move(a.device));
+    return g;
   } catch (const DeviceMemoryError&) {
     return std::nullopt;  // too large for the device: the host assembles it
   }

@@ -3,7 +3,9 @@
 // row pointers, columns, values — on random edge lists with repeated edges
 // (summed left to right, the largest kept, the last kept), self loops, dense
 // and sparse 64-bit ids, weighted or not, symmetrized or not, parsed in many
-// small chunks; on the shipped graphs; and the empty case.
+// small chunks; on the shipped graphs; and the empty case. The copy a loader
+// leaves on the device (keep_on_device) holds the same arrays, and PageRank
+// started from it gives the same ranks bit for bit.
 #include "graphrun/engine/device_assembly.hpp"
 
 #include <gtest/gtest.h>
@@ -12,7 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "graphrun/algorithms/pagerank.hpp"
 #include "graphrun/engine/device_array.hpp"
+#include "graphrun/engine/device_csr.hpp"
 #include "graphrun/io/load.hpp"
 #include "io/io_test_support.hpp"
 #include "support/random_graphs.hpp"
@@ -106,6 +110,36 @@ TEST_F(DeviceAssembly, EqualsTheHostAssemblyOnTheShippedGraphs) {
       const Graph want = io::load_graph(f.string(), o);
       o.assemble_on_device = true;
       expect_same(io::load_graph(f.string(), o), want, f.string());
+    }
+}
+
+TEST_F(DeviceAssembly, TheCopyLeftOnTheDeviceIsTheGraphAndPageRankStartsFromIt) {
+  io::test::TempDir dir;
+  Context gpu(Device::cuda);
+  std::uint64_t seed = 90;
+  for (bool weighted : {false, true})
+    for (bool undirected : {false, true}) {
+      const std::string path = io::test::write_file(dir.file("k" + std::to_string(seed) + ".txt"),
+                                                    edge_list(20000, 3000, 1, weighted, seed));
+      ++seed;
+      io::LoadOptions o;
+      o.undirected = undirected;
+      o.assemble_on_device = true;
+      const Graph plain = io::read_edge_list(path, o);
+      EXPECT_EQ(plain.device_adjacency(), nullptr);  // not asked to stay
+      o.keep_on_device = true;
+      const Graph kept = io::read_edge_list(path, o);
+      ASSERT_NE(kept.device_adjacency(), nullptr);
+      const Csr<double> there = kept.device_adjacency()->csr.download();
+      EXPECT_EQ(there.row_ptr(), kept.adj().row_ptr());
+      EXPECT_EQ(there.col_idx(), kept.adj().col_idx());
+      EXPECT_EQ(there.values(), kept.adj().values());
+      PageRankOptions p;
+      p.tol = 1e-12;
+      const PageRankResult want = pagerank(gpu, plain, p);
+      const PageRankResult got = pagerank(gpu, kept, p);
+      EXPECT_EQ(got.rank, want.rank) << "weighted " << weighted << " undirected " << undirected;
+      EXPECT_EQ(got.iterations, want.iterations);
     }
 }
 

@@ -5,6 +5,7 @@
 
 #include <cuda_runtime.h>
 
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -36,6 +37,38 @@ inline DeviceCsr<double> upload(const Csr<double>& a, bool with_values) {
     values = DeviceArray<double>{std::span<const double>(a.values())};
   return DeviceCsr<double>(a.n_rows(), a.n_cols(), std::move(row_ptr), std::move(col_idx),
                            std::move(values));
+}
+
+template <class T>
+DeviceArray<T> device_copy(const DeviceArray<T>& from) {
+  DeviceArray<T> to(from.size());
+  if (from.size() > 0)
+    GRAPHRUN_CUDA_CHECK(
+        cudaMemcpy(to.data(), from.data(), from.size() * sizeof(T), cudaMemcpyDeviceToDevice));
+  return to;
+}
+
+// A copy of a device CSR on the device (values only when `with_values`), or
+// nullopt when it lives on another GPU than the current one.
+inline std::optional<DeviceCsr<double>> device_copy(const DeviceCsr<double>& a, bool with_values) {
+  int current = 0;
+  GRAPHRUN_CUDA_CHECK(cudaGetDevice(&current));
+  cudaPointerAttributes where{};
+  if (a.row_ptr().size() > 0) {
+    GRAPHRUN_CUDA_CHECK(cudaPointerGetAttributes(&where, a.row_ptr().data()));
+    if (where.device != current) return std::nullopt;
+  }
+  return DeviceCsr<double>(a.n_rows(), a.n_cols(), device_copy(a.row_ptr()),
+                           device_copy(a.col_idx()),
+                           with_values ? device_copy(a.values()) : DeviceArray<double>());
+}
+
+// The graph's adjacency on the device: a device copy of the one the loader
+// left there (Graph::device_adjacency), else an upload of adj().
+inline DeviceCsr<double> adjacency_on_device(const Graph& g, bool with_values) {
+  if (const auto& d = g.device_adjacency())
+    if (std::optional<DeviceCsr<double>> a = device_copy(d->csr, with_values)) return std::move(*a);
+  return upload(g.adj(), with_values);
 }
 
 // Page-locked host memory for the few scalars copied back each iteration:

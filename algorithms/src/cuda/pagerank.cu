@@ -252,7 +252,7 @@ PageRankResult pagerank_cuda(Context& ctx, const Graph& g, const PageRankOptions
   DeviceArray<double> inv_outw(n);
   DeviceArray<vertex_t> order;  // order[new] = input vertex; empty: none
   {
-    DeviceCsr<double> a = upload(g.adj(), weighted);
+    DeviceCsr<double> a = adjacency_on_device(g, weighted);
     const Reorder how =
         options.reorder == Reorder::automatic ? choose_reorder(analyze(a)) : options.reorder;
     result.reorder = how;

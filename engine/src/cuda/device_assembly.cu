@@ -19,11 +19,13 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_select.cuh>
+#include <future>
 
 #include "device_staging.hpp"
 #include "format_util.cuh"
 #include "graphrun/engine/device_array.hpp"
 #include "graphrun/engine/device_assembly.hpp"
+#include "graphrun/engine/device_csr.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/stopwatch.hpp"
 
@@ -124,9 +126,20 @@ std::vector<std::span<const T>> spans_of(std::span<const IdEdges> parts,
 // halves the upload and the id sort's passes.
 template <class Id>
 AssembledCsr assemble(std::span<const IdEdges> parts, offset_t m, bool mirror, bool valued,
-                      Duplicates dup, const std::string& source) {
+                      Duplicates dup, const std::string& source, bool keep) {
   AssembledCsr out;
   const cudaStream_t stream = nullptr;
+  const offset_t count = mirror ? 2 * m : m;  // entries before merging
+  // The host arrays the columns and values come back to, allocated (and
+  // zeroed: std::vector) by another thread while the device works, for as
+  // many entries as there can be: zeroing 0.5 GB of fresh memory takes a
+  // host thread 0.1-0.2 s, which would otherwise add to the download.
+  std::future<std::vector<vertex_t>> col_host = std::async(std::launch::async, [count] {
+    return std::vector<vertex_t>(static_cast<std::size_t>(count));
+  });
+  std::future<std::vector<double>> val_host = std::async(std::launch::async, [count, valued] {
+    return std::vector<double>(valued ? static_cast<std::size_t>(count) : 0);
+  });
   const Stopwatch t_upload;
 
   // 1. The ids.
@@ -190,7 +203,6 @@ AssembledCsr assemble(std::span<const IdEdges> parts, offset_t m, bool mirror, b
   // 2-3. The entries, keyed and sorted.
   const int bits = std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint32_t>(n))));
   const std::uint64_t padding = std::uint64_t(n) << bits;  // row n: after every real row
-  const offset_t count = mirror ? 2 * m : m;
   DeviceArray<std::uint64_t> key(static_cast<std::size_t>(count));
   DeviceArray<double> value(valued ? static_cast<std::size_t>(count) : 0);
   entry_keys<Id><<<grid_for(m), build_block, 0, stream>>>(
@@ -249,20 +261,29 @@ AssembledCsr assemble(std::span<const IdEdges> parts, offset_t m, bool mirror, b
   GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
 
   const Stopwatch t_download;
-  std::vector<offset_t> host_ptr = row_ptr.download();
-  std::vector<vertex_t> host_col = col.download();
-  std::vector<double> host_val = merged.download();
-  const std::vector<Id> host_ids = ids.download();
+  std::vector<offset_t> host_ptr(row_ptr.size());
+  detail::stage_from_device(row_ptr.data(), row_ptr.size(), host_ptr.data(), stream);
+  std::vector<vertex_t> host_col = col_host.get();
+  host_col.resize(static_cast<std::size_t>(nnz));
+  detail::stage_from_device(col.data(), col.size(), host_col.data(), stream);
+  std::vector<double> host_val = val_host.get();
+  host_val.resize(merged.size());
+  detail::stage_from_device(merged.data(), merged.size(), host_val.data(), stream);
+  out.ids.resize(ids.size());
+  detail::stage_from_device(ids.data(), ids.size(), out.ids.data(), stream);
   out.seconds_download = t_download.seconds();
-  out.ids.assign(host_ids.begin(), host_ids.end());
   out.adj = Csr<double>(n, n, std::move(host_ptr), std::move(host_col), std::move(host_val));
+  if (keep)
+    out.device = std::make_shared<const DeviceAdjacency>(DeviceAdjacency{
+        DeviceCsr<double>(n, n, std::move(row_ptr), std::move(col), std::move(merged))});
   return out;
 }
 
 }  // namespace
 
 AssembledCsr assemble_csr_on_device(std::span<const IdEdges> parts, bool mirror, bool valued,
-                                    Duplicates dup, const std::string& source) {
+                                    Duplicates dup, const std::string& source,
+                                    bool keep_on_device) {
   offset_t m = 0;
   for (const IdEdges& p : parts) {
     if (p.dst.size() != p.src.size() || (valued && p.weight.size() != p.src.size()))
@@ -272,8 +293,9 @@ AssembledCsr assemble_csr_on_device(std::span<const IdEdges> parts, bool mirror,
   if (m == 0) return {};
   std::uint64_t largest = 0;
   for (const IdEdges& p : parts) largest = std::max(largest, p.max_id);
-  return largest <= 0xffffffffu ? assemble<std::uint32_t>(parts, m, mirror, valued, dup, source)
-                                : assemble<std::uint64_t>(parts, m, mirror, valued, dup, source);
+  return largest <= 0xffffffffu
+             ? assemble<std::uint32_t>(parts, m, mirror, valued, dup, source, keep_on_device)
+             : assemble<std::uint64_t>(parts, m, mirror, valued, dup, source, keep_on_device);
 }
 
 }  // namespace graphrun

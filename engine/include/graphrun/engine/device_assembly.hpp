@@ -12,11 +12,13 @@
 
 #if defined(GRAPHRUN_HAVE_CUDA)
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "graphrun/engine/csr.hpp"
+#include "graphrun/engine/graph.hpp"
 
 namespace graphrun {
 
@@ -36,13 +38,17 @@ struct AssembledCsr {
   // call is the device's work and the host's Csr checks).
   double seconds_upload = 0;
   double seconds_download = 0;
+  // With keep_on_device: the same CSR left on the device (values only when
+  // `valued`), for Graph::set_device_adjacency.
+  std::shared_ptr<const DeviceAdjacency> device;
 };
 
 // DeviceMemoryError when the device cannot hold the work (about 60 bytes per
 // edge, twice that with `mirror`): the caller can assemble on the host
 // instead. SizeError naming `source` past 2^31 - 1 distinct ids.
 AssembledCsr assemble_csr_on_device(std::span<const IdEdges> parts, bool mirror, bool valued,
-                                    Duplicates dup, const std::string& source);
+                                    Duplicates dup, const std::string& source,
+                                    bool keep_on_device = false);
 
 }  // namespace graphrun
 #endif  // GRAPHRUN_HAVE_CUDA

@@ -11,6 +11,7 @@
 
 #include "graphrun/engine/csr.hpp"
 #include "graphrun/engine/device_array.hpp"
+#include "graphrun/engine/graph.hpp"
 #include "graphrun/engine/row_stats.hpp"
 #include "graphrun/engine/vertex_order.hpp"
 
@@ -65,6 +66,12 @@ class DeviceCsr {
   DeviceArray<offset_t> row_ptr_;
   DeviceArray<vertex_t> col_idx_;
   DeviceArray<T> values_;
+};
+
+// A graph's adjacency in GPU memory (Graph::device_adjacency): values
+// present when the graph is weighted.
+struct DeviceAdjacency {
+  DeviceCsr<double> csr;
 };
 
 // Aᵀ, built on the device (engine/src/cuda/transpose.cu): the same arrays

@@ -25,6 +25,11 @@
 
 namespace graphrun {
 
+// The adjacency's copy in GPU memory (defined in device_csr.hpp, CUDA
+// builds): what a loader that assembled the graph on the device leaves
+// there, so that a GPU algorithm need not upload it again.
+struct DeviceAdjacency;
+
 class Graph {
  public:
   Graph() = default;
@@ -65,6 +70,16 @@ class Graph {
   // blanks). nullopt when there is no such vertex or s is not an id.
   std::optional<vertex_t> find_name(std::string_view s) const;
 
+  // adj() already on the GPU, or null (see DeviceAdjacency). Set by the
+  // loader; it must hold exactly adj()'s arrays (values only when
+  // weighted()). Copies of the graph share it.
+  const std::shared_ptr<const DeviceAdjacency>& device_adjacency() const noexcept {
+    return device_adj_;
+  }
+  void set_device_adjacency(std::shared_ptr<const DeviceAdjacency> d) {
+    device_adj_ = std::move(d);
+  }
+
  private:
   // Names back to back in one buffer plus offsets, and an open-addressing
   // index from name to vertex: about 16 bytes per vertex beyond the names
@@ -88,6 +103,7 @@ class Graph {
     std::unique_ptr<const Csr<double>> csr;
   };
   std::shared_ptr<TransposeCache> transpose_ = std::make_shared<TransposeCache>();
+  std::shared_ptr<const DeviceAdjacency> device_adj_;
 };
 
 }  // namespace graphrun
