@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <mutex>
+#include <vector>
 
 #include "graphrun/engine/cuda_check.hpp"
 
@@ -18,7 +20,14 @@ namespace {
 // 32 MiB per buffer: large enough for the copy engine's full rate, small
 // enough that pinning two costs little.
 constexpr std::size_t kStageBytes = std::size_t{32} << 20;
+// Arrays up to this size go through an ordinary (pageable) copy: at a few
+// microseconds per copy there is nothing for double buffering to hide, and
+// a small load need not wait for memory to be pinned.
+constexpr std::size_t kDirectBytes = std::size_t{1} << 20;
 
+// Two pinned buffers and their events, pinned on first use and kept for the
+// life of the process: pinning 64 MiB takes milliseconds, and a load makes
+// up to seven staged copies. One staged copy at a time holds them.
 struct PinnedBuffers {
   void* buf[2] = {nullptr, nullptr};
   cudaEvent_t copied[2] = {nullptr, nullptr};
@@ -28,21 +37,48 @@ struct PinnedBuffers {
       GRAPHRUN_CUDA_CHECK(cudaEventCreateWithFlags(&copied[i], cudaEventDisableTiming));
     }
   }
-  ~PinnedBuffers() {
-    for (int i = 0; i < 2; ++i) {
-      if (copied[i]) cudaEventDestroy(copied[i]);
-      if (buf[i]) cudaFreeHost(buf[i]);
-    }
-  }
+  // Nothing is freed at exit: the driver may already be shutting down, and
+  // the process's pinned memory goes with it.
   PinnedBuffers(const PinnedBuffers&) = delete;
   PinnedBuffers& operator=(const PinnedBuffers&) = delete;
+};
+
+class StagingLease {
+ public:
+  StagingLease() : lock_(mutex()) {
+    // Built under the lock, so two first uses pin once.
+    static PinnedBuffers* const buffers = new PinnedBuffers();
+    buffers_ = buffers;
+  }
+  PinnedBuffers& operator*() const { return *buffers_; }
+  PinnedBuffers* operator->() const { return buffers_; }
+
+ private:
+  static std::mutex& mutex() {
+    static std::mutex m;
+    return m;
+  }
+  std::lock_guard<std::mutex> lock_;
+  PinnedBuffers* buffers_ = nullptr;
 };
 
 }  // namespace
 
 template <class From, class To>
 void stage_to_device(std::span<const std::span<const From>> parts, To* out, CUstream_st* stream) {
-  PinnedBuffers pinned;
+  std::size_t total = 0;
+  for (const std::span<const From>& part : parts) total += part.size();
+  if (total * sizeof(To) <= kDirectBytes) {
+    std::vector<To> converted;
+    converted.reserve(total);
+    for (const std::span<const From>& part : parts)
+      for (const From v : part) converted.push_back(static_cast<To>(v));
+    GRAPHRUN_CUDA_CHECK(
+        cudaMemcpyAsync(out, converted.data(), total * sizeof(To), cudaMemcpyHostToDevice, stream));
+    GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return;
+  }
+  const StagingLease pinned;
   const std::size_t block = kStageBytes / sizeof(To);
   std::size_t at = 0;  // values copied (queued) so far
   int which = 0;
@@ -50,15 +86,15 @@ void stage_to_device(std::span<const std::span<const From>> parts, To* out, CUst
     for (std::size_t from = 0; from < part.size(); from += block) {
       const std::size_t count = std::min(block, part.size() - from);
       // The buffer's previous copy must be done before it is refilled.
-      GRAPHRUN_CUDA_CHECK(cudaEventSynchronize(pinned.copied[which]));
-      To* buf = static_cast<To*>(pinned.buf[which]);
+      GRAPHRUN_CUDA_CHECK(cudaEventSynchronize(pinned->copied[which]));
+      To* buf = static_cast<To*>(pinned->buf[which]);
       const From* src = part.data() + from;
       const auto n = static_cast<std::ptrdiff_t>(count);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n > 65536)
       for (std::ptrdiff_t i = 0; i < n; ++i) buf[i] = static_cast<To>(src[i]);
       GRAPHRUN_CUDA_CHECK(
           cudaMemcpyAsync(out + at, buf, count * sizeof(To), cudaMemcpyHostToDevice, stream));
-      GRAPHRUN_CUDA_CHECK(cudaEventRecord(pinned.copied[which], stream));
+      GRAPHRUN_CUDA_CHECK(cudaEventRecord(pinned->copied[which], stream));
       at += count;
       which ^= 1;
     }
@@ -67,20 +103,28 @@ void stage_to_device(std::span<const std::span<const From>> parts, To* out, CUst
 
 template <class From, class To>
 void stage_from_device(const From* from, std::size_t n, To* out, CUstream_st* stream) {
-  PinnedBuffers pinned;
+  if (n * sizeof(From) <= kDirectBytes) {
+    std::vector<From> copy(n);
+    GRAPHRUN_CUDA_CHECK(
+        cudaMemcpyAsync(copy.data(), from, n * sizeof(From), cudaMemcpyDeviceToHost, stream));
+    GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
+    std::copy(copy.begin(), copy.end(), out);  // converting From to To
+    return;
+  }
+  const StagingLease pinned;
   const std::size_t block = kStageBytes / sizeof(From);
   const std::size_t blocks = (n + block - 1) / block;
   const auto queue = [&](std::size_t b) {
     const std::size_t count = std::min(block, n - b * block);
-    GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(pinned.buf[b % 2], from + b * block, count * sizeof(From),
+    GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(pinned->buf[b % 2], from + b * block, count * sizeof(From),
                                         cudaMemcpyDeviceToHost, stream));
-    GRAPHRUN_CUDA_CHECK(cudaEventRecord(pinned.copied[b % 2], stream));
+    GRAPHRUN_CUDA_CHECK(cudaEventRecord(pinned->copied[b % 2], stream));
   };
-  if (blocks > 0) queue(0);
+  queue(0);
   for (std::size_t b = 0; b < blocks; ++b) {
-    GRAPHRUN_CUDA_CHECK(cudaEventSynchronize(pinned.copied[b % 2]));
+    GRAPHRUN_CUDA_CHECK(cudaEventSynchronize(pinned->copied[b % 2]));
     if (b + 1 < blocks) queue(b + 1);  // into the other buffer, while this one is spread
-    const From* buf = static_cast<const From*>(pinned.buf[b % 2]);
+    const From* buf = static_cast<const From*>(pinned->buf[b % 2]);
     To* dst = out + b * block;
     const auto count = static_cast<std::ptrdiff_t>(std::min(block, n - b * block));
 #pragma omp parallel for schedule(static)

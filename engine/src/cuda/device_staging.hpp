@@ -4,7 +4,8 @@
 // into fresh host memory; through pinned memory it runs at the bus's speed. stage_to_device
 // converts a block of values into one of two pinned buffers (in parallel, narrowing 64-bit ids to
 // 32 bits where asked) while the block before is copied from the other, so that the conversion
-// hides behind the copy.
+// hides behind the copy. The two buffers (64 MiB) are pinned once per process
+// and reused; arrays of up to 1 MiB skip them (an ordinary copy).
 #pragma once
 
 #if defined(GRAPHRUN_HAVE_CUDA)
