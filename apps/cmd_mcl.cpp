@@ -80,10 +80,13 @@ int run_mcl(MclArgs& a) {
                                                                   ctx.threads() == 1 ? "" : "s");
   // On the CPU each expanded column is pruned and inflated as it comes out
   // of the SpGEMM: one pass, one time.
-  const std::string loop = ctx.device() == Device::cuda
-                               ? format("expansion %.3f s, pruning+inflation %.3f s",
-                                        r.phases.expansion, r.phases.pruning)
-                               : format("expansion+pruning+inflation %.3f s", r.phases.expansion);
+  const std::string loop =
+      ctx.device() == Device::cuda
+          ? format(
+                "expansion %.3f s, pruning+inflation %.3f s%s", r.phases.expansion,
+                r.phases.pruning,
+                r.max_blocks > 1 ? format(" (up to %d column blocks)", r.max_blocks).c_str() : "")
+          : format("expansion+pruning+inflation %.3f s", r.phases.expansion);
   print_summary(
       a.common,
       format("mcl: %s, -I %.2f: %d cluster%s in %d iteration%s (%s, chaos %.2g), %s; %s, "
@@ -177,7 +180,10 @@ Command add_mcl(CLI::App& root) {
           "  exactly as mcl numbers them, so the output equals mcl's line for line.\n"
           "DEVICE:\n"
           "  --device cuda runs the whole loop on the GPU (values in single precision, as\n"
-          "  mcl's); the clusters equal --device cpu's up to rounding at a pruning threshold.\n") +
+          "  mcl's); the clusters equal --device cpu's up to rounding at a pruning threshold.\n"
+          "  Where an expanded iterand would not fit in the GPU's memory (or in\n"
+          "  --max-device-memory), each expansion runs in column blocks, each pruned before\n"
+          "  the next is expanded; the summary says how many. The clusters do not change.\n") +
       input_help(Duplicates::max) + exit_status_help +
       "\nEXAMPLES:\n"
       "  graphrun mcl network.txt -I 2 -o clusters.txt\n"

@@ -13,8 +13,10 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <new>
 #include <numeric>
+#include <type_traits>
 #include <vector>
 
 #include "graphrun/engine/stopwatch.hpp"
@@ -63,6 +65,22 @@ struct Task {
   std::int64_t work;
 };
 
+// B cut into `count` vertical strips of `width` columns (the last may be
+// narrower), for spgemm_rows' long dense rows (SpgemmTuning::strip_cols).
+// Strip s is a CSR of B's rows restricted to columns [s * width, (s + 1) *
+// width), with columns relative to s * width in 16 bits: row k of strip s
+// is [row_ptr[s * (n_rows + 1) + k], row_ptr[s * (n_rows + 1) + k + 1]).
+// Empty (count 0) when no row is expanded that way.
+struct Strips {
+  int count = 0;
+  vertex_t width = 0;
+  std::int64_t min_ip = 0;  // rows of kind dense with at least this IP use them
+  std::int64_t rows = 0;    // how many rows that is
+  std::vector<offset_t> row_ptr;
+  std::vector<std::uint16_t> col;
+  std::vector<float> val;
+};
+
 struct Plan {
   std::vector<std::int64_t> ip;     // IP(i)
   std::vector<SpgemmRowKind> kind;  // per row
@@ -77,6 +95,7 @@ struct Plan {
   // its rows are long: the symbolic phase then ORs whole rows instead of
   // setting one bit per product. Empty when not worth it.
   std::vector<std::uint64_t> b_row_bits;
+  Strips strips;  // spgemm_rows only (SpgemmKernel::build_strips)
 };
 
 template <class S, class T>
@@ -84,6 +103,12 @@ class SpgemmKernel {
  public:
   using V = typename S::value_type;
   using Tuning = SpgemmTuning;
+  // The strip path reads rows out by their non-zero sums, which needs sums
+  // that are zero only where there is no product: float entries multiplied
+  // and added in double, all positive (a product of two positive floats is
+  // a positive double: no underflow, no overflow).
+  static constexpr bool strip_capable =
+      std::is_same_v<S, PlusTimes<double>> && std::is_same_v<T, float>;
 
   SpgemmKernel(const CsrView<T>& a, const CsrView<T>& b, int threads)
       : a_(a), b_(b), threads_(threads) {}
@@ -161,6 +186,70 @@ class SpgemmKernel {
     }
   }
 
+  // spgemm_rows: whether the long dense rows are expanded strip by strip
+  // (SpgemmTuning::strip_cols), and if so B's strips, in p.strips. Only when
+  // the rows that would use them have many products per entry of B (the
+  // copy is two passes over B), B's rows are long enough to make runs of
+  // some length in each strip, and every entry of A and B is positive. A
+  // copy that does not fit in memory leaves the rows on the bitmap path.
+  void build_strips(Plan& p) const {
+    if constexpr (strip_capable) {
+      if (!p.any_dense || b_.n_cols == 0 || b_.n_rows == 0) return;
+      const std::int64_t count = (b_.n_cols + Tuning::strip_cols - 1) / Tuning::strip_cols;
+      if (b_.nnz < Tuning::strip_min_row_entries * count * b_.n_rows) return;
+      const std::int64_t min_ip = Tuning::strip_min_products_per_col * b_.n_cols;
+      std::int64_t rows = 0, ip = 0;
+      for (vertex_t i = 0; i < a_.n_rows; ++i)
+        if (p.kind[i] == SpgemmRowKind::dense && p.ip[i] >= min_ip) {
+          ++rows;
+          ip += p.ip[i];
+        }
+      if (ip < Tuning::strip_min_products_per_entry * b_.nnz) return;
+      if (!all_positive(a_, p.parallel) || !all_positive(b_, p.parallel)) return;
+      Strips& s = p.strips;
+      const vertex_t width = static_cast<vertex_t>((b_.n_cols + count - 1) / count);
+      const vertex_t n = b_.n_rows;
+      const std::size_t stride = static_cast<std::size_t>(n) + 1;
+      try {
+        s.row_ptr.assign(static_cast<std::size_t>(count) * stride, 0);
+        s.col.resize(static_cast<std::size_t>(b_.nnz));
+        s.val.resize(static_cast<std::size_t>(b_.nnz));
+      } catch (const std::bad_alloc&) {
+        p.strips = Strips{};
+        return;
+      }
+      // Entries of row k in strip t go to row_ptr[t * stride + k + 1]; one
+      // scan of the whole array then gives every strip's row pointers, each
+      // strip starting where the one before it ends.
+#pragma omp parallel for num_threads(threads_) schedule(dynamic, 1024) if (p.parallel)
+      for (vertex_t k = 0; k < n; ++k)
+        for (offset_t kb = b_.row_ptr[k]; kb < b_.row_ptr[k + 1]; ++kb)
+          ++s.row_ptr[static_cast<std::size_t>(b_.col_idx[kb] / width) * stride + k + 1];
+      for (std::size_t x = 1; x < s.row_ptr.size(); ++x) s.row_ptr[x] += s.row_ptr[x - 1];
+#pragma omp parallel for num_threads(threads_) schedule(dynamic, 1024) if (p.parallel)
+      for (vertex_t k = 0; k < n; ++k) {
+        int t = -1;
+        offset_t out = 0;
+        for (offset_t kb = b_.row_ptr[k]; kb < b_.row_ptr[k + 1]; ++kb) {
+          const vertex_t j = b_.col_idx[kb];
+          if (j / width != t) {  // columns are sorted: strips come in order
+            t = j / width;
+            out = s.row_ptr[static_cast<std::size_t>(t) * stride + k];
+          }
+          s.col[out] = static_cast<std::uint16_t>(j - t * width);
+          s.val[out] = static_cast<float>(b_.value(kb));
+          ++out;
+        }
+      }
+      s.count = static_cast<int>(count);
+      s.width = width;
+      s.min_ip = min_ip;
+      s.rows = rows;
+    } else {
+      (void)p;
+    }
+  }
+
   // The per-thread tables (one Workspace per thread), allocated here, before
   // any parallel region, so that a failed allocation is an exception the
   // caller sees rather than a crash inside OpenMP.
@@ -214,8 +303,10 @@ class SpgemmKernel {
     {
       const int t = omp_get_thread_num();
       Workspace<V>& w = ws[t];
-      std::vector<vertex_t> col(static_cast<std::size_t>(longest));
-      std::vector<V> val(static_cast<std::size_t>(longest));
+      // One more than the longest row: the strip path's read-out writes a
+      // slot past the row's last entry before it knows it is the last.
+      std::vector<vertex_t> col(static_cast<std::size_t>(longest) + 1);
+      std::vector<V> val(static_cast<std::size_t>(longest) + 1);
 #pragma omp for schedule(dynamic, 1)
       for (int task = 0; task < n_tasks; ++task)
         for (vertex_t i = p.tasks[task].begin; i < p.tasks[task].end; ++i) {
@@ -232,6 +323,16 @@ class SpgemmKernel {
 
   std::int64_t row_work(const Plan& p, vertex_t i) const {
     return p.ip[i] + (a_.row_ptr[i + 1] - a_.row_ptr[i]) + 1;
+  }
+
+  // Every entry > 0 (a pattern's entries are 1): NaN, zeros and negatives fail.
+  static bool all_positive(const CsrView<T>& m, bool parallel) {
+    if (!m.values) return true;
+    bool ok = true;
+#pragma omp parallel for reduction(&& : ok) schedule(static) if (parallel)
+    for (offset_t k = 0; k < m.nnz; ++k)
+      ok = ok && m.values[k] > T(0) && std::isfinite(m.values[k]);
+    return ok;
   }
 
   V a_entry(offset_t ka) const { return semiring_entry<S>(a_.value(ka)); }
@@ -349,6 +450,9 @@ class SpgemmKernel {
       case SpgemmRowKind::hash:
         return numeric_hash_row(p, i, w, out_col, out_val, len, a_begin, a_end);
       case SpgemmRowKind::dense:
+        if constexpr (strip_capable)
+          if (p.strips.count > 0 && p.ip[i] >= p.strips.min_ip)
+            return numeric_strip_row(p.strips, w, out_col, out_val, a_begin, a_end);
         if (b_.n_cols / 64 + 1 <= p.ip[i])
           return numeric_dense_row_many(w, out_col, out_val, a_begin, a_end);
         return numeric_dense_row(w, out_col, out_val, len, a_begin, a_end);
@@ -446,6 +550,59 @@ class SpgemmKernel {
       }
     }
     return read_out_bitmap(bits, acc, 0, b_.n_cols / 64, out_col, out_val);
+  }
+
+  // A long dense row against B's strips (SpgemmTuning::strip_cols): for
+  // each strip in turn, every product of the row that falls in it is added
+  // to the strip's accumulators (in the order k runs through A(i,:), as on
+  // the other paths, so the sums are the same to the bit), then the strip's
+  // non-zero sums are written out in column order and the accumulators
+  // zeroed behind. While one row of the strip is summed, the next one is
+  // prefetched: the strips of a row are short runs that the hardware
+  // prefetcher would meet cold, each from DRAM when B is large.
+  offset_t numeric_strip_row(const Strips& s, Workspace<V>& w, vertex_t* out_col, V* out_val,
+                             offset_t a_begin, offset_t a_end) const {
+    V* acc = w.acc.data();
+    const std::uint16_t* col = s.col.data();
+    const float* val = s.val.data();
+    offset_t t = 0;
+    for (int strip = 0; strip < s.count; ++strip) {
+      const offset_t* row_ptr = s.row_ptr.data() + static_cast<std::size_t>(strip) *
+                                                       (static_cast<std::size_t>(b_.n_rows) + 1);
+      for (offset_t ka = a_begin; ka < a_end; ++ka) {
+        const vertex_t k = a_.col_idx[ka];
+        const V aik = a_entry(ka);
+        const offset_t kb_begin = row_ptr[k], kb_end = row_ptr[k + 1];
+        if (ka + 1 < a_end) {
+          const vertex_t next = a_.col_idx[ka + 1];
+          prefetch_lines(col + row_ptr[next], col + row_ptr[next + 1]);
+          prefetch_lines(val + row_ptr[next], val + row_ptr[next + 1]);
+        }
+        for (offset_t kb = kb_begin; kb < kb_end; ++kb)
+          acc[col[kb]] = S::add(acc[col[kb]], S::mul(aik, static_cast<V>(val[kb])));
+      }
+      const vertex_t first = static_cast<vertex_t>(strip) * s.width;
+      const vertex_t width = std::min(s.width, b_.n_cols - first);
+      // Branch-free: the slot at t is overwritten until a non-zero sum
+      // claims it (hence the spare slot past the row in stream()).
+      for (vertex_t j = 0; j < width; ++j) {
+        const V x = acc[j];
+        out_col[t] = first + j;
+        out_val[t] = x;
+        t += x != S::zero();
+        acc[j] = S::zero();
+      }
+    }
+    return t;
+  }
+
+  // Asks for the cache lines of [begin, end) ahead of their use.
+  template <class X>
+  static void prefetch_lines(const X* begin, const X* end) {
+    constexpr std::uintptr_t line = 64;
+    const auto last = reinterpret_cast<std::uintptr_t>(end);
+    for (auto a = reinterpret_cast<std::uintptr_t>(begin) & ~(line - 1); a < last; a += line)
+      __builtin_prefetch(reinterpret_cast<const void*>(a));
   }
 
   // Gustavson with a bitmap of the columns seen (n_cols bits: 32 KiB covers
@@ -595,7 +752,8 @@ void spgemm_rows(const CsrView<T>& a, const CsrView<T>& b, int threads,
   const Stopwatch t_start;
   SpgemmKernel<S, T> kernel(a, b, threads);
   Stopwatch t0;
-  const Plan plan = kernel.analyse();
+  Plan plan = kernel.analyse();
+  kernel.build_strips(plan);
   const double analysis_ms = t0.ms();
   // The longest row any thread may hold: min(IP, n_cols).
   offset_t longest = 0;
@@ -616,6 +774,7 @@ void spgemm_rows(const CsrView<T>& a, const CsrView<T>& b, int threads,
     stats->intermediate_products = plan.total_ip;
     stats->max_row_products = plan.max_ip;
     for (int g = 0; g < 4; ++g) stats->rows_per_group[g] = plan.rows_per_kind[g];
+    stats->strip_rows = plan.strips.rows;
     stats->tasks = static_cast<int>(plan.tasks.size());
     stats->analysis_ms = analysis_ms;
     stats->numeric_ms = t0.ms();

@@ -154,7 +154,7 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
   };
   Carver measure;
   lay_fixed(measure);
-  PoolBuffer fixed_buf(measure.bytes(), stream, pool, "the row workspace");
+  PoolBuffer fixed_buf(measure.bytes(), stream, "the row workspace");
   Carver place(fixed_buf.data());
   const Fixed f = lay_fixed(place);
   std::size_t largest_ws = fixed_buf.bytes();
@@ -239,7 +239,7 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
   // within the cap's headroom, and at most the caller's limit.
   auto budget_now = [&](std::size_t reserve) {
     const std::size_t margin = (std::size_t{64} << 20) + reserve;
-    const std::size_t avail = device_available_bytes(pool);
+    const std::size_t avail = device_memory_free();
     std::size_t usable = avail > margin ? avail - margin : 0;
     const std::size_t headroom = device_memory_headroom();
     usable = std::min(usable, headroom > reserve ? headroom - reserve : 0);
@@ -265,7 +265,7 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
       buf_bytes = 0;
       for (auto [r0, r1] : chunks) buf_bytes = std::max<std::size_t>(buf_bytes, off[r1] - off[r0]);
     }
-    PoolBuffer tables(buf_bytes, stream, pool, "the symbolic hash tables");
+    PoolBuffer tables(buf_bytes, stream, "the symbolic hash tables");
     largest_ws = std::max(largest_ws, buf_bytes);
     sym.tables = static_cast<int*>(tables.data());
     st.symbolic_chunks = static_cast<int>(chunks.size());
@@ -321,8 +321,8 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
       } catch (const DeviceError& e) {
         throw DeviceMemoryError("spgemm: C has " + std::to_string(nnz_c) + " entries and needs " +
                                 std::to_string(need) + " bytes of device memory; " +
-                                std::to_string(available_bytes(pool)) + " bytes are available (" +
-                                e.what() + ")");
+                                std::to_string(device_memory_available()) +
+                                " bytes are available (" + e.what() + ")");
       }
     }
   };
@@ -388,7 +388,7 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
     }
   }
   st.chunks = static_cast<int>(chunks.size());
-  PoolBuffer numeric_buf(chunk_bytes + seg_bytes + 256, stream, pool,
+  PoolBuffer numeric_buf(chunk_bytes + seg_bytes + 256, stream,
                          "the numeric hash tables and staging");
   largest_ws = std::max(largest_ws, numeric_buf.bytes());
   void* seg_temp =

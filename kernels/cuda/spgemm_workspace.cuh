@@ -30,28 +30,11 @@ inline cudaMemPool_t warm_pool() {
   return pool;
 }
 
-// Bytes a new allocation can get from the device: free device memory plus
-// what the pool holds without using (device_memory_headroom() is the cap's
-// own limit, apart).
-inline std::size_t device_available_bytes(cudaMemPool_t pool) {
-  std::size_t free_b = 0, total_b = 0;
-  GRAPHRUN_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-  std::uint64_t reserved = 0, used = 0;
-  GRAPHRUN_CUDA_CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved));
-  GRAPHRUN_CUDA_CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used));
-  return free_b + static_cast<std::size_t>(reserved > used ? reserved - used : 0);
-}
-
-// What a new allocation can get: the device's memory within the cap.
-inline std::size_t available_bytes(cudaMemPool_t pool) {
-  return std::min(device_available_bytes(pool), device_memory_headroom());
-}
-
 // A stream-ordered allocation, freed in stream order.
 class PoolBuffer {
  public:
   PoolBuffer() = default;
-  PoolBuffer(std::size_t bytes, cudaStream_t stream, cudaMemPool_t pool, const char* what)
+  PoolBuffer(std::size_t bytes, cudaStream_t stream, const char* what)
       : stream_(stream), bytes_(bytes) {
     if (bytes == 0) return;
     reserve_device_memory(bytes, (std::string("spgemm: ") + what).c_str());
@@ -61,8 +44,9 @@ class PoolBuffer {
       ptr_ = nullptr;
       release_device_memory(bytes);
       throw DeviceMemoryError(std::string("spgemm: ") + what + " needs " + std::to_string(bytes) +
-                              " bytes of device memory; " + std::to_string(available_bytes(pool)) +
-                              " are available (" + cudaGetErrorString(err) + ")");
+                              " bytes of device memory; " +
+                              std::to_string(device_memory_available()) + " are available (" +
+                              cudaGetErrorString(err) + ")");
     }
   }
   ~PoolBuffer() {

@@ -2,7 +2,8 @@
 // and the same number of iterations on the shipped graphs (and the shared
 // collection where present), on random graphs, and with tight pruning
 // parameters that send most columns through the ranked (segmented-sort)
-// path; cuda::mcl with a caller's expansion; the GPU path's errors.
+// path; expansions split into column blocks; cuda::mcl with a caller's
+// expansion; the GPU path's errors.
 #include "graphrun/algorithms/cuda/mcl.hpp"
 
 #include <gtest/gtest.h>
@@ -138,11 +139,11 @@ TEST(MclCuda, CallersExpansion) {
   const Graph g = test::flow_graph(test::GraphShape::power_law, 2000, 8, false, 3);
   Context gpu(Device::cuda);
   int calls = 0;
-  const cuda::MclExpansion mine = [&](const DeviceCsr<float>& m, cudaStream_t s,
-                                      std::int64_t* products) {
+  const cuda::MclExpansion mine = [&](const DeviceCsr<float>& rows, const DeviceCsr<float>& m,
+                                      cudaStream_t s, std::int64_t* products) {
     ++calls;
     cuda::SpgemmStats stats;
-    auto e = cuda::spgemm<PlusTimes<double>>(m, m, &stats, s);
+    auto e = cuda::spgemm<PlusTimes<double>>(rows, m, &stats, s);
     *products = stats.intermediate_products;
     return e;
   };
@@ -151,6 +152,115 @@ TEST(MclCuda, CallersExpansion) {
   EXPECT_EQ(calls, a.iterations);
   EXPECT_TRUE(same_clustering(a.cluster, b.cluster));
   EXPECT_EQ(a.products, b.products);
+}
+
+// Column blocks: the expansion split into blocks of rows of the iterand,
+// each pruned and inflated before the next is expanded, gives the run of
+// one block bit for bit (a deterministic SpGEMM sums each entry in the
+// same order whatever rows share its call), down to one column per block.
+struct BlockedRun {
+  MclResult result;
+  std::vector<std::int64_t> nnz;  // the iterand's entries after each iteration
+  std::vector<double> chaos;
+};
+
+BlockedRun run_blocked(const Graph& g, std::int64_t max_block_entries,
+                       const MclOptions& base = {}) {
+  Context gpu(Device::cuda);
+  gpu.set_deterministic(true);
+  BlockedRun run;
+  MclOptions o = base;
+  o.on_iteration = [&](const IterationInfo& info) {
+    run.nnz.push_back(info.nnz);
+    run.chaos.push_back(info.residual);
+    return true;
+  };
+  cuda::MclBlocking blocking;
+  blocking.max_block_entries = max_block_entries;
+  run.result = cuda::mcl(gpu, g, o, cuda::MclExpansion(), blocking);
+  return run;
+}
+
+void expect_same_run(const BlockedRun& got, const BlockedRun& want, const std::string& what) {
+  EXPECT_EQ(got.result.cluster, want.result.cluster) << what;
+  EXPECT_EQ(got.result.iterations, want.result.iterations) << what;
+  EXPECT_EQ(got.result.products, want.result.products) << what;
+  EXPECT_EQ(got.nnz, want.nnz) << what;
+  EXPECT_EQ(got.chaos, want.chaos) << what;
+}
+
+struct BlockCase {
+  test::GraphShape shape;
+  vertex_t n;
+  double degree;
+  std::int64_t entries[2];  // per block, below the bound of a whole expansion
+};
+
+void expect_blocks_change_nothing(const BlockCase& c) {
+  const Graph g = test::flow_graph(c.shape, c.n, c.degree, false, 11);
+  const BlockedRun whole = run_blocked(g, 0);
+  EXPECT_EQ(whole.result.max_blocks, 1);
+  ASSERT_TRUE(whole.result.converged);
+  for (const std::int64_t entries : c.entries) {
+    const BlockedRun blocked = run_blocked(g, entries);
+    const std::string what = test::to_string(c.shape) + " n=" + std::to_string(c.n) +
+                             " entries=" + std::to_string(entries);
+    EXPECT_GT(blocked.result.max_blocks, 1) << what;
+    expect_same_run(blocked, whole, what);
+  }
+}
+
+// Small enough for the sanitizers.
+TEST(MclCuda, ColumnBlocksGiveTheSameRun) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  expect_blocks_change_nothing({test::GraphShape::power_law, 300, 6, {5000, 800}});
+  expect_blocks_change_nothing({test::GraphShape::chain, 60, 2, {200, 20}});
+}
+
+TEST(MclCuda, ColumnBlocksGiveTheSameRunLarge) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  for (const BlockCase& c : {BlockCase{test::GraphShape::power_law, 3000, 8, {50000, 4000}},
+                             BlockCase{test::GraphShape::erdos_renyi, 2000, 6, {50000, 4000}},
+                             BlockCase{test::GraphShape::disconnected, 2000, 6, {20000, 3000}},
+                             BlockCase{test::GraphShape::chain, 500, 2, {1000, 100}}})
+    expect_blocks_change_nothing(c);
+}
+
+TEST(MclCuda, OneColumnPerBlockAndTightPruning) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  const Graph g = test::flow_graph(test::GraphShape::power_law, 40, 6, false, 5);
+  MclOptions o;  // selection and recovery on most columns: the sorted path
+  o.select_number = 3;
+  o.recover_number = 4;
+  const BlockedRun whole = run_blocked(g, 0, o);
+  const BlockedRun single = run_blocked(g, 1, o);  // every block one row
+  EXPECT_EQ(single.result.max_blocks, 40);
+  expect_same_run(single, whole, "one column per block");
+}
+
+TEST(MclCuda, CallersExpansionInBlocks) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  const Graph g = test::flow_graph(test::GraphShape::power_law, 300, 6, false, 3);
+  Context gpu(Device::cuda);
+  int calls = 0;
+  const cuda::MclExpansion mine = [&](const DeviceCsr<float>& rows, const DeviceCsr<float>& m,
+                                      cudaStream_t s, std::int64_t* products) {
+    ++calls;
+    EXPECT_EQ(rows.n_cols(), m.n_rows());
+    cuda::SpgemmStats stats;
+    auto e = cuda::spgemm<PlusTimes<double>>(rows, m, &stats, s);
+    *products = stats.intermediate_products;
+    return e;
+  };
+  cuda::MclBlocking blocking;
+  blocking.max_block_entries = 3000;
+  const MclResult a = cuda::mcl(gpu, g, {}, mine, blocking);
+  const MclResult b = cuda::mcl(gpu, g, {}, cuda::MclExpansion());
+  EXPECT_GT(a.max_blocks, 1);
+  EXPECT_GT(calls, a.iterations);
+  EXPECT_TRUE(same_clustering(a.cluster, b.cluster));
+  blocking.max_block_entries = -1;
+  EXPECT_THROW(cuda::mcl(gpu, g, {}, cuda::MclExpansion(), blocking), ArgumentError);
 }
 
 TEST(MclCuda, CpuContextIsRefusedByTheGpuEntryPoint) {

@@ -23,6 +23,19 @@
 // chaos (the stopping rule), read together from pinned memory. The limit
 // comes back to the host to be read off as clusters (mcl_interpret.cpp).
 //
+// Column blocks. The expanded iterand of a million-edge graph can hold 10⁹
+// entries and more, where the pruned one holds ~10⁷. Before each expansion
+// a warp per column adds up its intermediate products; when Σ over columns
+// of min(products, n) — a bound on E's entries — is past what the device's
+// free memory allows (plan_blocks), the columns are split into consecutive
+// blocks, and each block is expanded (its rows of M times M), pruned and
+// inflated before the next one is expanded. Pruning and inflation are per
+// column, so the result does not depend on the blocks (bit for bit with a
+// deterministic SpGEMM). The pruned blocks are then put together as the
+// next iterand. This is mcl's column-at-a-time loop and HipMCL's phases,
+// with blocks as large as memory allows, so that a graph whose expansion
+// fits runs as one block, as before.
+//
 // The rules are those of prune_column in mcl_parts.hpp, evaluated on a
 // column sorted in descending order: the k-th largest below the cut is the
 // (R-1)-th of the sorted column, and so on (see decide_columns). Sums are in
@@ -40,6 +53,7 @@
 #include "device_util.cuh"
 #include "gpu_algorithms.hpp"
 #include "graphrun/algorithms/cuda/mcl.hpp"
+#include "graphrun/engine/device_memory.hpp"
 #include "graphrun/engine/semiring.hpp"
 #include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/kernels/cuda/spgemm.hpp"
@@ -51,6 +65,15 @@ namespace detail {
 namespace {
 
 constexpr int kBlock = 256;
+// Most entries of one expanded block: CUB's segmented sort counts its items
+// in an int.
+constexpr std::int64_t kMaxBlockEntries = INT32_MAX;
+// Device bytes a block's expansion takes per entry of its bound: C's column
+// and double value (12), the float copy and its sorted copy with their
+// slack (10), and the SpGEMM's tables and staging beside them. Measured
+// peaks stay under it; blocks are sized to half of the free memory so that
+// the pruned blocks, and the next iterand they form, fit beside.
+constexpr std::int64_t kBytesPerBlockEntry = 48;
 
 // Per-column results of the measuring pass.
 struct ColumnMeasure {
@@ -223,6 +246,30 @@ __global__ void compact_inflate(vertex_t n, const offset_t* e_ptr, const vertex_
   }
 }
 
+// products[j] = min(Σ_{k in row j} |row k|, n): the intermediate products of
+// row j of M·M, a bound on its distinct columns (warp per row).
+__global__ void row_product_bounds(vertex_t n, const offset_t* ptr, const vertex_t* col,
+                                   std::int64_t* products) {
+  const int lane = threadIdx.x & 31;
+  for (vertex_t j = (blockIdx.x * blockDim.x + threadIdx.x) >> 5; j < n;
+       j += (gridDim.x * blockDim.x) >> 5) {
+    long long ip = 0;
+    for (offset_t k = ptr[j] + lane; k < ptr[j + 1]; k += 32) ip += ptr[col[k] + 1] - ptr[col[k]];
+    ip = warp_sum(ip);
+    if (lane == 0) products[j] = ip < n ? ip : n;
+  }
+}
+
+// out[i] = ptr[i] - ptr[0] + shift for i < count: a block's row pointers cut
+// out of M's (shift 0), or put back at their place in the next iterand's.
+__global__ void rebase_row_ptr(std::int64_t count, const offset_t* ptr, offset_t shift,
+                               offset_t* out) {
+  const offset_t base = ptr[0];
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+    out[i] = ptr[i] - base + shift;
+}
+
 unsigned warp_grid(vertex_t n) { return grid_for(static_cast<long long>(n) * 32, kBlock, 16); }
 
 DeviceCsr<float> upload(const Csr<float>& m) {
@@ -232,13 +279,13 @@ DeviceCsr<float> upload(const Csr<float>& m) {
                           DeviceArray<float>(std::span<const float>(m.values())));
 }
 
-// The pruning, inflation and chaos of one iteration, with its scratch
-// arrays kept from one iteration to the next (grown when needed).
+// The pruning, inflation and chaos of one iteration or column block (E has
+// at most the n rows it was made for), with its scratch arrays kept from one
+// call to the next (grown when needed).
 class PruneInflate {
  public:
   PruneInflate(vertex_t n, cudaStream_t stream)
-      : n_(n),
-        stream_(stream),
+      : stream_(stream),
         measure_(static_cast<std::size_t>(n)),
         seg_begin_(static_cast<std::size_t>(n)),
         seg_end_(static_cast<std::size_t>(n)),
@@ -255,29 +302,30 @@ class PruneInflate {
       sorted_ = DeviceArray<float>(static_cast<std::size_t>(nnz_e) + nnz_e / 4);
       e_float_ = DeviceArray<float>(sorted_.size());
     }
-    const unsigned grid = warp_grid(n_);
+    const vertex_t rows = e.n_rows();
+    const unsigned grid = warp_grid(rows);
     GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(chaos_.data(), 0, sizeof(unsigned), stream_));
-    measure_columns<<<grid, kBlock, 0, stream_>>>(n_, e.row_ptr().data(), e.values().data(),
+    measure_columns<<<grid, kBlock, 0, stream_>>>(rows, e.row_ptr().data(), e.values().data(),
                                                   e_float_.data(), p, measure_.data(),
                                                   seg_begin_.data(), seg_end_.data());
     check_launch();
     sort_ranked_columns(e);
-    decide_columns<<<grid, kBlock, 0, stream_>>>(n_, e.row_ptr().data(), sorted_.data(), p,
+    decide_columns<<<grid, kBlock, 0, stream_>>>(rows, e.row_ptr().data(), sorted_.data(), p,
                                                  measure_.data(), threshold_.data(), kept_.data(),
                                                  chaos_.data());
     check_launch();
-    // kept → row pointers of M, in place (the scan reads kept_[0..n], the
-    // last of which it ignores, and writes the n+1 pointers).
-    DeviceArray<offset_t> m_ptr(static_cast<std::size_t>(n_) + 1, stream_);
-    GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(kept_.data() + n_, 0, sizeof(offset_t), stream_));
+    // kept → row pointers of M, in place (the scan reads kept_[0..rows], the
+    // last of which it ignores, and writes the rows+1 pointers).
+    DeviceArray<offset_t> m_ptr(static_cast<std::size_t>(rows) + 1, stream_);
+    GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(kept_.data() + rows, 0, sizeof(offset_t), stream_));
     std::size_t bytes = 0;
-    GRAPHRUN_CUDA_CHECK(
-        cub::DeviceScan::ExclusiveSum(nullptr, bytes, kept_.data(), m_ptr.data(), n_ + 1, stream_));
+    GRAPHRUN_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, kept_.data(), m_ptr.data(),
+                                                      rows + 1, stream_));
     reserve_temp(bytes);
     GRAPHRUN_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp_.data(), bytes, kept_.data(),
-                                                      m_ptr.data(), n_ + 1, stream_));
+                                                      m_ptr.data(), rows + 1, stream_));
     // One wait: nnz(M) and the chaos come back together.
-    GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(&scalars_[0], m_ptr.data() + n_, sizeof(offset_t),
+    GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(&scalars_[0], m_ptr.data() + rows, sizeof(offset_t),
                                         cudaMemcpyDeviceToHost, stream_));
     GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(&scalars_[1], chaos_.data(), sizeof(unsigned),
                                         cudaMemcpyDeviceToHost, stream_));
@@ -288,28 +336,29 @@ class PruneInflate {
 
     DeviceArray<vertex_t> m_col(static_cast<std::size_t>(nnz_m), stream_);
     DeviceArray<float> m_val(static_cast<std::size_t>(nnz_m), stream_);
-    compact_inflate<<<grid, kBlock, 0, stream_>>>(n_, e.row_ptr().data(), e.col_idx().data(),
+    compact_inflate<<<grid, kBlock, 0, stream_>>>(rows, e.row_ptr().data(), e.col_idx().data(),
                                                   e_float_.data(), threshold_.data(), m_ptr.data(),
                                                   m_col.data(), m_val.data(), r);
     check_launch();
-    return DeviceCsr<float>(n_, n_, std::move(m_ptr), std::move(m_col), std::move(m_val));
+    return DeviceCsr<float>(rows, e.n_cols(), std::move(m_ptr), std::move(m_col), std::move(m_val));
   }
 
  private:
   // Sorts, descending, the values of the columns whose segment is not
   // empty, into sorted_ at the same positions.
   void sort_ranked_columns(const DeviceCsr<double>& e) {
-    const auto nnz = static_cast<int>(std::min<offset_t>(e.nnz(), INT32_MAX));
-    if (e.nnz() > INT32_MAX)
-      throw SizeError("mcl: an expanded iterand of " + std::to_string(e.nnz()) +
+    // plan_blocks keeps every block within the sort's 2^31 items.
+    if (e.nnz() > kMaxBlockEntries)
+      throw SizeError("mcl: an expanded block of " + std::to_string(e.nnz()) +
                       " entries is beyond the segmented sort's 2^31 items");
+    const auto nnz = static_cast<int>(e.nnz());
     std::size_t bytes = 0;
     GRAPHRUN_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeysDescending(
-        nullptr, bytes, e_float_.data(), sorted_.data(), nnz, n_, seg_begin_.data(),
+        nullptr, bytes, e_float_.data(), sorted_.data(), nnz, e.n_rows(), seg_begin_.data(),
         seg_end_.data(), stream_));
     reserve_temp(bytes);
     GRAPHRUN_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeysDescending(
-        temp_.data(), bytes, e_float_.data(), sorted_.data(), nnz, n_, seg_begin_.data(),
+        temp_.data(), bytes, e_float_.data(), sorted_.data(), nnz, e.n_rows(), seg_begin_.data(),
         seg_end_.data(), stream_));
   }
 
@@ -317,7 +366,6 @@ class PruneInflate {
     if (temp_.size() < bytes) temp_ = DeviceArray<unsigned char>(bytes + bytes / 4);
   }
 
-  vertex_t n_;
   cudaStream_t stream_;
   DeviceArray<ColumnMeasure> measure_;
   DeviceArray<offset_t> seg_begin_, seg_end_;
@@ -330,10 +378,120 @@ class PruneInflate {
   Pinned<std::int64_t> scalars_;
 };
 
+// The column blocks of one expansion: block b is rows bounds[b] ..
+// bounds[b+1] of the stored iterand. One block (all of M) when the bound on
+// E's entries fits in `max_entries`; otherwise consecutive rows, each block
+// as many as fit (at least one row).
+std::vector<vertex_t> plan_blocks(const DeviceCsr<float>& m, std::int64_t max_entries,
+                                  cudaStream_t stream) {
+  const vertex_t n = m.n_rows();
+  if (n == 0) return {0, 0};
+  DeviceArray<std::int64_t> bound(static_cast<std::size_t>(n) + 1, stream);
+  GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(bound.data(), 0, sizeof(std::int64_t), stream));
+  row_product_bounds<<<warp_grid(n), kBlock, 0, stream>>>(n, m.row_ptr().data(), m.col_idx().data(),
+                                                          bound.data() + 1);
+  check_launch();
+  // In place: bound[j] = Σ of the bounds of rows before j.
+  std::size_t bytes = 0;
+  GRAPHRUN_CUDA_CHECK(
+      cub::DeviceScan::InclusiveSum(nullptr, bytes, bound.data() + 1, bound.data() + 1, n, stream));
+  DeviceArray<unsigned char> temp(bytes, stream);
+  GRAPHRUN_CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp.data(), bytes, bound.data() + 1,
+                                                    bound.data() + 1, n, stream));
+  std::int64_t total = 0;
+  GRAPHRUN_CUDA_CHECK(
+      cudaMemcpyAsync(&total, bound.data() + n, sizeof(total), cudaMemcpyDeviceToHost, stream));
+  GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
+  if (total <= max_entries) return {0, n};
+  const std::vector<std::int64_t> prefix = bound.download();
+  std::vector<vertex_t> bounds{0};
+  for (vertex_t start = 0; start < n;) {
+    // The last row whose prefix stays within the budget, and at least one.
+    const auto past = std::upper_bound(prefix.begin() + start + 1, prefix.end(),
+                                       prefix[static_cast<std::size_t>(start)] + max_entries);
+    const auto end =
+        std::max<vertex_t>(start + 1, static_cast<vertex_t>(past - prefix.begin()) - 1);
+    bounds.push_back(end);
+    start = end;
+  }
+  return bounds;
+}
+
+// Entries a block may bound: half of what the device has free within the
+// cap, at kBytesPerBlockEntry each, at most the sort's limit; or the
+// caller's figure.
+std::int64_t block_entries(const cuda::MclBlocking& blocking) {
+  if (blocking.max_block_entries > 0) return std::min(blocking.max_block_entries, kMaxBlockEntries);
+  const auto budget =
+      static_cast<std::int64_t>(device_memory_available() / 2) / kBytesPerBlockEntry;
+  return std::clamp<std::int64_t>(budget, 1, kMaxBlockEntries);
+}
+
+// Rows begin .. end of m as a matrix of their own (n columns).
+DeviceCsr<float> slice_rows(const DeviceCsr<float>& m, vertex_t begin, vertex_t end,
+                            cudaStream_t stream) {
+  const vertex_t rows = end - begin;
+  DeviceArray<offset_t> ptr(static_cast<std::size_t>(rows) + 1, stream);
+  rebase_row_ptr<<<grid_for(rows + 1LL, kBlock), kBlock, 0, stream>>>(
+      rows + 1LL, m.row_ptr().data() + begin, 0, ptr.data());
+  check_launch();
+  offset_t range[2];
+  GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(&range[0], m.row_ptr().data() + begin, sizeof(offset_t),
+                                      cudaMemcpyDeviceToHost, stream));
+  GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(&range[1], m.row_ptr().data() + end, sizeof(offset_t),
+                                      cudaMemcpyDeviceToHost, stream));
+  GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
+  const auto nnz = static_cast<std::size_t>(range[1] - range[0]);
+  DeviceArray<vertex_t> col(nnz, stream);
+  DeviceArray<float> val(nnz, stream);
+  GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(col.data(), m.col_idx().data() + range[0],
+                                      nnz * sizeof(vertex_t), cudaMemcpyDeviceToDevice, stream));
+  GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(val.data(), m.values().data() + range[0], nnz * sizeof(float),
+                                      cudaMemcpyDeviceToDevice, stream));
+  return DeviceCsr<float>(rows, m.n_cols(), std::move(ptr), std::move(col), std::move(val));
+}
+
+// The pruned blocks, in order, as one matrix; each part is freed as soon as
+// it has been copied, so the peak is the new iterand and one part.
+DeviceCsr<float> join_rows(std::vector<DeviceCsr<float>>& parts, vertex_t n_cols,
+                           cudaStream_t stream) {
+  vertex_t rows = 0;
+  offset_t nnz = 0;
+  for (const DeviceCsr<float>& p : parts) {
+    rows += p.n_rows();
+    nnz += p.nnz();
+  }
+  DeviceArray<offset_t> ptr(static_cast<std::size_t>(rows) + 1, stream);
+  DeviceArray<vertex_t> col(static_cast<std::size_t>(nnz), stream);
+  DeviceArray<float> val(static_cast<std::size_t>(nnz), stream);
+  vertex_t row = 0;
+  offset_t at = 0;
+  for (std::size_t b = 0; b < parts.size(); ++b) {
+    DeviceCsr<float>& p = parts[b];
+    // Every part writes its row pointers but the last; the last part also
+    // writes the final one (nnz).
+    const long long count = p.n_rows() + (b + 1 == parts.size() ? 1 : 0);
+    if (count > 0) {
+      rebase_row_ptr<<<grid_for(count, kBlock), kBlock, 0, stream>>>(count, p.row_ptr().data(), at,
+                                                                     ptr.data() + row);
+      check_launch();
+    }
+    const auto k = static_cast<std::size_t>(p.nnz());
+    GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(col.data() + at, p.col_idx().data(), k * sizeof(vertex_t),
+                                        cudaMemcpyDeviceToDevice, stream));
+    GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(val.data() + at, p.values().data(), k * sizeof(float),
+                                        cudaMemcpyDeviceToDevice, stream));
+    row += p.n_rows();
+    at += p.nnz();
+    p = DeviceCsr<float>();  // freed in stream order, after the copies
+  }
+  return DeviceCsr<float>(rows, n_cols, std::move(ptr), std::move(col), std::move(val));
+}
+
 }  // namespace
 
 MclResult mcl_cuda_loop(Context& ctx, const Graph& g, const MclOptions& options,
-                        const cuda::MclExpansion& expansion) {
+                        const cuda::MclExpansion& expansion, const cuda::MclBlocking& blocking) {
   use_device(ctx, "mcl");
   const Stopwatch t0;
   MclResult result;
@@ -347,29 +505,46 @@ MclResult mcl_cuda_loop(Context& ctx, const Graph& g, const MclOptions& options,
   result.phases.setup = t0.seconds();
   result.max_nnz = m.nnz();
 
+  // E = rows·M, by the caller's expansion or graphrun's SpGEMM.
+  const auto expand = [&](const DeviceCsr<float>& rows, std::int64_t* products) {
+    if (expansion) return expansion(rows, m, stream, products);
+    cuda::SpgemmStats stats;
+    cuda::SpgemmOptions spgemm_options;
+    spgemm_options.deterministic = ctx.deterministic();
+    DeviceCsr<double> e = cuda::spgemm<PlusTimes<double>>(rows, m, spgemm_options, &stats, stream);
+    *products = stats.intermediate_products;
+    return e;
+  };
+
   double inflation = static_cast<float>(options.inflation);
   for (int it = 1; it <= options.max_iterations && n > 0; ++it) {
     if (options.progress) options.progress->start(it);
     const Stopwatch ti;
+    const std::vector<vertex_t> bounds = plan_blocks(m, block_entries(blocking), stream);
+    const auto blocks = static_cast<int>(bounds.size() - 1);
+    std::vector<DeviceCsr<float>> parts;
     std::int64_t products = 0;
-    DeviceCsr<double> e;
-    if (expansion) {
-      e = expansion(m, stream, &products);
-    } else {
-      cuda::SpgemmStats stats;
-      cuda::SpgemmOptions spgemm_options;
-      spgemm_options.deterministic = ctx.deterministic();
-      e = cuda::spgemm<PlusTimes<double>>(m, m, spgemm_options, &stats, stream);
-      products = stats.intermediate_products;
-    }
-    GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
-    const double t_expand = ti.seconds();
     float chaos = 0;
-    m = prune_inflate(e, params, inflation, &chaos);
-    e = DeviceCsr<double>();  // freed on the stream, before the next expansion
+    for (int b = 0; b < blocks; ++b) {
+      const Stopwatch tb;
+      std::int64_t block_products = 0;
+      DeviceCsr<double> e =
+          blocks == 1 ? expand(m, &block_products)
+                      : expand(slice_rows(m, bounds[b], bounds[b + 1], stream), &block_products);
+      GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
+      const double t_expand = tb.seconds();
+      float block_chaos = 0;
+      parts.push_back(prune_inflate(e, params, inflation, &block_chaos));
+      e = DeviceCsr<double>();  // freed on the stream, before the next expansion
+      GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
+      result.phases.expansion += t_expand;
+      result.phases.pruning += tb.seconds() - t_expand;
+      products += block_products;
+      chaos = std::max(chaos, block_chaos);
+    }
+    m = blocks == 1 ? std::move(parts.front()) : join_rows(parts, n, stream);
     GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
-    result.phases.expansion += t_expand;
-    result.phases.pruning += ti.seconds() - t_expand;
+    result.max_blocks = std::max(result.max_blocks, blocks);
     result.products += products;
     result.max_nnz = std::max<std::int64_t>(result.max_nnz, m.nnz());
     result.iterations = it;
@@ -392,7 +567,7 @@ MclResult mcl_cuda_loop(Context& ctx, const Graph& g, const MclOptions& options,
 }
 
 MclResult mcl_cuda(Context& ctx, const Graph& g, const MclOptions& options) {
-  return mcl_cuda_loop(ctx, g, options, cuda::MclExpansion());
+  return mcl_cuda_loop(ctx, g, options, cuda::MclExpansion(), cuda::MclBlocking());
 }
 
 }  // namespace detail
@@ -400,11 +575,13 @@ MclResult mcl_cuda(Context& ctx, const Graph& g, const MclOptions& options) {
 namespace cuda {
 
 MclResult mcl(Context& ctx, const Graph& g, const MclOptions& options,
-              const MclExpansion& expansion) {
+              const MclExpansion& expansion, const MclBlocking& blocking) {
   if (ctx.device() != Device::cuda)
     throw ArgumentError("cuda::mcl runs on the GPU: give it a Context with Device::cuda");
   detail::mcl::validate(options);
-  return detail::mcl_cuda_loop(ctx, g, options, expansion);
+  if (blocking.max_block_entries < 0)
+    throw ArgumentError("cuda::mcl: MclBlocking::max_block_entries must be >= 0 (0: from memory)");
+  return detail::mcl_cuda_loop(ctx, g, options, expansion, blocking);
 }
 
 }  // namespace cuda

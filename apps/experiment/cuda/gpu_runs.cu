@@ -123,11 +123,13 @@ MclPair mcl_both_cuda(Context& ctx, const Graph& g, const MclOptions& options) {
   // cuSPARSE multiplies matrices of one type: the float iterand is widened
   // to double (O(nnz), inside the anchor's time) and squared in double, as
   // graphrun's expansion sums in double.
-  const cuda::MclExpansion by_cusparse = [&](const DeviceCsr<float>& m, cudaStream_t stream,
+  const cuda::MclExpansion by_cusparse = [&](const DeviceCsr<float>& rows,
+                                             const DeviceCsr<float>& m, cudaStream_t stream,
                                              std::int64_t* products) {
     *products = 0;  // cuSPARSE does not say
     const DeviceCsr<double> wide = widen_values(m, stream);
-    return cusparse_spgemm(handle, wide, wide, stream);
+    if (&rows == &m) return cusparse_spgemm(handle, wide, wide, stream);
+    return cusparse_spgemm(handle, widen_values(rows, stream), wide, stream);
   };
   MclPair p;
   p.ours = cuda::mcl(ctx, g, options, cuda::MclExpansion());

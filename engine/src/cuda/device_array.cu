@@ -77,6 +77,23 @@ bool trim_default_pool() noexcept {
 
 }  // namespace
 
+std::size_t device_memory_free() {
+  int device = 0;
+  GRAPHRUN_CUDA_CHECK(cudaGetDevice(&device));
+  cudaMemPool_t pool;
+  GRAPHRUN_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device));
+  std::size_t free_b = 0, total_b = 0;
+  GRAPHRUN_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+  std::uint64_t reserved = 0, used = 0;
+  GRAPHRUN_CUDA_CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved));
+  GRAPHRUN_CUDA_CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used));
+  return free_b + static_cast<std::size_t>(reserved > used ? reserved - used : 0);
+}
+
+std::size_t device_memory_available() {
+  return std::min(device_memory_free(), device_memory_headroom());
+}
+
 DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
   if (bytes == 0) return;
   reserve_device_memory(bytes, "a device array");

@@ -26,7 +26,11 @@
 // Backends. On the CPU the loop is OpenMP over rows; with Device::cuda the
 // graph is uploaded once and the whole loop (expansion, pruning, inflation,
 // the convergence test) runs on the device; only the final iterand comes
-// back to be read off as clusters.
+// back to be read off as clusters. Where the expanded iterand would not fit
+// in the device's memory (or --max-device-memory), each iteration expands
+// its columns block by block, pruning and inflating each block before the
+// next is expanded, as mcl prunes each column as soon as it is computed:
+// the expanded iterand is never whole, only the pruned one.
 #pragma once
 
 #include <cstdint>
@@ -81,6 +85,7 @@ struct MclResult {
   bool converged = false;
   std::int64_t products = 0;              // intermediate products of all expansions
   std::int64_t max_nnz = 0;               // largest iterand after pruning
+  int max_blocks = 1;                     // GPU: most column blocks an expansion was split into
   std::vector<double> iteration_seconds;  // wall time of each iteration
   MclPhaseSeconds phases;
   double seconds = 0;  // the whole call

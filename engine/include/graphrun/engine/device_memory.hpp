@@ -33,4 +33,13 @@ void release_device_memory(std::size_t bytes) noexcept;
 // What the cap leaves for a new allocation (SIZE_MAX without a cap).
 std::size_t device_memory_headroom() noexcept;
 
+#if defined(GRAPHRUN_HAVE_CUDA)
+// What the device can give a new allocation now: its free memory plus what
+// its default stream-ordered pool holds unused (the cap apart).
+std::size_t device_memory_free();
+// The same within the cap. For sizing work done in pieces (the SpGEMM's row
+// chunks, MCL's column blocks).
+std::size_t device_memory_available();
+#endif
+
 }  // namespace graphrun

@@ -17,19 +17,31 @@
 
 namespace graphrun::cuda {
 
-// E = M·M for the device-resident iterand m (square, float, rows sorted),
-// summed in double, complete in the order of `stream`; E's rows must come
-// out with sorted, unique columns. *products gets the intermediate products
-// (for the summary; 0 when unknown). The loop rounds E to float, as mcl
-// stores an expanded column.
-using MclExpansion = std::function<DeviceCsr<double>(const DeviceCsr<float>& m, cudaStream_t stream,
-                                                     std::int64_t* products)>;
+// E = rows·M: `rows` holds consecutive rows of the device-resident iterand
+// m (a block of mcl's columns, or all of them; float, rows sorted, as many
+// columns as m) and m is the whole iterand. Summed in double, complete in
+// the order of `stream`; E's rows must come out with sorted, unique
+// columns. *products gets the intermediate products (for the summary; 0
+// when unknown). The loop rounds E to float, as mcl stores an expanded
+// column.
+using MclExpansion =
+    std::function<DeviceCsr<double>(const DeviceCsr<float>& rows, const DeviceCsr<float>& m,
+                                    cudaStream_t stream, std::int64_t* products)>;
+
+// How the GPU loop splits an expansion into column blocks.
+struct MclBlocking {
+  // Most entries one block's expansion may produce, bounded by Σ over its
+  // columns of min(intermediate products, n); 0 sizes the blocks from the
+  // device memory free within --max-device-memory. Tests set it small to
+  // force many blocks.
+  std::int64_t max_block_entries = 0;
+};
 
 // graphrun::mcl on ctx's GPU with `expansion` squaring the iterand; an empty
 // function means graphrun's hash SpGEMM (cuda::spgemm<PlusTimes<double>>
 // over the float iterand).
 MclResult mcl(Context& ctx, const Graph& g, const MclOptions& options,
-              const MclExpansion& expansion);
+              const MclExpansion& expansion, const MclBlocking& blocking = {});
 
 }  // namespace graphrun::cuda
 #endif  // GRAPHRUN_HAVE_CUDA
