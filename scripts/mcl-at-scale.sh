@@ -63,8 +63,9 @@ for f in "${inputs[@]}"; do
   truth=()
   mcl_s=-
   # Both read the same label pairs (mcl's --abc): the edge list without its
-  # comment lines.
-  case "$f" in *.gz) zcat "$f" ;; *) cat "$f" ;; esac | grep -v '^[#%]' >"$work/in.abc"
+  # comment lines and carriage returns (mcl would read "338\r" as a label of
+  # its own: soc-Epinions1 has DOS line ends).
+  case "$f" in *.gz) zcat "$f" ;; *) cat "$f" ;; esac | tr -d '\r' | grep -v '^[#%]' >"$work/in.abc"
   if [ "$have_mcl" = 1 ]; then
     t0=$(now)
     if timeout "$mcl_timeout" mcl "$work/in.abc" --abc -te "$cores" -o "$work/mcl.out" >"$work/mcl.log" 2>&1; then
