@@ -44,7 +44,8 @@ void run(ExperimentOptions& o) {
   bench::Table table({"graph", "labels", "vertices", "edges", "clusters", "nnz(C)", "cuSPARSE ms",
                       "graphrun ms", "speed-up", "C agrees"},
                      o.graphs.csv);
-  SpeedUps speed_ups;
+  // The published average (1.765x), asked of every graph.
+  SpeedUps speed_ups(1.77, "cuSPARSE");
   bench::for_each_graph(o.graphs, [&](const bench::BenchGraph& bg) {
     const Graph& g = bg.graph;
     const vertex_t n = g.n_vertices();
@@ -60,6 +61,7 @@ void run(ExperimentOptions& o) {
         table.row({bg.name, name, std::to_string(n), std::to_string(g.n_edges()),
                    std::to_string(n_labels), std::to_string(t.nnz_ours), "fails",
                    bench::fixed(t.ours_ms, 3), "-", "cuSPARSE: " + t.anchor_error});
+        speed_ups.anchor_failed(bg.name, g.n_edges(), name);
         continue;
       }
       const double speed_up = t.ours_ms > 0 ? t.anchor_ms / t.ours_ms : 0;
@@ -71,7 +73,7 @@ void run(ExperimentOptions& o) {
                      ? "yes"
                      : format("NO (nnz %lld vs %lld, rel %.1e)", static_cast<long long>(t.nnz_ours),
                               static_cast<long long>(t.nnz_anchor), t.max_relative_difference)});
-      speed_ups.add(bg.name, name, speed_up);
+      speed_ups.add(bg.name, g.n_edges(), name, speed_up);
     }
   });
   table.finish();

@@ -31,18 +31,35 @@ void add_experiment_options(CLI::App& sub, ExperimentOptions& o);
 // on the GPU, the generated stand-ins for the published inputs.
 void default_inputs(ExperimentOptions& o, const std::vector<std::string>& generated);
 
-// Collects the speed-up of every row for the chart and the averages.
+// Collects the speed-up of every row for the chart, the averages and the
+// summary per size class (bench::SizeClass), where each class reads against
+// the goal on its own, so that an average over small graphs cannot hide a
+// loss on large ones; the anchor's failures are counted there too.
 class SpeedUps {
  public:
-  void add(const std::string& graph, const std::string& variant, double speed_up);
-  // Prints the arithmetic and geometric means per variant, writes the chart
-  // when --png was given.
+  // `goal`: the speed-up every graph should reach (0: none); `anchor`: the
+  // program compared with, as the failure column names it ("cuSPARSE").
+  SpeedUps(double goal, std::string anchor);
+  void add(const std::string& graph, offset_t edges, const std::string& variant, double speed_up);
+  // The anchor failed on a graph graphrun ran: no speed-up, one failure.
+  void anchor_failed(const std::string& graph, offset_t edges, const std::string& variant);
+  // Prints the arithmetic and geometric means per variant, then per size
+  // class the graphs, the anchor's failures, the geometric mean, the lowest
+  // speed-up and whether the goal holds on every graph of the class; writes
+  // the chart when --png was given.
   void finish(const ExperimentOptions& o, const std::string& title) const;
 
  private:
+  std::size_t graph_index(const std::string& graph, offset_t edges);
+  std::size_t variant_index(const std::string& variant);
+
+  double goal_;
+  std::string anchor_;
   std::vector<std::string> graphs_;
+  std::vector<offset_t> edges_;  // per graph
   std::vector<std::string> variants_;
-  std::vector<std::vector<double>> values_;  // [variant][graph]
+  std::vector<std::vector<double>> values_;  // [variant][graph]; NaN: none
+  std::vector<std::vector<bool>> failed_;    // [variant][graph]: the anchor failed
 };
 
 Command add_contraction(CLI::App& experiment);

@@ -51,9 +51,10 @@ void run(const PlotArgs& a) {
   std::string line;
   if (!std::getline(in, line)) throw InputError(a.csv, "empty file");
   const auto head = split_csv(line);
-  int graph = -1, variant = -1, speed = -1;
+  int graph = -1, variant = -1, speed = -1, edges = -1;
   for (int c = 0; c < static_cast<int>(head.size()); ++c) {
     if (head[c] == "graph") graph = c;
+    if (head[c] == "edges") edges = c;
     if (head[c] == "labels") variant = c;
     if (speed < 0 && head[c].starts_with("speed-up")) speed = c;
   }
@@ -62,7 +63,7 @@ void run(const PlotArgs& a) {
                      "expected a 'graph' and a 'speed-up...' column (an experiment's --csv)");
   ExperimentOptions o;
   o.png = a.png;
-  SpeedUps s;
+  SpeedUps s(0, "the anchor");  // the goal is the experiment's; the table does not say it
   for (std::int64_t no = 2; std::getline(in, line); ++no) {
     if (line.empty()) continue;
     const auto cells = split_csv(line);
@@ -71,7 +72,8 @@ void run(const PlotArgs& a) {
     char* end = nullptr;
     const double v = std::strtod(cells[speed].c_str(), &end);
     if (end == cells[speed].c_str()) continue;  // "-": the anchor failed
-    s.add(cells[graph], variant >= 0 ? cells[variant] : head[speed], v);
+    const offset_t m = edges >= 0 ? std::strtoll(cells[edges].c_str(), nullptr, 10) : 0;
+    s.add(cells[graph], m, variant >= 0 ? cells[variant] : head[speed], v);
   }
   s.finish(o, a.title);
 }

@@ -122,6 +122,15 @@ TEST_F(MclCli, ExperimentScoresBothAgainstThePlantedCommunities) {
   ASSERT_NE(semicolon, std::string::npos) << line;
   EXPECT_EQ(cell.substr(0, semicolon), cell.substr(semicolon + 2, semicolon)) << line;
   EXPECT_GT(std::stod(cell.substr(0, 6)), 0.95) << line;
+  // The summary per size class, against the goal, never only an average.
+  EXPECT_NE(r.out.find("Per size class (goal: every graph at 1.50x or more)"), std::string::npos)
+      << r.out;
+  const auto summary = r.out.find("| graphrun vs mcl -te 2 | < 10^6 edges | 1 | 0 | ");
+  ASSERT_NE(summary, std::string::npos) << r.out;
+  const std::string verdict = r.out.substr(summary, r.out.find('\n', summary) - summary);
+  EXPECT_TRUE(verdict.ends_with("| met on 1 of 1 |") ||
+              verdict.ends_with("| not met: 1 of 1 below |"))
+      << verdict;
 }
 
 TEST_F(MclCli, BadInputExitsWithStatus2AndWritesNothing) {
