@@ -7,8 +7,9 @@
 # (draw the charts with `graphrun experiment plot X.csv --png X.png` where
 # the build has libgd). MCL on the generated graphs is capped at 10
 # iterations: the comparison is per iteration. (R-MAT 20, the size of
-# web-Google, expands to 5·10⁹ entries in its first MCL iteration, past
-# what the pruning's segmented sort takes; R-MAT 18 stands in beside it.) EXPERIMENT_LIMIT (seconds,
+# web-Google, expands to 5·10⁹ entries in its first MCL iteration and is run
+# in column blocks; it has no communities, so an LFR graph of web-Google's
+# size stands beside it.) EXPERIMENT_LIMIT (seconds,
 # default none) caps each of the three runs; the rows done by then are kept.
 set -uo pipefail
 graphrun=${1:?usage: $0 GRAPHRUN DATASETS}
@@ -21,4 +22,4 @@ limit=()
 "${limit[@]}" "$graphrun" experiment mcl --device cuda --suite "$datasets" --no-generated \
   --csv "$out/mcl.csv" | tee "$out/mcl.md"
 "${limit[@]}" "$graphrun" experiment mcl --device cuda gen:grid:1183x1183 gen:rmat:18:5 \
-  gen:rmat:20:5 --max-iter 10 --csv "$out/mcl-generated.csv" | tee "$out/mcl-generated.md"
+  gen:rmat:20:5 gen:lfr:875713:0.3:12:100 --max-iter 10 --csv "$out/mcl-generated.csv" | tee "$out/mcl-generated.md"

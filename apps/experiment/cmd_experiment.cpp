@@ -15,8 +15,10 @@ Command add_experiment(CLI::App& root) {
       "  mcl program (mcl -te 2), with the adjusted Rand index of the two clusterings.\n"
       "Without inputs: every graph of ../shared/datasets (else datasets/) and, on the GPU,\n"
       "generated stand-ins for the published inputs (a 1183x1183 grid for roadNet-TX,\n"
-      "R-MAT scale 20, edge factor 5 for web-Google). Tables go to stdout (Markdown),\n"
-      "--csv and --png write them as CSV and as a bar chart of the speed-ups.");
+      "R-MAT scale 20, edge factor 5 for web-Google in contraction; for MCL, an LFR graph\n"
+      "of web-Google's 875,713 vertices with planted communities). Tables go to stdout\n"
+      "(Markdown), each followed by a summary per size class against the goal; --csv and\n"
+      "--png write them as CSV and as a bar chart of the speed-ups.");
   sub->require_subcommand(1);
   const Command drivers[] = {experiment::add_contraction(*sub), experiment::add_mcl(*sub),
                              experiment::add_plot(*sub)};
