@@ -12,10 +12,10 @@
 #include "bench.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/stopwatch.hpp"
-#include "graphrun/generators.hpp"
+#include "graphrun/generators/lfr.hpp"
+#include "graphrun/generators/synthetic.hpp"
 #include "graphrun/io/load.hpp"
 #include "graphrun/io/write.hpp"
-#include "graphrun/lfr.hpp"
 
 namespace graphrun::cli::bench {
 

@@ -1,9 +1,9 @@
-// The circulant's closed forms on the GPU (graphrun/circulant.hpp): PageRank
+// The circulant's closed forms on the GPU (graphrun/generators/circulant.hpp): PageRank
 // exactly uniform with every SpMV format forced in turn, BFS levels
 // ceil(v / d) under push-only, default and pull-only rules with every pull
 // format, and graphrun-scale-check --device cuda passing at a small size.
 // Skips where there is no CUDA backend or no GPU.
-#include "graphrun/circulant.hpp"
+#include "graphrun/generators/circulant.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // The closed forms of the circulant digraph v -> v+1 .. v+d (mod n)
-// (graphrun/circulant.hpp), for the tests that check the library against
+// (graphrun/generators/circulant.hpp), for the tests that check the library against
 // them on the CPU and on the GPU.
 #pragma once
 

@@ -1,7 +1,7 @@
-// LFR benchmark graphs (graphrun/lfr.hpp): the published construction, step
+// LFR benchmark graphs (graphrun/generators/lfr.hpp): the published construction, step
 // by step, with every random choice drawn from a stream keyed by (seed,
 // purpose, index) so that the graph does not depend on the thread count.
-#include "graphrun/lfr.hpp"
+#include "graphrun/generators/lfr.hpp"
 
 #include <omp.h>
 

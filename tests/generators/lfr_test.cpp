@@ -4,7 +4,7 @@
 // was asked, the structure every LFR graph has (a simple graph, community
 // sizes in range, every vertex in one community), the same graph at any
 // thread count, and clear errors for parameters that cannot be met.
-#include "graphrun/lfr.hpp"
+#include "graphrun/generators/lfr.hpp"
 
 #include <gtest/gtest.h>
 #include <omp.h>

@@ -17,7 +17,7 @@
 //                                                      "vertex<TAB>community" map
 //
 // Output goes to stdout (or -o FILE): a comment header with the command,
-// then "src<TAB>dst" lines. The graphs come from graphrun/generators.hpp
+// then "src<TAB>dst" lines. The graphs come from graphrun/generators/synthetic.hpp
 // (also what `graphrun bench` uses for gen: inputs), so the same command gives
 // the same file on every platform and at every thread count.
 #include <sys/stat.h>
@@ -32,8 +32,8 @@
 #include <vector>
 
 #include "graphrun/engine/error.hpp"
-#include "graphrun/generators.hpp"
-#include "graphrun/lfr.hpp"
+#include "graphrun/generators/lfr.hpp"
+#include "graphrun/generators/synthetic.hpp"
 
 namespace {
 

@@ -1,8 +1,8 @@
-// The circulant generator (graphrun/circulant.hpp): its CSR has the promised
+// The circulant generator (graphrun/generators/circulant.hpp): its CSR has the promised
 // structure (degree d in and out, sorted columns, wrap-around at n), is the
 // same at every thread count, refuses parameters out of range; and the
 // library's PageRank, BFS and transpose on the CPU meet the closed forms.
-#include "graphrun/circulant.hpp"
+#include "graphrun/generators/circulant.hpp"
 
 #include <gtest/gtest.h>
 #include <omp.h>

@@ -1,7 +1,7 @@
 // graphrun-scale-check: PageRank and BFS on a circulant digraph of any size
 // (built in memory as CSR, past 2^31 edges if asked), through the library's
 // public calls, every vertex checked against the closed forms of
-// graphrun/circulant.hpp.
+// graphrun/generators/circulant.hpp.
 //
 //   graphrun-scale-check --vertices N --degree D [--device cpu|cuda] [--threads T] [--tol X]
 //                        [--host-memory GIB]
@@ -24,10 +24,10 @@
 #include "closed_forms.hpp"
 #include "graphrun/algorithms/bfs.hpp"
 #include "graphrun/algorithms/pagerank.hpp"
-#include "graphrun/circulant.hpp"
 #include "graphrun/engine/device_array.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/stopwatch.hpp"
+#include "graphrun/generators/circulant.hpp"
 #include "memory.hpp"
 
 namespace {

@@ -1,8 +1,6 @@
-// The generator library (graphrun/generators.hpp): sizes and structure as
+// The generator library (graphrun/generators/synthetic.hpp): sizes and structure as
 // promised, the same graph at every thread count, clear errors for
 // parameters out of range.
-#include "graphrun/generators.hpp"
-
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -11,6 +9,7 @@
 #include <utility>
 
 #include "graphrun/engine/error.hpp"
+#include "graphrun/generators/synthetic.hpp"
 
 namespace graphrun {
 namespace {

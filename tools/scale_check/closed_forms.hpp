@@ -1,4 +1,4 @@
-// The circulant's closed forms (graphrun/circulant.hpp), checked at every
+// The circulant's closed forms (graphrun/generators/circulant.hpp), checked at every
 // vertex, in parallel: what graphrun-scale-check reports as PASS or FAIL.
 #pragma once
 

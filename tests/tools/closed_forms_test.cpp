@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "graphrun/circulant.hpp"
+#include "graphrun/generators/circulant.hpp"
 #include "support/algorithm_oracles.hpp"
 
 namespace graphrun {

@@ -1,7 +1,7 @@
-// The synthetic graph generators (graphrun/generators.hpp). Edge k draws from
+// The synthetic graph generators (graphrun/generators/synthetic.hpp). Edge k draws from
 // its own splitmix64 stream seeded by (seed, k), so edges are generated in
 // parallel and the graph does not depend on the thread count.
-#include "graphrun/generators.hpp"
+#include "graphrun/generators/synthetic.hpp"
 
 #include <omp.h>
 

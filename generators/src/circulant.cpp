@@ -1,7 +1,7 @@
-// The circulant digraph as a pattern CSR (graphrun/circulant.hpp), built in
+// The circulant digraph as a pattern CSR (graphrun/generators/circulant.hpp), built in
 // place and in parallel: row v is written by whichever thread owns v, from
 // its closed form, so the graph does not depend on the thread count.
-#include "graphrun/circulant.hpp"
+#include "graphrun/generators/circulant.hpp"
 
 #include <string>
 #include <utility>

@@ -9,7 +9,7 @@
 //                        a=.57, b=c=.19 by default
 //   grid(rows, cols)     5-point grid, each undirected edge once (symmetrize)
 //   circulant(n, d)      vertex v -> (v+1) mod n, ..., (v+d) mod n: n*d edges,
-//                        every in- and out-degree d (graphrun/circulant.hpp)
+//                        every in- and out-degree d (graphrun/generators/circulant.hpp)
 //
 // The random and grid edges come as a pattern COO (repeats kept: the
 // loader's duplicate policy decides), built in parallel where the generator
