@@ -82,6 +82,35 @@ inline double kth_largest_below(const float* v, std::int64_t n, std::int64_t k, 
   return *kth;
 }
 
+// One pass over a column (n >= 1): its largest value, Σ v² and, of the
+// entries >= cut, the sum and count; sums in index order. A function of its
+// own so that the accumulators stay in registers: inlined into
+// prune_column, where they live on across calls, GCC kept them on the
+// stack, a store and a reload per entry on each chain, and this pass took
+// about a tenth of the CPU iteration on the LFR graph of mu = 0.3.
+struct ColumnSums {
+  float maxval;
+  double center, mass;
+  std::int64_t n_cut;
+};
+
+[[gnu::noinline]] inline ColumnSums column_sums(const float* v, std::int64_t n, double cut) {
+  float maxval = v[0];
+  double center = 0, mass = 0;
+  std::int64_t n_cut = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const float f = v[i];
+    const double x = f;
+    maxval = maxval < f ? f : maxval;  // std::max's order of operands
+    center += x * x;
+    if (x >= cut) {
+      mass += x;
+      ++n_cut;
+    }
+  }
+  return {maxval, center, mass, n_cut};
+}
+
 // mcl's pruning of one column of n values (the expanded column rounded to
 // float, in row order). In order: the rigid cutoff; recovery of the largest
 // cut entries when fewer than R entries holding less than pct of the mass
@@ -93,18 +122,10 @@ inline PruneDecision prune_column(const float* v, std::int64_t n, const PrunePar
                                   std::vector<float>& scratch) {
   PruneDecision d;
   if (n == 0) return d;
-  float maxval = v[0];
-  double center = 0, mass = 0;
-  std::int64_t n_cut = 0;
-  for (std::int64_t i = 0; i < n; ++i) {
-    const double x = v[i];
-    maxval = std::max(maxval, v[i]);
-    center += x * x;
-    if (x >= p.cut) {
-      mass += x;
-      ++n_cut;
-    }
-  }
+  const ColumnSums sums = column_sums(v, n, p.cut);
+  const float maxval = sums.maxval;
+  const double center = sums.center, mass = sums.mass;
+  const std::int64_t n_cut = sums.n_cut;
   d.threshold = p.cut;
   d.kept = n_cut;
   if (p.recover > 0 && n_cut < p.recover && mass < p.pct) {

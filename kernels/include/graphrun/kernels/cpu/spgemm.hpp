@@ -121,7 +121,8 @@ struct SpgemmTuning {
   // stream past; positive products cannot sum to zero, so a row is read out
   // by scanning the strip's accumulators for non-zeros, with no bitmap to
   // keep. On MCL's dense iterands (LFR, mu = 0.5: rows of ~1000 of 10,000
-  // columns) this took the expansion from about 1.5 to 0.95 ns per product.
+  // columns) this took the expansion from about 1.5 to 0.8-0.9 ns per
+  // product (docs/experiments.md).
   static constexpr std::int64_t strip_cols = 4096;
   // A row goes strip by strip when it has at least this many products per
   // column of C (each strip's read-out scans all its columns)...
