@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <new>
 #include <numeric>
 #include <type_traits>
@@ -611,7 +612,11 @@ class SpgemmKernel {
 #if defined(__SSE2__)
     const __m128d a2 = _mm_set1_pd(aik);
     for (; kb + 2 <= end; kb += 2) {
-      const __m128 pair = _mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(val + kb)));
+      // Two floats as one 8-byte load; memcpy, since val + kb is only
+      // 4-byte aligned (the compiler makes it one unaligned movsd).
+      double two;
+      std::memcpy(&two, val + kb, sizeof two);
+      const __m128 pair = _mm_castpd_ps(_mm_set_sd(two));
       const __m128d p = _mm_mul_pd(a2, _mm_cvtps_pd(pair));
       V* x0 = acc + col[kb];
       V* x1 = acc + col[kb + 1];
