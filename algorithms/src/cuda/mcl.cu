@@ -70,9 +70,10 @@ constexpr int kBlock = 256;
 constexpr std::int64_t kMaxBlockEntries = INT32_MAX;
 // Device bytes a block's expansion takes per entry of its bound: C's column
 // and double value (12), the float copy and its sorted copy with their
-// slack (10), and the SpGEMM's tables and staging beside them. Measured
-// peaks stay under it; blocks are sized to half of the free memory so that
-// the pruned blocks, and the next iterand they form, fit beside.
+// slack (10), and the SpGEMM's tables and staging beside them: an estimate
+// with a margin, not yet checked against measured peaks (the SpGEMM chunks
+// its own tables when they do not fit). Blocks are sized to half of the
+// free memory so that the pruned blocks, and the next iterand, fit beside.
 constexpr std::int64_t kBytesPerBlockEntry = 48;
 
 // Per-column results of the measuring pass.
