@@ -20,6 +20,11 @@ struct ContractionTiming {
   std::int64_t nnz_ours = 0, nnz_anchor = 0;
   double max_relative_difference = 0;  // of C's values, where both C agree in structure
   std::string anchor_error;            // cuSPARSE failed (then its fields are 0)
+  // graphrun's phases (analysis, symbolic, numeric, sort; ms) of S·A and of
+  // (S·A)·Sᵀ, from one warm call with events between them (not a timed run),
+  // and the rows of each product whose tables lived in global memory.
+  double phase_ms[2][4] = {};
+  std::int64_t global_rows[2] = {};
 };
 
 // Times C = (S·A)·Sᵀ on the GPU both ways (reps runs each after a warm-up,
