@@ -100,11 +100,12 @@ class PhaseTimer {
   PhaseTimer(const PhaseTimer&) = delete;
   PhaseTimer& operator=(const PhaseTimer&) = delete;
   // Records an event; returns its index (-1 when off).
-  int mark() {
+  int mark() { return mark(stream_); }
+  int mark(cudaStream_t stream) {  // on another stream (then compare only with its own marks)
     if (!on_) return -1;
     cudaEvent_t e;
     GRAPHRUN_CUDA_CHECK(cudaEventCreate(&e));
-    GRAPHRUN_CUDA_CHECK(cudaEventRecord(e, stream_));
+    GRAPHRUN_CUDA_CHECK(cudaEventRecord(e, stream));
     events_.push_back(e);
     return static_cast<int>(events_.size()) - 1;
   }

@@ -60,6 +60,14 @@ __device__ inline Slot insert_key(int* table, Slot mask, int col, bool& inserted
 // pipelined: the column of the entry two steps ahead and the bounds of the
 // next one are loaded while the current B row is walked.
 //
+// A block-wide team (TEAM > 32, a block per row) defers the B rows far
+// longer than its fair share: a sub-team of at most 32 lanes would walk such
+// a row long after the rest of the block is done. An R-MAT hub in one row
+// of S·A (contraction) is 28,000 products for 32 lanes, ~900 dependent steps
+// of global-memory atomics: that one row took 5 of S·A's 6.5 ms. Deferred
+// rows are listed in shared memory and walked by the whole team afterwards
+// (at most kDeferred of them; past that a sub-team walks its row itself).
+//
 // `ordered` (SpgemmOptions::deterministic) makes sums independent of timing:
 // the whole team walks one B(k,:) at a time, k in A's column order, with a
 // team barrier between consecutive k. The entries of one B row have distinct
@@ -78,6 +86,8 @@ __device__ inline void team_sync() {
   }
 }
 
+inline constexpr int kDeferred = 32;
+
 template <int TEAM, class OnA, class OnB>
 __device__ inline void for_each_product(const offset_t* __restrict__ a_ptr,
                                         const vertex_t* __restrict__ a_col,
@@ -85,6 +95,15 @@ __device__ inline void for_each_product(const offset_t* __restrict__ a_ptr,
                                         std::int64_t ip, int lane, OnA on_a, OnB on_b,
                                         bool ordered = false) {
   constexpr int kMaxSub = TEAM < SpgemmPolicy::max_sub_team ? TEAM : SpgemmPolicy::max_sub_team;
+  constexpr bool kBlockTeam = TEAM > 32;
+  // Called by the whole block when kBlockTeam (spgemm_config.cuh), so the
+  // barriers below are reached by every thread.
+  __shared__ offset_t deferred[kBlockTeam ? kDeferred : 1];
+  __shared__ int n_deferred;
+  if constexpr (kBlockTeam) {
+    if (lane == 0) n_deferred = 0;
+    __syncthreads();
+  }
   const offset_t a0 = a_ptr[row], a1 = a_ptr[row + 1];
   const std::int64_t len = a1 - a0;
   int sub = 1;
@@ -93,6 +112,13 @@ __device__ inline void for_each_product(const offset_t* __restrict__ a_ptr,
   else
     while (sub < kMaxSub && static_cast<std::int64_t>(sub) * len < ip) sub <<= 1;
   const int sub_id = lane / sub, sub_lane = lane % sub, n_sub = TEAM / sub;
+  // A B row is deferred when a sub-team would take more than twice the
+  // steps of an even split of the row's products over the team (and more
+  // than 8). The lanes of a sub-team share a warp (sub divides 32).
+  const std::int64_t fair = ip / TEAM > 4 ? ip / TEAM : 4;
+  const std::int64_t defer_above = kBlockTeam && !ordered ? 2 * fair * sub : INT64_MAX;
+  const unsigned sub_mask =
+      sub >= 32 ? 0xffffffffu : ((1u << sub) - 1u) << (threadIdx.x % 32u / sub * sub);
   offset_t p = a0 + sub_id;
   vertex_t k_next = p + n_sub < a1 ? a_col[p + n_sub] : 0;
   offset_t q0 = 0, q1 = 0;
@@ -106,12 +132,37 @@ __device__ inline void for_each_product(const offset_t* __restrict__ a_ptr,
     const offset_t p1 = p + n_sub, p2 = p1 + n_sub;
     const vertex_t k_after = p2 < a1 ? a_col[p2] : 0;
     const offset_t n0 = p1 < a1 ? b_ptr[k_next] : 0, n1 = p1 < a1 ? b_ptr[k_next + 1] : 0;
+    bool walk = true;
+    if (kBlockTeam && q1 - q0 > defer_above) {
+      int at = 0;
+      if (sub_lane == 0) at = atomicAdd(&n_deferred, 1);
+      at = __shfl_sync(sub_mask, at, 0, sub);
+      if (at < kDeferred) {
+        if (sub_lane == 0) deferred[at] = p;
+        walk = false;
+      }
+    }
+    if (walk) {
 #pragma unroll 4
-    for (offset_t q = q0 + sub_lane; q < q1; q += sub) on_b(ctx, q);
+      for (offset_t q = q0 + sub_lane; q < q1; q += sub) on_b(ctx, q);
+    }
     if (ordered) team_sync<TEAM>();
     q0 = n0;
     q1 = n1;
     k_next = k_after;
+  }
+  if constexpr (kBlockTeam) {
+    __syncthreads();
+    const int n = n_deferred < kDeferred ? n_deferred : kDeferred;
+    for (int i = 0; i < n; ++i) {
+      const offset_t e = deferred[i];
+      const auto ctx = on_a(e);
+      const vertex_t k = a_col[e];
+      const offset_t r1 = b_ptr[k + 1];
+#pragma unroll 4
+      for (offset_t q = b_ptr[k] + lane; q < r1; q += TEAM) on_b(ctx, q);
+    }
+    __syncthreads();  // before a later call resets the list
   }
 }
 
@@ -303,7 +354,9 @@ __global__ void __launch_bounds__(BLOCK)
   }
   __syncthreads();
 
-  // Compaction, in table order.
+  // Compaction, in table order: one counter update per step of a warp (or
+  // of a team narrower than one), not one per entry, which on a row of
+  // 28,000 entries would queue as many atomics on one shared address.
   vertex_t* out_col;
   V* out_val;
   if constexpr (GLOBAL) {
@@ -314,10 +367,21 @@ __global__ void __launch_bounds__(BLOCK)
     out_val = g.c_val + c0;
   }
   if (active) {
-    for (Slot s = lane; s < n_slots; s += TEAM) {
-      const int k = keys[s];
+    constexpr unsigned kWidth = TEAM < 32 ? TEAM : 32;  // lanes sharing one counter update
+    const unsigned warp_lane = threadIdx.x % 32u;
+    const unsigned mask =
+        kWidth == 32 ? 0xffffffffu : ((1u << kWidth) - 1u) << (warp_lane / kWidth * kWidth);
+    for (Slot s0 = 0; s0 < n_slots; s0 += TEAM) {  // the same steps for the whole team
+      const Slot s = s0 + lane;
+      const int k = s < n_slots ? keys[s] : kEmptyKey;
+      const unsigned full = __ballot_sync(mask, k != kEmptyKey);
+      if (full == 0) continue;
+      const int leader = __ffs(full) - 1;
+      int base = 0;
+      if (static_cast<int>(warp_lane) == leader) base = atomicAdd(&counters[team], __popc(full));
+      base = __shfl_sync(mask, base, leader);
       if (k == kEmptyKey) continue;
-      const int pos = atomicAdd(&counters[team], 1);
+      const int pos = base + __popc(full & ((1u << warp_lane) - 1u));
       if (pos < nnz) {  // always, unless the phases disagree; never write past the row
         out_col[pos] = k;
         out_val[pos] = vals[s];

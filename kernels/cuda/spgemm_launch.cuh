@@ -77,7 +77,14 @@ template <int... G, int... D>
 inline void launch_symbolic(std::integer_sequence<int, G...>, std::integer_sequence<int, D...>,
                             SymbolicArgs args, const Groups& groups, const vertex_t* sorted_rows,
                             cudaStream_t main) {
-  Fan fan(main, nonempty_groups(groups, kGlobalGroup));
+  // The global-memory group first, on a stream of its own: a few long rows.
+  const std::int64_t n_global = groups.count[kGlobalGroup];
+  Fan fan(main, nonempty_groups(groups, kGlobalGroup - 1), n_global > 0);
+  if (n_global > 0) {
+    constexpr int block = SpgemmPolicy::global_block;
+    launch(symbolic_kernel<block, block, true>, n_global, block, counter_bytes(1), fan.apart(),
+           rows_of(args, groups, kGlobalGroup, sorted_rows));
+  }
   auto hash = [&]<int I>(std::integral_constant<int, I>) {
     constexpr Bin bin = SpgemmPolicy::symbolic(I);
     const std::int64_t n = groups.count[I];
@@ -98,25 +105,23 @@ inline void launch_symbolic(std::integer_sequence<int, G...>, std::integer_seque
   // The groups of longer rows first, so that their tails start early.
   (dense(std::integral_constant<int, sizeof...(D) - 1 - D>{}), ...);
   (hash(std::integral_constant<int, sizeof...(G) - 1 - G>{}), ...);
-  const std::int64_t n = groups.count[kGlobalGroup];
-  if (n > 0) {
-    constexpr int block = SpgemmPolicy::global_block;
-    launch(symbolic_kernel<block, block, true>, n, block, counter_bytes(1), fan.next(),
-           rows_of(args, groups, kGlobalGroup, sorted_rows));
-  }
   fan.join();
 }
 
 // Launches the numeric kernel of every non-empty shared-memory and bitmap
-// group (the global-memory group is launched by the caller).
-template <class S, class T, int... G, int... D>
+// group (the global-memory group is the caller's). With `apart`, first
+// calls global_chain(stream) with a stream of its own, so that the caller's
+// global rows overlap the groups.
+template <class S, class T, int... G, int... D, class GlobalChain>
 inline void launch_numeric_shared(std::integer_sequence<int, G...>,
                                   std::integer_sequence<int, D...>,
                                   NumericArgs<typename S::value_type, T> args, vertex_t n_cols,
                                   int shared_max_products_per_entry, const Groups& groups,
-                                  const vertex_t* sorted_rows, cudaStream_t main) {
+                                  const vertex_t* sorted_rows, cudaStream_t main, bool apart,
+                                  GlobalChain&& global_chain) {
   using V = typename S::value_type;
-  Fan fan(main, nonempty_groups(groups, kGlobalGroup - 1));
+  Fan fan(main, nonempty_groups(groups, kGlobalGroup - 1), apart);
+  if (apart) global_chain(fan.apart());
   auto hash = [&]<int I>(std::integral_constant<int, I>) {
     constexpr Bin bin = SpgemmPolicy::numeric(I);
     const std::int64_t n = groups.count[I];

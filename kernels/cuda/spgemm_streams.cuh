@@ -14,19 +14,29 @@ namespace graphrun::cuda::spgemm_detail {
 // groups of many short rows instead of running after them. Used only when
 // two or more groups have rows; the side streams and events are made once
 // per thread and device.
+//
+// `apart` asks for one more stream that no group shares: the chain of the
+// global-memory rows (their kernel, segmented sort and scatter), a few
+// blocks that run for hundreds of microseconds. On a stream of its own,
+// launched first, it overlaps the groups instead of following them.
 class Fan {
  public:
   static constexpr int kSide = 3;
 
-  Fan(cudaStream_t main, int nonempty) : main_(main) {
-    if (nonempty < 2) return;
+  Fan(cudaStream_t main, int nonempty, bool apart = false) : main_(main) {
+    if (nonempty + (apart ? 1 : 0) < 2) return;
     side_ = &sides();
     if (!side_->ok) return;
-    used_ = std::min(kSide, nonempty - 1);
+    used_ = std::clamp(nonempty - 1, 0, kSide);
+    apart_ = apart;
     GRAPHRUN_CUDA_CHECK(cudaEventRecord(side_->forked, main));
-    for (int i = 0; i < used_; ++i)
-      GRAPHRUN_CUDA_CHECK(cudaStreamWaitEvent(side_->stream[i], side_->forked, 0));
+    for (int i = 0; i < kSide + 1; ++i)
+      if (i < used_ || (apart_ && i == kSide))
+        GRAPHRUN_CUDA_CHECK(cudaStreamWaitEvent(side_->stream[i], side_->forked, 0));
   }
+
+  // The stream set apart (the caller's where side streams are unavailable).
+  cudaStream_t apart() const { return apart_ ? side_->stream[kSide] : main_; }
   Fan(const Fan&) = delete;
   Fan& operator=(const Fan&) = delete;
 
@@ -37,30 +47,32 @@ class Fan {
   }
   // The caller's stream waits for every side stream.
   void join() {
-    for (int i = 0; i < used_; ++i) {
+    for (int i = 0; i < kSide + 1; ++i) {
+      if (i >= used_ && !(apart_ && i == kSide)) continue;
       GRAPHRUN_CUDA_CHECK(cudaEventRecord(side_->done[i], side_->stream[i]));
       GRAPHRUN_CUDA_CHECK(cudaStreamWaitEvent(main_, side_->done[i], 0));
     }
     used_ = 0;
+    apart_ = false;
   }
 
  private:
   struct Side {
     int device = -1;
     bool ok = false;
-    cudaStream_t stream[kSide]{};
-    cudaEvent_t forked{}, done[kSide]{};
+    cudaStream_t stream[kSide + 1]{};  // the last: the one set apart
+    cudaEvent_t forked{}, done[kSide + 1]{};
     void make(int dev) {
       release();
       device = dev;
       ok = cudaEventCreateWithFlags(&forked, cudaEventDisableTiming) == cudaSuccess;
-      for (int i = 0; i < kSide && ok; ++i)
+      for (int i = 0; i < kSide + 1 && ok; ++i)
         ok = cudaStreamCreateWithFlags(&stream[i], cudaStreamNonBlocking) == cudaSuccess &&
              cudaEventCreateWithFlags(&done[i], cudaEventDisableTiming) == cudaSuccess;
       if (!ok) cudaGetLastError();
     }
     void release() {  // errors ignored: also runs at thread exit
-      for (int i = 0; i < kSide; ++i) {
+      for (int i = 0; i < kSide + 1; ++i) {
         if (stream[i]) cudaStreamDestroy(stream[i]);
         if (done[i]) cudaEventDestroy(done[i]);
         stream[i] = nullptr;
@@ -83,6 +95,7 @@ class Fan {
   cudaStream_t main_;
   Side* side_ = nullptr;  // this thread's, looked up once per fan
   int used_ = 0;
+  bool apart_ = false;
   int turn_ = 0;
 };
 

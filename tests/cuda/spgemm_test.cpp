@@ -282,6 +282,72 @@ Csr<double> with_two_global_rows() {
   return Csr<double>::from_coo(c);
 }
 
+// Rows of A whose products are mostly one long row of B (an R-MAT hub in a
+// row of S·A): the block-wide teams defer such B rows and walk them with
+// every thread. A has 16 entries per row (a label map's transpose shape),
+// B rows of 0-3 entries and a few hubs of 300, 3,000 and 30,000, so rows
+// of A land in the block bins, the bitmap groups and the global group.
+// Then one row of A with 40 B rows of 20 among 960 empty ones: a team of
+// single-lane sub-teams defers all 40, more than the shared list holds.
+Csr<double> with_hubs(vertex_t n_cols, std::uint64_t seed) {
+  test::Rng rng(seed);
+  const vertex_t k = 4000;
+  Coo<double> b;
+  b.n_rows = k;
+  b.n_cols = n_cols;
+  for (vertex_t r = 0; r < k; ++r) {
+    const std::int64_t len = r == 7         ? 30000
+                             : r % 997 == 5 ? 3000
+                             : r % 101 == 3 ? 300
+                                            : rng.below(4);
+    for (std::int64_t t = 0; t < len; ++t) {
+      b.row.push_back(r);
+      b.col.push_back(static_cast<vertex_t>(rng.below(n_cols)));
+      b.val.push_back(rng.uniform(-1.0, 2.0));
+    }
+  }
+  return Csr<double>::from_coo(b);
+}
+
+TEST_F(CudaSpgemm, LongBRowsAreSharedByTheWholeBlock) {
+  test::Rng rng(41);
+  Coo<double> a;
+  a.n_rows = 3000;
+  a.n_cols = 4000;
+  auto add = [&](vertex_t i, vertex_t j) {
+    a.row.push_back(i);
+    a.col.push_back(j);
+    a.val.push_back(rng.uniform(0.5, 1.5));
+  };
+  for (vertex_t i = 0; i < 2999; ++i)
+    for (int t = 0; t < 16; ++t) add(i, static_cast<vertex_t>(rng.below(4000)));
+  // Row 2999: B rows 3100..3139 (of 20 entries in the last B) and 2040..2999 (empty there).
+  for (vertex_t j = 0; j < 1000; ++j) add(2999, j < 40 ? 3100 + j : 2000 + j);
+  const auto sa = Csr<double>::from_coo(a);
+
+  const vertex_t wide = vertex_t{1} << 20;
+  const auto hubs_wide = with_hubs(wide, 42);
+  auto stats = check_product<PlusTimes<double>>(sa, hubs_wide, "16 per row * hubs, 2^20 columns");
+  EXPECT_GE(stats.global_rows, 1);
+  const auto hubs = with_hubs(40000, 43);
+  stats = check_product<PlusTimes<double>>(sa, hubs, "16 per row * hubs, 40000 columns");
+  EXPECT_GE(stats.dense_rows, 1);
+  check_product<MinPlus<double>>(sa, hubs, "16 per row * hubs, min-plus");
+
+  // The overflow row against B rows 3100..3139 of length 20 and the rest empty.
+  Coo<double> b;
+  b.n_rows = 4000;
+  b.n_cols = 5000;
+  for (vertex_t r = 3100; r < 3140; ++r)
+    for (int t = 0; t < 20; ++t) {
+      b.row.push_back(r);
+      b.col.push_back(static_cast<vertex_t>(rng.below(5000)));
+      b.val.push_back(rng.uniform(-1.0, 2.0));
+    }
+  check_product<PlusTimes<double>>(sa, Csr<double>::from_coo(b), "40 deferred B rows in one row",
+                                   hash_only());
+}
+
 TEST_F(CudaSpgemm, SmallWorkspaceLimitForcesChunks) {
   const auto a = with_two_global_rows();
   // A limit that holds the widest row's numeric table and staging (as the

@@ -8,7 +8,8 @@
 // Rows whose hash tables fit in shared memory are sorted inside their block;
 // rows accumulated in a bitmap of the columns come out sorted; rows with
 // hash tables in global memory are staged and sorted by a CUB segmented sort
-// (SpgemmStats::sort_ms is that sort alone).
+// (SpgemmStats::sort_ms is that sort alone; it runs beside the shared-memory
+// rows, and numeric_ms is the numeric phase's time less sort_ms).
 //
 // C has sorted, unique columns per row; its structure is the structural
 // product (a stored zero still contributes). Inputs are device-resident; the
