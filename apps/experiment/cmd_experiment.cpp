@@ -15,8 +15,9 @@ Command add_experiment(CLI::App& root) {
       "  mcl program (mcl -te 2), with the adjusted Rand index of the two clusterings.\n"
       "Without inputs: every graph of ../shared/datasets (else datasets/) and, on the GPU,\n"
       "generated stand-ins for the published inputs (a 1183x1183 grid for roadNet-TX,\n"
-      "R-MAT scale 20, edge factor 5 for web-Google in contraction; for MCL, an LFR graph\n"
-      "of web-Google's 875,713 vertices with planted communities). Tables go to stdout\n"
+      "R-MAT scale 20, edge factor 5 for web-Google in contraction, beside R-MAT 18-22 with\n"
+      "edge factors 5 and 16, a 2000x2000 grid and a uniform random graph; for MCL, an LFR\n"
+      "graph of web-Google's 875,713 vertices with planted communities). Tables go to stdout\n"
       "(Markdown), each followed by a summary per size class against the goal; --csv and\n"
       "--png write them as CSV and as a bar chart of the speed-ups.");
   sub->require_subcommand(1);

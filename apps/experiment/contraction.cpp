@@ -39,7 +39,11 @@ void run(ExperimentOptions& o) {
   CommonOptions common;
   common.device = o.graphs.device;
   (void)make_context(common, "contract");  // a clear error where there is no GPU
-  default_inputs(o, {"gen:grid:1183x1183", "gen:rmat:20:5"});
+  // The seed's stand-ins (roadNet-TX, web-Google) first, then the sizes a GPU
+  // is bought for: R-MAT 18-22 at edge factors 5 and 16, grids to 4M vertices.
+  default_inputs(o, {"gen:grid:1183x1183", "gen:rmat:20:5", "gen:grid:2000x2000", "gen:rmat:18:5",
+                     "gen:rmat:18:16", "gen:rmat:20:16", "gen:rmat:22:5", "gen:rmat:22:16",
+                     "gen:uniform:1000000:8"});
   const int reps = o.graphs.reps > 0 ? o.graphs.reps : 5;
   bench::Table table({"graph", "labels", "vertices", "edges", "clusters", "nnz(C)", "cuSPARSE ms",
                       "graphrun ms", "speed-up", "C agrees",

@@ -64,7 +64,8 @@ __device__ inline Slot insert_key(int* table, Slot mask, int col, bool& inserted
 // longer than its fair share: a sub-team of at most 32 lanes would walk such
 // a row long after the rest of the block is done. An R-MAT hub in one row
 // of S·A (contraction) is 28,000 products for 32 lanes, ~900 dependent steps
-// of global-memory atomics: that one row took 5 of S·A's 6.5 ms. Deferred
+// of global-memory atomics: on the H200, S·A of R-MAT 20 took 6.8 ms with
+// the row walked that way and 2.0 ms with it deferred. Deferred
 // rows are listed in shared memory and walked by the whole team afterwards
 // (at most kDeferred of them; past that a sub-team walks its row itself).
 //
