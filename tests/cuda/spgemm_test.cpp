@@ -348,6 +348,34 @@ TEST_F(CudaSpgemm, LongBRowsAreSharedByTheWholeBlock) {
                                    hash_only());
 }
 
+// A row of C with ~146,000 entries over 2^20 columns (a long segment of the
+// segmented sort) beside global rows of ~18,000 entries and short rows in
+// shared memory.
+TEST_F(CudaSpgemm, ALongGlobalRowAmongShortOnes) {
+  test::Rng rng(51);
+  Coo<double> a;
+  a.n_rows = 40;
+  a.n_cols = 5000;
+  auto add = [&](vertex_t i, vertex_t j) {
+    a.row.push_back(i);
+    a.col.push_back(j);
+    a.val.push_back(rng.uniform(0.5, 1.5));
+  };
+  for (vertex_t j = 0; j < 5000; ++j) add(0, j);
+  for (vertex_t j = 0; j < 600; ++j) add(3, static_cast<vertex_t>(rng.below(5000)));
+  for (vertex_t j = 0; j < 640; ++j) add(17, static_cast<vertex_t>(rng.below(5000)));
+  for (vertex_t i = 20; i < 40; ++i)
+    for (int t = 0; t < 10; ++t) add(i, static_cast<vertex_t>(rng.below(5000)));
+  const auto sa = Csr<double>::from_coo(a);
+  const auto b = random<double>(5000, vertex_t{1} << 20, MatrixShape::uniform, 30, 52);
+  const auto stats = check_product<PlusTimes<double>>(sa, b, "a row of ~146,000 entries");
+  EXPECT_GE(stats.global_rows, 3);
+  const auto af = Csr<float>::from_coo(
+      Coo<float>{a.n_rows, a.n_cols, a.row, a.col, std::vector<float>(a.val.begin(), a.val.end())});
+  const auto bf = random<float>(5000, vertex_t{1} << 20, MatrixShape::uniform, 30, 53);
+  check_product<PlusTimes<float>>(af, bf, "a row of ~146,000 entries, float");
+}
+
 TEST_F(CudaSpgemm, SmallWorkspaceLimitForcesChunks) {
   const auto a = with_two_global_rows();
   // A limit that holds the widest row's numeric table and staging (as the
