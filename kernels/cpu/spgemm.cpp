@@ -820,7 +820,7 @@ void spgemm_rows(const CsrView<T>& a, const CsrView<T>& b, int threads,
                                                     SpgemmStats*);                             \
   template void spgemm_rows<S, T>(const CsrView<T>&, const CsrView<T>&, int,                   \
                                   const SpgemmRowSink<typename S::value_type>&, SpgemmStats*);
-GRAPHRUN_SPGEMM_CPU_COMBOS(GRAPHRUN_SPGEMM_CPU_INSTANTIATE)
+GRAPHRUN_SPGEMM_COMBOS(GRAPHRUN_SPGEMM_CPU_INSTANTIATE)
 #undef GRAPHRUN_SPGEMM_CPU_INSTANTIATE
 
 }  // namespace graphrun::cpu

@@ -6,7 +6,7 @@ namespace graphrun::cpu {
 
 #define GRAPHRUN_SPGEMM_REFERENCE_INSTANTIATE(S, T) \
   template Csr<typename S::value_type> spgemm_reference<S, T>(const CsrView<T>&, const CsrView<T>&);
-GRAPHRUN_SPGEMM_CPU_COMBOS(GRAPHRUN_SPGEMM_REFERENCE_INSTANTIATE)
+GRAPHRUN_SPGEMM_COMBOS(GRAPHRUN_SPGEMM_REFERENCE_INSTANTIATE)
 #undef GRAPHRUN_SPGEMM_REFERENCE_INSTANTIATE
 
 }  // namespace graphrun::cpu

@@ -8,7 +8,7 @@ namespace graphrun::cpu {
 #define GRAPHRUN_SPMV_CSR_INSTANTIATE(S, T)                                      \
   template void spmv_csr<S, T>(const CsrView<T>&, const typename S::value_type*, \
                                typename S::value_type*, Mask, int);
-GRAPHRUN_SPMV_CSR_COMBOS(GRAPHRUN_SPMV_CSR_INSTANTIATE)
+GRAPHRUN_SPMV_COMBOS(GRAPHRUN_SPMV_CSR_INSTANTIATE)
 #undef GRAPHRUN_SPMV_CSR_INSTANTIATE
 
 }  // namespace graphrun::cpu

@@ -11,7 +11,7 @@ namespace graphrun::cpu {
                                       typename S::value_type*, Mask, int);                    \
   template void spmv_merge_path_reference<S, T>(                                              \
       const MergePathView<T>&, const typename S::value_type*, typename S::value_type*, Mask);
-GRAPHRUN_SPMV_CSR_COMBOS(GRAPHRUN_SPMV_MERGE_PATH_INSTANTIATE)
+GRAPHRUN_SPMV_COMBOS(GRAPHRUN_SPMV_MERGE_PATH_INSTANTIATE)
 #undef GRAPHRUN_SPMV_MERGE_PATH_INSTANTIATE
 
 }  // namespace graphrun::cpu

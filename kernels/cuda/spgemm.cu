@@ -41,6 +41,7 @@
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/semiring.hpp"
 #include "graphrun/engine/types.hpp"
+#include "graphrun/kernels/combos.hpp"
 #include "graphrun/kernels/cuda/spgemm.hpp"
 #include "spgemm_config.cuh"
 #include "spgemm_grouping.cuh"
@@ -478,6 +479,7 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
     st.symbolic_ms = timer.ms(t_analysis, t_symbolic);
     st.sort_ms = sort_ms;
     st.numeric_ms = timer.ms(t_symbolic, t_end) - sort_ms;
+    st.total_ms = st.analysis_ms + st.symbolic_ms + st.numeric_ms + st.sort_ms;
     *stats = st;
   }
   return DeviceCsr<V>(m, n, std::move(c_ptr), std::move(c_col), std::move(c_val));
@@ -505,14 +507,7 @@ DeviceCsr<typename S::value_type> spgemm(const DeviceCsr<T>& a, const DeviceCsr<
   template DeviceCsr<S::value_type> spgemm<S, T>(                                          \
       const DeviceCsr<T>&, const DeviceCsr<T>&, const SpgemmOptions&, SpgemmStats*, cudaStream_t);
 
-GRAPHRUN_SPGEMM_INSTANTIATE(PlusTimes<float>, float)
-GRAPHRUN_SPGEMM_INSTANTIATE(PlusTimes<double>, double)
-// Float matrices summed in double (MCL's expansion, as mcl computes it).
-GRAPHRUN_SPGEMM_INSTANTIATE(PlusTimes<double>, float)
-GRAPHRUN_SPGEMM_INSTANTIATE(MinPlus<float>, float)
-GRAPHRUN_SPGEMM_INSTANTIATE(MinPlus<double>, double)
-GRAPHRUN_SPGEMM_INSTANTIATE(MaxTimes<double>, double)
-
+GRAPHRUN_SPGEMM_COMBOS(GRAPHRUN_SPGEMM_INSTANTIATE)
 #undef GRAPHRUN_SPGEMM_INSTANTIATE
 
 }  // namespace graphrun::cuda

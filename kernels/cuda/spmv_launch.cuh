@@ -13,20 +13,10 @@
 #include "graphrun/engine/cuda/jds.hpp"
 #include "graphrun/engine/cuda/merge_path.hpp"
 #include "graphrun/engine/semiring.hpp"
+#include "graphrun/kernels/combos.hpp"
 #include "graphrun/kernels/mask.hpp"
 
 namespace graphrun::cuda::detail {
-
-// Semiring, matrix value type: what the library compiles.
-#define GRAPHRUN_CUDA_SPMV_COMBOS(X) \
-  X(PlusTimes<float>, float)         \
-  X(MinPlus<float>, float)           \
-  X(MaxTimes<float>, float)          \
-  X(OrAnd, float)                    \
-  X(PlusTimes<double>, double)       \
-  X(MinPlus<double>, double)         \
-  X(MaxTimes<double>, double)        \
-  X(OrAnd, double)
 
 // Merge-path and COO tiles: threads per block and items per thread.
 inline constexpr int tile_block = 256;

@@ -15,14 +15,16 @@
 // backend from ctx.device(). CPU: cpu/spgemm.hpp (hash-based, multi-phase,
 // OpenMP). CUDA: the inputs are uploaded, cuda/spgemm.hpp computes C on the
 // device, and C is downloaded; the GPU kernels are compiled for the
-// combinations in gpu_spgemm_compiled below. a and b live in host memory.
+// combinations of GRAPHRUN_SPGEMM_COMBOS (combos.hpp). a and b live in host memory.
 #pragma once
 
+#include <string>
 #include <type_traits>
 
 #include "graphrun/engine/context.hpp"
 #include "graphrun/engine/csr.hpp"
 #include "graphrun/engine/error.hpp"
+#include "graphrun/kernels/combos.hpp"
 #include "graphrun/kernels/cpu/spgemm.hpp"
 
 #if defined(GRAPHRUN_HAVE_CUDA)
@@ -33,15 +35,6 @@
 #endif
 
 namespace graphrun {
-
-// The (semiring, entry type) pairs that both kernels/cuda/spgemm.cu and the
-// CPU kernel (GRAPHRUN_SPGEMM_CPU_COMBOS) instantiate.
-template <class S, class T>
-inline constexpr bool gpu_spgemm_compiled =
-    (std::is_same_v<S, PlusTimes<double>> && std::is_same_v<T, double>) ||
-    (std::is_same_v<S, PlusTimes<float>> && std::is_same_v<T, float>) ||
-    (std::is_same_v<S, MinPlus<double>> && std::is_same_v<T, double>) ||
-    (std::is_same_v<S, MinPlus<float>> && std::is_same_v<T, float>);
 
 #if defined(GRAPHRUN_HAVE_CUDA)
 namespace detail {
@@ -70,30 +63,16 @@ Csr<typename S::value_type> spgemm(Context& ctx, const CsrView<T>& a, const CsrV
       break;
   }
 #if defined(GRAPHRUN_HAVE_CUDA)
-  if constexpr (gpu_spgemm_compiled<S, T>) {
+  if constexpr (spgemm_compiled<S, T>) {
     const DeviceCsr<T> da = detail::upload_csr(a);
     const DeviceCsr<T> db = detail::upload_csr(b);
-    cuda::SpgemmStats cs;
     cuda::SpgemmOptions options;
     options.deterministic = ctx.deterministic();
-    const auto dc = cuda::spgemm<S, T>(da, db, options, stats ? &cs : nullptr);
-    Csr<typename S::value_type> c = dc.download();
-    if (stats) {
-      *stats = SpgemmStats{};
-      stats->intermediate_products = cs.intermediate_products;
-      stats->nnz_c = cs.nnz_c;
-      stats->chunks = cs.chunks;
-      stats->analysis_ms = cs.analysis_ms;
-      stats->symbolic_ms = cs.symbolic_ms;
-      stats->numeric_ms = cs.numeric_ms;
-      stats->sort_ms = cs.sort_ms;
-      stats->total_ms = cs.analysis_ms + cs.symbolic_ms + cs.numeric_ms + cs.sort_ms;
-    }
-    return c;
+    return cuda::spgemm<S, T>(da, db, options, stats).download();
   } else {
-    throw DeviceError(
-        "spgemm on the GPU is built for PlusTimes and MinPlus with the value type of the "
-        "matrices only");
+    throw DeviceError(std::string("spgemm: this semiring and entry type are not built; the "
+                                  "library has") +
+                      spgemm_combos_text);
   }
 #else
   throw DeviceError("spgemm: this build has no CUDA backend; use the CPU");

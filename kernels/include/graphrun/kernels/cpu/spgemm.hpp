@@ -47,24 +47,10 @@
 #include "graphrun/engine/csr.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/semiring.hpp"
+#include "graphrun/kernels/combos.hpp"
+#include "graphrun/kernels/spgemm_stats.hpp"
 
 namespace graphrun {
-
-// What an SpGEMM call did and how long each phase took; filled by both
-// backends (the GPU dispatch copies cuda::SpgemmStats into it).
-struct SpgemmStats {
-  std::int64_t intermediate_products = 0;  // Σ_i IP(i); 2 flops each for GFLOP/s
-  std::int64_t max_row_products = 0;       // max_i IP(i)
-  std::int64_t nnz_c = 0;
-  // Rows per kind (CPU: empty, copy, hash, dense; see SpgemmRowKind).
-  std::int64_t rows_per_group[4] = {0, 0, 0, 0};
-  // CPU spgemm_rows: dense rows expanded strip by strip (SpgemmTuning::strip_cols).
-  std::int64_t strip_rows = 0;
-  int tasks = 0;   // CPU: row tasks handed to the threads
-  int chunks = 1;  // GPU: row chunks processed one after another
-  double analysis_ms = 0, symbolic_ms = 0, numeric_ms = 0, sort_ms = 0;
-  double total_ms = 0;  // the whole call, allocation of C included
-};
 
 // A·B needs A's columns to match B's rows; ArgumentError naming both shapes.
 inline void check_spgemm_shapes(vertex_t a_rows, vertex_t a_cols, vertex_t b_rows,
@@ -185,21 +171,13 @@ template <class S, class T>
 void spgemm_rows(const CsrView<T>& a, const CsrView<T>& b, int threads,
                  const SpgemmRowSink<typename S::value_type>& sink, SpgemmStats* stats = nullptr);
 
-// The combinations compiled into graphrun_kernels (kernels/cpu/spgemm.cpp).
-#define GRAPHRUN_SPGEMM_CPU_COMBOS(X) \
-  X(PlusTimes<double>, double)        \
-  X(PlusTimes<double>, float)         \
-  X(PlusTimes<float>, float)          \
-  X(MinPlus<double>, double)          \
-  X(MinPlus<float>, float)
-
 #define GRAPHRUN_SPGEMM_CPU_EXTERN(S, T)                                                         \
   extern template Csr<typename S::value_type> spgemm<S, T>(const CsrView<T>&, const CsrView<T>&, \
                                                            int, SpgemmStats*);                   \
   extern template void spgemm_rows<S, T>(const CsrView<T>&, const CsrView<T>&, int,              \
                                          const SpgemmRowSink<typename S::value_type>&,           \
                                          SpgemmStats*);
-GRAPHRUN_SPGEMM_CPU_COMBOS(GRAPHRUN_SPGEMM_CPU_EXTERN)
+GRAPHRUN_SPGEMM_COMBOS(GRAPHRUN_SPGEMM_CPU_EXTERN)
 #undef GRAPHRUN_SPGEMM_CPU_EXTERN
 
 }  // namespace cpu

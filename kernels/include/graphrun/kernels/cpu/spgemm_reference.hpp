@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "graphrun/engine/csr.hpp"
-#include "graphrun/kernels/cpu/spgemm.hpp"  // check_spgemm_shapes, GRAPHRUN_SPGEMM_CPU_COMBOS
+#include "graphrun/kernels/cpu/spgemm.hpp"  // check_spgemm_shapes, GRAPHRUN_SPGEMM_COMBOS
 #include "graphrun/kernels/semiring_traits.hpp"
 
 namespace graphrun::cpu {
@@ -57,7 +57,7 @@ Csr<typename S::value_type> spgemm_reference(const CsrView<T>& a, const CsrView<
 #define GRAPHRUN_SPGEMM_REFERENCE_EXTERN(S, T)                                          \
   extern template Csr<typename S::value_type> spgemm_reference<S, T>(const CsrView<T>&, \
                                                                      const CsrView<T>&);
-GRAPHRUN_SPGEMM_CPU_COMBOS(GRAPHRUN_SPGEMM_REFERENCE_EXTERN)
+GRAPHRUN_SPGEMM_COMBOS(GRAPHRUN_SPGEMM_REFERENCE_EXTERN)
 #undef GRAPHRUN_SPGEMM_REFERENCE_EXTERN
 
 }  // namespace graphrun::cpu

@@ -11,7 +11,7 @@
 #pragma once
 
 #include "graphrun/engine/formats/coo_format.hpp"
-#include "graphrun/kernels/cpu/spmv_csr.hpp"  // GRAPHRUN_SPMV_CSR_COMBOS
+#include "graphrun/kernels/cpu/spmv_csr.hpp"  // GRAPHRUN_SPMV_COMBOS
 #include "graphrun/kernels/mask.hpp"
 #include "graphrun/kernels/semiring_traits.hpp"
 
@@ -40,7 +40,7 @@ void spmv_coo_reference(const CooView<T>& a, const typename S::value_type* x,
 #define GRAPHRUN_SPMV_COO_EXTERN(S, T)                                                            \
   extern template void spmv_coo_reference<S, T>(const CooView<T>&, const typename S::value_type*, \
                                                 typename S::value_type*, Mask);
-GRAPHRUN_SPMV_CSR_COMBOS(GRAPHRUN_SPMV_COO_EXTERN)
+GRAPHRUN_SPMV_COMBOS(GRAPHRUN_SPMV_COO_EXTERN)
 #undef GRAPHRUN_SPMV_COO_EXTERN
 
 }  // namespace graphrun::cpu

@@ -24,6 +24,7 @@
 #include "graphrun/engine/context.hpp"
 #include "graphrun/engine/csr.hpp"
 #include "graphrun/engine/semiring.hpp"
+#include "graphrun/kernels/combos.hpp"
 #include "graphrun/kernels/cpu/partition.hpp"
 #include "graphrun/kernels/mask.hpp"
 #include "graphrun/kernels/semiring_traits.hpp"
@@ -136,23 +137,10 @@ void spmv_csr(const CsrView<T>& a, const typename S::value_type* x, typename S::
   }
 }
 
-// The combinations compiled into graphrun_kernels (kernels/cpu/spmv_csr.cpp).
-#define GRAPHRUN_SPMV_CSR_COMBOS(X) \
-  X(PlusTimes<double>, double)      \
-  X(PlusTimes<double>, float)       \
-  X(PlusTimes<float>, float)        \
-  X(PlusTimes<float>, double)       \
-  X(MinPlus<double>, double)        \
-  X(MinPlus<double>, float)         \
-  X(MaxTimes<double>, double)       \
-  X(MaxTimes<double>, float)        \
-  X(OrAnd, double)                  \
-  X(OrAnd, float)
-
 #define GRAPHRUN_SPMV_CSR_EXTERN(S, T)                                                  \
   extern template void spmv_csr<S, T>(const CsrView<T>&, const typename S::value_type*, \
                                       typename S::value_type*, Mask, int);
-GRAPHRUN_SPMV_CSR_COMBOS(GRAPHRUN_SPMV_CSR_EXTERN)
+GRAPHRUN_SPMV_COMBOS(GRAPHRUN_SPMV_CSR_EXTERN)
 #undef GRAPHRUN_SPMV_CSR_EXTERN
 
 }  // namespace graphrun::cpu

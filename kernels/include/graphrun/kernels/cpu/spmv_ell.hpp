@@ -9,7 +9,7 @@
 #pragma once
 
 #include "graphrun/engine/formats/ell.hpp"
-#include "graphrun/kernels/cpu/spmv_csr.hpp"  // GRAPHRUN_SPMV_CSR_COMBOS
+#include "graphrun/kernels/cpu/spmv_csr.hpp"  // GRAPHRUN_SPMV_COMBOS
 #include "graphrun/kernels/mask.hpp"
 #include "graphrun/kernels/semiring_traits.hpp"
 
@@ -36,7 +36,7 @@ void spmv_ell_reference(const EllView<T>& a, const typename S::value_type* x,
 #define GRAPHRUN_SPMV_ELL_EXTERN(S, T)                                                            \
   extern template void spmv_ell_reference<S, T>(const EllView<T>&, const typename S::value_type*, \
                                                 typename S::value_type*, Mask);
-GRAPHRUN_SPMV_CSR_COMBOS(GRAPHRUN_SPMV_ELL_EXTERN)
+GRAPHRUN_SPMV_COMBOS(GRAPHRUN_SPMV_ELL_EXTERN)
 #undef GRAPHRUN_SPMV_ELL_EXTERN
 
 }  // namespace graphrun::cpu

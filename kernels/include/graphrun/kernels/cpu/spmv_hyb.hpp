@@ -10,7 +10,7 @@
 
 #include "graphrun/engine/formats/hyb.hpp"
 #include "graphrun/kernels/cpu/spmv_coo.hpp"
-#include "graphrun/kernels/cpu/spmv_csr.hpp"  // GRAPHRUN_SPMV_CSR_COMBOS
+#include "graphrun/kernels/cpu/spmv_csr.hpp"  // GRAPHRUN_SPMV_COMBOS
 #include "graphrun/kernels/cpu/spmv_ell.hpp"
 #include "graphrun/kernels/mask.hpp"
 
@@ -26,7 +26,7 @@ void spmv_hyb_reference(const HybView<T>& a, const typename S::value_type* x,
 #define GRAPHRUN_SPMV_HYB_EXTERN(S, T)                                                            \
   extern template void spmv_hyb_reference<S, T>(const HybView<T>&, const typename S::value_type*, \
                                                 typename S::value_type*, Mask);
-GRAPHRUN_SPMV_CSR_COMBOS(GRAPHRUN_SPMV_HYB_EXTERN)
+GRAPHRUN_SPMV_COMBOS(GRAPHRUN_SPMV_HYB_EXTERN)
 #undef GRAPHRUN_SPMV_HYB_EXTERN
 
 }  // namespace graphrun::cpu

@@ -10,7 +10,7 @@
 #pragma once
 
 #include "graphrun/engine/formats/jds.hpp"
-#include "graphrun/kernels/cpu/spmv_csr.hpp"  // GRAPHRUN_SPMV_CSR_COMBOS
+#include "graphrun/kernels/cpu/spmv_csr.hpp"  // GRAPHRUN_SPMV_COMBOS
 #include "graphrun/kernels/mask.hpp"
 #include "graphrun/kernels/semiring_traits.hpp"
 
@@ -37,7 +37,7 @@ void spmv_jds_reference(const JdsView<T>& a, const typename S::value_type* x,
 #define GRAPHRUN_SPMV_JDS_EXTERN(S, T)                                                            \
   extern template void spmv_jds_reference<S, T>(const JdsView<T>&, const typename S::value_type*, \
                                                 typename S::value_type*, Mask);
-GRAPHRUN_SPMV_CSR_COMBOS(GRAPHRUN_SPMV_JDS_EXTERN)
+GRAPHRUN_SPMV_COMBOS(GRAPHRUN_SPMV_JDS_EXTERN)
 #undef GRAPHRUN_SPMV_JDS_EXTERN
 
 }  // namespace graphrun::cpu

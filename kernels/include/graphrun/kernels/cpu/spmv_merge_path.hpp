@@ -32,7 +32,7 @@
 #include "graphrun/engine/csr.hpp"
 #include "graphrun/engine/formats/merge_path.hpp"
 #include "graphrun/engine/semiring.hpp"
-#include "graphrun/kernels/cpu/spmv_csr.hpp"  // reduce_entries, GRAPHRUN_SPMV_CSR_COMBOS
+#include "graphrun/kernels/cpu/spmv_csr.hpp"  // reduce_entries, GRAPHRUN_SPMV_COMBOS
 #include "graphrun/kernels/mask.hpp"
 #include "graphrun/kernels/semiring_traits.hpp"
 
@@ -196,7 +196,7 @@ void spmv_merge_path_reference(const MergePathView<T>& mp, const typename S::val
                                              typename S::value_type*, Mask, int);                  \
   extern template void spmv_merge_path_reference<S, T>(                                            \
       const MergePathView<T>&, const typename S::value_type*, typename S::value_type*, Mask);
-GRAPHRUN_SPMV_CSR_COMBOS(GRAPHRUN_SPMV_MERGE_PATH_EXTERN)
+GRAPHRUN_SPMV_COMBOS(GRAPHRUN_SPMV_MERGE_PATH_EXTERN)
 #undef GRAPHRUN_SPMV_MERGE_PATH_EXTERN
 
 }  // namespace graphrun::cpu

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "graphrun/engine/csr.hpp"
-#include "graphrun/kernels/cpu/spmv_csr.hpp"  // GRAPHRUN_SPMV_CSR_COMBOS
+#include "graphrun/kernels/cpu/spmv_csr.hpp"  // GRAPHRUN_SPMV_COMBOS
 #include "graphrun/kernels/mask.hpp"
 #include "graphrun/kernels/semiring_traits.hpp"
 
@@ -26,7 +26,7 @@ void spmv_reference(const CsrView<T>& a, const typename S::value_type* x, typena
 #define GRAPHRUN_SPMV_REFERENCE_EXTERN(S, T)                                                  \
   extern template void spmv_reference<S, T>(const CsrView<T>&, const typename S::value_type*, \
                                             typename S::value_type*, Mask);
-GRAPHRUN_SPMV_CSR_COMBOS(GRAPHRUN_SPMV_REFERENCE_EXTERN)
+GRAPHRUN_SPMV_COMBOS(GRAPHRUN_SPMV_REFERENCE_EXTERN)
 #undef GRAPHRUN_SPMV_REFERENCE_EXTERN
 
 }  // namespace graphrun::cpu

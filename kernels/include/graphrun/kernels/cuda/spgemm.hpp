@@ -40,6 +40,7 @@
 #include <cstdint>
 
 #include "graphrun/engine/device_csr.hpp"
+#include "graphrun/kernels/spgemm_stats.hpp"
 
 #if defined(GRAPHRUN_HAVE_CUDA)
 #include <cuda_runtime_api.h>
@@ -70,16 +71,7 @@ struct SpgemmOptions {
   std::int64_t warp_max_ip = 0;                 // most products of a row a warp takes
 };
 
-struct SpgemmStats {
-  std::int64_t intermediate_products = 0;  // Σ_i IP(i)
-  std::int64_t nnz_c = 0;
-  int chunks = 1;                   // row chunks of the numeric phase
-  int symbolic_chunks = 1;          // row chunks of the symbolic phase
-  std::int64_t global_rows = 0;     // rows whose symbolic table lives in global memory
-  std::int64_t dense_rows = 0;      // rows of C accumulated in a bitmap (numeric phase)
-  std::size_t workspace_bytes = 0;  // largest pool allocation of the call
-  double analysis_ms = 0, symbolic_ms = 0, numeric_ms = 0, sort_ms = 0;
-};
+using SpgemmStats = graphrun::SpgemmStats;  // one struct for both backends
 
 template <class S, class T>
 DeviceCsr<typename S::value_type> spgemm(const DeviceCsr<T>& a, const DeviceCsr<T>& b,
