@@ -26,16 +26,17 @@
 #include <memory>
 #include <vector>
 
+#include "anchors/graphblas.hpp"
 #include "bench.hpp"
-#include "graphblas.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/vertex_order.hpp"
 
 #if defined(GRAPHRUN_HAVE_CUDA)
 #include <cuda_runtime_api.h>
 
-#include "cuda/pagerank_cusparse.hpp"
-#include "cuda/spmv_cusparse.hpp"
+#include "anchors/cuda/cusparse_pagerank.hpp"
+#include "anchors/cuda/cusparse_spmv.hpp"
+#include "bench/cuda/gpu_timing.hpp"
 #include "graphrun/engine/device_array.hpp"
 #include "graphrun/engine/device_csr.hpp"
 #include "graphrun/engine/semiring.hpp"
@@ -82,9 +83,9 @@ bool graphblas_available() { return true; }
 // and without its convergence exit, so that exactly `iters` iterations are
 // timed. The matrix import and vector set-up are outside the timing.
 GraphBlasPageRank graphblas_pagerank(const Graph& g, int iters, double damping, int threads) {
-  grb_init(threads);
+  anchors::grb_init(threads);
   const auto n = static_cast<GrB_Index>(g.n_vertices());
-  GrB_Matrix at = grb_matrix(g.directed() ? g.transpose() : g.adj(), /*ones=*/true);
+  GrB_Matrix at = anchors::grb_matrix(g.directed() ? g.transpose() : g.adj(), /*ones=*/true);
   // d = out-degree / damping, present only for vertices with out-edges;
   // sinks: the vertices with none.
   std::vector<GrB_Index> di, sinks;
@@ -205,7 +206,7 @@ SpmvTimes spmv_ms(const Graph& g, SpmvFormat format, int reps) {
   SpmvTimes out;
   out.ours = gpu_median_ms(
       reps, [&](cudaStream_t s) { op.apply<PlusTimes<double>>(x.data(), y.data(), {}, s); });
-  CusparseSpmv anchor(at, x.data(), y.data());
+  anchors::CusparseSpmv anchor(at, x.data(), y.data());
   out.cusparse = gpu_median_ms(reps, [&](cudaStream_t s) { anchor.run(s); });
   return out;
 }
@@ -246,7 +247,7 @@ void run_gpu(const PageRankBenchOptions& a) {
     const PageRankResult want = pagerank(cpu, g, o);
     std::vector<double> anchor_rank, anchor_t;
     for (int rep = 0; rep < reps; ++rep)
-      anchor_t.push_back(cusparse_pagerank_ms(g, a.iters, o.damping, &anchor_rank));
+      anchor_t.push_back(anchors::cusparse_pagerank_ms(g, a.iters, o.damping, &anchor_rank));
     const double anchor_ms = median(anchor_t);
     double input_order_ms = 0;  // the first ordering's, for the break-even count
     for (std::size_t m = 0; m < a.orderings.size(); ++m) {
@@ -269,7 +270,7 @@ void run_gpu(const PageRankBenchOptions& a) {
       if (how != Reorder::none) {
         std::vector<double> unused, at;
         for (int rep = 0; rep < reps; ++rep)
-          at.push_back(cusparse_pagerank_ms(ran, a.iters, o.damping, &unused));
+          at.push_back(anchors::cusparse_pagerank_ms(ran, a.iters, o.damping, &unused));
         renumbered_anchor_ms = median(at);
       }
       // Bytes an iteration must move: Aᵀ's row_ptr and col_idx, x gathered

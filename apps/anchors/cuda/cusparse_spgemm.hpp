@@ -16,7 +16,7 @@
 #include <cuda_runtime_api.h>
 #include <cusparse.h>
 
-namespace graphrun::cli::experiment {
+namespace graphrun::anchors {
 
 // One cuSPARSE handle for the calling thread's experiments (RAII).
 class CusparseHandle {
@@ -36,5 +36,5 @@ template <class T>
 DeviceCsr<T> cusparse_spgemm(const CusparseHandle& h, const DeviceCsr<T>& a, const DeviceCsr<T>& b,
                              cudaStream_t stream);
 
-}  // namespace graphrun::cli::experiment
+}  // namespace graphrun::anchors
 #endif  // GRAPHRUN_HAVE_CUDA

@@ -4,11 +4,11 @@
 #include <string>
 #include <type_traits>
 
-#include "cusparse_spgemm.hpp"
+#include "anchors/cuda/cusparse_spgemm.hpp"
 #include "graphrun/engine/cuda_check.hpp"
 #include "graphrun/engine/error.hpp"
 
-namespace graphrun::cli::experiment {
+namespace graphrun::anchors {
 
 namespace {
 
@@ -136,4 +136,4 @@ template DeviceCsr<float> cusparse_spgemm<float>(const CusparseHandle&, const De
 template DeviceCsr<double> cusparse_spgemm<double>(const CusparseHandle&, const DeviceCsr<double>&,
                                                    const DeviceCsr<double>&, cudaStream_t);
 
-}  // namespace graphrun::cli::experiment
+}  // namespace graphrun::anchors
