@@ -104,11 +104,14 @@ CLI::Validator int_at_least(long long lo, std::string what);
 CLI::Validator int_in(long long lo, long long hi, std::string what);
 CLI::Validator real_in(double lo, bool lo_open, double hi, bool hi_open, std::string what);
 
-// The Context for `command` on the requested device. --device cuda is
-// allowed for the commands with a GPU path (pagerank, bfs) and refused
-// (ArgumentError, exit status 2) for the others, in a build without the CUDA
-// backend, and where no CUDA device is found.
+// The Context for a command with a GPU path on the requested device;
+// `command` names it in messages. --device cuda is refused (ArgumentError,
+// exit status 2) in a build without the CUDA backend and where no CUDA
+// device is found.
 Context make_context(const CommonOptions& o, std::string_view command);
+// The Context for a command that runs on the CPU only (info, convert): as
+// make_context, with --device cuda refused first.
+Context make_cpu_context(const CommonOptions& o, std::string_view command);
 
 // --max-device-memory in bytes, 0 when not given. ArgumentError (exit 2) for
 // a malformed size, and with --device cpu, where there is nothing to cap.
