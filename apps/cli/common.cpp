@@ -289,32 +289,6 @@ std::uint64_t parse_vertex_id(const std::string& text, std::string_view option) 
   return v;
 }
 
-TextWriter& TextWriter::put(std::uint64_t v) {
-  char tmp[24];
-  auto [p, ec] = std::to_chars(tmp, tmp + sizeof tmp, v);
-  buf_.append(tmp, p);
-  return maybe_flush();
-}
-
-TextWriter& TextWriter::put(std::int64_t v) {
-  char tmp[24];
-  auto [p, ec] = std::to_chars(tmp, tmp + sizeof tmp, v);
-  buf_.append(tmp, p);
-  return maybe_flush();
-}
-
-TextWriter& TextWriter::put(double v) {
-  char tmp[40];
-  auto [p, ec] = std::to_chars(tmp, tmp + sizeof tmp, v, std::chars_format::general, 17);
-  buf_.append(tmp, p);
-  return maybe_flush();
-}
-
-void TextWriter::flush() {
-  if (!buf_.empty()) std::fwrite(buf_.data(), 1, buf_.size(), f_);
-  buf_.clear();
-}
-
 TextWriter& put_vertex(TextWriter& w, const Graph& g, vertex_t v) {
   if (g.has_names()) return w.put(g.name(v));
   return w.put(g.input_id(v));
