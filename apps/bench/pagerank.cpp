@@ -40,6 +40,7 @@
 #include "graphrun/engine/device_array.hpp"
 #include "graphrun/engine/device_csr.hpp"
 #include "graphrun/engine/semiring.hpp"
+#include "graphrun/kernels/cuda/bandwidth.hpp"
 #include "graphrun/kernels/cuda/spmv.hpp"
 #endif
 
@@ -167,27 +168,6 @@ double ms_per_iteration(Context& ctx, const Graph& g, const PageRankOptions& o,
   return out->compute_seconds * 1e3 / std::max(1, out->iterations);
 }
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw DeviceError(std::string(what) + ": " + cudaGetErrorString(e));
-}
-
-// Device copy bandwidth (bytes read + written per second), best of a few
-// copies of 1 GiB: the ceiling of a memory-bound kernel.
-double device_bandwidth() {
-  const std::size_t bytes = std::size_t{1} << 30;
-  DeviceArray<char> a(bytes), b(bytes);
-  check(cudaMemset(a.data(), 1, bytes), "cudaMemset");
-  double best = 0;
-  for (int rep = 0; rep < 5; ++rep) {
-    const double ms = median_ms(1, [&] {
-      check(cudaMemcpy(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy");
-      check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
-    });
-    best = std::max(best, 2.0 * static_cast<double>(bytes) / (ms * 1e-3));
-  }
-  return best;
-}
-
 struct SpmvTimes {
   double ours = 0;      // graphrun's operator, the format PageRank used
   double cusparse = 0;  // cusparseSpMV on the same matrix
@@ -222,7 +202,7 @@ void run_gpu(const PageRankBenchOptions& a) {
   Context gpu(Device::cuda);
   Context cpu(Device::cpu, a.common.threads);
   const int reps = a.common.reps > 0 ? a.common.reps : 5;
-  const double bw = device_bandwidth();
+  const double bw = cuda::measured_copy_bandwidth() * 1e9;  // bytes per second
   std::printf(
       "GPU PageRank: median of %d runs of %d iterations, unweighted, double precision (ms per "
       "iteration: the iterations' time over their count, as the command line runs them), under "
