@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "../common.hpp"
+#include "cli/common.hpp"
 
 namespace graphrun::cli::bench {
 

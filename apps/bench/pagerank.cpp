@@ -26,19 +26,21 @@
 #include <memory>
 #include <vector>
 
+#include "anchors/graphblas.hpp"
 #include "bench.hpp"
-#include "graphblas.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/vertex_order.hpp"
 
 #if defined(GRAPHRUN_HAVE_CUDA)
 #include <cuda_runtime_api.h>
 
-#include "cuda/pagerank_cusparse.hpp"
-#include "cuda/spmv_cusparse.hpp"
+#include "anchors/cuda/cusparse_pagerank.hpp"
+#include "anchors/cuda/cusparse_spmv.hpp"
+#include "bench/cuda/gpu_timing.hpp"
 #include "graphrun/engine/device_array.hpp"
 #include "graphrun/engine/device_csr.hpp"
 #include "graphrun/engine/semiring.hpp"
+#include "graphrun/kernels/cuda/bandwidth.hpp"
 #include "graphrun/kernels/cuda/spmv.hpp"
 #endif
 
@@ -82,9 +84,9 @@ bool graphblas_available() { return true; }
 // and without its convergence exit, so that exactly `iters` iterations are
 // timed. The matrix import and vector set-up are outside the timing.
 GraphBlasPageRank graphblas_pagerank(const Graph& g, int iters, double damping, int threads) {
-  grb_init(threads);
+  anchors::grb_init(threads);
   const auto n = static_cast<GrB_Index>(g.n_vertices());
-  GrB_Matrix at = grb_matrix(g.directed() ? g.transpose() : g.adj(), /*ones=*/true);
+  GrB_Matrix at = anchors::grb_matrix(g.directed() ? g.transpose() : g.adj(), /*ones=*/true);
   // d = out-degree / damping, present only for vertices with out-edges;
   // sinks: the vertices with none.
   std::vector<GrB_Index> di, sinks;
@@ -166,27 +168,6 @@ double ms_per_iteration(Context& ctx, const Graph& g, const PageRankOptions& o,
   return out->compute_seconds * 1e3 / std::max(1, out->iterations);
 }
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw DeviceError(std::string(what) + ": " + cudaGetErrorString(e));
-}
-
-// Device copy bandwidth (bytes read + written per second), best of a few
-// copies of 1 GiB: the ceiling of a memory-bound kernel.
-double device_bandwidth() {
-  const std::size_t bytes = std::size_t{1} << 30;
-  DeviceArray<char> a(bytes), b(bytes);
-  check(cudaMemset(a.data(), 1, bytes), "cudaMemset");
-  double best = 0;
-  for (int rep = 0; rep < 5; ++rep) {
-    const double ms = median_ms(1, [&] {
-      check(cudaMemcpy(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy");
-      check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
-    });
-    best = std::max(best, 2.0 * static_cast<double>(bytes) / (ms * 1e-3));
-  }
-  return best;
-}
-
 struct SpmvTimes {
   double ours = 0;      // graphrun's operator, the format PageRank used
   double cusparse = 0;  // cusparseSpMV on the same matrix
@@ -205,7 +186,7 @@ SpmvTimes spmv_ms(const Graph& g, SpmvFormat format, int reps) {
   SpmvTimes out;
   out.ours = gpu_median_ms(
       reps, [&](cudaStream_t s) { op.apply<PlusTimes<double>>(x.data(), y.data(), {}, s); });
-  CusparseSpmv anchor(at, x.data(), y.data());
+  anchors::CusparseSpmv anchor(at, x.data(), y.data());
   out.cusparse = gpu_median_ms(reps, [&](cudaStream_t s) { anchor.run(s); });
   return out;
 }
@@ -221,7 +202,7 @@ void run_gpu(const PageRankBenchOptions& a) {
   Context gpu(Device::cuda);
   Context cpu(Device::cpu, a.common.threads);
   const int reps = a.common.reps > 0 ? a.common.reps : 5;
-  const double bw = device_bandwidth();
+  const double bw = cuda::measured_copy_bandwidth() * 1e9;  // bytes per second
   std::printf(
       "GPU PageRank: median of %d runs of %d iterations, unweighted, double precision (ms per "
       "iteration: the iterations' time over their count, as the command line runs them), under "
@@ -246,7 +227,7 @@ void run_gpu(const PageRankBenchOptions& a) {
     const PageRankResult want = pagerank(cpu, g, o);
     std::vector<double> anchor_rank, anchor_t;
     for (int rep = 0; rep < reps; ++rep)
-      anchor_t.push_back(cusparse_pagerank_ms(g, a.iters, o.damping, &anchor_rank));
+      anchor_t.push_back(anchors::cusparse_pagerank_ms(g, a.iters, o.damping, &anchor_rank));
     const double anchor_ms = median(anchor_t);
     double input_order_ms = 0;  // the first ordering's, for the break-even count
     for (std::size_t m = 0; m < a.orderings.size(); ++m) {
@@ -269,7 +250,7 @@ void run_gpu(const PageRankBenchOptions& a) {
       if (how != Reorder::none) {
         std::vector<double> unused, at;
         for (int rep = 0; rep < reps; ++rep)
-          at.push_back(cusparse_pagerank_ms(ran, a.iters, o.damping, &unused));
+          at.push_back(anchors::cusparse_pagerank_ms(ran, a.iters, o.damping, &unused));
         renumbered_anchor_ms = median(at);
       }
       // Bytes an iteration must move: Aᵀ's row_ptr and col_idx, x gathered

@@ -25,8 +25,8 @@
 #include <string>
 #include <vector>
 
+#include "anchors/graphblas.hpp"
 #include "bench.hpp"
-#include "graphblas.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/stopwatch.hpp"
 
@@ -60,21 +60,21 @@ struct GrbMatrix {
 
 // A copy of a as a GraphBLAS matrix, materialized before any timing.
 void to_graphblas(const Csr<double>& a, GrbMatrix& out) {
-  out.m = grb_matrix(a);
-  grb_check(GrB_Matrix_wait(out.m, GrB_MATERIALIZE), "GrB_Matrix_wait");
+  out.m = anchors::grb_matrix(a);
+  anchors::grb_check(GrB_Matrix_wait(out.m, GrB_MATERIALIZE), "GrB_Matrix_wait");
 }
 
 // C = A*B by GrB_mxm, C sparse and materialized; returns nvals(C).
 GrB_Index graphblas_mxm(const GrbMatrix& a, const GrbMatrix& b, GrB_Index rows, GrB_Index cols) {
   GrbMatrix c;
-  grb_check(GrB_Matrix_new(&c.m, GrB_FP64, rows, cols), "GrB_Matrix_new");
-  grb_check(GxB_Matrix_Option_set(c.m, GxB_SPARSITY_CONTROL, GxB_SPARSE),
-            "GxB_Matrix_Option_set(SPARSITY_CONTROL)");
-  grb_check(GrB_mxm(c.m, nullptr, nullptr, GrB_PLUS_TIMES_SEMIRING_FP64, a.m, b.m, nullptr),
-            "GrB_mxm");
-  grb_check(GrB_Matrix_wait(c.m, GrB_MATERIALIZE), "GrB_Matrix_wait");
+  anchors::grb_check(GrB_Matrix_new(&c.m, GrB_FP64, rows, cols), "GrB_Matrix_new");
+  anchors::grb_check(GxB_Matrix_Option_set(c.m, GxB_SPARSITY_CONTROL, GxB_SPARSE),
+                     "GxB_Matrix_Option_set(SPARSITY_CONTROL)");
+  anchors::grb_check(
+      GrB_mxm(c.m, nullptr, nullptr, GrB_PLUS_TIMES_SEMIRING_FP64, a.m, b.m, nullptr), "GrB_mxm");
+  anchors::grb_check(GrB_Matrix_wait(c.m, GrB_MATERIALIZE), "GrB_Matrix_wait");
   GrB_Index nvals = 0;
-  grb_check(GrB_Matrix_nvals(&nvals, c.m), "GrB_Matrix_nvals");
+  anchors::grb_check(GrB_Matrix_nvals(&nvals, c.m), "GrB_Matrix_nvals");
   return nvals;
 }
 
@@ -86,7 +86,7 @@ void run_cpu(const SpgemmBenchArgs& args, const BenchOptions& inputs) {
   omp_set_num_threads(threads);
   const int reps = o.reps > 0 ? o.reps : 5;
 #if defined(GRAPHRUN_HAVE_GRAPHBLAS)
-  grb_init(threads);
+  anchors::grb_init(threads);
   const bool anchor = true;
 #else
   const bool anchor = false;

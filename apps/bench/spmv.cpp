@@ -29,15 +29,16 @@
 #include <string>
 #include <vector>
 
+#include "anchors/graphblas.hpp"
 #include "bench.hpp"
-#include "graphblas.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/row_stats.hpp"
 #include "graphrun/engine/spmv_format.hpp"
 #include "graphrun/engine/vertex_order.hpp"
 
 #if defined(GRAPHRUN_HAVE_CUDA)
-#include "cuda/spmv_cusparse.hpp"
+#include "anchors/cuda/cusparse_spmv.hpp"
+#include "bench/cuda/gpu_timing.hpp"
 #include "graphrun/engine/device_array.hpp"
 #include "graphrun/kernels/cuda/bandwidth.hpp"
 #include "graphrun/kernels/cuda/spmv.hpp"
@@ -102,7 +103,7 @@ void run_cuda(const BenchOptions& o, Reorder reorder) {
     {
       const DeviceCsr<double> d(input);
       DeviceArray<double> x{std::span<const double>(xh)}, y(input.n_rows());
-      CusparseSpmv anchor(d, x.data(), y.data());
+      anchors::CusparseSpmv anchor(d, x.data(), y.data());
       anchor_ms = gpu_median_ms(reps, [&](cudaStream_t s) { anchor.run(s); });
       want = y.download();
     }
@@ -124,7 +125,7 @@ void run_cuda(const BenchOptions& o, Reorder reorder) {
     std::vector<std::string> cells = {bg.name, std::to_string(a.n_rows()), std::to_string(a.nnz()),
                                       shape_cells(stats), fixed(anchor_ms, 4)};
     if (reorder != Reorder::none) {
-      CusparseSpmv anchor(d, x.data(), y.data());
+      anchors::CusparseSpmv anchor(d, x.data(), y.data());
       cells.push_back(std::string(to_string(how)));
       cells.push_back(fixed(gpu_median_ms(reps, [&](cudaStream_t s) { anchor.run(s); }), 4));
     }
@@ -192,10 +193,10 @@ void run_cuda(const BenchOptions& o, Reorder reorder) {
 // The median time of GrB_mxv(y, A, x) with x all ones; the import of A and
 // the set-up of the vectors are outside the timing.
 double graphblas_spmv_ms(const Csr<double>& a, int reps, int threads) {
-  grb_init(threads);
+  anchors::grb_init(threads);
   const auto rows = static_cast<GrB_Index>(a.n_rows());
   const auto cols = static_cast<GrB_Index>(a.n_cols());
-  GrB_Matrix m = grb_matrix(a);
+  GrB_Matrix m = anchors::grb_matrix(a);
   GrB_Vector x = nullptr, y = nullptr;
   GRAPHRUN_GRB(GrB_Vector_new(&x, GrB_FP64, cols));
   GRAPHRUN_GRB(GrB_Vector_new(&y, GrB_FP64, rows));

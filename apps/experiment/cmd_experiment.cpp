@@ -1,5 +1,4 @@
 // graphrun experiment: the reproductions of experiment.hpp, one subcommand each.
-#include "../commands.hpp"
 #include "experiment.hpp"
 
 namespace graphrun::cli {

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "../bench/bench.hpp"
-#include "../common.hpp"
+#include "bench/bench.hpp"
+#include "cli/common.hpp"
 
 namespace graphrun::cli::experiment {
 

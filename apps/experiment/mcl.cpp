@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "anchors/mcl_program.hpp"
 #include "cuda/gpu_runs.hpp"
 #include "experiment.hpp"
 #include "graphrun/algorithms/cluster_compare.hpp"
 #include "graphrun/engine/error.hpp"
-#include "mcl_program.hpp"
 
 namespace graphrun::cli::experiment {
 
@@ -100,7 +100,7 @@ void run_cpu(ExperimentOptions& o, const MclOptions& options) {
   CommonOptions common;
   common.threads = o.graphs.threads > 0 ? o.graphs.threads : 2;
   Context ctx = make_context(common, "mcl");
-  if (!mcl_program_available())
+  if (!anchors::mcl_program_available())
     throw ArgumentError(
         "experiment mcl on the CPU runs the mcl program, which was not found on "
         "PATH (Debian: apt-get install mcl)");
@@ -125,10 +125,10 @@ void run_cpu(ExperimentOptions& o, const MclOptions& options) {
     const double ours = bg.load_seconds + r.seconds;
     std::vector<std::string> labels(static_cast<std::size_t>(g.n_vertices()));
     for (vertex_t v = 0; v < g.n_vertices(); ++v) labels[v] = g.label(v);
-    MclProgramOptions mo;
+    anchors::MclProgramOptions mo;
     mo.inflation = options.inflation;
     mo.threads = common.threads;
-    const MclProgramResult m = run_mcl_program(g.adj(), labels, mo);
+    const anchors::MclProgramResult m = anchors::run_mcl_program(g.adj(), labels, mo);
     const double speed_up = ours > 0 ? m.seconds / ours : 0;
     table.row({bg.name, std::to_string(g.n_vertices()), std::to_string(g.n_edges()),
                std::to_string(r.iterations), format("%d / %d", r.n_clusters, m.n_clusters),

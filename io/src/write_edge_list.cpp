@@ -17,7 +17,7 @@
 
 #include "graphrun/engine/error.hpp"
 #include "graphrun/io/write.hpp"
-#include "text_writer.hpp"
+#include "write_text_file.hpp"
 
 namespace graphrun::io {
 
@@ -35,7 +35,7 @@ void check_name(std::string_view s) {
 
 class EdgeWriter {
  public:
-  EdgeWriter(detail::TextWriter& w, const Graph& g)
+  EdgeWriter(TextWriter& w, const Graph& g)
       : w_(w), g_(g), weighted_(g.weighted() && !g.adj().is_pattern()) {}
 
   // Writes the line for stored entry k (row i, column j).
@@ -45,24 +45,27 @@ class EdgeWriter {
     vertex(j, false);
     if (weighted_) {
       w_.put('\t');
-      w_.real(g_.adj().values()[static_cast<std::size_t>(k)]);
+      w_.put(g_.adj().values()[static_cast<std::size_t>(k)]);
     }
     w_.put('\n');
   }
 
  private:
   void vertex(vertex_t v, bool first) {
-    if (!g_.has_names()) return w_.integer(g_.input_id(v));
+    if (!g_.has_names()) {
+      w_.put(g_.input_id(v));
+      return;
+    }
     const std::string_view s = g_.name(v);
     // read_abc takes a line that starts with '#' for a comment.
     if (first && s.front() == '#')
       throw ArgumentError("vertex name '" + std::string(s) +
                           "' cannot be written at the start of an edge-list line: it would read "
                           "back as a comment");
-    w_.text(s);
+    w_.put(s);
   }
 
-  detail::TextWriter& w_;
+  TextWriter& w_;
   const Graph& g_;
   bool weighted_;
 };
@@ -116,18 +119,18 @@ void write_introductions(EdgeWriter& out, const Graph& g, std::vector<char>& wri
 void write_edge_list(const std::string& path, const Graph& g) {
   if (g.has_names())
     for (vertex_t v = 0; v < g.n_vertices(); ++v) check_name(g.name(v));
-  detail::write_text_file(path, [&](detail::TextWriter& w) {
+  detail::write_text_file(path, [&](TextWriter& w) {
     const Csr<double>& a = g.adj();
     const bool weighted = g.weighted() && !a.is_pattern();
-    w.text(g.directed() ? "# directed graph written by graphrun: "
-                        : "# undirected graph (each edge once) written by graphrun: ");
-    w.integer(g.n_vertices());
-    w.text(" vertices\n");
+    w.put(g.directed() ? "# directed graph written by graphrun: "
+                       : "# undirected graph (each edge once) written by graphrun: ");
+    w.put(g.n_vertices());
+    w.put(" vertices\n");
     if (g.has_names())
-      w.text(weighted ? "# FromName\tToName\tWeight (vertex names: read with --abc)\n"
-                      : "# FromName\tToName (vertex names: read with --abc)\n");
+      w.put(weighted ? "# FromName\tToName\tWeight (vertex names: read with --abc)\n"
+                     : "# FromName\tToName (vertex names: read with --abc)\n");
     else
-      w.text(weighted ? "# FromNodeId\tToNodeId\tWeight\n" : "# FromNodeId\tToNodeId\n");
+      w.put(weighted ? "# FromNodeId\tToNodeId\tWeight\n" : "# FromNodeId\tToNodeId\n");
     EdgeWriter edges(w, g);
     std::vector<char> written;
     if (g.has_names()) {

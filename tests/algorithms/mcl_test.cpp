@@ -1,8 +1,7 @@
-// Markov clustering on the CPU: the clusters of van Dongen's mcl program
-// (run here, as the oracle) on the shipped graphs, with default and with
-// tight pruning parameters (selection and recovery at work), small graphs
-// whose clusters are known, and the invariants (thread count, directed
-// input merged with max, parameter checks).
+// Markov clustering on the CPU: small graphs whose clusters are known, and
+// the invariants (thread count, directed input merged with max, parameter
+// checks). The comparison with van Dongen's mcl program, which runs through
+// the anchors of the programs, is tests/apps/mcl_vs_program_test.cpp.
 #include "graphrun/algorithms/mcl.hpp"
 
 #include <gtest/gtest.h>
@@ -11,19 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "experiment/mcl_program.hpp"
 #include "graphrun/algorithms/cluster_compare.hpp"
 #include "graphrun/engine/error.hpp"
-#include "graphrun/io/load.hpp"
 #include "support/random_graphs.hpp"
-#include "support/shared_graphs.hpp"
 
 namespace graphrun {
 namespace {
-
-using cli::experiment::mcl_program_available;
-using cli::experiment::MclProgramOptions;
-using cli::experiment::run_mcl_program;
 
 // A graph from undirected weighted edges (u, v, w) on vertices 0..n-1.
 Graph undirected_graph(vertex_t n, const std::vector<std::tuple<vertex_t, vertex_t, double>>& e) {
@@ -42,78 +34,9 @@ Graph undirected_graph(vertex_t n, const std::vector<std::tuple<vertex_t, vertex
   return Graph(Csr<double>::from_coo(coo), {}, false, true);
 }
 
-std::vector<std::string> labels_of(const Graph& g) {
-  std::vector<std::string> l(static_cast<std::size_t>(g.n_vertices()));
-  for (vertex_t v = 0; v < g.n_vertices(); ++v) l[v] = g.label(v);
-  return l;
-}
-
 MclResult run(const Graph& g, const MclOptions& o = {}, int threads = 2) {
   Context ctx(Device::cpu, threads);
   return mcl(ctx, g, o);
-}
-
-// graphrun's clusters against the mcl program's on the same graph and
-// parameters.
-void expect_as_mcl_program(const Graph& g, const MclOptions& o, const std::string& what) {
-  const MclResult ours = run(g, o);
-  MclProgramOptions p;
-  p.inflation = o.inflation;
-  p.prune_number = o.prune_number;
-  p.select_number = o.select_number;
-  p.recover_number = o.recover_number;
-  p.recover_percent = o.recover_percent;
-  const auto theirs = run_mcl_program(g.adj(), labels_of(g), p);
-  EXPECT_TRUE(same_clustering(ours.cluster, theirs.cluster))
-      << what << ": " << ours.n_clusters << " clusters vs mcl's " << theirs.n_clusters << ", ARI "
-      << adjusted_rand_index(ours.cluster, theirs.cluster);
-  EXPECT_TRUE(ours.converged) << what;
-}
-
-TEST(MclVsProgram, ShippedGraphsGiveMclsClusters) {
-  if (!mcl_program_available()) GTEST_SKIP() << "the mcl program is not installed";
-  const auto files = test::shipped_graph_files();
-  ASSERT_FALSE(files.empty());
-  for (const auto& file : files) {
-    const Graph g = io::load_graph(file.string());
-    for (double inflation : {1.4, 2.0, 3.0}) {
-      MclOptions o;
-      o.inflation = inflation;
-      expect_as_mcl_program(g, o, file.filename().string() + " -I " + std::to_string(inflation));
-    }
-  }
-}
-
-// Tight resources: selection (-S) and recovery (-R, -pct) decide most
-// columns, so every branch of the pruning is compared with mcl's.
-TEST(MclVsProgram, TightPruningGivesMclsClusters) {
-  if (!mcl_program_available()) GTEST_SKIP() << "the mcl program is not installed";
-  for (const auto& file : test::shipped_graph_files()) {
-    const Graph g = io::load_graph(file.string());
-    for (auto [p, s, r, pct] : {std::tuple{50, 3, 5, 90}, std::tuple{1000, 4, 12, 95},
-                                std::tuple{20, 6, 6, 50}, std::tuple{10000, 2, 0, 90}}) {
-      MclOptions o;
-      o.prune_number = p;
-      o.select_number = s;
-      o.recover_number = r;
-      o.recover_percent = pct;
-      expect_as_mcl_program(g, o,
-                            file.filename().string() + " -P " + std::to_string(p) + " -S " +
-                                std::to_string(s) + " -R " + std::to_string(r) + " -pct " +
-                                std::to_string(pct));
-    }
-  }
-}
-
-TEST(MclVsProgram, RandomWeightedGraphs) {
-  if (!mcl_program_available()) GTEST_SKIP() << "the mcl program is not installed";
-  std::uint64_t seed = 410;
-  for (auto shape : {test::GraphShape::erdos_renyi, test::GraphShape::power_law,
-                     test::GraphShape::disconnected, test::GraphShape::star})
-    for (bool directed : {false, true}) {
-      const Graph g = test::flow_graph(shape, 300, 6, directed, ++seed);
-      expect_as_mcl_program(g, {}, test::to_string(shape) + (directed ? " directed" : ""));
-    }
 }
 
 // Two triangles joined by one edge: one cluster each.

@@ -4,7 +4,7 @@
 // with an isolated vertex appended as a singleton. The cases that need mcl
 // skip when it is not installed (CI installs it); the failure paths run
 // with stand-ins (`false`, `true`, a missing program) and need no mcl.
-#include "experiment/mcl_program.hpp"
+#include "anchors/mcl_program.hpp"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -19,7 +19,7 @@
 #include "graphrun/engine/error.hpp"
 #include "graphrun/io/load.hpp"
 
-namespace graphrun::cli::experiment {
+namespace graphrun::anchors {
 namespace {
 
 namespace fs = std::filesystem;
@@ -144,4 +144,4 @@ TEST_F(Mcl, BadArguments) {
 }
 
 }  // namespace
-}  // namespace graphrun::cli::experiment
+}  // namespace graphrun::anchors

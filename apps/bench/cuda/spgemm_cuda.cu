@@ -3,9 +3,10 @@
 //
 // Both sides are timed from nothing on the device but the inputs to a
 // finished, sorted C: for cuSPARSE the whole workEstimation / compute / copy
-// sequence with its buffer-size queries, its two work buffers and C; for
-// graphrun the whole call. cuSPARSE's buffers and C come from the same warm
-// stream-ordered pool (cudaMallocAsync on the device's default pool, release
+// sequence with its buffer-size queries, its two work buffers and C
+// (anchors/cuda/cusparse_spgemm.hpp, on operands with 32-bit row pointers
+// made once, outside the timed region); for graphrun the whole call. cuSPARSE's buffers and C come
+// from the same warm stream-ordered pool (cudaMallocAsync on the device's default pool, release
 // threshold raised) that graphrun's workspace comes from, so neither side
 // pays cudaMalloc inside the timed region. Times are CUDA events on one
 // stream around each product, medians of alternating runs after one warm-up
@@ -13,20 +14,23 @@
 // generic SpGEMM takes 32-bit indices only: where A or C has 2^31 entries or
 // more its cells say so.
 #include <cuda_runtime.h>
-#include <cusparse.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "anchors/cuda/cusparse_spgemm.hpp"
+#include "bench/cuda/spgemm_cuda.hpp"
 #include "graphrun/engine/device_csr.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/semiring.hpp"
 #include "graphrun/kernels/cuda/spgemm.hpp"
-#include "spgemm_cuda.hpp"
 
 namespace graphrun::cli::bench {
 
@@ -39,11 +43,6 @@ void cuda_ok(cudaError_t e, const char* what) {
   }
 }
 
-void cusparse_ok(cusparseStatus_t s, const char* what) {
-  if (s != CUSPARSE_STATUS_SUCCESS)
-    throw DeviceError(std::string(what) + " failed: " + cusparseGetErrorString(s));
-}
-
 cudaMemPool_t warm_default_pool() {
   int device = 0;
   cuda_ok(cudaGetDevice(&device), "cudaGetDevice");
@@ -54,24 +53,6 @@ cudaMemPool_t warm_default_pool() {
           "cudaMemPoolSetAttribute");
   return pool;
 }
-
-// A stream-ordered allocation from the default pool.
-class PoolPtr {
- public:
-  PoolPtr(std::size_t bytes, cudaStream_t s) : s_(s) {
-    if (bytes) cuda_ok(cudaMallocAsync(&p_, bytes, s), "cudaMallocAsync");
-  }
-  ~PoolPtr() {
-    if (p_) cudaFreeAsync(p_, s_);
-  }
-  PoolPtr(const PoolPtr&) = delete;
-  PoolPtr& operator=(const PoolPtr&) = delete;
-  void* get() const { return p_; }
-
- private:
-  void* p_ = nullptr;
-  cudaStream_t s_;
-};
 
 class Stream {
  public:
@@ -102,96 +83,18 @@ double event_ms(cudaStream_t s, Fn&& fn) {
   return ms;
 }
 
-// A matrix as cuSPARSE's SpGEMM takes it: 32-bit offsets and columns,
-// values (ones for a pattern).
-class CusparseCsr {
- public:
-  CusparseCsr(const Csr<double>& a) : rows_(a.n_rows()), cols_(a.n_cols()), nnz_(a.nnz()) {
-    std::vector<std::int32_t> ptr(a.row_ptr().begin(), a.row_ptr().end());
-    std::vector<double> val = a.is_pattern() ? std::vector<double>(a.nnz(), 1.0) : a.values();
-    cuda_ok(cudaMalloc(&ptr_, ptr.size() * sizeof(std::int32_t)), "cudaMalloc");
-    cuda_ok(cudaMalloc(&col_, std::max<std::size_t>(1, a.col_idx().size()) * sizeof(std::int32_t)),
-            "cudaMalloc");
-    cuda_ok(cudaMalloc(&val_, std::max<std::size_t>(1, val.size()) * sizeof(double)), "cudaMalloc");
-    cuda_ok(cudaMemcpy(ptr_, ptr.data(), ptr.size() * sizeof(std::int32_t), cudaMemcpyHostToDevice),
-            "cudaMemcpy");
-    cuda_ok(cudaMemcpy(col_, a.col_idx().data(), a.col_idx().size() * sizeof(std::int32_t),
-                       cudaMemcpyHostToDevice),
-            "cudaMemcpy");
-    cuda_ok(cudaMemcpy(val_, val.data(), val.size() * sizeof(double), cudaMemcpyHostToDevice),
-            "cudaMemcpy");
-    cusparse_ok(cusparseCreateCsr(&desc_, rows_, cols_, nnz_, ptr_, col_, val_, CUSPARSE_INDEX_32I,
-                                  CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F),
-                "cusparseCreateCsr");
-  }
-  ~CusparseCsr() {
-    cusparseDestroySpMat(desc_);
-    cudaFree(ptr_);
-    cudaFree(col_);
-    cudaFree(val_);
-  }
-  CusparseCsr(const CusparseCsr&) = delete;
-  CusparseCsr& operator=(const CusparseCsr&) = delete;
-  cusparseSpMatDescr_t desc() const { return desc_; }
-  std::int64_t rows() const { return rows_; }
-  std::int64_t cols() const { return cols_; }
-
- private:
-  std::int64_t rows_, cols_, nnz_;
-  void* ptr_ = nullptr;
-  void* col_ = nullptr;
-  void* val_ = nullptr;
-  cusparseSpMatDescr_t desc_ = nullptr;
-};
-
-// C = A·B by the documented cusparseSpGEMM sequence, everything it needs
-// allocated from the pool inside; returns nnz(C).
-std::int64_t cusparse_spgemm(cusparseHandle_t h, const CusparseCsr& a, const CusparseCsr& b,
-                             cudaStream_t s) {
-  const double alpha = 1.0, beta = 0.0;
-  const auto op = CUSPARSE_OPERATION_NON_TRANSPOSE;
-  const auto alg = CUSPARSE_SPGEMM_DEFAULT;
-  PoolPtr c_ptr(static_cast<std::size_t>(a.rows() + 1) * sizeof(std::int32_t), s);
-  cusparseSpMatDescr_t c = nullptr;
-  cusparseSpGEMMDescr_t d = nullptr;
-  cusparse_ok(cusparseCreateCsr(&c, a.rows(), b.cols(), 0, c_ptr.get(), nullptr, nullptr,
-                                CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
-                                CUDA_R_64F),
-              "cusparseCreateCsr(C)");
-  struct Guard {
-    cusparseSpMatDescr_t& c;
-    cusparseSpGEMMDescr_t& d;
-    ~Guard() {
-      if (d) cusparseSpGEMM_destroyDescr(d);
-      if (c) cusparseDestroySpMat(c);
-    }
-  } guard{c, d};
-  cusparse_ok(cusparseSpGEMM_createDescr(&d), "cusparseSpGEMM_createDescr");
-  std::size_t bytes1 = 0, bytes2 = 0;
-  cusparse_ok(cusparseSpGEMM_workEstimation(h, op, op, &alpha, a.desc(), b.desc(), &beta, c,
-                                            CUDA_R_64F, alg, d, &bytes1, nullptr),
-              "cusparseSpGEMM_workEstimation");
-  PoolPtr buf1(bytes1, s);
-  cusparse_ok(cusparseSpGEMM_workEstimation(h, op, op, &alpha, a.desc(), b.desc(), &beta, c,
-                                            CUDA_R_64F, alg, d, &bytes1, buf1.get()),
-              "cusparseSpGEMM_workEstimation");
-  cusparse_ok(cusparseSpGEMM_compute(h, op, op, &alpha, a.desc(), b.desc(), &beta, c, CUDA_R_64F,
-                                     alg, d, &bytes2, nullptr),
-              "cusparseSpGEMM_compute");
-  PoolPtr buf2(bytes2, s);
-  cusparse_ok(cusparseSpGEMM_compute(h, op, op, &alpha, a.desc(), b.desc(), &beta, c, CUDA_R_64F,
-                                     alg, d, &bytes2, buf2.get()),
-              "cusparseSpGEMM_compute");
-  std::int64_t rows = 0, cols = 0, nnz = 0;
-  cusparse_ok(cusparseSpMatGetSize(c, &rows, &cols, &nnz), "cusparseSpMatGetSize");
-  PoolPtr c_col(static_cast<std::size_t>(nnz) * sizeof(std::int32_t), s);
-  PoolPtr c_val(static_cast<std::size_t>(nnz) * sizeof(double), s);
-  cusparse_ok(cusparseCsrSetPointers(c, c_ptr.get(), c_col.get(), c_val.get()),
-              "cusparseCsrSetPointers");
-  cusparse_ok(
-      cusparseSpGEMM_copy(h, op, op, &alpha, a.desc(), b.desc(), &beta, c, CUDA_R_64F, alg, d),
-      "cusparseSpGEMM_copy");
-  return nnz;
+// a with values for cuSPARSE, which multiplies values: ones for a pattern;
+// a itself (no copy) when it has values.
+const DeviceCsr<double>& valued(const DeviceCsr<double>& a, const Csr<double>& host,
+                                std::unique_ptr<DeviceCsr<double>>& ones) {
+  if (!a.is_pattern()) return a;
+  const std::vector<double> v(static_cast<std::size_t>(host.nnz()), 1.0);
+  ones = std::make_unique<DeviceCsr<double>>(
+      host.n_rows(), host.n_cols(),
+      DeviceArray<offset_t>(std::span<const offset_t>(host.row_ptr())),
+      DeviceArray<vertex_t>(std::span<const vertex_t>(host.col_idx())),
+      DeviceArray<double>(std::span<const double>(v)));
+  return *ones;
 }
 
 // Running geometric mean of the speed-ups over the graphs benchmarked so far
@@ -244,16 +147,17 @@ void bench_spgemm_cuda(const BenchGraph& g, const SpgemmBenchOptions& o, Table& 
   const bool anchor = fits_32 && nnz_c < std::numeric_limits<std::int32_t>::max();
 
   std::string anchor_note;
-  cusparseHandle_t h = nullptr;
-  std::unique_ptr<CusparseCsr> ca, cb;
+  std::optional<anchors::CusparseHandle> h;
+  std::unique_ptr<DeviceCsr<double>> a_ones, b_ones;
+  std::unique_ptr<anchors::CusparseSpgemmOperand<double>> ca, cb;
   std::int64_t cs_nnz = -1;
   if (anchor) {
-    cusparse_ok(cusparseCreate(&h), "cusparseCreate");
-    cusparse_ok(cusparseSetStream(h, s), "cusparseSetStream");
-    ca = std::make_unique<CusparseCsr>(a);
-    if (o.transpose_b) cb = std::make_unique<CusparseCsr>(b);
+    h.emplace();
+    ca = std::make_unique<anchors::CusparseSpgemmOperand<double>>(valued(da, a, a_ones), s);
+    if (o.transpose_b)
+      cb = std::make_unique<anchors::CusparseSpgemmOperand<double>>(valued(db, b, b_ones), s);
     try {
-      cs_nnz = cusparse_spgemm(h, *ca, cb ? *cb : *ca, s);  // warm-up
+      cs_nnz = anchors::cusparse_spgemm(*h, *ca, cb ? *cb : *ca, s).nnz;  // warm-up
     } catch (const DeviceError& e) {
       anchor_note = e.what();
     }
@@ -265,9 +169,9 @@ void bench_spgemm_cuda(const BenchGraph& g, const SpgemmBenchOptions& o, Table& 
   for (int r = 0; r < reps; ++r) {
     t_ours.push_back(ours(nullptr).first);
     if (anchor && anchor_note.empty())
-      t_cs.push_back(event_ms(s, [&] { cusparse_spgemm(h, *ca, cb ? *cb : *ca, s); }));
+      t_cs.push_back(event_ms(s, [&] { anchors::cusparse_spgemm(*h, *ca, cb ? *cb : *ca, s); }));
   }
-  if (h) cusparseDestroy(h);
+  h.reset();
   cuda_ok(cudaStreamSynchronize(s), "cudaStreamSynchronize");
 
   const double ms = median(t_ours), cs_ms = median(t_cs);

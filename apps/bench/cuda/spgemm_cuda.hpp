@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "../bench.hpp"
+#include "bench/bench.hpp"
 #include "graphrun/kernels/cuda/spgemm.hpp"
 
 #if defined(GRAPHRUN_HAVE_CUDA)

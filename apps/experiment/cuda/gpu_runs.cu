@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "../../bench/bench.hpp"
-#include "cusparse_spgemm.hpp"
+#include "anchors/cuda/cusparse_spgemm.hpp"
 #include "gpu_runs.hpp"
 #include "graphrun/algorithms/cuda/mcl.hpp"
 #include "graphrun/engine/cuda_check.hpp"
@@ -16,6 +16,9 @@
 #include "graphrun/kernels/cuda/spgemm.hpp"
 
 namespace graphrun::cli::experiment {
+
+using anchors::cusparse_spgemm;
+using anchors::CusparseHandle;
 
 namespace {
 

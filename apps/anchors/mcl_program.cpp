@@ -1,7 +1,7 @@
 // Runs the `mcl` program: ABC file out, posix_spawnp (no shell, so labels
 // and paths need no quoting), waitpid, clusters back in. Everything lives in
 // a private mkdtemp directory that is removed on every way out.
-#include "experiment/mcl_program.hpp"
+#include "anchors/mcl_program.hpp"
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -27,7 +27,7 @@
 
 extern char** environ;
 
-namespace graphrun::cli::experiment {
+namespace graphrun::anchors {
 
 namespace {
 
@@ -268,4 +268,4 @@ bool mcl_program_available(const std::string& program) {
   }
 }
 
-}  // namespace graphrun::cli::experiment
+}  // namespace graphrun::anchors

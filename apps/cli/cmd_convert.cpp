@@ -1,7 +1,7 @@
 // graphrun convert: rewrite a graph as a binary cache (.grb) or Matrix Market.
 #include <memory>
 
-#include "commands.hpp"
+#include "common.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/io/write.hpp"
 
@@ -24,7 +24,7 @@ Target target_of(const std::string& path) {
 }
 
 void run_convert(const ConvertArgs& a) {
-  make_context(a.common, "convert");
+  make_cpu_context(a.common, "convert");
   const Target target = target_of(a.output);
   if (a.output == "-" && target != Target::edge_list)
     throw ArgumentError("convert writes the .grb cache and Matrix Market to files only");

@@ -1,20 +1,15 @@
-// The GPU side of `graphrun bench spmv`: cuSPARSE's CSR SpMV as the anchor,
-// and timing by CUDA events. CUDA builds only.
+// cuSPARSE's CSR SpMV, the GPU anchor of `graphrun bench spmv` and of the
+// cuSPARSE PageRank (cusparse_pagerank.hpp). CUDA builds only.
 #pragma once
 
 #if defined(GRAPHRUN_HAVE_CUDA)
 #include <cuda_runtime_api.h>
 
-#include <functional>
 #include <memory>
 
 #include "graphrun/engine/device_csr.hpp"
 
-namespace graphrun::cli::bench {
-
-// The median over `reps` calls (after one warm-up) of the GPU time of
-// fn(stream), each call bracketed by CUDA events on a stream of its own.
-double gpu_median_ms(int reps, const std::function<void(cudaStream_t)>& fn);
+namespace graphrun::anchors {
 
 // y = A x by cusparseSpMV (CSR, double, the default algorithm). The handle,
 // descriptors, index copies (32-bit when nnz fits, as cuSPARSE prefers), the
@@ -33,5 +28,5 @@ class CusparseSpmv {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace graphrun::cli::bench
+}  // namespace graphrun::anchors
 #endif  // GRAPHRUN_HAVE_CUDA

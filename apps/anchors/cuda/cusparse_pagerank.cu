@@ -2,14 +2,14 @@
 #include <algorithm>
 #include <span>
 
+#include "anchors/cuda/cusparse_pagerank.hpp"
+#include "anchors/cuda/cusparse_spmv.hpp"
 #include "graphrun/engine/cuda_check.hpp"
 #include "graphrun/engine/device_array.hpp"
 #include "graphrun/engine/device_csr.hpp"
 #include "graphrun/engine/stopwatch.hpp"
-#include "pagerank_cusparse.hpp"
-#include "spmv_cusparse.hpp"
 
-namespace graphrun::cli::bench {
+namespace graphrun::anchors {
 
 namespace {
 
@@ -82,4 +82,4 @@ double cusparse_pagerank_ms(const Graph& g, int iters, double damping, std::vect
   return ms;
 }
 
-}  // namespace graphrun::cli::bench
+}  // namespace graphrun::anchors

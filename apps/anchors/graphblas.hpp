@@ -11,12 +11,12 @@ extern "C" {
 
 #include "graphrun/engine/csr.hpp"
 
-namespace graphrun::cli::bench {
+namespace graphrun::anchors {
 
 // Throws graphrun::Error naming the call unless info is GrB_SUCCESS (or
 // GrB_NO_VALUE, which GraphBLAS returns for an absent entry, not a failure).
 void grb_check(GrB_Info info, const char* what);
-#define GRAPHRUN_GRB(call) ::graphrun::cli::bench::grb_check((call), #call)
+#define GRAPHRUN_GRB(call) ::graphrun::anchors::grb_check((call), #call)
 
 // GrB_init on the first call in the process; every call sets the thread count.
 void grb_init(int threads);
@@ -25,5 +25,5 @@ void grb_init(int threads);
 // when `ones` is set or `a` is a pattern. The caller frees it (GrB_Matrix_free).
 GrB_Matrix grb_matrix(const Csr<double>& a, bool ones = false);
 
-}  // namespace graphrun::cli::bench
+}  // namespace graphrun::anchors
 #endif  // GRAPHRUN_HAVE_GRAPHBLAS

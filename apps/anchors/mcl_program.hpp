@@ -19,7 +19,7 @@
 #include "graphrun/engine/csr.hpp"
 #include "graphrun/engine/types.hpp"
 
-namespace graphrun::cli::experiment {
+namespace graphrun::anchors {
 
 // mcl's defaults, except the thread count.
 struct MclProgramOptions {
@@ -50,4 +50,4 @@ MclProgramResult run_mcl_program(const Csr<double>& adj, const std::vector<std::
 // '/', otherwise found in a directory of PATH (what posix_spawnp will run).
 bool mcl_program_available(const std::string& program = "mcl");
 
-}  // namespace graphrun::cli::experiment
+}  // namespace graphrun::anchors

@@ -7,7 +7,7 @@
 
 #include "graphrun/engine/graph.hpp"
 
-namespace graphrun::cli::bench {
+namespace graphrun::anchors {
 
 // Unweighted PageRank for exactly `iters` (>= 2) iterations: per iteration
 // cusparseSpMV on Aᵀ, then one update kernel that writes r' and the next x
@@ -16,5 +16,5 @@ namespace graphrun::cli::bench {
 // is measured); the ranks go to *rank.
 double cusparse_pagerank_ms(const Graph& g, int iters, double damping, std::vector<double>* rank);
 
-}  // namespace graphrun::cli::bench
+}  // namespace graphrun::anchors
 #endif  // GRAPHRUN_HAVE_CUDA

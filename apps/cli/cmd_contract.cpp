@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "commands.hpp"
+#include "common.hpp"
 #include "graphrun/algorithms/contract.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/io/labels.hpp"

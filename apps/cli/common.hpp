@@ -29,6 +29,7 @@
 #include "graphrun/engine/graph.hpp"
 #include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/io/load.hpp"
+#include "graphrun/io/text_writer.hpp"
 
 namespace graphrun::cli {
 
@@ -104,11 +105,14 @@ CLI::Validator int_at_least(long long lo, std::string what);
 CLI::Validator int_in(long long lo, long long hi, std::string what);
 CLI::Validator real_in(double lo, bool lo_open, double hi, bool hi_open, std::string what);
 
-// The Context for `command` on the requested device. --device cuda is
-// allowed for the commands with a GPU path (pagerank, bfs) and refused
-// (ArgumentError, exit status 2) for the others, in a build without the CUDA
-// backend, and where no CUDA device is found.
+// The Context for a command with a GPU path on the requested device;
+// `command` names it in messages. --device cuda is refused (ArgumentError,
+// exit status 2) in a build without the CUDA backend and where no CUDA
+// device is found.
 Context make_context(const CommonOptions& o, std::string_view command);
+// The Context for a command that runs on the CPU only (info, convert): as
+// make_context, with --device cuda refused first.
+Context make_cpu_context(const CommonOptions& o, std::string_view command);
 
 // --max-device-memory in bytes, 0 when not given. ArgumentError (exit 2) for
 // a malformed size, and with --device cpu, where there is nothing to cap.
@@ -134,39 +138,10 @@ void check_output_path(const std::string& path);
 // Parses a vertex id as written in input files (a non-negative 64-bit integer).
 std::uint64_t parse_vertex_id(const std::string& text, std::string_view option);
 
-// Buffered text output with fast number formatting. Errors are detected by
-// OutputFile::commit() (or check_stdout()) through the stream's error flag.
-class TextWriter {
- public:
-  explicit TextWriter(std::FILE* f) : f_(f) { buf_.reserve(capacity); }
-  ~TextWriter() { flush(); }
-  TextWriter(const TextWriter&) = delete;
-  TextWriter& operator=(const TextWriter&) = delete;
-
-  TextWriter& put(char c) {
-    buf_ += c;
-    return maybe_flush();
-  }
-  TextWriter& put(std::string_view s) {
-    buf_ += s;
-    return maybe_flush();
-  }
-  TextWriter& put(std::uint64_t v);
-  TextWriter& put(std::int64_t v);
-  TextWriter& put(int v) { return put(static_cast<std::int64_t>(v)); }
-  // %.17g: enough digits to read back the same double.
-  TextWriter& put(double v);
-  void flush();
-
- private:
-  static constexpr std::size_t capacity = 1 << 20;
-  TextWriter& maybe_flush() {
-    if (buf_.size() >= capacity - 64) flush();
-    return *this;
-  }
-  std::FILE* f_;
-  std::string buf_;
-};
+// The outputs are written through io::TextWriter in its reporting form
+// (TextWriter(stream)): write errors are found by OutputFile::commit() or
+// check_stdout(), which report them.
+using io::TextWriter;
 
 // Writes what output calls v: its name in a named graph (--abc, or a cache
 // made from one), otherwise its input id.

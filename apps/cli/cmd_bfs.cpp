@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "commands.hpp"
+#include "common.hpp"
 #include "graphrun/algorithms/bfs.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/spmv_format.hpp"

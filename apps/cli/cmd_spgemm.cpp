@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "commands.hpp"
+#include "common.hpp"
 #include "graphrun/engine/device_memory.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/io/load.hpp"

@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <memory>
 
-#include "commands.hpp"
+#include "common.hpp"
 #include "graphrun/engine/row_stats.hpp"
 
 namespace graphrun::cli {
@@ -43,7 +43,7 @@ std::string bucket_text(std::size_t b) {
 }
 
 void run_info(const InfoArgs& a) {
-  make_context(a.common, "info");
+  make_cpu_context(a.common, "info");
   const Loaded in = load_input(a.common);
   const Graph& g = in.graph;
   const Csr<double>& adj = g.adj();

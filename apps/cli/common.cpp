@@ -202,14 +202,16 @@ std::size_t max_device_memory_option(const CommonOptions& o) {
   return cap;
 }
 
-Context make_context(const CommonOptions& o, std::string_view command) {
+Context make_cpu_context(const CommonOptions& o, std::string_view command) {
+  if (parse_device(o.device) == Device::cuda)
+    throw ArgumentError(std::string(command) + " runs on the CPU only; use --device cpu");
+  return make_context(o, command);
+}
+
+// `command` is named only by the message of a build without the CUDA backend.
+Context make_context(const CommonOptions& o, [[maybe_unused]] std::string_view command) {
   const Device device = parse_device(o.device);
   if (device == Device::cuda) {
-    // The commands with a GPU path; info and convert need no device.
-    const bool has_cuda_path = command == "pagerank" || command == "bfs" || command == "spgemm" ||
-                               command == "contract" || command == "mcl";
-    if (!has_cuda_path)
-      throw ArgumentError(std::string(command) + " runs on the CPU only; use --device cpu");
 #if defined(GRAPHRUN_HAVE_CUDA)
     if (cuda_device_count() == 0)
       throw ArgumentError(
@@ -285,32 +287,6 @@ std::uint64_t parse_vertex_id(const std::string& text, std::string_view option) 
     throw ArgumentError(std::string(option) + ": '" + text +
                         "' is not a vertex id (a non-negative integer)");
   return v;
-}
-
-TextWriter& TextWriter::put(std::uint64_t v) {
-  char tmp[24];
-  auto [p, ec] = std::to_chars(tmp, tmp + sizeof tmp, v);
-  buf_.append(tmp, p);
-  return maybe_flush();
-}
-
-TextWriter& TextWriter::put(std::int64_t v) {
-  char tmp[24];
-  auto [p, ec] = std::to_chars(tmp, tmp + sizeof tmp, v);
-  buf_.append(tmp, p);
-  return maybe_flush();
-}
-
-TextWriter& TextWriter::put(double v) {
-  char tmp[40];
-  auto [p, ec] = std::to_chars(tmp, tmp + sizeof tmp, v, std::chars_format::general, 17);
-  buf_.append(tmp, p);
-  return maybe_flush();
-}
-
-void TextWriter::flush() {
-  if (!buf_.empty()) std::fwrite(buf_.data(), 1, buf_.size(), f_);
-  buf_.clear();
 }
 
 TextWriter& put_vertex(TextWriter& w, const Graph& g, vertex_t v) {

@@ -1,4 +1,4 @@
-#include "graphblas.hpp"
+#include "anchors/graphblas.hpp"
 
 #if defined(GRAPHRUN_HAVE_GRAPHBLAS)
 #include <algorithm>
@@ -7,7 +7,7 @@
 
 #include "graphrun/engine/error.hpp"
 
-namespace graphrun::cli::bench {
+namespace graphrun::anchors {
 
 void grb_check(GrB_Info info, const char* what) {
   if (info != GrB_SUCCESS && info != GrB_NO_VALUE)
@@ -40,5 +40,5 @@ GrB_Matrix grb_matrix(const Csr<double>& a, bool ones) {
   return m;
 }
 
-}  // namespace graphrun::cli::bench
+}  // namespace graphrun::anchors
 #endif  // GRAPHRUN_HAVE_GRAPHBLAS

@@ -1,6 +1,5 @@
 // graphrun bench: the benchmark drivers (bench/*.cpp), one subcommand each.
 #include "bench/bench.hpp"
-#include "commands.hpp"
 
 namespace graphrun::cli {
 

@@ -1,4 +1,4 @@
-// cuSPARSE SpMV and event timing for `graphrun bench spmv`.
+// cuSPARSE's CSR SpMV, the GPU anchor of the SpMV and PageRank benchmarks.
 #include <cusparse.h>
 
 #include <algorithm>
@@ -6,12 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "anchors/cuda/cusparse_spmv.hpp"
 #include "graphrun/engine/cuda_check.hpp"
 #include "graphrun/engine/device_array.hpp"
 #include "graphrun/engine/error.hpp"
-#include "spmv_cusparse.hpp"
 
-namespace graphrun::cli::bench {
+namespace graphrun::anchors {
 
 namespace {
 
@@ -22,29 +22,6 @@ void check(cusparseStatus_t s, const char* call) {
 #define GRAPHRUN_CUSPARSE(call) check((call), #call)
 
 }  // namespace
-
-double gpu_median_ms(int reps, const std::function<void(cudaStream_t)>& fn) {
-  cudaStream_t stream = nullptr;
-  cudaEvent_t start = nullptr, stop = nullptr;
-  GRAPHRUN_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  GRAPHRUN_CUDA_CHECK(cudaEventCreate(&start));
-  GRAPHRUN_CUDA_CHECK(cudaEventCreate(&stop));
-  std::vector<double> ms;
-  for (int r = 0; r <= reps; ++r) {  // call 0 warms up
-    GRAPHRUN_CUDA_CHECK(cudaEventRecord(start, stream));
-    fn(stream);
-    GRAPHRUN_CUDA_CHECK(cudaEventRecord(stop, stream));
-    GRAPHRUN_CUDA_CHECK(cudaEventSynchronize(stop));
-    float t = 0;
-    GRAPHRUN_CUDA_CHECK(cudaEventElapsedTime(&t, start, stop));
-    if (r > 0) ms.push_back(t);
-  }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  cudaStreamDestroy(stream);
-  std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
-  return ms[ms.size() / 2];
-}
 
 struct CusparseSpmv::Impl {
   cusparseHandle_t handle = nullptr;
@@ -117,4 +94,4 @@ void CusparseSpmv::run(cudaStream_t stream) {
                                  m.buffer.data()));
 }
 
-}  // namespace graphrun::cli::bench
+}  // namespace graphrun::anchors

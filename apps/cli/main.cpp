@@ -1,5 +1,6 @@
-// graphrun: the command line. One file per subcommand (cmd_*.cpp); what they
-// share, including the exit-status policy, is in common.hpp.
+// graphrun: the command line. One file per subcommand, listed in the command
+// table (command_table.cpp); what they share, including the exit-status
+// policy, is in common.hpp.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
@@ -10,8 +11,9 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <vector>
 
-#include "commands.hpp"
+#include "command_table.hpp"
 #include "common.hpp"
 #include "graphrun/engine/error.hpp"
 
@@ -118,9 +120,7 @@ int main(int argc, char** argv) {
   );
   app.require_subcommand(1);
 
-  const Command commands[] = {add_pagerank(app), add_bfs(app),     add_spgemm(app),
-                              add_contract(app), add_mcl(app),     add_experiment(app),
-                              add_info(app),     add_convert(app), add_bench(app)};
+  const std::vector<Command> commands = add_commands(app);
   app.footer(std::string(exit_status_help + 1) +
              "\nRun 'graphrun SUBCOMMAND --help' for a subcommand's options, input formats and "
              "output.\n"
@@ -132,7 +132,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
     if (argc > 1 && argv[1][0] != '-' &&
-        std::none_of(std::begin(commands), std::end(commands),
+        std::none_of(commands.begin(), commands.end(),
                      [&](const Command& c) { return c.app->get_name() == argv[1]; }))
       return fail(exit_usage, "unknown subcommand '" + std::string(argv[1]) + "' (expected " +
                                   subcommand_list(commands) + "; see graphrun --help)");

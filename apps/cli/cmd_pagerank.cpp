@@ -3,7 +3,7 @@
 #include <memory>
 #include <numeric>
 
-#include "commands.hpp"
+#include "common.hpp"
 #include "graphrun/algorithms/pagerank.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/spmv_format.hpp"

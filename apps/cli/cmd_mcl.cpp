@@ -2,7 +2,7 @@
 // program writes clusters with --abc.
 #include <memory>
 
-#include "commands.hpp"
+#include "common.hpp"
 #include "graphrun/algorithms/cluster_compare.hpp"
 #include "graphrun/algorithms/mcl.hpp"
 #include "graphrun/engine/error.hpp"
