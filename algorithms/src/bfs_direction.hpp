@@ -8,15 +8,10 @@
 //                vertices.
 #pragma once
 
+#include "graphrun/engine/host_device.hpp"
 #include "graphrun/engine/types.hpp"
 
 // The GPU search evaluates the rule inside its device-side level loop too.
-#if defined(__CUDACC__)
-#define GRAPHRUN_BFS_HD __host__ __device__
-#else
-#define GRAPHRUN_BFS_HD
-#endif
-
 namespace graphrun::detail {
 
 struct BfsDirection {
@@ -27,8 +22,8 @@ struct BfsDirection {
   // Whether the step with this frontier (n_f vertices, m_f out-edges; m_u
   // unexplored edges; prev_n_f the previous frontier's size) pulls, given
   // whether the previous step pulled.
-  GRAPHRUN_BFS_HD bool pull(bool pulled, offset_t n_f, offset_t m_f, offset_t m_u,
-                            offset_t prev_n_f) const {
+  GRAPHRUN_HD bool pull(bool pulled, offset_t n_f, offset_t m_f, offset_t m_u,
+                        offset_t prev_n_f) const {
     if (!pulled) return m_f > 0 && static_cast<double>(m_f) > static_cast<double>(m_u) / alpha;
     return !(n_f < prev_n_f && static_cast<double>(n_f) < static_cast<double>(n) / beta);
   }

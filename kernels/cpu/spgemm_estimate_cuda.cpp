@@ -71,7 +71,7 @@ std::size_t cub_segmented_sort_bytes(std::size_t segments) {
   return add(mul(segments, 8), cub_scan_bytes(segments) + 5 * 256);
 }
 
-// kernels/spgemm.hpp upload_csr(): row pointers, columns, values when present.
+// DeviceCsr's upload (engine/device_csr.hpp): row pointers, columns, values when present.
 std::size_t uploaded_bytes(const SpgemmOperand& x) { return csr_bytes(x); }
 
 }  // namespace

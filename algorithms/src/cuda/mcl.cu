@@ -273,13 +273,6 @@ __global__ void rebase_row_ptr(std::int64_t count, const offset_t* ptr, offset_t
 
 unsigned warp_grid(vertex_t n) { return grid_for(static_cast<long long>(n) * 32, kBlock, 16); }
 
-DeviceCsr<float> upload(const Csr<float>& m) {
-  return DeviceCsr<float>(m.n_rows(), m.n_cols(),
-                          DeviceArray<offset_t>(std::span<const offset_t>(m.row_ptr())),
-                          DeviceArray<vertex_t>(std::span<const vertex_t>(m.col_idx())),
-                          DeviceArray<float>(std::span<const float>(m.values())));
-}
-
 // The pruning, inflation and chaos of one iteration or column block (E has
 // at most the n rows it was made for), with its scratch arrays kept from one
 // call to the next (grown when needed).
@@ -503,7 +496,7 @@ MclResult mcl_cuda_loop(Context& ctx, const Graph& g, const MclOptions& options,
   const vertex_t n = g.n_vertices();
   cudaStream_t stream = nullptr;  // the legacy stream: C of the SpGEMM is freed on it
 
-  DeviceCsr<float> m = upload(mcl::start_matrix(g, ctx.threads()));
+  DeviceCsr<float> m(mcl::start_matrix(g, ctx.threads()));
   PruneInflate prune_inflate(n, stream);
   GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
   result.phases.setup = t0.seconds();

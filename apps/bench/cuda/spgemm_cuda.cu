@@ -88,12 +88,7 @@ double event_ms(cudaStream_t s, Fn&& fn) {
 const DeviceCsr<double>& valued(const DeviceCsr<double>& a, const Csr<double>& host,
                                 std::unique_ptr<DeviceCsr<double>>& ones) {
   if (!a.is_pattern()) return a;
-  const std::vector<double> v(static_cast<std::size_t>(host.nnz()), 1.0);
-  ones = std::make_unique<DeviceCsr<double>>(
-      host.n_rows(), host.n_cols(),
-      DeviceArray<offset_t>(std::span<const offset_t>(host.row_ptr())),
-      DeviceArray<vertex_t>(std::span<const vertex_t>(host.col_idx())),
-      DeviceArray<double>(std::span<const double>(v)));
+  ones = std::make_unique<DeviceCsr<double>>(upload_with_values(host.view()));
   return *ones;
 }
 

@@ -22,17 +22,6 @@ using anchors::CusparseHandle;
 
 namespace {
 
-// Uploads m with values (ones for a pattern: cuSPARSE multiplies values).
-DeviceCsr<double> upload_valued(const Csr<double>& m) {
-  std::vector<double> ones;
-  if (m.is_pattern()) ones.assign(static_cast<std::size_t>(m.nnz()), 1.0);
-  const std::vector<double>& v = m.is_pattern() ? ones : m.values();
-  return DeviceCsr<double>(m.n_rows(), m.n_cols(),
-                           DeviceArray<offset_t>(std::span<const offset_t>(m.row_ptr())),
-                           DeviceArray<vertex_t>(std::span<const vertex_t>(m.col_idx())),
-                           DeviceArray<double>(std::span<const double>(v)));
-}
-
 __global__ void to_double(std::int64_t n, const float* in, double* out) {
   for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
        i += std::int64_t{gridDim.x} * blockDim.x)
@@ -59,8 +48,8 @@ DeviceCsr<double> widen_values(const DeviceCsr<float>& m, cudaStream_t s) {
 }  // namespace
 
 ContractionTiming time_contraction_cuda(const Csr<double>& a, const Csr<double>& s, int reps) {
-  const DeviceCsr<double> da = upload_valued(a), ds = upload_valued(s),
-                          dst = upload_valued(s.transpose());
+  const DeviceCsr<double> da = upload_with_values(a.view()), ds = upload_with_values(s.view()),
+                          dst = upload_with_values(s.transpose().view());
   CusparseHandle handle;
   cudaStream_t stream = nullptr;
   ContractionTiming t;

@@ -14,9 +14,9 @@ __global__ void share_starts(const offset_t* __restrict__ row_ptr, vertex_t n_ro
   if (p > shares) return;
   const offset_t total = offset_t(n_rows) + nnz;
   const offset_t diag = p * share_items < total ? p * share_items : total;
-  const MergeCoordinate c = merge_path_search(diag, row_ptr, n_rows, nnz);
+  const MergeCoord c = merge_path_search(diag, row_ptr + 1, n_rows, nnz);  // the host's search
   row[p] = c.row;
-  k[p] = c.k;
+  k[p] = c.entry;
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "graphrun/engine/coo.hpp"
+#include "graphrun/engine/host_device.hpp"
 #include "graphrun/engine/types.hpp"
 
 namespace graphrun {
@@ -30,13 +31,7 @@ struct CsrView {
   const vertex_t* col_idx = nullptr;
   const T* values = nullptr;  // nullptr for a pattern matrix
 
-#if defined(__CUDACC__)
-  __host__ __device__
-#endif
-      T
-      value(offset_t k) const {
-    return values ? values[k] : T(1);
-  }
+  GRAPHRUN_HD T value(offset_t k) const { return values ? values[k] : T(1); }
 };
 
 // What to do with repeated (row, col) entries when assembling CSR.

@@ -9,6 +9,9 @@
 // CUDA builds only (GRAPHRUN_HAVE_CUDA).
 #pragma once
 
+#include <span>
+#include <vector>
+
 #include "graphrun/engine/csr.hpp"
 #include "graphrun/engine/device_array.hpp"
 #include "graphrun/engine/graph.hpp"
@@ -22,13 +25,17 @@ template <class T>
 class DeviceCsr {
  public:
   DeviceCsr() = default;
-  // Uploads a host matrix.
-  explicit DeviceCsr(const Csr<T>& a)
-      : n_rows_(a.n_rows()),
-        n_cols_(a.n_cols()),
-        row_ptr_(std::span<const offset_t>(a.row_ptr())),
-        col_idx_(std::span<const vertex_t>(a.col_idx())),
-        values_(std::span<const T>(a.values())) {}
+  // Uploads a host matrix (the one upload of CSR to the device; values only
+  // where the matrix has them).
+  explicit DeviceCsr(const CsrView<T>& a)
+      : n_rows_(a.n_rows),
+        n_cols_(a.n_cols),
+        row_ptr_(std::span<const offset_t>(a.row_ptr, static_cast<std::size_t>(a.n_rows) + 1)),
+        col_idx_(std::span<const vertex_t>(a.col_idx, static_cast<std::size_t>(a.nnz))),
+        values_(a.values
+                    ? DeviceArray<T>(std::span<const T>(a.values, static_cast<std::size_t>(a.nnz)))
+                    : DeviceArray<T>()) {}
+  explicit DeviceCsr(const Csr<T>& a) : DeviceCsr(a.view()) {}
   // Takes already-filled device arrays (a kernel's output); values may be empty.
   DeviceCsr(vertex_t n_rows, vertex_t n_cols, DeviceArray<offset_t> row_ptr,
             DeviceArray<vertex_t> col_idx, DeviceArray<T> values)
@@ -67,6 +74,17 @@ class DeviceCsr {
   DeviceArray<vertex_t> col_idx_;
   DeviceArray<T> values_;
 };
+
+// Uploads `a` with values even where it is a pattern (ones then), for
+// libraries that multiply stored values, as cuSPARSE does.
+template <class T>
+DeviceCsr<T> upload_with_values(const CsrView<T>& a) {
+  if (a.values) return DeviceCsr<T>(a);
+  const std::vector<T> ones(static_cast<std::size_t>(a.nnz), T(1));
+  CsrView<T> valued = a;
+  valued.values = ones.data();
+  return DeviceCsr<T>(valued);
+}
 
 // A graph's adjacency in GPU memory (Graph::device_adjacency): values
 // present when the graph is weighted.

@@ -12,15 +12,10 @@
 
 #include <cstdint>
 
+#include "graphrun/engine/host_device.hpp"
 #include "graphrun/engine/types.hpp"
 
 namespace graphrun {
-
-#if defined(__CUDACC__)
-#define GRAPHRUN_HD __host__ __device__
-#else
-#define GRAPHRUN_HD
-#endif
 
 // The same struct serves host and device kernels: on the GPU `bits` is a
 // device pointer.

@@ -28,29 +28,11 @@
 #include "graphrun/kernels/cpu/spgemm.hpp"
 
 #if defined(GRAPHRUN_HAVE_CUDA)
-#include <span>
-
 #include "graphrun/engine/device_csr.hpp"
 #include "graphrun/kernels/cuda/spgemm.hpp"
 #endif
 
 namespace graphrun {
-
-#if defined(GRAPHRUN_HAVE_CUDA)
-namespace detail {
-
-template <class T>
-DeviceCsr<T> upload_csr(const CsrView<T>& m) {
-  const auto rows = static_cast<std::size_t>(m.n_rows);
-  const auto nnz = static_cast<std::size_t>(m.nnz);
-  return DeviceCsr<T>(
-      m.n_rows, m.n_cols, DeviceArray<offset_t>(std::span<const offset_t>(m.row_ptr, rows + 1)),
-      DeviceArray<vertex_t>(std::span<const vertex_t>(m.col_idx, nnz)),
-      m.values ? DeviceArray<T>(std::span<const T>(m.values, nnz)) : DeviceArray<T>());
-}
-
-}  // namespace detail
-#endif
 
 template <class S, class T>
 Csr<typename S::value_type> spgemm(Context& ctx, const CsrView<T>& a, const CsrView<T>& b,
@@ -64,8 +46,7 @@ Csr<typename S::value_type> spgemm(Context& ctx, const CsrView<T>& a, const CsrV
   }
 #if defined(GRAPHRUN_HAVE_CUDA)
   if constexpr (spgemm_compiled<S, T>) {
-    const DeviceCsr<T> da = detail::upload_csr(a);
-    const DeviceCsr<T> db = detail::upload_csr(b);
+    const DeviceCsr<T> da(a), db(b);
     cuda::SpgemmOptions options;
     options.deterministic = ctx.deterministic();
     return cuda::spgemm<S, T>(da, db, options, stats).download();

@@ -7,7 +7,8 @@
 // same work whatever the row lengths (one row of a million entries is spread
 // over many blocks). Share p starts at diagonal p * share_items, at the
 // coordinate (row, k) with row + k = diagonal found by binary search along
-// the diagonal (merge_path_search):
+// the diagonal (graphrun::merge_path_search, the same search the CPU
+// partition uses, in engine/formats/merge_path.hpp):
 //
 //   share_row[p], share_k[p]   p = 0 .. shares; share `shares` is (n_rows, nnz)
 //
@@ -16,37 +17,12 @@
 #pragma once
 
 #include "graphrun/engine/device_csr.hpp"
+#include "graphrun/engine/formats/merge_path.hpp"
 
 #if defined(GRAPHRUN_HAVE_CUDA)
 #include <cuda_runtime_api.h>
 
 namespace graphrun::cuda {
-
-// The coordinate where diagonal `diag` crosses the merge path: `row` row ends
-// and `diag - row` entries come before it. row_ptr has n_rows + 1 offsets.
-struct MergeCoordinate {
-  vertex_t row;
-  offset_t k;
-};
-
-#if defined(__CUDACC__)
-__host__ __device__
-#endif
-    inline MergeCoordinate
-    merge_path_search(offset_t diag, const offset_t* row_ptr, vertex_t n_rows, offset_t nnz) {
-  // Largest i in [lo, hi] such that the first i row ends all come before
-  // entry diag - i: row end i-1 (= row_ptr[i]) <= entry index diag - i.
-  offset_t lo = diag > nnz ? diag - nnz : 0;
-  offset_t hi = diag < offset_t(n_rows) ? diag : offset_t(n_rows);
-  while (lo < hi) {
-    const offset_t mid = lo + (hi - lo) / 2;
-    if (row_ptr[mid + 1] <= diag - 1 - mid)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return {static_cast<vertex_t>(lo), diag - lo};
-}
 
 struct MergePathView {
   vertex_t shares = 0;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "graphrun/engine/csr.hpp"
+#include "graphrun/engine/host_device.hpp"
 #include "graphrun/engine/types.hpp"
 
 namespace graphrun {
@@ -36,13 +37,7 @@ struct EllView {
   const vertex_t* col_idx = nullptr;  // width * n_rows, column-major, -1 = padding
   const T* values = nullptr;          // nullptr for a pattern matrix
 
-#if defined(__CUDACC__)
-  __host__ __device__
-#endif
-      T
-      value(offset_t slot) const {
-    return values ? values[slot] : T(1);
-  }
+  GRAPHRUN_HD T value(offset_t slot) const { return values ? values[slot] : T(1); }
 };
 
 template <class T>

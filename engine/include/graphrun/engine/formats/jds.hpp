@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "graphrun/engine/csr.hpp"
+#include "graphrun/engine/host_device.hpp"
 #include "graphrun/engine/types.hpp"
 
 namespace graphrun {
@@ -36,13 +37,7 @@ struct JdsView {
   const vertex_t* col_idx = nullptr;
   const T* values = nullptr;  // nullptr for a pattern matrix
 
-#if defined(__CUDACC__)
-  __host__ __device__
-#endif
-      T
-      value(offset_t k) const {
-    return values ? values[k] : T(1);
-  }
+  GRAPHRUN_HD T value(offset_t k) const { return values ? values[k] : T(1); }
 };
 
 template <class T>

@@ -26,16 +26,11 @@
 #include <vector>
 
 #include "graphrun/engine/csr.hpp"
+#include "graphrun/engine/host_device.hpp"
 #include "graphrun/engine/row_stats.hpp"
 #include "graphrun/engine/types.hpp"
 
 namespace graphrun {
-
-#if defined(__CUDACC__)
-#define GRAPHRUN_MERGE_HD __host__ __device__
-#else
-#define GRAPHRUN_MERGE_HD
-#endif
 
 // A point on the merge path: `row` row ends and `entry` entries consumed.
 struct MergeCoord {
@@ -49,8 +44,8 @@ struct MergeCoord {
 // merge of row_end[0 .. n_rows-1] (= row_ptr + 1) with 0 .. nnz-1: the
 // largest row count i such that the first i row ends all come before entry
 // diagonal - i in the merge (row_end[i-1] <= diagonal - i).
-GRAPHRUN_MERGE_HD inline MergeCoord merge_path_search(offset_t diagonal, const offset_t* row_end,
-                                                      vertex_t n_rows, offset_t nnz) {
+GRAPHRUN_HD inline MergeCoord merge_path_search(offset_t diagonal, const offset_t* row_end,
+                                                vertex_t n_rows, offset_t nnz) {
   offset_t lo = diagonal > nnz ? diagonal - nnz : 0;
   offset_t hi = diagonal < offset_t{n_rows} ? diagonal : offset_t{n_rows};
   while (lo < hi) {
