@@ -281,6 +281,24 @@ Csr<double> with_two_global_rows() {
   return Csr<double>::from_coo(c);
 }
 
+// Coo built entry by entry, values drawn from [lo, hi).
+struct CooBuilder {
+  test::Rng& rng;
+  double lo, hi;
+  Coo<double> coo;
+  CooBuilder(test::Rng& r, vertex_t rows, vertex_t cols, double l, double h)
+      : rng(r), lo(l), hi(h) {
+    coo.n_rows = rows;
+    coo.n_cols = cols;
+  }
+  void add(vertex_t i, vertex_t j) {
+    coo.row.push_back(i);
+    coo.col.push_back(j);
+    coo.val.push_back(rng.uniform(lo, hi));
+  }
+  Csr<double> csr() const { return Csr<double>::from_coo(coo); }
+};
+
 // Rows of A whose products are mostly one long row of B (an R-MAT hub in a
 // row of S·A): the block-wide teams defer such B rows and walk them with
 // every thread. A has 16 entries per row (a label map's transpose shape),
@@ -291,38 +309,25 @@ Csr<double> with_two_global_rows() {
 Csr<double> with_hubs(vertex_t n_cols, std::uint64_t seed) {
   test::Rng rng(seed);
   const vertex_t k = 4000;
-  Coo<double> b;
-  b.n_rows = k;
-  b.n_cols = n_cols;
+  CooBuilder b(rng, k, n_cols, -1.0, 2.0);
   for (vertex_t r = 0; r < k; ++r) {
     const std::int64_t len = r == 7         ? 30000
                              : r % 997 == 5 ? 3000
                              : r % 101 == 3 ? 300
                                             : rng.below(4);
-    for (std::int64_t t = 0; t < len; ++t) {
-      b.row.push_back(r);
-      b.col.push_back(static_cast<vertex_t>(rng.below(n_cols)));
-      b.val.push_back(rng.uniform(-1.0, 2.0));
-    }
+    for (std::int64_t t = 0; t < len; ++t) b.add(r, static_cast<vertex_t>(rng.below(n_cols)));
   }
-  return Csr<double>::from_coo(b);
+  return b.csr();
 }
 
 TEST_F(CudaSpgemm, LongBRowsAreSharedByTheWholeBlock) {
   test::Rng rng(41);
-  Coo<double> a;
-  a.n_rows = 3000;
-  a.n_cols = 4000;
-  auto add = [&](vertex_t i, vertex_t j) {
-    a.row.push_back(i);
-    a.col.push_back(j);
-    a.val.push_back(rng.uniform(0.5, 1.5));
-  };
+  CooBuilder a(rng, 3000, 4000, 0.5, 1.5);
   for (vertex_t i = 0; i < 2999; ++i)
-    for (int t = 0; t < 16; ++t) add(i, static_cast<vertex_t>(rng.below(4000)));
+    for (int t = 0; t < 16; ++t) a.add(i, static_cast<vertex_t>(rng.below(4000)));
   // Row 2999: B rows 3100..3139 (of 20 entries in the last B) and 2040..2999 (empty there).
-  for (vertex_t j = 0; j < 1000; ++j) add(2999, j < 40 ? 3100 + j : 2000 + j);
-  const auto sa = Csr<double>::from_coo(a);
+  for (vertex_t j = 0; j < 1000; ++j) a.add(2999, j < 40 ? 3100 + j : 2000 + j);
+  const auto sa = a.csr();
 
   const vertex_t wide = vertex_t{1} << 20;
   const auto hubs_wide = with_hubs(wide, 42);
@@ -334,17 +339,10 @@ TEST_F(CudaSpgemm, LongBRowsAreSharedByTheWholeBlock) {
   check_product<MinPlus<double>>(sa, hubs, "16 per row * hubs, min-plus");
 
   // The overflow row against B rows 3100..3139 of length 20 and the rest empty.
-  Coo<double> b;
-  b.n_rows = 4000;
-  b.n_cols = 5000;
+  CooBuilder b(rng, 4000, 5000, -1.0, 2.0);
   for (vertex_t r = 3100; r < 3140; ++r)
-    for (int t = 0; t < 20; ++t) {
-      b.row.push_back(r);
-      b.col.push_back(static_cast<vertex_t>(rng.below(5000)));
-      b.val.push_back(rng.uniform(-1.0, 2.0));
-    }
-  check_product<PlusTimes<double>>(sa, Csr<double>::from_coo(b), "40 deferred B rows in one row",
-                                   hash_only());
+    for (int t = 0; t < 20; ++t) b.add(r, static_cast<vertex_t>(rng.below(5000)));
+  check_product<PlusTimes<double>>(sa, b.csr(), "40 deferred B rows in one row", hash_only());
 }
 
 // A row of C with ~146,000 entries over 2^20 columns (a long segment of the
@@ -352,25 +350,19 @@ TEST_F(CudaSpgemm, LongBRowsAreSharedByTheWholeBlock) {
 // shared memory.
 TEST_F(CudaSpgemm, ALongGlobalRowAmongShortOnes) {
   test::Rng rng(51);
-  Coo<double> a;
-  a.n_rows = 40;
-  a.n_cols = 5000;
-  auto add = [&](vertex_t i, vertex_t j) {
-    a.row.push_back(i);
-    a.col.push_back(j);
-    a.val.push_back(rng.uniform(0.5, 1.5));
-  };
-  for (vertex_t j = 0; j < 5000; ++j) add(0, j);
-  for (vertex_t j = 0; j < 600; ++j) add(3, static_cast<vertex_t>(rng.below(5000)));
-  for (vertex_t j = 0; j < 640; ++j) add(17, static_cast<vertex_t>(rng.below(5000)));
+  CooBuilder a(rng, 40, 5000, 0.5, 1.5);
+  for (vertex_t j = 0; j < 5000; ++j) a.add(0, j);
+  for (vertex_t j = 0; j < 600; ++j) a.add(3, static_cast<vertex_t>(rng.below(5000)));
+  for (vertex_t j = 0; j < 640; ++j) a.add(17, static_cast<vertex_t>(rng.below(5000)));
   for (vertex_t i = 20; i < 40; ++i)
-    for (int t = 0; t < 10; ++t) add(i, static_cast<vertex_t>(rng.below(5000)));
-  const auto sa = Csr<double>::from_coo(a);
+    for (int t = 0; t < 10; ++t) a.add(i, static_cast<vertex_t>(rng.below(5000)));
+  const auto sa = a.csr();
   const auto b = random<double>(5000, vertex_t{1} << 20, MatrixShape::uniform, 30, 52);
   const auto stats = check_product<PlusTimes<double>>(sa, b, "a row of ~146,000 entries");
   EXPECT_GE(stats.global_rows, 3);
-  const auto af = Csr<float>::from_coo(
-      Coo<float>{a.n_rows, a.n_cols, a.row, a.col, std::vector<float>(a.val.begin(), a.val.end())});
+  const auto af =
+      Csr<float>::from_coo(Coo<float>{a.coo.n_rows, a.coo.n_cols, a.coo.row, a.coo.col,
+                                      std::vector<float>(a.coo.val.begin(), a.coo.val.end())});
   const auto bf = random<float>(5000, vertex_t{1} << 20, MatrixShape::uniform, 30, 53);
   check_product<PlusTimes<float>>(af, bf, "a row of ~146,000 entries, float");
 }
