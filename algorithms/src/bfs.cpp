@@ -32,14 +32,11 @@
 #include <vector>
 
 #include "bfs_direction.hpp"
+#include "gpu_backend.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/semiring.hpp"
 #include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/kernels/spmv.hpp"
-
-#if defined(GRAPHRUN_HAVE_CUDA)
-#include "cuda/gpu_algorithms.hpp"
-#endif
 
 namespace graphrun {
 
@@ -273,11 +270,7 @@ class Bfs {
 BfsResult bfs(Context& ctx, const Graph& g, vertex_t source, const BfsOptions& options) {
   validate(g, source, options);
   if (ctx.device() == Device::cuda) {
-#if defined(GRAPHRUN_HAVE_CUDA)
     return detail::bfs_cuda(ctx, g, source, options);
-#else
-    throw DeviceError("bfs: this build has no CUDA backend; use Device::cpu");
-#endif
   }
   if (options.parents) return Bfs<AnySecond>(ctx, g, options).run(source);
   return Bfs<OrAnd>(ctx, g, options).run(source);

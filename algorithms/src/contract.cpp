@@ -27,14 +27,11 @@
 
 #include <string>
 
+#include "gpu_backend.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/semiring.hpp"
 #include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/kernels/spgemm.hpp"
-
-#if defined(GRAPHRUN_HAVE_CUDA)
-#include "cuda/contract_cuda.hpp"
-#endif
 
 namespace graphrun {
 
@@ -129,14 +126,10 @@ ContractResult contract(Context& ctx, const Graph& g, std::span<const vertex_t> 
   ContractResult result;
   Csr<double> c;
   if (ctx.device() == Device::cuda) {
-#if defined(GRAPHRUN_HAVE_CUDA)
     detail::ContractProducts p = detail::contract_products_cuda(ctx, g.adj(), g.weighted(), s, st);
     c = std::move(p.quotient);
     result.products = p.products;
     result.compute_seconds = p.compute_seconds;
-#else
-    throw DeviceError("contract: this build has no CUDA backend; use Device::cpu");
-#endif
   } else {
     const Stopwatch t_compute;
     SpgemmStats first, second;

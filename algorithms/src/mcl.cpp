@@ -21,15 +21,12 @@
 #include <cmath>
 #include <new>
 
+#include "gpu_backend.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/semiring.hpp"
 #include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/kernels/cpu/spgemm.hpp"
 #include "mcl_parts.hpp"
-
-#if defined(GRAPHRUN_HAVE_CUDA)
-#include "cuda/gpu_algorithms.hpp"
-#endif
 
 namespace graphrun {
 
@@ -197,11 +194,7 @@ MclResult mcl_cpu(Context& ctx, const Graph& g, const MclOptions& options) {
 MclResult mcl(Context& ctx, const Graph& g, const MclOptions& options) {
   detail::mcl::validate(options);
   if (ctx.device() == Device::cuda) {
-#if defined(GRAPHRUN_HAVE_CUDA)
     return detail::mcl_cuda(ctx, g, options);
-#else
-    throw DeviceError("mcl: this build has no CUDA backend; use Device::cpu");
-#endif
   }
   return mcl_cpu(ctx, g, options);
 }

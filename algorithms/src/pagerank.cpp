@@ -22,16 +22,13 @@
 #include <string>
 #include <vector>
 
+#include "gpu_backend.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/semiring.hpp"
 #include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/kernels/cpu/partition.hpp"
 #include "graphrun/kernels/cpu/spmv_csr.hpp"
 #include "pagerank_start.hpp"
-
-#if defined(GRAPHRUN_HAVE_CUDA)
-#include "cuda/gpu_algorithms.hpp"
-#endif
 
 namespace graphrun {
 
@@ -110,11 +107,7 @@ PageRankResult pagerank(Context& ctx, const Graph& g, const PageRankOptions& opt
   const double start_scale = detail::pagerank_start_scale(options, g.n_vertices());
   if (options.use_weights && g.weighted()) detail::pagerank_check_weights(g);
   if (ctx.device() == Device::cuda) {
-#if defined(GRAPHRUN_HAVE_CUDA)
     return detail::pagerank_cuda(ctx, g, options);
-#else
-    throw DeviceError("pagerank: this build has no CUDA backend; use Device::cpu");
-#endif
   }
   if (options.reorder != Reorder::automatic && options.reorder != Reorder::none &&
       g.n_vertices() > 0) {

@@ -46,8 +46,8 @@
 #include <optional>
 
 #include "../bfs_direction.hpp"
+#include "../gpu_backend.hpp"
 #include "device_util.cuh"
-#include "gpu_algorithms.hpp"
 #include "graphrun/engine/semiring.hpp"
 #include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/kernels/cuda/spmv.hpp"

@@ -4,7 +4,7 @@
 // comes back. compute_seconds is the two products alone: the device is
 // synchronized after the uploads and after the second product, so neither
 // the transfers nor work queued before are counted.
-#include "contract_cuda.hpp"
+#include "../gpu_backend.hpp"
 #include "device_util.cuh"
 #include "graphrun/engine/semiring.hpp"
 #include "graphrun/engine/stopwatch.hpp"

@@ -49,9 +49,9 @@
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_sort.cuh>
 
+#include "../gpu_backend.hpp"
 #include "../mcl_parts.hpp"
 #include "device_util.cuh"
-#include "gpu_algorithms.hpp"
 #include "graphrun/algorithms/cuda/mcl.hpp"
 #include "graphrun/engine/device_memory.hpp"
 #include "graphrun/engine/semiring.hpp"

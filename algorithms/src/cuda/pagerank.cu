@@ -27,9 +27,9 @@
 #include <cmath>
 #include <cub/block/block_reduce.cuh>
 
+#include "../gpu_backend.hpp"
 #include "../pagerank_start.hpp"
 #include "device_util.cuh"
-#include "gpu_algorithms.hpp"
 #include "graphrun/engine/semiring.hpp"
 #include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/kernels/cuda/spmv.hpp"
