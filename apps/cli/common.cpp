@@ -209,19 +209,17 @@ Context make_cpu_context(const CommonOptions& o, std::string_view command) {
 }
 
 // `command` is named only by the message of a build without the CUDA backend.
-Context make_context(const CommonOptions& o, [[maybe_unused]] std::string_view command) {
+Context make_context(const CommonOptions& o, std::string_view command) {
   const Device device = parse_device(o.device);
   if (device == Device::cuda) {
-#if defined(GRAPHRUN_HAVE_CUDA)
+    if (!cuda_backend_built())
+      throw ArgumentError(
+          "this build of graphrun has no CUDA backend (configured without CUDA), "
+          "so " +
+          std::string(command) + " cannot run with --device cuda; use --device cpu");
     if (cuda_device_count() == 0)
       throw ArgumentError(
           "--device cuda: no CUDA device found (no GPU or no driver); use --device cpu");
-#else
-    throw ArgumentError(
-        "this build of graphrun has no CUDA backend (configured without CUDA), "
-        "so " +
-        std::string(command) + " cannot run with --device cuda; use --device cpu");
-#endif
   }
   if (o.threads < 0 || o.threads > max_threads)
     throw ArgumentError("--threads " + std::to_string(o.threads) + " is outside 0.." +

@@ -15,6 +15,7 @@
 
 #include "command_table.hpp"
 #include "common.hpp"
+#include "graphrun/engine/context.hpp"
 #include "graphrun/engine/error.hpp"
 
 #ifndef GRAPHRUN_VERSION
@@ -111,13 +112,10 @@ int main(int argc, char** argv) {
   auto formatter = std::make_shared<Formatter>();
   formatter->column_width(28);
   app.formatter(formatter);
-  app.set_version_flag("--version", std::string("graphrun " GRAPHRUN_VERSION) +
-#if defined(GRAPHRUN_HAVE_CUDA)
-                                        " (CUDA backend: built)"
-#else
-                                        " (CUDA backend: not built)"
-#endif
-  );
+  app.set_version_flag("--version",
+                       std::string("graphrun " GRAPHRUN_VERSION) +
+                           (graphrun::cuda_backend_built() ? " (CUDA backend: built)"
+                                                           : " (CUDA backend: not built)"));
   app.require_subcommand(1);
 
   const std::vector<Command> commands = add_commands(app);

@@ -5,14 +5,12 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <string>
 
 #include "common.hpp"
+#include "graphrun/engine/context.hpp"
 #include "graphrun/engine/device_array.hpp"
 #include "graphrun/engine/device_memory.hpp"
-
-#if defined(GRAPHRUN_HAVE_CUDA)
-#include <cuda_runtime_api.h>
-#endif
 
 namespace graphrun::cli {
 
@@ -66,23 +64,22 @@ std::vector<MemoryLimit> device_memory_limits(Device device, std::string& why_no
   }
   // The cap applies whether or not a GPU is here to compare with.
   if (device_memory_cap() != 0) limits.push_back({"--max-device-memory", device_memory_cap()});
-#if defined(GRAPHRUN_HAVE_CUDA)
+  if (!cuda_backend_built()) {
+    why_none = "this build has no CUDA backend, so no GPU is present to compare with";
+    return limits;
+  }
   if (cuda_device_count() == 0) {
     if (limits.empty()) why_none = "no GPU is present (no CUDA device or no driver)";
     return limits;
   }
   std::size_t free_b = 0, total_b = 0;
-  const cudaError_t err = cudaMemGetInfo(&free_b, &total_b);
-  if (err != cudaSuccess) {
-    cudaGetLastError();
-    why_none = std::string("the GPU's memory cannot be read (") + cudaGetErrorString(err) + ")";
+  std::string error;
+  if (!device_memory_totals(free_b, total_b, error)) {
+    why_none = "the GPU's memory cannot be read (" + error + ")";
     return limits;
   }
   limits.push_back({"free GPU memory", free_b});
   limits.push_back({"total GPU memory", total_b});
-#else
-  why_none = "this build has no CUDA backend, so no GPU is present to compare with";
-#endif
   return limits;
 }
 

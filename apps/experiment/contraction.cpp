@@ -14,7 +14,6 @@ namespace graphrun::cli::experiment {
 
 namespace {
 
-#if defined(GRAPHRUN_HAVE_CUDA)
 constexpr vertex_t kGroup = 16;
 
 // Random labels into ceil(n/16) clusters, from a fixed seed (the same map
@@ -26,16 +25,14 @@ std::vector<vertex_t> random_labels(vertex_t n, vertex_t n_labels) {
   for (auto& l : labels) l = pick(rng);
   return labels;
 }
-#endif
 
 void run(ExperimentOptions& o) {
   if (parse_device(o.graphs.device) != Device::cuda)
     throw ArgumentError(
         "experiment contraction compares graphrun's SpGEMM with cuSPARSE's: it needs "
         "--device cuda");
-#if !defined(GRAPHRUN_HAVE_CUDA)
-  throw ArgumentError("experiment contraction: this build has no CUDA backend");
-#else
+  if (!cuda_backend_built())
+    throw ArgumentError("experiment contraction: this build has no CUDA backend");
   CommonOptions common;
   common.device = o.graphs.device;
   (void)make_context(common, "contract");  // a clear error where there is no GPU
@@ -93,7 +90,6 @@ void run(ExperimentOptions& o) {
   });
   table.finish();
   speed_ups.finish(o, "Graph contraction S*A*S^T on the GPU: graphrun vs cuSPARSE");
-#endif
 }
 
 }  // namespace

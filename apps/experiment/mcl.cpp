@@ -28,11 +28,8 @@ std::string against_planted(const bench::BenchGraph& bg, const std::vector<verte
 }
 
 void run_gpu(ExperimentOptions& o, const MclOptions& options) {
-#if !defined(GRAPHRUN_HAVE_CUDA)
-  (void)o;
-  (void)options;
-  throw ArgumentError("experiment mcl --device cuda: this build has no CUDA backend");
-#else
+  if (!cuda_backend_built())
+    throw ArgumentError("experiment mcl --device cuda: this build has no CUDA backend");
   CommonOptions common;
   common.device = "cuda";
   Context ctx = make_context(common, "mcl");
@@ -93,7 +90,6 @@ void run_gpu(ExperimentOptions& o, const MclOptions& options) {
   });
   table.finish();
   speed_ups.finish(o, "MCL iteration on the GPU: expansion by graphrun vs by cuSPARSE");
-#endif
 }
 
 void run_cpu(ExperimentOptions& o, const MclOptions& options) {

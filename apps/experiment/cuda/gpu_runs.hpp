@@ -1,6 +1,8 @@
-// The GPU halves of the experiments (CUDA builds only): each side runs on
-// the same device-resident inputs, graphrun's SpGEMM on one and cuSPARSE's
-// on the other, everything else shared.
+// The GPU halves of the experiments: each side runs on the same
+// device-resident inputs, graphrun's SpGEMM on one and cuSPARSE's on the
+// other, everything else shared. Declared in every build; defined by
+// gpu_runs.cu, or without CUDA by no_gpu/gpu_runs_absent.cpp (CMake picks
+// one), which refuses.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +13,6 @@
 #include "graphrun/engine/csr.hpp"
 #include "graphrun/engine/graph.hpp"
 
-#if defined(GRAPHRUN_HAVE_CUDA)
 namespace graphrun::cli::experiment {
 
 struct ContractionTiming {
@@ -40,4 +41,3 @@ struct MclPair {
 MclPair mcl_both_cuda(Context& ctx, const Graph& g, const MclOptions& options);
 
 }  // namespace graphrun::cli::experiment
-#endif

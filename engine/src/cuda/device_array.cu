@@ -90,6 +90,14 @@ std::size_t device_memory_free() {
   return free_b + static_cast<std::size_t>(reserved > used ? reserved - used : 0);
 }
 
+bool device_memory_totals(std::size_t& free_bytes, std::size_t& total_bytes, std::string& error) {
+  const cudaError_t err = cudaMemGetInfo(&free_bytes, &total_bytes);
+  if (err == cudaSuccess) return true;
+  cudaGetLastError();
+  error = cudaGetErrorString(err);
+  return false;
+}
+
 std::size_t device_memory_available() {
   return std::min(device_memory_free(), device_memory_headroom());
 }

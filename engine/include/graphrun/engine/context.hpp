@@ -19,7 +19,10 @@ enum class Device { cpu, cuda };
 // kernels, PageRank's fused pass and the format choice, which must agree.
 inline constexpr offset_t cpu_min_parallel_work = offset_t{1} << 14;
 
-Device parse_device(std::string_view name);  // "cpu" | "cuda", else ArgumentError
+Device parse_device(std::string_view name);
+// Whether this build has the CUDA backend (GRAPHRUN_HAVE_CUDA), for code that
+// must say so without a preprocessor test of its own.
+bool cuda_backend_built() noexcept;  // "cpu" | "cuda", else ArgumentError
 std::string_view to_string(Device d);
 
 class Context {

@@ -33,6 +33,10 @@ void release_device_memory(std::size_t bytes) noexcept;
 // What the cap leaves for a new allocation (SIZE_MAX without a cap).
 std::size_t device_memory_headroom() noexcept;
 
+// The current device's free and total memory (cudaMemGetInfo); false, with
+// the reason in `error`, where it cannot be read or the build has no CUDA.
+bool device_memory_totals(std::size_t& free_bytes, std::size_t& total_bytes, std::string& error);
+
 #if defined(GRAPHRUN_HAVE_CUDA)
 // What the device can give a new allocation now: its free memory plus what
 // its default stream-ordered pool holds unused (the cap apart).
