@@ -75,12 +75,10 @@ double component_edges(const Graph& g, const std::vector<std::int32_t>& level) {
 void run(const BfsBenchOptions& a) {
   const Device device = parse_device(a.common.device);
   if (device == Device::cuda) {
-#if defined(GRAPHRUN_HAVE_CUDA)
+    if (!cuda_backend_built())
+      throw ArgumentError("this build of graphrun has no CUDA backend; use --device cpu");
     if (cuda_device_count() == 0)
       throw ArgumentError("--device cuda: no CUDA device found; use --device cpu");
-#else
-    throw ArgumentError("this build of graphrun has no CUDA backend; use --device cpu");
-#endif
   }
   Context ctx(device, a.common.threads);
   Context cpu(Device::cpu, a.common.threads);
