@@ -27,12 +27,10 @@
 
 #include "anchors/graphblas.hpp"
 #include "bench.hpp"
+#include "cuda/spgemm_cuda.hpp"
+#include "graphrun/engine/device_array.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/stopwatch.hpp"
-
-#if defined(GRAPHRUN_HAVE_CUDA)
-#include "cuda/spgemm_cuda.hpp"
-#endif
 
 namespace graphrun::cli::bench {
 
@@ -174,48 +172,14 @@ void run_bench_spgemm(const SpgemmBenchArgs& args) {
     run_cpu(args, inputs);
     return;
   }
-#if defined(GRAPHRUN_HAVE_CUDA)
+  if (!cuda_backend_built())
+    throw ArgumentError(
+        "this build of graphrun has no CUDA backend, so bench spgemm cannot run with --device "
+        "cuda; use --device cpu");
   if (cuda_device_count() == 0)
     throw ArgumentError("--device cuda: no CUDA device found (no GPU or no driver)");
   if (o.threads > 0) omp_set_num_threads(o.threads);
-  SpgemmBenchOptions gpu;
-  gpu.reps = o.reps > 0 ? o.reps : 5;
-  gpu.transpose_b = args.transpose_b;
-  gpu.spgemm.deterministic = args.deterministic;
-  for (const std::string& kv : args.tune) {
-    const auto eq = kv.find('=');
-    const std::string key = kv.substr(0, eq);
-    long long value = 0;
-    try {
-      std::size_t used = 0;
-      if (eq == std::string::npos) throw std::invalid_argument(kv);
-      value = std::stoll(kv.substr(eq + 1), &used);
-      if (used != kv.size() - eq - 1 || value <= 0) throw std::invalid_argument(kv);
-    } catch (const std::exception&) {
-      throw ArgumentError("--tune " + kv + ": expected KEY=N with N a positive whole number");
-    }
-    auto narrow = [&](int& field) {
-      if (value > (1 << 30)) throw ArgumentError("--tune " + kv + ": too large");
-      field = static_cast<int>(value);
-    };
-    if (key == "dense-words")
-      narrow(gpu.spgemm.dense_words_per_entry);
-    else if (key == "dense-shared-products")
-      narrow(gpu.spgemm.dense_shared_max_products_per_entry);
-    else if (key == "warp-max-ip")
-      gpu.spgemm.warp_max_ip = value;
-    else
-      throw ArgumentError("--tune " + kv +
-                          ": unknown key (dense-words, dense-shared-products, warp-max-ip)");
-  }
-  Table table(spgemm_cuda_columns(), o.csv);
-  for_each_graph(inputs, [&](const BenchGraph& g) { bench_spgemm_cuda(g, gpu, table); });
-  table.finish();
-#else
-  throw ArgumentError(
-      "this build of graphrun has no CUDA backend, so bench spgemm cannot run with --device "
-      "cuda; use --device cpu");
-#endif
+  run_spgemm_cuda(inputs, args.transpose_b, args.deterministic, args.tune);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// The GPU half of `graphrun bench spgemm`: C = A·A (or A·Aᵀ) by graphrun's
+// The GPU half of `graphrun bench spgemm` (spgemm_cuda.hpp): C = A·A (or A·Aᵀ) by graphrun's
 // cuda::spgemm beside cuSPARSE's cusparseSpGEMM (CUSPARSE_SPGEMM_DEFAULT).
 //
 // Both sides are timed from nothing on the device but the inputs to a
@@ -22,6 +22,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,12 @@
 namespace graphrun::cli::bench {
 
 namespace {
+
+struct SpgemmBenchOptions {
+  int reps = 5;                // timed repetitions (medians)
+  bool transpose_b = false;    // A*Aᵀ instead of A*A
+  cuda::SpgemmOptions spgemm;  // ours: tuning overrides (--tune)
+};
 
 void cuda_ok(cudaError_t e, const char* what) {
   if (e != cudaSuccess) {
@@ -102,8 +109,6 @@ GeoMean& geo_mean() {
   static GeoMean g;
   return g;
 }
-
-}  // namespace
 
 std::vector<std::string> spgemm_cuda_columns() {
   return {"graph",       "n",           "nnz(A)",         "products",     "nnz(C)",
@@ -188,6 +193,45 @@ void bench_spgemm_cuda(const BenchGraph& g, const SpgemmBenchOptions& o, Table& 
              fixed(stats.sort_ms, 3), std::to_string(stats.chunks),
              std::to_string(stats.dense_rows), agree,
              gm.count ? fixed(std::exp(gm.log_sum / gm.count), 2) + "x" : "-"});
+}
+
+}  // namespace
+
+void run_spgemm_cuda(const BenchOptions& inputs, bool transpose_b, bool deterministic,
+                     const std::vector<std::string>& tune) {
+  SpgemmBenchOptions gpu;
+  gpu.reps = inputs.reps > 0 ? inputs.reps : 5;
+  gpu.transpose_b = transpose_b;
+  gpu.spgemm.deterministic = deterministic;
+  for (const std::string& kv : tune) {
+    const auto eq = kv.find('=');
+    const std::string key = kv.substr(0, eq);
+    long long value = 0;
+    try {
+      std::size_t used = 0;
+      if (eq == std::string::npos) throw std::invalid_argument(kv);
+      value = std::stoll(kv.substr(eq + 1), &used);
+      if (used != kv.size() - eq - 1 || value <= 0) throw std::invalid_argument(kv);
+    } catch (const std::exception&) {
+      throw ArgumentError("--tune " + kv + ": expected KEY=N with N a positive whole number");
+    }
+    auto narrow = [&](int& field) {
+      if (value > (1 << 30)) throw ArgumentError("--tune " + kv + ": too large");
+      field = static_cast<int>(value);
+    };
+    if (key == "dense-words")
+      narrow(gpu.spgemm.dense_words_per_entry);
+    else if (key == "dense-shared-products")
+      narrow(gpu.spgemm.dense_shared_max_products_per_entry);
+    else if (key == "warp-max-ip")
+      gpu.spgemm.warp_max_ip = value;
+    else
+      throw ArgumentError("--tune " + kv +
+                          ": unknown key (dense-words, dense-shared-products, warp-max-ip)");
+  }
+  Table table(spgemm_cuda_columns(), inputs.csv);
+  for_each_graph(inputs, [&](const BenchGraph& g) { bench_spgemm_cuda(g, gpu, table); });
+  table.finish();
 }
 
 }  // namespace graphrun::cli::bench
