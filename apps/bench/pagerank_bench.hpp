@@ -1,0 +1,38 @@
+// What both halves of `graphrun bench pagerank` (pagerank.cpp,
+// cuda/pagerank_cuda.cu) share: the options, the L1 check and the PageRank
+// options of a fixed number of iterations.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <vector>
+
+#include "bench.hpp"
+#include "graphrun/algorithms/pagerank.hpp"
+#include "graphrun/engine/vertex_order.hpp"
+
+namespace graphrun::cli::bench {
+
+struct PageRankBenchOptions {
+  BenchOptions common;
+  int iters = 20;
+  std::vector<Reorder> orderings = {Reorder::none, Reorder::automatic};
+};
+
+inline double l1(const std::vector<double>& a, const std::vector<double>& b) {
+  if (a.size() != b.size()) return std::numeric_limits<double>::infinity();
+  double s = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) s += std::abs(a[i] - b[i]);
+  return s;
+}
+
+inline PageRankOptions fixed_iterations(int iters) {
+  PageRankOptions o;
+  o.tol = std::numeric_limits<double>::min();  // never met: run exactly `iters`
+  o.max_iter = iters;
+  o.use_weights = false;
+  return o;
+}
+
+}  // namespace graphrun::cli::bench
