@@ -2,7 +2,6 @@
 // cuSPARSE's SpMV (cusparseSpMV, CSR) in place of graphrun's. CUDA builds only.
 #pragma once
 
-#if defined(GRAPHRUN_HAVE_CUDA)
 #include <vector>
 
 #include "graphrun/engine/graph.hpp"
@@ -17,4 +16,3 @@ namespace graphrun::anchors {
 double cusparse_pagerank_ms(const Graph& g, int iters, double damping, std::vector<double>* rank);
 
 }  // namespace graphrun::anchors
-#endif  // GRAPHRUN_HAVE_CUDA

@@ -17,13 +17,12 @@
 // come out sorted within each row. CUDA builds only.
 #pragma once
 
-#include "graphrun/engine/device_csr.hpp"
-
-#if defined(GRAPHRUN_HAVE_CUDA)
 #include <cuda_runtime_api.h>
 #include <cusparse.h>
 
 #include <cstdint>
+
+#include "graphrun/engine/device_csr.hpp"
 
 namespace graphrun::anchors {
 
@@ -81,4 +80,3 @@ DeviceCsr<T> cusparse_spgemm(const CusparseHandle& h, const DeviceCsr<T>& a, con
                              cudaStream_t stream);
 
 }  // namespace graphrun::anchors
-#endif  // GRAPHRUN_HAVE_CUDA

@@ -2,7 +2,6 @@
 // cuSPARSE PageRank (cusparse_pagerank.hpp). CUDA builds only.
 #pragma once
 
-#if defined(GRAPHRUN_HAVE_CUDA)
 #include <cuda_runtime_api.h>
 
 #include <memory>
@@ -29,4 +28,3 @@ class CusparseSpmv {
 };
 
 }  // namespace graphrun::anchors
-#endif  // GRAPHRUN_HAVE_CUDA

@@ -2,7 +2,6 @@
 // graphrun's kernels and their cuSPARSE anchors alike. CUDA builds only.
 #pragma once
 
-#if defined(GRAPHRUN_HAVE_CUDA)
 #include <cuda_runtime_api.h>
 
 #include <functional>
@@ -14,4 +13,3 @@ namespace graphrun::cli::bench {
 double gpu_median_ms(int reps, const std::function<void(cudaStream_t)>& fn);
 
 }  // namespace graphrun::cli::bench
-#endif  // GRAPHRUN_HAVE_CUDA
