@@ -31,8 +31,7 @@ class Fan {
     apart_ = apart;
     GRAPHRUN_CUDA_CHECK(cudaEventRecord(side_->forked, main));
     for (int i = 0; i < kSide + 1; ++i)
-      if (i < used_ || (apart_ && i == kSide))
-        GRAPHRUN_CUDA_CHECK(cudaStreamWaitEvent(side_->stream[i], side_->forked, 0));
+      if (in_use(i)) GRAPHRUN_CUDA_CHECK(cudaStreamWaitEvent(side_->stream[i], side_->forked, 0));
   }
 
   // The stream set apart (the caller's where side streams are unavailable).
@@ -48,7 +47,7 @@ class Fan {
   // The caller's stream waits for every side stream.
   void join() {
     for (int i = 0; i < kSide + 1; ++i) {
-      if (i >= used_ && !(apart_ && i == kSide)) continue;
+      if (!in_use(i)) continue;
       GRAPHRUN_CUDA_CHECK(cudaEventRecord(side_->done[i], side_->stream[i]));
       GRAPHRUN_CUDA_CHECK(cudaStreamWaitEvent(main_, side_->done[i], 0));
     }
@@ -57,6 +56,9 @@ class Fan {
   }
 
  private:
+  // Side stream i takes part in this fan: one of the groups' or the one set apart.
+  bool in_use(int i) const { return i < used_ || (apart_ && i == kSide); }
+
   struct Side {
     int device = -1;
     bool ok = false;

@@ -19,7 +19,6 @@
 #pragma once
 
 #include <string>
-#include <type_traits>
 
 #include "graphrun/engine/context.hpp"
 #include "graphrun/engine/csr.hpp"
