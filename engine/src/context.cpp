@@ -31,23 +31,3 @@ Context& Context::set_max_device_memory(std::size_t bytes) {
 }
 
 }  // namespace graphrun
-
-// Whether the CUDA backend is built, asked at run time, so that code above
-// the engine needs no preprocessor test of its own; and the device queries
-// of a build without it.
-#if defined(GRAPHRUN_HAVE_CUDA)
-namespace graphrun {
-bool cuda_backend_built() noexcept { return true; }
-}  // namespace graphrun
-#else
-#include "graphrun/engine/device_array.hpp"
-namespace graphrun {
-bool cuda_backend_built() noexcept { return false; }
-int cuda_device_count() noexcept { return 0; }
-void warm_up_device(int) noexcept {}
-bool device_memory_totals(std::size_t&, std::size_t&, std::string& error) {
-  error = "this build has no CUDA backend";
-  return false;
-}
-}  // namespace graphrun
-#endif

@@ -15,11 +15,9 @@
 #include <vector>
 
 #include "chunk_assembly.hpp"
-#include "graphrun/engine/error.hpp"
-#if defined(GRAPHRUN_HAVE_CUDA)
-#include "graphrun/engine/device_array.hpp"
+#include "graphrun/engine/context.hpp"
 #include "graphrun/engine/device_assembly.hpp"
-#endif
+#include "graphrun/engine/error.hpp"
 #include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/io/load.hpp"
 #include "id_map.hpp"
@@ -116,14 +114,11 @@ void parse_chunk(TextChunk& c, EdgeChunk& out, bool weighted, const LoadOptions&
 }
 
 // The graph assembled on the GPU, when asked for and possible; nullopt
-// when the host must do it (no CUDA, no GPU, not enough device memory).
-std::optional<Graph> assemble_on_device([[maybe_unused]] std::vector<EdgeChunk>& parsed,
-                                        [[maybe_unused]] bool weighted, const LoadOptions& options,
-                                        [[maybe_unused]] const std::string& path,
-                                        [[maybe_unused]] LoadStats* stats) {
-  if (!options.assemble_on_device) return std::nullopt;
-#if defined(GRAPHRUN_HAVE_CUDA)
-  if (cuda_device_count() == 0) return std::nullopt;
+// when the host must do it (no CUDA backend or GPU, not enough device memory).
+std::optional<Graph> assemble_on_device(std::vector<EdgeChunk>& parsed, bool weighted,
+                                        const LoadOptions& options, const std::string& path,
+                                        LoadStats* stats) {
+  if (!options.assemble_on_device || cuda_device_count() == 0) return std::nullopt;
   std::vector<IdEdges> parts;
   parts.reserve(parsed.size());
   for (const EdgeChunk& c : parsed) parts.push_back({c.src, c.dst, c.weight, c.max_id});
@@ -141,9 +136,6 @@ std::optional<Graph> assemble_on_device([[maybe_unused]] std::vector<EdgeChunk>&
   } catch (const DeviceMemoryError&) {
     return std::nullopt;  // too large for the device: the host assembles it
   }
-#else
-  return std::nullopt;
-#endif
 }
 
 }  // namespace

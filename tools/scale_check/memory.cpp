@@ -6,12 +6,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <string>
 
+#include "graphrun/engine/device_memory.hpp"
 #include "graphrun/engine/types.hpp"
-
-#if defined(GRAPHRUN_HAVE_CUDA)
-#include <cuda_runtime_api.h>
-#endif
 
 namespace graphrun::scale {
 
@@ -71,15 +69,11 @@ u64 device_bytes_needed(u64 n, u64 nnz) {
 
 void DeviceMemory::sample() {
   if (!enabled_) return;
-#if defined(GRAPHRUN_HAVE_CUDA)
   std::size_t free_b = 0, total_b = 0;
-  if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
-    cudaGetLastError();  // not sticky: leave no error for the library's next check
-    return;
-  }
+  std::string error;  // unreadable (no CUDA backend, no device): no sample
+  if (!device_memory_totals(free_b, total_b, error)) return;
   const u64 used = total_b - free_b;
   peak_ = std::max(peak_.value_or(0), used);
-#endif
 }
 
 std::string gib(u64 bytes) {

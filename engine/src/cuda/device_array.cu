@@ -18,6 +18,8 @@ void throw_cuda_error(cudaError_t err, const char* call, const char* file, int l
 
 void throw_device_size_overflow() { throw SizeError("device array size overflows size_t"); }
 
+bool cuda_backend_built() noexcept { return true; }
+
 int cuda_device_count() noexcept {
   int n = 0;
   if (cudaGetDeviceCount(&n) != cudaSuccess) {

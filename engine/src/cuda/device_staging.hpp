@@ -8,7 +8,6 @@
 // and reused; arrays of up to 1 MiB skip them (an ordinary copy).
 #pragma once
 
-#if defined(GRAPHRUN_HAVE_CUDA)
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -29,4 +28,3 @@ template <class From, class To>
 void stage_from_device(const From* from, std::size_t n, To* out, CUstream_st* stream);
 
 }  // namespace graphrun::detail
-#endif

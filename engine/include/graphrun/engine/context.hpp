@@ -19,11 +19,23 @@ enum class Device { cpu, cuda };
 // kernels, PageRank's fused pass and the format choice, which must agree.
 inline constexpr offset_t cpu_min_parallel_work = offset_t{1} << 14;
 
-Device parse_device(std::string_view name);
-// Whether this build has the CUDA backend (GRAPHRUN_HAVE_CUDA), for code that
-// must say so without a preprocessor test of its own.
-bool cuda_backend_built() noexcept;  // "cpu" | "cuda", else ArgumentError
+Device parse_device(std::string_view name);  // "cpu" | "cuda", else ArgumentError
 std::string_view to_string(Device d);
+
+// What every build can ask about the GPU, answered at run time, so that code
+// above the engine needs no preprocessor test: a build without the CUDA
+// backend links engine/src/no_gpu/device_absent.cpp, whose answers are "no".
+//
+// Whether this build has the CUDA backend.
+bool cuda_backend_built() noexcept;
+// Number of usable CUDA devices; 0 without backend, driver or GPU. Never throws.
+int cuda_device_count() noexcept;
+// Starts creating device `device`'s CUDA context on a thread of its own and
+// returns at once, so that the ~0.2 s it takes overlaps other work (a command
+// line reading its input). The first CUDA call that needs the context waits
+// for it; the thread is joined at exit. Errors are left for that first call
+// to report. Does nothing without a CUDA backend.
+void warm_up_device(int device) noexcept;
 
 class Context {
  public:

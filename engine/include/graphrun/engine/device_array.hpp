@@ -8,30 +8,20 @@
 //     the buffer; copies to and from the host wait for the stream first.
 //
 // DeviceBuffer owns untyped bytes; DeviceArray<T> is the typed array that
-// kernels and algorithms use. Both exist only in CUDA builds
-// (GRAPHRUN_HAVE_CUDA); cuda_device_count() exists in every build and
-// answers 0 where there is no CUDA backend, driver or GPU.
+// kernels and algorithms use. Both are defined only in CUDA builds (the
+// sources under cuda/ folders include this header); the questions every build
+// may ask (is there a device?) are in context.hpp.
 #pragma once
 
 #include <cstddef>
 #include <span>
 #include <vector>
 
+#include "graphrun/engine/context.hpp"
+
 struct CUstream_st;  // cudaStream_t, without the CUDA headers
 
 namespace graphrun {
-
-// Number of usable CUDA devices; 0 without backend, driver or GPU. Never throws.
-int cuda_device_count() noexcept;
-
-// Starts creating device `device`'s CUDA context on a thread of its own and
-// returns at once, so that the ~0.2 s it takes overlaps other work (a command
-// line reading its input). The first CUDA call that needs the context waits
-// for it; the thread is joined at exit. Errors are left for that first call
-// to report. Does nothing without a CUDA backend.
-void warm_up_device(int device) noexcept;
-
-#if defined(GRAPHRUN_HAVE_CUDA)
 
 [[noreturn]] void throw_device_size_overflow();
 
@@ -99,7 +89,5 @@ std::size_t DeviceArray<T>::bytes_for(std::size_t n) {
   if (__builtin_mul_overflow(n, sizeof(T), &b)) throw_device_size_overflow();
   return b;
 }
-
-#endif  // GRAPHRUN_HAVE_CUDA
 
 }  // namespace graphrun

@@ -7,10 +7,11 @@
 // every edge but a self loop followed by its reverse.
 //
 // Input order is part order, then edge order within a part (a loader's
-// parse chunks). CUDA builds only (GRAPHRUN_HAVE_CUDA).
+// parse chunks). Declared in every build; a build without the CUDA backend
+// links a definition that throws DeviceError (callers ask cuda_device_count()
+// first).
 #pragma once
 
-#if defined(GRAPHRUN_HAVE_CUDA)
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -51,4 +52,3 @@ AssembledCsr assemble_csr_on_device(std::span<const IdEdges> parts, bool mirror,
                                     bool keep_on_device = false);
 
 }  // namespace graphrun
-#endif  // GRAPHRUN_HAVE_CUDA

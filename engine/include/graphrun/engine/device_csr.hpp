@@ -6,7 +6,7 @@
 //   cuda::SpmvOperator<double> op(d, SpmvFormat::automatic);
 //   Csr<double> back = d.download();
 //
-// CUDA builds only (GRAPHRUN_HAVE_CUDA).
+// Defined in CUDA builds only (included by sources under cuda/ folders).
 #pragma once
 
 #include <span>
@@ -18,7 +18,6 @@
 #include "graphrun/engine/row_stats.hpp"
 #include "graphrun/engine/vertex_order.hpp"
 
-#if defined(GRAPHRUN_HAVE_CUDA)
 namespace graphrun {
 
 template <class T>
@@ -121,4 +120,3 @@ DeviceCsr<T> device_permute(const DeviceCsr<T>& a, const DeviceArray<vertex_t>& 
                             bool sort_columns = true, CUstream_st* stream = nullptr);
 
 }  // namespace graphrun
-#endif  // GRAPHRUN_HAVE_CUDA

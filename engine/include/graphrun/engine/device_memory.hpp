@@ -37,13 +37,12 @@ std::size_t device_memory_headroom() noexcept;
 // the reason in `error`, where it cannot be read or the build has no CUDA.
 bool device_memory_totals(std::size_t& free_bytes, std::size_t& total_bytes, std::string& error);
 
-#if defined(GRAPHRUN_HAVE_CUDA)
+// CUDA builds only (the SpGEMM and MCL size their pieces by them).
 // What the device can give a new allocation now: its free memory plus what
 // its default stream-ordered pool holds unused (the cap apart).
 std::size_t device_memory_free();
 // The same within the cap. For sizing work done in pieces (the SpGEMM's row
 // chunks, MCL's column blocks).
 std::size_t device_memory_available();
-#endif
 
 }  // namespace graphrun

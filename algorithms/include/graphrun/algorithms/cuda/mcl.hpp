@@ -12,8 +12,7 @@
 #include "graphrun/algorithms/mcl.hpp"
 #include "graphrun/engine/device_csr.hpp"
 
-#if defined(GRAPHRUN_HAVE_CUDA)
-#include <cuda_runtime_api.h>
+struct CUstream_st;  // cudaStream_t, without the CUDA headers
 
 namespace graphrun::cuda {
 
@@ -26,7 +25,7 @@ namespace graphrun::cuda {
 // column.
 using MclExpansion =
     std::function<DeviceCsr<double>(const DeviceCsr<float>& rows, const DeviceCsr<float>& m,
-                                    cudaStream_t stream, std::int64_t* products)>;
+                                    CUstream_st* stream, std::int64_t* products)>;
 
 // How the GPU loop splits an expansion into column blocks.
 struct MclBlocking {
@@ -44,4 +43,3 @@ MclResult mcl(Context& ctx, const Graph& g, const MclOptions& options,
               const MclExpansion& expansion, const MclBlocking& blocking = {});
 
 }  // namespace graphrun::cuda
-#endif  // GRAPHRUN_HAVE_CUDA

@@ -8,11 +8,9 @@
 // copy). CUDA builds only.
 #pragma once
 
-#if defined(GRAPHRUN_HAVE_CUDA)
 namespace graphrun::cuda {
 
 // GB/s (10^9 bytes per second) on the current device.
 double measured_copy_bandwidth();
 
 }  // namespace graphrun::cuda
-#endif  // GRAPHRUN_HAVE_CUDA

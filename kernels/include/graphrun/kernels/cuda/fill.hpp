@@ -3,9 +3,7 @@
 
 #include "graphrun/engine/device_array.hpp"
 
-#if defined(GRAPHRUN_HAVE_CUDA)
 namespace graphrun::cuda {
 template <class T>
 void fill(DeviceArray<T>& a, T value);
 }  // namespace graphrun::cuda
-#endif

@@ -1,8 +1,7 @@
 // Host arrays to the device through pinned double buffers: see
-// cuda/device_staging.hpp. A .cpp file, so that the conversion runs on
+// device_staging.hpp. A .cpp file, so that the conversion runs on
 // every host core (OpenMP), which nvcc-compiled host code does not get.
-#if defined(GRAPHRUN_HAVE_CUDA)
-#include "cuda/device_staging.hpp"
+#include "device_staging.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -145,4 +144,3 @@ template void stage_from_device(const std::uint32_t*, std::size_t, std::uint64_t
 template void stage_from_device(const std::uint64_t*, std::size_t, std::uint64_t*, CUstream_st*);
 
 }  // namespace graphrun::detail
-#endif  // GRAPHRUN_HAVE_CUDA
