@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sweeps the run-time tuning constants of the GPU SpGEMM one at a time around
-# their defaults (kernels/cuda/spgemm_config.cuh), each setting over the same
+# their defaults (kernels/plan/spgemm_gpu_policy.hpp), each setting over the same
 # inputs, and prints one line per setting: the geometric mean of the speed-up
 # over cuSPARSE and the lowest speed-up.
 #

@@ -206,7 +206,7 @@ Command add_bench_spgemm(CLI::App& bench) {
       ->type_name("S...");
   sub->add_option("--tune", args->tune,
                   "GPU only, for sweeps: override a tuning constant of the GPU SpGEMM\n"
-                  "(kernels/cuda/spgemm_config.cuh). dense-words=N: a row takes a bitmap of\n"
+                  "(kernels/plan/spgemm_gpu_policy.hpp). dense-words=N: a row takes a bitmap of\n"
                   "B's columns when the bitmap has at most N words per entry of its bound\n"
                   "(default 2); dense-shared-products=N: a bitmap row of more than N products\n"
                   "per entry accumulates in C rather than shared memory (16); warp-max-ip=N:\n"

@@ -1,6 +1,7 @@
-// Host-side helpers of the GPU SpGEMM (spgemm.cu): grid sizes, CUB error
-// checks, row chunks that fit a memory budget, the waits for device scalars
-// (through a pinned buffer) and the events of the phase split.
+// Host-side helpers of the GPU SpGEMM's dispatch (spgemm_dispatch.cuh): grid
+// sizes, CUB error checks, downloads, the waits for device scalars (through
+// a pinned buffer) and the events of the phase split. (The row chunks are
+// the plan's: plan/spgemm_gpu_plan.hpp.)
 #pragma once
 
 #include <cuda_runtime.h>
@@ -9,21 +10,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <utility>
 #include <vector>
 
+#include "../plan/spgemm_gpu_plan.hpp"
 #include "graphrun/engine/cuda_check.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/types.hpp"
-#include "spgemm_grouping.cuh"
-#include "spgemm_kernels.cuh"
 
 namespace graphrun::cuda::spgemm_detail {
-
-// Workspace below this size is taken without asking how much memory is free
-// (cudaMemGetInfo costs more than a small product); a failed allocation still
-// ends in a DeviceError naming the bytes.
-inline constexpr std::size_t kQueryAbove = std::size_t{256} << 20;
 
 inline int grid_for(std::int64_t work, int block, int cap) {
   const std::int64_t g = (work + block - 1) / block;
@@ -35,30 +29,6 @@ inline void cub_check(cudaError_t err, const char* what) {
     cudaGetLastError();
     throw DeviceError(std::string("spgemm: ") + what + " failed: " + cudaGetErrorString(err));
   }
-}
-
-// Row chunks [r0, r1) over a prefix of per-row bytes: greedy, each at most
-// `budget`. A single row over budget makes the product impossible.
-inline std::vector<std::pair<vertex_t, vertex_t>> plan_chunks(
-    const std::vector<std::int64_t>& prefix_bytes, std::size_t budget, const char* what) {
-  std::vector<std::pair<vertex_t, vertex_t>> chunks;
-  const auto m = static_cast<vertex_t>(prefix_bytes.size() - 1);
-  vertex_t r0 = 0;
-  while (r0 < m) {
-    const std::int64_t limit = prefix_bytes[r0] + static_cast<std::int64_t>(budget);
-    // Last r1 with prefix[r1] <= limit.
-    const auto it = std::upper_bound(prefix_bytes.begin() + r0, prefix_bytes.end(), limit);
-    auto r1 = static_cast<vertex_t>((it - prefix_bytes.begin()) - 1);
-    if (r1 == r0) {
-      throw DeviceMemoryError("spgemm: row " + std::to_string(r0) + " of C needs " +
-                              std::to_string(prefix_bytes[r0 + 1] - prefix_bytes[r0]) +
-                              " bytes of " + what + "; " + std::to_string(budget) +
-                              " bytes are available (free device memory or the workspace limit)");
-    }
-    chunks.emplace_back(r0, r1);
-    r0 = r1;
-  }
-  return chunks;
 }
 
 template <class T>

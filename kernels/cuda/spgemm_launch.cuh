@@ -1,6 +1,6 @@
-// Launching the GPU SpGEMM's kernels group by group: each non-empty group
-// of rows (spgemm_config.cuh) gets its kernel, block size and shared memory,
-// the groups side by side on side streams (spgemm_streams.cuh).
+// The dispatch's launches of the agents, group by group: each non-empty group
+// of rows (plan/spgemm_gpu_policy.hpp) gets its agent, block size and shared
+// memory, the groups side by side on side streams (spgemm_streams.cuh).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -11,12 +11,12 @@
 #include <cstdint>
 #include <utility>
 
+#include "../plan/spgemm_gpu_policy.hpp"
 #include "graphrun/engine/cuda_check.hpp"
 #include "graphrun/engine/types.hpp"
-#include "spgemm_config.cuh"
-#include "spgemm_dense.cuh"
-#include "spgemm_grouping.cuh"
-#include "spgemm_kernels.cuh"
+#include "spgemm_agent_dense.cuh"
+#include "spgemm_agent_grouping.cuh"
+#include "spgemm_agent_hash.cuh"
 #include "spgemm_streams.cuh"
 
 namespace graphrun::cuda::spgemm_detail {

@@ -1,5 +1,5 @@
 // Working memory of one SpGEMM call: buffers from the device's stream-ordered
-// pool, and a carver that lays typed arrays out in one buffer.
+// pool, their sizes and layouts from the plan (plan/spgemm_gpu_plan.hpp).
 //
 // The default pool's release threshold is raised to "never" so that memory a
 // call frees stays in the pool for the next call: graph contraction and MCL
@@ -66,23 +66,11 @@ class PoolBuffer {
   std::size_t bytes_ = 0;
 };
 
-// Lays arrays out one after another, each 256-byte aligned. Run once with a
-// null base to measure, then over the buffer to place.
-class Carver {
- public:
-  explicit Carver(void* base = nullptr) : base_(static_cast<unsigned char*>(base)) {}
-  template <class T>
-  T* take(std::size_t n) {
-    offset_ = (offset_ + 255) / 256 * 256;
-    T* p = base_ ? reinterpret_cast<T*>(base_ + offset_) : nullptr;
-    offset_ += n * sizeof(T);
-    return p;
-  }
-  std::size_t bytes() const noexcept { return offset_; }
-
- private:
-  unsigned char* base_;
-  std::size_t offset_ = 0;
-};
+// The array of type T at `offset` bytes into a buffer (the plan's layouts:
+// FixedLayout, ChunkLayout).
+template <class T>
+T* at(void* base, std::size_t offset) {
+  return reinterpret_cast<T*>(static_cast<unsigned char*>(base) + offset);
+}
 
 }  // namespace graphrun::cuda::spgemm_detail

@@ -24,6 +24,10 @@
 #include "graphrun/kernels/cpu/spgemm_reference.hpp"
 #include "support/random_graphs.hpp"
 
+#if defined(GRAPHRUN_HAVE_CUDA)
+#include <cuda_runtime_api.h>  // cuda/spgemm.hpp includes no CUDA header
+#endif
+
 namespace graphrun {
 namespace {
 

@@ -13,9 +13,11 @@
 //
 // Layering (as spmv.hpp): this entry point checks the shapes and picks the
 // backend from ctx.device(). CPU: cpu/spgemm.hpp (hash-based, multi-phase,
-// OpenMP). CUDA: the inputs are uploaded, cuda/spgemm.hpp computes C on the
-// device, and C is downloaded; the GPU kernels are compiled for the
-// combinations of GRAPHRUN_SPGEMM_COMBOS (combos.hpp). a and b live in host memory.
+// OpenMP). CUDA: cuda::spgemm_host (cuda/spgemm.hpp) uploads the inputs,
+// computes C on the device and downloads it; it is declared in every build
+// and refuses where the build has no CUDA backend, so this header needs no
+// preprocessor test. The GPU kernels are compiled for the combinations of
+// GRAPHRUN_SPGEMM_COMBOS (combos.hpp). a and b live in host memory.
 #pragma once
 
 #include <string>
@@ -25,11 +27,7 @@
 #include "graphrun/engine/error.hpp"
 #include "graphrun/kernels/combos.hpp"
 #include "graphrun/kernels/cpu/spgemm.hpp"
-
-#if defined(GRAPHRUN_HAVE_CUDA)
-#include "graphrun/engine/device_csr.hpp"
 #include "graphrun/kernels/cuda/spgemm.hpp"
-#endif
 
 namespace graphrun {
 
@@ -43,20 +41,17 @@ Csr<typename S::value_type> spgemm(Context& ctx, const CsrView<T>& a, const CsrV
     case Device::cuda:
       break;
   }
-#if defined(GRAPHRUN_HAVE_CUDA)
   if constexpr (spgemm_compiled<S, T>) {
-    const DeviceCsr<T> da(a), db(b);
     cuda::SpgemmOptions options;
     options.deterministic = ctx.deterministic();
-    return cuda::spgemm<S, T>(da, db, options, stats).download();
+    return cuda::spgemm_host<S, T>(a, b, options, stats);
   } else {
+    if (!cuda_backend_built())
+      throw DeviceError("spgemm: this build has no CUDA backend; use the CPU");
     throw DeviceError(std::string("spgemm: this semiring and entry type are not built; the "
                                   "library has") +
                       spgemm_combos_text);
   }
-#else
-  throw DeviceError("spgemm: this build has no CUDA backend; use the CPU");
-#endif
 }
 
 }  // namespace graphrun

@@ -19,11 +19,14 @@
 // (rows are placed in the numeric groups as if nnz(C(i,:)) reached its bound;
 // with the default tuning a larger row only ever moves to a larger group).
 //
-// The byte counts follow the allocations of kernels/cpu/spgemm.cpp and
-// kernels/cuda/spgemm.cu (the comments of kernels/cpu/spgemm_estimate_cpu.cpp
-// and spgemm_estimate_cuda.cpp say where each comes from), except the scratch CUB sizes for itself
-// on the GPU (a scan's tile states, a segmented sort's segment lists), which is an over-estimate of
-// a few bytes per row. Memory a pool or allocator keeps beyond what is asked for is not counted.
+// The byte counts are those of the plans the dispatches allocate by, called
+// here with the row products counted above: kernels/cpu/spgemm_plan.hpp for
+// the CPU and kernels/plan/spgemm_gpu_plan.hpp for the GPU (the estimate's
+// sources are kernels/plan/spgemm_estimate*.cpp). The one exception is the
+// scratch CUB sizes for itself on the GPU (a scan's tile states, a segmented
+// sort's segment lists), which the estimate over-counts by a few bytes per
+// row. Memory a pool or allocator keeps beyond what is asked for is not
+// counted.
 #pragma once
 
 #include <cstddef>

@@ -30,22 +30,33 @@
 // memory there is) throws DeviceError with the bytes needed and available,
 // never a wrong or empty C.
 //
-// Instantiated: PlusTimes and MinPlus over float and double, MaxTimes over
-// double (value type == matrix type), and PlusTimes<double> over float
-// matrices (float inputs, products and sums in double, a double C);
-// kernels/cuda/spgemm_semiring.cuh says what another semiring needs. CUDA builds only.
+// Instantiated over GRAPHRUN_SPGEMM_COMBOS (combos.hpp): PlusTimes and
+// MinPlus over float and double (value type == matrix type), and
+// PlusTimes<double> over float matrices (float inputs, products and sums in
+// double, a double C); kernels/cuda/spgemm_semiring.cuh says what another
+// semiring needs.
+//
+// Declared in every build, with no CUDA header: a CUDA build defines these
+// in kernels/cuda/spgemm.cu; a build without CUDA has no DeviceCsr to call
+// the device-resident form with, and links kernels/no_gpu/spgemm_absent.cpp,
+// whose spgemm_host refuses with a DeviceError.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
+#include "graphrun/engine/csr.hpp"
 #include "graphrun/engine/device_csr.hpp"
 #include "graphrun/kernels/spgemm_stats.hpp"
 
-#if defined(GRAPHRUN_HAVE_CUDA)
-#include <cuda_runtime_api.h>
+struct CUstream_st;  // cudaStream_t, without the CUDA headers
 
-namespace graphrun::cuda {
+namespace graphrun {
+
+template <class T>
+class DeviceCsr;  // engine/device_csr.hpp, in CUDA builds
+
+namespace cuda {
 
 struct SpgemmOptions {
   // Most bytes the chunked part of the workspace (hash tables in global
@@ -63,7 +74,7 @@ struct SpgemmOptions {
   // floating-point sum may differ in its last bits). Costs idle lanes where
   // B's rows are short; docs/reliability.md measures it. (--deterministic)
   bool deterministic = false;
-  // Overrides of tuning constants of kernels/cuda/spgemm_config.cuh, for
+  // Overrides of tuning constants of kernels/plan/spgemm_gpu_policy.hpp, for
   // sweeps (graphrun bench spgemm --tune); 0 keeps the default there.
   int dense_words_per_entry =
       0;  // a bitmap row: words of the bitmap per entry of its bound, at most
@@ -76,12 +87,20 @@ using SpgemmStats = graphrun::SpgemmStats;  // one struct for both backends
 template <class S, class T>
 DeviceCsr<typename S::value_type> spgemm(const DeviceCsr<T>& a, const DeviceCsr<T>& b,
                                          SpgemmStats* stats = nullptr,
-                                         cudaStream_t stream = nullptr);
+                                         CUstream_st* stream = nullptr);
 
 template <class S, class T>
 DeviceCsr<typename S::value_type> spgemm(const DeviceCsr<T>& a, const DeviceCsr<T>& b,
                                          const SpgemmOptions& options, SpgemmStats* stats = nullptr,
-                                         cudaStream_t stream = nullptr);
+                                         CUstream_st* stream = nullptr);
 
-}  // namespace graphrun::cuda
-#endif  // GRAPHRUN_HAVE_CUDA
+// C = A ⊕.⊗ B for host matrices: A and B uploaded (each once, even when B
+// is A), the product on the device on the default stream, C downloaded.
+// The form the dispatch of kernels/spgemm.hpp calls; in a build without
+// CUDA, a DeviceError.
+template <class S, class T>
+Csr<typename S::value_type> spgemm_host(const CsrView<T>& a, const CsrView<T>& b,
+                                        const SpgemmOptions& options, SpgemmStats* stats);
+
+}  // namespace cuda
+}  // namespace graphrun

@@ -26,10 +26,16 @@
 //
 // Sizes are for the H200 (sm_90: 228 KB shared memory per SM, at most 227 KB
 // per block, 2048 threads per SM).
+//
+// Plain C++ (GRAPHRUN_HD): the GPU's kernels group rows with these
+// functions, and the plan (spgemm_gpu_plan.hpp) and the memory estimate size
+// the same groups with them on the host, in builds with or without CUDA.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+
+#include "graphrun/engine/host_device.hpp"
 
 namespace graphrun::cuda::spgemm_detail {
 
@@ -57,7 +63,7 @@ struct SpgemmPolicy {
 
   // Shared-memory hash bins, in the order they are tried.
   static constexpr int bins = 5;
-  __host__ __device__ static constexpr Bin symbolic(int g) {
+  GRAPHRUN_HD static constexpr Bin symbolic(int g) {
     switch (g) {
       case 0:
         return {32, 64, 256, 8, 256};  // 32 rows per block, 8 KB
@@ -71,7 +77,7 @@ struct SpgemmPolicy {
         return {16384, 32768, 1024, 1024, kAnyIp};  // 128 KB
     }
   }
-  __host__ __device__ static constexpr Bin numeric(int g) {
+  GRAPHRUN_HD static constexpr Bin numeric(int g) {
     switch (g) {
       case 0:
         return {16, 32, 256, 8, 256};  // 32 rows per block; double: 12 KB
@@ -98,7 +104,7 @@ struct SpgemmPolicy {
   // loops of shared-memory double atomics retry without end.
   static constexpr int dense_shared_max_products_per_entry = 16;
   static constexpr int dense_bins = 2;
-  __host__ __device__ static constexpr DenseBin dense(int g) {
+  GRAPHRUN_HD static constexpr DenseBin dense(int g) {
     return g == 0 ? DenseBin{4096, 16384, 256} : DenseBin{INT64_MAX, kAnyIp, 1024};
   }
 
@@ -116,22 +122,20 @@ inline constexpr int kGlobalGroup = kFirstDense + SpgemmPolicy::dense_bins;
 inline constexpr int kEmptyGroup = kGlobalGroup + 1;
 inline constexpr int kMaxGroups = kEmptyGroup + 1;
 
-__host__ __device__ constexpr std::uint64_t next_pow2(std::uint64_t v) {
+GRAPHRUN_HD constexpr std::uint64_t next_pow2(std::uint64_t v) {
   std::uint64_t p = 1;
   while (p < v) p <<= 1;
   return p;
 }
 
 // Hash-table slots for a row with this bound: at most half full.
-__host__ __device__ constexpr std::uint64_t table_slots(std::int64_t bound) {
+GRAPHRUN_HD constexpr std::uint64_t table_slots(std::int64_t bound) {
   return next_pow2(2 * static_cast<std::uint64_t>(bound > 0 ? bound : 1));
 }
 
-__host__ __device__ constexpr std::int64_t bitmap_words(std::int64_t n_cols) {
-  return (n_cols + 31) / 32;
-}
+GRAPHRUN_HD constexpr std::int64_t bitmap_words(std::int64_t n_cols) { return (n_cols + 31) / 32; }
 
-__host__ __device__ inline std::int64_t symbolic_bound(std::int64_t ip, std::int32_t n_cols) {
+GRAPHRUN_HD inline std::int64_t symbolic_bound(std::int64_t ip, std::int32_t n_cols) {
   return ip < n_cols ? ip : n_cols;
 }
 
@@ -148,8 +152,8 @@ struct Tuning {
 // The group of a row with `bound` and `ip`, bins from `bin` (symbolic or
 // numeric), in the order: team bins, dense, block bins, global.
 template <class BinOf>
-__host__ __device__ inline int group_of(std::int64_t bound, std::int64_t ip, std::int32_t n_cols,
-                                        const Tuning& t, BinOf bin) {
+GRAPHRUN_HD inline int group_of(std::int64_t bound, std::int64_t ip, std::int32_t n_cols,
+                                const Tuning& t, BinOf bin) {
   int g = 0;
   for (; g < SpgemmPolicy::bins; ++g) {
     const Bin b = bin(g);
@@ -167,17 +171,44 @@ __host__ __device__ inline int group_of(std::int64_t bound, std::int64_t ip, std
   return kGlobalGroup;
 }
 
-__host__ __device__ inline int symbolic_group(std::int64_t ip, std::int32_t n_cols,
-                                              const Tuning& t) {
+GRAPHRUN_HD inline int symbolic_group(std::int64_t ip, std::int32_t n_cols, const Tuning& t) {
   if (ip == 0) return kEmptyGroup;
   return group_of(symbolic_bound(ip, n_cols), ip, n_cols, t,
                   [](int g) { return SpgemmPolicy::symbolic(g); });
 }
 
-__host__ __device__ inline int numeric_group(std::int64_t nnz, std::int64_t ip, std::int32_t n_cols,
-                                             const Tuning& t) {
+GRAPHRUN_HD inline int numeric_group(std::int64_t nnz, std::int64_t ip, std::int32_t n_cols,
+                                     const Tuning& t) {
   if (nnz == 0) return kEmptyGroup;
   return group_of(nnz, ip, n_cols, t, [](int g) { return SpgemmPolicy::numeric(g); });
+}
+
+// A row's group, its bound, and what a row of the global-memory group adds
+// to the totals the plan sizes buffers by: its table slots and (numeric) its
+// entries. The grouping kernels tally these per row on the device; the
+// estimate tallies the same on the host.
+struct RowGroup {
+  int group;
+  std::int64_t bound;
+  unsigned long long global_slots;
+  unsigned long long global_nnz;
+};
+
+// Symbolic phase: the row's group from its products `ip`.
+GRAPHRUN_HD inline RowGroup symbolic_row_group(std::int64_t ip, std::int32_t n_cols,
+                                               const Tuning& t) {
+  const int g = symbolic_group(ip, n_cols, t);
+  const std::int64_t e = symbolic_bound(ip, n_cols);
+  if (g != kGlobalGroup) return {g, e, 0, 0};
+  return {g, e, table_slots(e), 0};
+}
+
+// Numeric phase: the row's group from nnz(C(i,:)) and its products.
+GRAPHRUN_HD inline RowGroup numeric_row_group(std::int64_t nnz, std::int64_t ip,
+                                              std::int32_t n_cols, const Tuning& t) {
+  const int g = numeric_group(nnz, ip, n_cols, t);
+  if (g != kGlobalGroup) return {g, nnz, 0, 0};
+  return {g, nnz, table_slots(nnz), static_cast<unsigned long long>(nnz)};
 }
 
 }  // namespace graphrun::cuda::spgemm_detail

@@ -1,5 +1,6 @@
-// The dense-bitmap rows of the GPU SpGEMM (spgemm_config.cuh says which):
-// a block per row of C and one bit per column of B in shared memory.
+// The dense-bitmap agents of the GPU SpGEMM (plan/spgemm_gpu_policy.hpp says
+// which rows): a block per row of C and one bit per column of B in shared
+// memory.
 //
 //   dense_symbolic_kernel  sets the bit of every product's column (atomicOr),
 //                          nnz(C(i,:)) = the set bits
@@ -18,7 +19,7 @@
 
 #include <cub/block/block_scan.cuh>
 
-#include "spgemm_kernels.cuh"
+#include "spgemm_agent_hash.cuh"
 
 namespace graphrun::cuda::spgemm_detail {
 

@@ -1,10 +1,15 @@
-// The kernels of the GPU SpGEMM, phase by phase (the host side that launches
-// them is spgemm.cu):
+// The hash-table agents of the GPU SpGEMM: the kernels that compute a group
+// of rows each, launched group by group by the dispatch (spgemm_launch.cuh):
 //
-//   (row analysis and grouping: spgemm_grouping.cuh)
+//   (row analysis and grouping: spgemm_agent_grouping.cuh)
 //   symbolic_kernel       distinct columns of C(i,:) by hash insertion
 //   numeric_kernel        C(i,:) by hash insertion with accumulation, compacted
-//   (the bitmap rows: spgemm_dense.cuh)
+//   (the bitmap rows: spgemm_agent_dense.cuh; the staged rows' copy into C:
+//   spgemm_agent_sort.cuh)
+//
+// A template instance per group (block size, team size, shared or global
+// tables: plan/spgemm_gpu_policy.hpp); for_each_product, the walk over a
+// row's products that every agent shares, is here too.
 //
 // Hash tables: open addressing with linear probing, key -1 = empty, a slot
 // claimed by atomicCAS on its key (never a plain read while other threads
@@ -18,8 +23,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "../plan/spgemm_gpu_policy.hpp"
 #include "graphrun/engine/types.hpp"
-#include "spgemm_config.cuh"
 #include "spgemm_semiring.cuh"
 
 namespace graphrun::cuda::spgemm_detail {
@@ -78,7 +83,7 @@ __device__ inline Slot insert_key(int* table, Slot mask, int col, bool& inserted
 template <int TEAM>
 __device__ inline void team_sync() {
   if constexpr (TEAM > 32) {
-    __syncthreads();  // a team wider than a warp is the whole block (spgemm_config.cuh)
+    __syncthreads();  // a team wider than a warp is the whole block (plan/spgemm_gpu_policy.hpp)
   } else if constexpr (TEAM == 32) {
     __syncwarp();
   } else {
@@ -97,7 +102,7 @@ __device__ inline void for_each_product(const offset_t* __restrict__ a_ptr,
                                         bool ordered = false) {
   constexpr int kMaxSub = TEAM < SpgemmPolicy::max_sub_team ? TEAM : SpgemmPolicy::max_sub_team;
   constexpr bool kBlockTeam = TEAM > 32;
-  // Called by the whole block when kBlockTeam (spgemm_config.cuh), so the
+  // Called by the whole block when kBlockTeam (plan/spgemm_gpu_policy.hpp), so the
   // barriers below are reached by every thread.
   __shared__ offset_t deferred[kBlockTeam ? kDeferred : 1];
   __shared__ int n_deferred;
@@ -409,36 +414,6 @@ __global__ void __launch_bounds__(BLOCK)
     for (int i = lane; i < nnz; i += TEAM) {
       out_col[i] = keys[i];
       out_val[i] = vals[i];
-    }
-  }
-}
-
-// Number of entries of the j-th row of a list (0 past its end): the input of
-// the scan that places the global-memory rows in the staging buffer.
-struct ListedRowNnz {
-  const vertex_t* rows;
-  std::int64_t count;
-  const offset_t* c_ptr;
-  __host__ __device__ std::int64_t operator()(std::int64_t j) const {
-    if (j >= count) return 0;
-    const vertex_t r = rows[j];
-    return c_ptr[r + 1] - c_ptr[r];
-  }
-};
-
-// Copies sorted staged rows to their places in C, a block per row.
-template <class V>
-__global__ void scatter_rows_kernel(const vertex_t* __restrict__ rows, std::int64_t count,
-                                    const std::int64_t* __restrict__ stage_off,
-                                    const vertex_t* __restrict__ s_col, const V* __restrict__ s_val,
-                                    const offset_t* __restrict__ c_ptr,
-                                    vertex_t* __restrict__ c_col, V* __restrict__ c_val) {
-  for (std::int64_t j = blockIdx.x; j < count; j += gridDim.x) {
-    const std::int64_t src = stage_off[j], len = stage_off[j + 1] - src;
-    const offset_t dst = c_ptr[rows[j]];
-    for (std::int64_t e = threadIdx.x; e < len; e += blockDim.x) {
-      c_col[dst + e] = s_col[src + e];
-      c_val[dst + e] = s_val[src + e];
     }
   }
 }

@@ -1,8 +1,8 @@
 // estimate_spgemm: the row products, counted once from the row pointers, then
 // the chosen device's byte counts (spgemm_estimate_cpu.cpp,
-// spgemm_estimate_cuda.cpp). Serial on purpose: it is O(nnz(A)), a small
-// share of what the product itself costs, and runs before the caller knows
-// whether the product fits.
+// spgemm_estimate_gpu.cpp), each from its backend's plan. Serial on purpose: it is O(nnz(A)), a
+// small share of what the product itself costs, and runs before the caller knows whether the
+// product fits.
 #include "graphrun/kernels/spgemm_estimate.hpp"
 
 #include <algorithm>
@@ -40,7 +40,7 @@ SpgemmEstimate estimate_spgemm(const SpgemmOperand& a, const SpgemmOperand& b,
                                            e);
       break;
     case Device::cuda:
-      spgemm_estimate_detail::estimate_cuda(a, b, ip, c_value_bytes, e);
+      spgemm_estimate_detail::estimate_gpu(a, b, ip, c_value_bytes, e);
       break;
   }
   return e;

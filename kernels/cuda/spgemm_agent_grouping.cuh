@@ -1,38 +1,25 @@
-// Row analysis and grouping of the GPU SpGEMM (the host side is spgemm.cu):
+// The grouping agents of the GPU SpGEMM: the kernels that analyse rows and
+// list them group by group, launched by the dispatch (spgemm_dispatch.cuh):
 //
 //   analysis_kernel       IP(i) = Σ_{k ∈ A(i,:)} nnz(B(k,:)) and the row's symbolic
-//                         group (spgemm_config.cuh), a warp per row; group sizes
+//                         group (plan/spgemm_gpu_policy.hpp), a warp per row; group sizes
 //   group_count_kernel    a row's numeric group (or symbolic, per chunk); group sizes
 //   group_scatter_kernel  the rows listed group by group (a counting sort)
 //
-// and the scalars they leave for the host to read in one copy.
+// and the scalars they leave for the host to read in one copy (their layout,
+// ScalarsAt, is the plan's: plan/spgemm_gpu_plan.hpp). A row's group and what
+// it adds to the totals come from the policy's symbolic_row_group and
+// numeric_row_group, the functions the memory estimate tallies rows with.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
+#include "../plan/spgemm_gpu_plan.hpp"
+#include "../plan/spgemm_gpu_policy.hpp"
 #include "graphrun/engine/types.hpp"
-#include "spgemm_config.cuh"
 
 namespace graphrun::cuda::spgemm_detail {
-
-// ---- the scalars the host waits for ---------------------------------------
-
-// One device array of unsigned 64-bit scalars, filled by the grouping kernels
-// and brought back by one copy: per group its rows and the largest bound,
-// the cursors the scatter kernel advances, the global-memory group's table
-// slots and entries, Σ IP, and a gather area for anything else.
-struct ScalarsAt {
-  static constexpr int count = 0;
-  static constexpr int max_bound = count + kMaxGroups;
-  static constexpr int cursor = max_bound + kMaxGroups;
-  static constexpr int global_slots = cursor + kMaxGroups;
-  static constexpr int global_nnz = global_slots + 1;
-  static constexpr int total_ip = global_nnz + 1;
-  static constexpr int zeroed = total_ip + 1;  // [0, zeroed) is cleared before a grouping
-  static constexpr int gather = zeroed;
-  static constexpr int size = gather + 4;
-};
 
 // Up to 4 other scalars (8 bytes each) copied into the gather area, so that
 // one copy brings everything the host waits for.
@@ -43,25 +30,11 @@ struct Gather {
 
 // ---- grouping ---------------------------------------------------------------
 
-// A row's group, its bound, and what a row of the global-memory group adds
-// to the totals the host needs: its table slots and (numeric) its entries.
-struct RowGroup {
-  int group;
-  std::int64_t bound;
-  unsigned long long global_slots;
-  unsigned long long global_nnz;
-};
-
 struct SymbolicKey {
   const unsigned long long* ip;
   vertex_t n_cols;
   Tuning tuning;
-  __device__ RowGroup of(std::int64_t v) const {
-    const int g = symbolic_group(v, n_cols, tuning);
-    const std::int64_t e = symbolic_bound(v, n_cols);
-    if (g != kGlobalGroup) return {g, e, 0, 0};
-    return {g, e, table_slots(e), 0};
-  }
+  __device__ RowGroup of(std::int64_t v) const { return symbolic_row_group(v, n_cols, tuning); }
   __device__ RowGroup operator()(vertex_t r) const { return of(static_cast<std::int64_t>(ip[r])); }
 };
 
@@ -72,9 +45,7 @@ struct NumericKey {
   Tuning tuning;
   __device__ RowGroup operator()(vertex_t r) const {
     const offset_t nnz = c_ptr[r + 1] - c_ptr[r];
-    const int g = numeric_group(nnz, static_cast<std::int64_t>(ip[r]), n_cols, tuning);
-    if (g != kGlobalGroup) return {g, nnz, 0, 0};
-    return {g, nnz, table_slots(nnz), static_cast<unsigned long long>(nnz)};
+    return numeric_row_group(nnz, static_cast<std::int64_t>(ip[r]), n_cols, tuning);
   }
 };
 
@@ -204,7 +175,8 @@ __global__ void __launch_bounds__(256)
 }
 
 // Table slots of each row in the global-memory group (0 for the others), the
-// input of the scans that place those tables in the workspace.
+// input of the scans that place those tables in the workspace: the slots the
+// grouping kernels tally, row by row.
 struct SymbolicGlobalSlots {
   const unsigned long long* ip;
   vertex_t n_cols;
@@ -212,9 +184,8 @@ struct SymbolicGlobalSlots {
   Tuning tuning;
   __host__ __device__ std::int64_t operator()(std::int64_t r) const {
     if (r >= m) return 0;
-    const auto v = static_cast<std::int64_t>(ip[r]);
-    if (symbolic_group(v, n_cols, tuning) != kGlobalGroup) return 0;
-    return static_cast<std::int64_t>(table_slots(symbolic_bound(v, n_cols)));
+    return static_cast<std::int64_t>(
+        symbolic_row_group(static_cast<std::int64_t>(ip[r]), n_cols, tuning).global_slots);
   }
 };
 
@@ -227,9 +198,8 @@ struct NumericGlobalSlots {
   __host__ __device__ std::int64_t operator()(std::int64_t r) const {
     if (r >= m) return 0;
     const offset_t nnz = c_ptr[r + 1] - c_ptr[r];
-    if (numeric_group(nnz, static_cast<std::int64_t>(ip[r]), n_cols, tuning) != kGlobalGroup)
-      return 0;
-    return static_cast<std::int64_t>(table_slots(nnz));
+    return static_cast<std::int64_t>(
+        numeric_row_group(nnz, static_cast<std::int64_t>(ip[r]), n_cols, tuning).global_slots);
   }
 };
 

@@ -18,14 +18,16 @@ inline std::size_t csr_bytes(const SpgemmOperand& m) {
   return rows * sizeof(offset_t) + nnz * sizeof(vertex_t) + nnz * m.value_bytes;
 }
 
-// kernels/cpu/spgemm.cpp: row kinds, tasks and the per-thread tables.
+// kernels/cpu/spgemm.cpp: row kinds, tasks and the per-thread tables, by
+// the CPU dispatch's own plan (cpu/spgemm_plan.hpp).
 void estimate_cpu(const SpgemmOperand& a, const SpgemmOperand& b,
                   const std::vector<std::int64_t>& ip, std::size_t c_value_bytes, int threads,
                   SpgemmEstimate& e);
 
-// kernels/cuda/spgemm.cu: the row groups, the pool buffers and C.
-void estimate_cuda(const SpgemmOperand& a, const SpgemmOperand& b,
-                   const std::vector<std::int64_t>& ip, std::size_t c_value_bytes,
-                   SpgemmEstimate& e);
+// kernels/cuda/spgemm.cu: the row groups, the pool buffers and C, by the
+// GPU dispatch's own plan (spgemm_gpu_plan.hpp).
+void estimate_gpu(const SpgemmOperand& a, const SpgemmOperand& b,
+                  const std::vector<std::int64_t>& ip, std::size_t c_value_bytes,
+                  SpgemmEstimate& e);
 
 }  // namespace graphrun::spgemm_estimate_detail
