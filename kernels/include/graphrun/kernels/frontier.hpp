@@ -88,14 +88,20 @@ GRAPHRUN_HD inline bool frontier_apply(const Apply& apply, vertex_t u, vertex_t 
     return apply(u, v);
 }
 
-// The pull's inner loop: the position of the first entry of
-// col_idx[begin, end) in the frontier, or end (none).
-template <class InFrontier>
-GRAPHRUN_HD inline offset_t first_in_frontier(const vertex_t* col_idx, offset_t begin, offset_t end,
-                                              const InFrontier& in_frontier) {
-  for (offset_t k = begin; k < end; ++k)
-    if (in_frontier(col_idx[k])) return k;
-  return end;
+// The pull's inner loop: finds the first entry u = col_idx[k] of
+// col_idx[begin, end) with in_frontier(u), calls found(u, k) on it and
+// stops there. Returns whether there was one.
+template <class InFrontier, class Found>
+GRAPHRUN_HD inline bool first_in_frontier(const vertex_t* col_idx, offset_t begin, offset_t end,
+                                          const InFrontier& in_frontier, Found&& found) {
+  for (offset_t k = begin; k < end; ++k) {
+    const vertex_t u = col_idx[k];
+    if (in_frontier(u)) {
+      found(u, k);
+      return true;
+    }
+  }
+  return false;
 }
 
 // Frontier tests and filters over the usual per-vertex state.

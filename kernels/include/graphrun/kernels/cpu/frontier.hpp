@@ -89,14 +89,14 @@ FrontierCounts advance_pull(const CsrView<T>& at, const offset_t* out_row_ptr, c
       if (filter(v)) {
         const offset_t rb = at.row_ptr[v], re = at.row_ptr[v + 1];
         looked += static_cast<unsigned long long>(re - rb);
-        const offset_t k = first_in_frontier(at.col_idx, rb, re, in_frontier);
-        if (k != re && frontier_apply(apply, at.col_idx[k], v, k)) {
+        first_in_frontier(at.col_idx, rb, re, in_frontier, [&](vertex_t u, offset_t k) {
+          if (!frontier_apply(apply, u, v, k)) return;
           hit = 1;
           ++reached;
           const auto d = static_cast<unsigned long long>(frontier_row_length(out_row_ptr, v));
           reached_edges += d;
           largest = std::max(largest, d);
-        }
+        });
       }
       next[v] = hit;
     }
