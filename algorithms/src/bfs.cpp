@@ -89,7 +89,7 @@ class Bfs {
       // Push steps count the frontier's out-edges; pull steps an upper
       // bound, the in-edges of the unvisited vertices (rows stop at their
       // first hit).
-      res.edges_examined += static_cast<offset_t>(c.scanned);
+      res.edges_examined += dense ? static_cast<offset_t>(c.scanned) : m_f;
       n_f = static_cast<offset_t>(c.vertices);
       m_f = static_cast<offset_t>(c.edges);
       m_u -= m_f;

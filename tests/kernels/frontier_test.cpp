@@ -97,7 +97,6 @@ std::vector<vertex_t> reference_push(const Csr<double>& a, State& s, FrontierCou
   std::vector<vertex_t> next;
   c = FrontierCounts{};
   for (vertex_t u : s.queue) {
-    c.scanned += static_cast<unsigned long long>(degree(a, u));
     for (offset_t k = a.row_ptr()[u]; k < a.row_ptr()[u + 1]; ++k) {
       const vertex_t v = a.col_idx()[k];
       if (s.level[v] != -1) continue;
@@ -140,7 +139,6 @@ std::vector<std::uint8_t> reference_pull(const Csr<double>& a, const Csr<double>
   c.vertices = r.vertices;
   c.edges = r.edges;
   c.max_degree = r.max_degree;
-  c.pulled = 1;
   return next;
 }
 

@@ -70,6 +70,7 @@ struct FrontierCounts {
   unsigned long long vertices;    // the next frontier's size
   unsigned long long edges;       // its out-edges
   unsigned long long scanned;     // pull: in-edges of the vertices that passed the filter
+                                  // (a push reads the frontier's out-edges, known before)
   unsigned long long max_degree;  // the largest out-degree in the next frontier
   unsigned long long pulled;      // 1 for a pull step; left to the caller
 };

@@ -31,22 +31,21 @@ namespace graphrun::cpu {
 
 // Push: next = the out-neighbours v of the frontier's vertices u for which
 // apply(u, v) returns true. Counts: vertices and edges (out-edges of next,
-// in A), max_degree, and scanned = the frontier's out-edges.
+// in A) and max_degree; a push reads all of the frontier's out-edges, which
+// its caller knows, and leaves scanned 0.
 template <class T, class Apply>
 FrontierCounts advance_push(const CsrView<T>& a, std::span<const vertex_t> frontier,
                             std::vector<vertex_t>& next, const Apply& apply, int threads) {
   const std::size_t nq = frontier.size();
   std::vector<std::vector<vertex_t>> local(std::max(threads, 1));
-  unsigned long long scanned = 0, new_edges = 0, max_degree = 0;
-#pragma omp parallel num_threads(threads) reduction(+ : scanned, new_edges) \
-    reduction(max : max_degree)
+  unsigned long long new_edges = 0, max_degree = 0;
+#pragma omp parallel num_threads(threads) reduction(+ : new_edges) reduction(max : max_degree)
   {
     std::vector<vertex_t>& mine = local[omp_get_thread_num()];
 #pragma omp for schedule(dynamic, 64) nowait
     for (std::size_t q = 0; q < nq; ++q) {
       const vertex_t u = frontier[q];
       const offset_t end = a.row_ptr[u + 1];
-      scanned += static_cast<unsigned long long>(end - a.row_ptr[u]);
       for (offset_t k = a.row_ptr[u]; k < end; ++k) {
         const vertex_t v = a.col_idx[k];
         if (!frontier_apply(apply, u, v, k)) continue;
@@ -62,7 +61,6 @@ FrontierCounts advance_push(const CsrView<T>& a, std::span<const vertex_t> front
   FrontierCounts c{};
   c.vertices = next.size();
   c.edges = new_edges;
-  c.scanned = scanned;
   c.max_degree = max_degree;
   return c;
 }
@@ -120,7 +118,6 @@ FrontierCounts advance_pull(const CsrView<T>& at, const offset_t* out_row_ptr, c
   c.edges = new_edges;
   c.scanned = scanned;
   c.max_degree = max_degree;
-  c.pulled = 1;
   return c;
 }
 
