@@ -1,13 +1,15 @@
 // Breadth-first search on the GPU, direction-optimizing (Beamer, Asanović,
 // Patterson, SC'12) with the same direction rule as bfs.cpp, so levels are
-// the CPU's and the push/pull step counts match it.
+// the CPU's and the push/pull step counts match it. The steps are the
+// frontier operator's (graphrun/kernels/cuda/frontier.hpp, .cuh) with BFS's
+// apply, ClaimUnvisited.
 //
-//   push (top-down): the frontier is a vertex queue. Its out-edges are laid
-//     out end to end by an exclusive scan of the queue's degrees (CUB), and
-//     one thread per edge finds its source by binary search in the scan
-//     (edge-balanced, as Gunrock's load-balanced advance), then claims the
-//     target with a compare-and-swap on its level; winners append themselves
-//     to the next queue (one atomic per warp) and set their parent.
+//   push (top-down): the frontier is a vertex queue; cuda::advance_push lays
+//     its out-edges end to end by an exclusive scan of the queue's degrees
+//     (CUB), and one thread per edge finds its source by binary search in
+//     the scan (edge-balanced, as Gunrock's load-balanced advance), then
+//     claims the target with a compare-and-swap on its level; winners append
+//     themselves to the next queue (one atomic per warp) and set their parent.
 //   pull (bottom-up): the frontier is a byte vector; next = Aᵀ frontier over
 //     OrAnd, masked by the complement of `visited` (cuda::SpmvOperator, rows
 //     stop at their first frontier in-neighbour), then one pass records the
@@ -23,11 +25,14 @@
 // thousands of levels of a few thousand edges each; a launch sequence and a
 // read-back per level would cost ~35 µs where the level's work takes a few.
 // So one persistent cooperative kernel (level_loop_kernel) runs level after
-// level, separated by grid-wide barriers. A push level deals the queue to
-// the blocks in even chunks and expands each chunk edge-balanced by a block
-// scan of its degrees; a pull level has a thread per unvisited vertex look
-// for an in-neighbour at the previous depth (the frontier is then a queue
-// again: no bitmaps to convert). The counters of every level land in a ring,
+// level, separated by grid-wide barriers, through the operator's device
+// pieces: a push level (frontier::push_chunks) deals the queue to the blocks
+// in even chunks and expands each chunk edge-balanced by a block scan of its
+// degrees; a pull level (frontier::pull_vertices, the loop of
+// cuda::advance_pull) has a thread per unvisited vertex look for an
+// in-neighbour at the previous depth (the frontier is then a queue again: no
+// bitmaps to convert). Both reach vertices through frontier::reach, the
+// inner step of the one-level push. The counters of every level land in a ring,
 // and every block evaluates the direction rule on them (bfs_direction.hpp,
 // the host's arithmetic), so all leave the loop together: when a push
 // frontier holds a vertex of high degree (the whole-GPU edge-balanced push
@@ -39,10 +44,6 @@
 // every level when an on_iteration callback must see it.
 #include <cooperative_groups.h>
 
-#include <cub/block/block_reduce.cuh>
-#include <cub/block/block_scan.cuh>
-#include <cub/device/device_scan.cuh>
-#include <cuda/functional>
 #include <optional>
 
 #include "../bfs_direction.hpp"
@@ -50,7 +51,10 @@
 #include "device_util.cuh"
 #include "graphrun/engine/semiring.hpp"
 #include "graphrun/engine/stopwatch.hpp"
+#include "graphrun/kernels/cuda/frontier.cuh"
+#include "graphrun/kernels/cuda/frontier.hpp"
 #include "graphrun/kernels/cuda/spmv.hpp"
+#include "graphrun/kernels/frontier.hpp"
 
 namespace graphrun::detail {
 
@@ -58,16 +62,11 @@ namespace {
 
 namespace cg = cooperative_groups;
 
-constexpr int kBlock = 256;
+constexpr int kBlock = cuda::frontier::kBlock;
 
-// What one step found, accumulated on the device.
-struct StepStats {
-  unsigned long long vertices;    // new frontier size (push: next queue length)
-  unsigned long long edges;       // the new frontier's out-edges
-  unsigned long long scanned;     // pull: in-edges of unvisited vertices
-  unsigned long long max_degree;  // the largest out-degree in the new frontier
-  unsigned long long pulled;      // device-side loop: 1 for a pull step
-};
+// What one step found, accumulated on the device (pulled: 1 for a pull step
+// of the device-side loop).
+using StepStats = FrontierCounts;
 
 // The device-side level loop leaves to the host a push step whose frontier
 // has a vertex of more out-edges than this (one block would expand that row
@@ -78,108 +77,8 @@ constexpr unsigned long long kLoopMaxDegree = 4096;
 // more: the frontier it starts from).
 constexpr int kLoopLevels = 1024;
 
-__device__ offset_t row_length(const offset_t* row_ptr, vertex_t v) {
-  return row_ptr[v + 1] - row_ptr[v];
-}
-
-using BlockReduce = cub::BlockReduce<unsigned long long, kBlock>;
-
-// Adds a block's per-thread counts into *total (one atomic per block).
-__device__ void add_block(unsigned long long mine, unsigned long long* total) {
-  __shared__ typename BlockReduce::TempStorage tmp;
-  const unsigned long long sum = BlockReduce(tmp).Sum(mine);
-  if (threadIdx.x == 0 && sum != 0) atomicAdd(total, sum);
-  __syncthreads();  // tmp may be reused by the caller
-}
-
-// Raises *total to the block's largest per-thread value.
-__device__ void max_block(unsigned long long mine, unsigned long long* total) {
-  __shared__ typename BlockReduce::TempStorage tmp;
-  const unsigned long long m = BlockReduce(tmp).Reduce(mine, ::cuda::maximum<>{});
-  if (threadIdx.x == 0 && m != 0) atomicMax(total, m);
-  __syncthreads();
-}
-
-// Appends v to queue[*tail ...]; the threads of a warp that append together
-// share one atomic.
-__device__ void append(vertex_t v, vertex_t* queue, unsigned long long* tail) {
-  const cg::coalesced_group group = cg::coalesced_threads();
-  unsigned long long base = 0;
-  if (group.thread_rank() == 0)
-    base = atomicAdd(tail, static_cast<unsigned long long>(group.size()));
-  base = group.shfl(base, 0);
-  queue[base + group.thread_rank()] = v;
-}
-
-// What a step writes for the vertices it reaches: levels, parents (nullptr:
-// none), visited marks, the next queue and its counters; A's row pointers
-// give a new vertex's out-degree.
-struct Reach {
-  const offset_t* row_ptr;
-  std::int32_t* level;
-  vertex_t* parent;
-  std::uint8_t* visited;
-  vertex_t* next_queue;
-  StepStats* stats;
-};
-
-// Claims v for `depth` from u (its parent); the winner appends v to the next
-// queue and counts its out-edges. Returns whether this thread won.
-__device__ bool claim(const Reach& r, vertex_t u, vertex_t v, std::int32_t depth,
-                      unsigned long long& new_edges, unsigned long long& new_max_degree) {
-  if (r.level[v] != -1) return false;  // cheap test before the atomic
-  if (atomicCAS(r.level + v, -1, depth) != -1) return false;
-  if (r.parent) r.parent[v] = u;
-  r.visited[v] = 1;
-  const auto d = static_cast<unsigned long long>(row_length(r.row_ptr, v));
-  new_edges += d;
-  new_max_degree = max(new_max_degree, d);
-  append(v, r.next_queue, &r.stats->vertices);
-  return true;
-}
-
-// Edge e of a frontier whose out-edges are laid end to end belongs to the
-// last entry j < count with first[j] <= e (first: the exclusive scan of the
-// degrees; entries of degree 0 share their successor's start and lose).
-template <class Index>
-__device__ Index source_of_edge(const offset_t* first, Index count, offset_t e) {
-  Index lo = 0, hi = count - 1;
-  while (lo < hi) {
-    const Index mid = lo + (hi - lo + 1) / 2;
-    if (first[mid] <= e)
-      lo = mid;
-    else
-      hi = mid - 1;
-  }
-  return lo;
-}
-
-// deg[i] = out-degree of queue[i] for i < nq, deg[nq] = 0 (so that the
-// exclusive scan's last entry is the total).
-__global__ void queue_degrees(const vertex_t* __restrict__ queue, vertex_t nq,
-                              const offset_t* __restrict__ row_ptr, offset_t* __restrict__ deg) {
-  for (offset_t i = blockIdx.x * kBlock + threadIdx.x; i <= nq; i += offset_t{gridDim.x} * kBlock)
-    deg[i] = i < nq ? row_length(row_ptr, queue[i]) : 0;
-}
-
-// Top-down step: edge e of the frontier's out-edges (0 <= e < total) belongs
-// to queue[k] with offs[k] <= e < offs[k+1].
-__global__ void __launch_bounds__(kBlock)
-    push_expand(const vertex_t* __restrict__ queue, vertex_t nq, const offset_t* __restrict__ offs,
-                offset_t total, const offset_t* __restrict__ row_ptr,
-                const vertex_t* __restrict__ col_idx, std::int32_t depth, std::int32_t* level,
-                vertex_t* parent, std::uint8_t* visited, vertex_t* next_queue, StepStats* stats) {
-  const Reach reach{row_ptr, level, parent, visited, next_queue, stats};
-  unsigned long long new_edges = 0, max_degree = 0;
-  for (offset_t e = blockIdx.x * kBlock + threadIdx.x; e < total;
-       e += offset_t{gridDim.x} * kBlock) {
-    const vertex_t k = source_of_edge(offs, nq, e);
-    const vertex_t u = queue[k];
-    claim(reach, u, col_idx[row_ptr[u] + (e - offs[k])], depth, new_edges, max_degree);
-  }
-  add_block(new_edges, &stats->edges);
-  max_block(max_degree, &stats->max_degree);
-}
+using cuda::frontier::add_block;
+using cuda::frontier::max_block;
 
 // After the masked pull SpMV: record the vertices it reached.
 __global__ void __launch_bounds__(kBlock)
@@ -195,41 +94,25 @@ __global__ void __launch_bounds__(kBlock)
       next[v] = 0;  // a row the mask skipped still holds an old frontier mark
       continue;
     }
-    scanned += row_length(at_row_ptr, v);
+    scanned += frontier_row_length(at_row_ptr, v);
     if (next[v] == 0) continue;
     visited[v] = 1;
     level[v] = depth;
     ++count;
-    const auto degree = static_cast<unsigned long long>(row_length(a_row_ptr, v));
+    const auto degree = static_cast<unsigned long long>(frontier_row_length(a_row_ptr, v));
     new_edges += degree;
     max_degree = max(max_degree, degree);
     if (parent) {
-      // The SpMV proved a frontier in-neighbour exists: find the first.
-      for (offset_t k = at_row_ptr[v]; k < at_row_ptr[v + 1]; ++k) {
-        const vertex_t u = at_col_idx[k];
-        if (front[u]) {
-          parent[v] = u;
-          break;
-        }
-      }
+      // The SpMV proved a frontier in-neighbour exists: find the first (the
+      // pull's inner loop).
+      first_in_frontier(at_col_idx, at_row_ptr[v], at_row_ptr[v + 1], BitmapSet{front},
+                        [&](vertex_t u, offset_t) { parent[v] = u; });
     }
   }
   add_block(count, &stats->vertices);
   add_block(new_edges, &stats->edges);
   add_block(scanned, &stats->scanned);
   max_block(max_degree, &stats->max_degree);
-}
-
-__global__ void queue_to_dense(const vertex_t* __restrict__ queue, vertex_t nq,
-                               std::uint8_t* __restrict__ front) {
-  for (offset_t i = blockIdx.x * kBlock + threadIdx.x; i < nq; i += offset_t{gridDim.x} * kBlock)
-    front[queue[i]] = 1;
-}
-
-__global__ void dense_to_queue(vertex_t n, const std::uint8_t* __restrict__ front, vertex_t* queue,
-                               unsigned long long* tail) {
-  for (offset_t i = blockIdx.x * kBlock + threadIdx.x; i < n; i += offset_t{gridDim.x} * kBlock)
-    if (front[i]) append(static_cast<vertex_t>(i), queue, tail);
 }
 
 // The source is at level 0, its own parent, visited, and the whole queue:
@@ -266,68 +149,6 @@ struct LevelLoop {
   BfsDirection direction;
 };
 
-// One top-down level: the n_f queued vertices are dealt to the blocks in
-// chunks of at most kBlock, as evenly as the frontier allows (a few thousand
-// vertices spread over every block rather than filling a few), and each
-// chunk's out-edges are expanded edge-balanced, a block scan of the degrees
-// giving each edge its source.
-__device__ void push_level(const LevelLoop& p, const Reach& reach, offset_t n_f,
-                           const vertex_t* queue, std::int32_t depth, unsigned long long& new_edges,
-                           unsigned long long& new_max_degree) {
-  using BlockScan = cub::BlockScan<offset_t, kBlock>;
-  __shared__ typename BlockScan::TempStorage scan_tmp;
-  __shared__ offset_t first_edge[kBlock];  // of each queue entry in the chunk's edges
-  __shared__ offset_t row_start[kBlock];
-  __shared__ vertex_t source[kBlock];
-  const offset_t per_chunk =
-      min(offset_t{kBlock}, (n_f + offset_t{gridDim.x} - 1) / offset_t{gridDim.x});
-  for (offset_t chunk = offset_t{blockIdx.x} * per_chunk; chunk < n_f;
-       chunk += offset_t{gridDim.x} * per_chunk) {
-    const offset_t in_chunk = min(per_chunk, n_f - chunk);
-    offset_t degree = 0;
-    if (threadIdx.x < in_chunk) {
-      const vertex_t u = queue[chunk + threadIdx.x];
-      source[threadIdx.x] = u;
-      row_start[threadIdx.x] = p.row_ptr[u];
-      degree = p.row_ptr[u + 1] - row_start[threadIdx.x];
-    }
-    offset_t total = 0;
-    BlockScan(scan_tmp).ExclusiveSum(degree, first_edge[threadIdx.x], total);
-    __syncthreads();
-    for (offset_t e = threadIdx.x; e < total; e += kBlock) {
-      const int j = source_of_edge(first_edge, static_cast<int>(in_chunk), e);
-      const vertex_t v = p.col_idx[row_start[j] + (e - first_edge[j])];
-      claim(reach, source[j], v, depth, new_edges, new_max_degree);
-    }
-    __syncthreads();  // the chunk's shared arrays are refilled next
-  }
-}
-
-// One bottom-up level: every unvisited vertex looks through its in-edges for
-// one in the frontier, which is the set of vertices at depth - 1 (no bitmap
-// to build). Counts the in-edges of unvisited vertices as the host's pull
-// step does.
-__device__ void pull_level(const LevelLoop& p, const Reach& reach, std::int32_t depth,
-                           unsigned long long& new_edges, unsigned long long& new_max_degree,
-                           unsigned long long& scanned) {
-  for (offset_t i = offset_t{blockIdx.x} * kBlock + threadIdx.x; i < p.n;
-       i += offset_t{gridDim.x} * kBlock) {
-    const auto v = static_cast<vertex_t>(i);
-    if (p.level[v] != -1) continue;
-    const offset_t begin = p.at_row_ptr[v], end = p.at_row_ptr[v + 1];
-    scanned += static_cast<unsigned long long>(end - begin);
-    for (offset_t k = begin; k < end; ++k) {
-      const vertex_t u = p.at_col_idx[k];
-      // Only this thread writes level[v]; others may be setting level[u] to
-      // depth meanwhile, which is not depth - 1 either way.
-      if (p.level[u] == depth - 1) {
-        claim(reach, u, v, depth, new_edges, new_max_degree);
-        break;
-      }
-    }
-  }
-}
-
 // Levels until one must go to the host (a pull step where the graph has no
 // device pull: in-degrees too high for a thread per vertex; a push step whose
 // frontier holds a vertex of degree > kLoopMaxDegree), the search ends or
@@ -352,17 +173,22 @@ __global__ void __launch_bounds__(kBlock) level_loop_kernel(LevelLoop p) {
     pulled = pull;
 
     StepStats* stats = &p.ring[k + 1];
-    const Reach reach{p.row_ptr, p.level, p.parent, p.visited, p.queue[(k + 1) & 1], stats};
+    const cuda::frontier::Next next{p.row_ptr, p.queue[(k + 1) & 1], stats};
     const std::int32_t depth = p.first_depth + k;
-    unsigned long long new_edges = 0, new_max_degree = 0, scanned = 0;
+    const ClaimUnvisited claim{p.level, p.parent, p.visited, depth};
+    cuda::frontier::Tally t;
     if (pull)
-      pull_level(p, reach, depth, new_edges, new_max_degree, scanned);
+      // The frontier is the vertices at depth - 1: no bitmap to build. Only
+      // v's thread writes level[v]; others may be setting level[u] to depth
+      // meanwhile, which is not depth - 1 either way.
+      cuda::frontier::pull_vertices(p.n, p.at_row_ptr, p.at_col_idx, LevelIs{p.level, -1},
+                                    LevelIs{p.level, depth - 1}, claim, next, t);
     else
-      push_level(p, reach, n_f, p.queue[k & 1], depth, new_edges, new_max_degree);
-    add_block(new_edges, &stats->edges);
-    max_block(new_max_degree, &stats->max_degree);
+      cuda::frontier::push_chunks(n_f, p.queue[k & 1], p.row_ptr, p.col_idx, claim, next, t);
+    add_block(t.edges, &stats->edges);
+    max_block(t.max_degree, &stats->max_degree);
     if (pull) {
-      add_block(scanned, &stats->scanned);
+      add_block(t.scanned, &stats->scanned);
       if (blockIdx.x == 0 && threadIdx.x == 0) stats->pulled = 1;
     }
     grid.sync();
@@ -383,8 +209,7 @@ class GpuBfs {
         visited_(n_),
         queue_(n_),
         next_queue_(n_),
-        deg_(std::size_t(n_) + 1),
-        offs_(std::size_t(n_) + 1),
+        push_scratch_(n_),
         stats_(1),
         ring_(std::size_t{kLoopLevels} + 1),
         host_ring_(std::size_t{kLoopLevels} + 1),
@@ -584,20 +409,10 @@ class GpuBfs {
   }
 
   void push(vertex_t nq, offset_t total, std::int32_t depth) {
-    queue_degrees<<<grid_for(std::int64_t{nq} + 1, kBlock), kBlock>>>(
-        queue_.data(), nq, a_.row_ptr().data(), deg_.data());
-    check_launch();
-    std::size_t bytes = 0;
-    GRAPHRUN_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, deg_.data(), offs_.data(),
-                                                      std::int64_t{nq} + 1));
-    if (bytes > scan_tmp_.size()) scan_tmp_ = DeviceArray<std::uint8_t>(bytes);
-    GRAPHRUN_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_tmp_.data(), bytes, deg_.data(),
-                                                      offs_.data(), std::int64_t{nq} + 1));
-    push_expand<<<grid_for(total, kBlock, 16), kBlock>>>(
-        queue_.data(), nq, offs_.data(), total, a_.row_ptr().data(), a_.col_idx().data(), depth,
-        level_.data(), o_.parents ? parent_.data() : nullptr, visited_.data(), next_queue_.data(),
-        stats_.data());
-    check_launch();
+    cuda::advance_push(a_, queue_.data(), nq, total,
+                       ClaimUnvisited{level_.data(), o_.parents ? parent_.data() : nullptr,
+                                      visited_.data(), depth},
+                       next_queue_.data(), stats_.data(), push_scratch_);
   }
 
   void pull(std::int32_t depth) {
@@ -624,17 +439,11 @@ class GpuBfs {
 
   const DeviceCsr<double>& transpose() const { return g_.directed() ? at_ : a_; }
 
-  void to_dense(vertex_t nq) {
-    GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(front_.data(), 0, n_));
-    queue_to_dense<<<grid_for(nq, kBlock), kBlock>>>(queue_.data(), nq, front_.data());
-    check_launch();
-  }
+  void to_dense(vertex_t nq) { cuda::queue_to_bitmap(queue_.data(), nq, front_.data(), n_); }
 
   void to_queue() {
     GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(stats_.data(), 0, sizeof(StepStats)));
-    dense_to_queue<<<grid_for(n_, kBlock), kBlock>>>(n_, front_.data(), queue_.data(),
-                                                     &stats_.data()->vertices);
-    check_launch();
+    cuda::bitmap_to_queue(front_.data(), n_, queue_.data(), &stats_.data()->vertices);
   }
 
   const Graph& g_;
@@ -645,8 +454,7 @@ class GpuBfs {
   DeviceArray<vertex_t> parent_;
   DeviceArray<std::uint8_t> visited_;
   DeviceArray<vertex_t> queue_, next_queue_;
-  DeviceArray<offset_t> deg_, offs_;
-  DeviceArray<std::uint8_t> scan_tmp_;
+  cuda::PushScratch push_scratch_;
   DeviceArray<StepStats> stats_;
   // The device-side loop's counters, one per level; host_ring_[0] also
   // takes the counters of a step outside the loop.
