@@ -23,15 +23,16 @@
 // both operands with one value type; A is read as a pattern (entries 1)
 // when the graph is unweighted. Self loops of C (the diagonal) are removed
 // afterwards on the host unless options.keep_loops.
+//
+// This is the driver: S, Sᵀ and the checks here, the two products on the
+// backend (cpu/contract_products.cpp, cuda/contract.cu).
 #include "graphrun/algorithms/contract.hpp"
 
 #include <string>
 
-#include "gpu_backend.hpp"
+#include "backend.hpp"
 #include "graphrun/engine/error.hpp"
-#include "graphrun/engine/semiring.hpp"
 #include "graphrun/engine/stopwatch.hpp"
-#include "graphrun/kernels/spgemm.hpp"
 
 namespace graphrun {
 
@@ -119,26 +120,12 @@ ContractResult contract(Context& ctx, const Graph& g, std::span<const vertex_t> 
   const vertex_t n = g.n_vertices();
   const Csr<double> s = label_matrix(labels, n_labels, n);  // checks the labels
   const Csr<double> st = assignment_matrix(labels, n_labels);
-  // Unweighted edges count 1, whatever values the adjacency may carry.
-  CsrView<double> a = g.adj().view();
-  if (!g.weighted()) a.values = nullptr;
-
+  detail::ContractProducts p =
+      detail::backend_for(ctx, "contract").contract_products(ctx, g, s, st);
   ContractResult result;
-  Csr<double> c;
-  if (ctx.device() == Device::cuda) {
-    detail::ContractProducts p = detail::contract_products_cuda(ctx, g.adj(), g.weighted(), s, st);
-    c = std::move(p.quotient);
-    result.products = p.products;
-    result.compute_seconds = p.compute_seconds;
-  } else {
-    const Stopwatch t_compute;
-    SpgemmStats first, second;
-    const Csr<double> b = spgemm<PlusTimes<double>>(ctx, s.view(), a, &first);  // S·A
-    c = spgemm<PlusTimes<double>>(ctx, b.view(), st.view(), &second);           // (S·A)·Sᵀ
-    result.compute_seconds = t_compute.seconds();
-    result.products = checked_add(first.intermediate_products, second.intermediate_products,
-                                  "contract: intermediate products");
-  }
+  result.products = p.products;
+  result.compute_seconds = p.compute_seconds;
+  Csr<double>& c = p.quotient;
   result.quotient = options.keep_loops ? std::move(c) : drop_loops(c);
   result.seconds = t0.seconds();
   return result;

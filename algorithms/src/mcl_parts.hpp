@@ -37,19 +37,6 @@ struct PruneParams {
 
 // After iteration 40 mcl raises the inflation by 0.1 % per iteration, so
 // that a rare periodic iterand cannot keep it going forever.
-// Tells options.on_iteration about iteration `it`; false when it asks to
-// stop. Both backends report the same fields.
-inline bool report_iteration(const MclOptions& o, int it, double chaos, std::int64_t nnz,
-                             double elapsed) {
-  if (!o.on_iteration) return true;
-  IterationInfo info;
-  info.iteration = it;
-  info.residual = chaos;
-  info.nnz = nnz;
-  info.elapsed = elapsed;
-  return o.on_iteration(info);
-}
-
 inline constexpr int inflation_bump_after = 40;
 inline constexpr double inflation_bump = 1.001;
 

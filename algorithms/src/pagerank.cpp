@@ -6,38 +6,26 @@
 //   y     = Aᵀ x                      SpMV over PlusTimes<double>
 //   r'(i) = d y(i) + (d Σ_dangling r(j) + 1 - d) / n
 //
-// On the CPU each iteration is one pass over the rows of Aᵀ that computes
-// the row's in-edge sum (the SpMV row kernel), r'(i), the L1 change, and the
-// next x and dangling mass together. Reductions go through fixed parts whose
-// partial sums are added in part order, so the same input and thread count
-// give bit-identical ranks (OpenMP's reduction clause does not promise an
-// order).
+// This is the driver, the same for every device: the options and their
+// checks, the iteration with its stopping rule, the callback contract and
+// the result. The backends' steps (backend.hpp) prepare the graph and run
+// the iterations: cpu/pagerank_steps.cpp, cuda/pagerank.cu.
 #include "graphrun/algorithms/pagerank.hpp"
 
-#include <omp.h>
-
 #include <algorithm>
-#include <atomic>
+#include <array>
 #include <cmath>
 #include <string>
 #include <vector>
 
-#include "gpu_backend.hpp"
+#include "backend.hpp"
 #include "graphrun/engine/error.hpp"
-#include "graphrun/engine/semiring.hpp"
 #include "graphrun/engine/stopwatch.hpp"
-#include "graphrun/kernels/cpu/partition.hpp"
-#include "graphrun/kernels/cpu/spmv_csr.hpp"
-#include "pagerank_start.hpp"
+#include "iteration_report.hpp"
 
 namespace graphrun {
 
 namespace {
-
-// Above this many bytes of vertex vectors (r, x, x_next, inv_outw) the
-// iteration is split into SpMV + update (see the loop below). About the L2
-// of two cores of the machines measured (docs/performance.md).
-constexpr std::size_t fused_max_bytes = std::size_t{4} << 20;
 
 void validate(const PageRankOptions& o) {
   if (!(o.damping >= 0.0 && o.damping < 1.0))
@@ -46,10 +34,27 @@ void validate(const PageRankOptions& o) {
   if (o.max_iter < 1) throw ArgumentError("pagerank: max_iter must be >= 1");
 }
 
-}  // namespace
+// How many iterations to queue before the host looks at their L1 changes:
+// one while a callback must see every iteration before the next starts;
+// otherwise as many as the L1 change's rate of decrease says are left until
+// it passes tol (PageRank's converges geometrically, at about the damping
+// factor per iteration), two while that rate is unknown, at most the
+// backend's max_batch. Queued passes past convergence cost the device
+// little (see PageRankSteps::iterate), so the prediction is not padded.
+int batch_size(const PageRankOptions& o, int max_batch, int it, double err, double previous_err) {
+  if (o.on_iteration || max_batch <= 1) return 1;
+  if (it <= 2 || !(previous_err > 0.0) || !(err > 0.0)) return std::min(2, max_batch);
+  const double rate = err / previous_err;
+  if (!(rate < 1.0)) return max_batch;
+  const double left = std::ceil(std::log(o.tol / err) / std::log(rate));
+  return static_cast<int>(std::clamp(left, 1.0, static_cast<double>(max_batch)));
+}
 
-namespace detail {
+// The checks every backend relies on.
 
+// 1 / Σ options.start, summed in vertex order, after checking that it holds
+// n finite, non-negative values that are not all 0 (ArgumentError naming the
+// first bad vertex); 0 when options.start is empty (the uniform start).
 double pagerank_start_scale(const PageRankOptions& o, vertex_t n) {
   if (o.start.empty()) return 0.0;
   if (o.start.size() != static_cast<std::size_t>(n))
@@ -68,6 +73,9 @@ double pagerank_start_scale(const PageRankOptions& o, vertex_t n) {
   return 1.0 / sum;
 }
 
+// A weighted graph's weights must be finite and >= 0, and each vertex's
+// out-weights must sum to a finite number: ArgumentError naming the first
+// edge (or vertex) in vertex order otherwise.
 void pagerank_check_weights(const Graph& g) {
   const Csr<double>& a = g.adj();
   if (a.is_pattern()) return;
@@ -93,6 +101,9 @@ void pagerank_check_weights(const Graph& g) {
                         " sum past the range of a double; scale the weights down");
 }
 
+// A NaN or infinite L1 change means the ranks left the range of a double (a
+// vertex whose out-weights sum to a denormal, say): Error naming the
+// iteration, rather than ranks that are not numbers.
 void pagerank_check_residual(int iteration, double residual) {
   if (!std::isfinite(residual))
     throw Error("pagerank: iteration " + std::to_string(iteration) +
@@ -100,165 +111,53 @@ void pagerank_check_residual(int iteration, double residual) {
                 "); the weights are outside what double precision can rank");
 }
 
-}  // namespace detail
+}  // namespace
 
 PageRankResult pagerank(Context& ctx, const Graph& g, const PageRankOptions& options) {
   validate(options);
-  const double start_scale = detail::pagerank_start_scale(options, g.n_vertices());
-  if (options.use_weights && g.weighted()) detail::pagerank_check_weights(g);
-  if (ctx.device() == Device::cuda) {
-    return detail::pagerank_cuda(ctx, g, options);
-  }
-  if (options.reorder != Reorder::automatic && options.reorder != Reorder::none &&
-      g.n_vertices() > 0) {
-    // An ordering asked for on the CPU: run on the renumbered graph (ids
-    // 0 .. n-1; only the matrix matters here) and put the ranks back.
-    const Stopwatch t_order;
-    const std::vector<vertex_t> order = vertex_order(g.adj().view(), options.reorder);
-    const Graph renumbered(permute(g.adj(), order), {}, g.directed(), g.weighted());
-    std::vector<double> start;
-    PageRankOptions o = options;
-    o.reorder = Reorder::none;
-    if (!options.start.empty()) {
-      start = gather(options.start, order);
-      o.start = start;
-    }
-    const double order_seconds = t_order.seconds();
-    PageRankResult r = pagerank(ctx, renumbered, o);
-    r.rank = scatter(std::span<const double>(r.rank), order);
-    r.reorder = options.reorder;
-    r.reorder_seconds = order_seconds;
-    r.seconds = t_order.seconds();
-    return r;
-  }
   const Stopwatch t0;
+  const detail::PageRankSetup setup{
+      .options = options,
+      .weighted = options.use_weights && g.weighted() && !g.adj().is_pattern(),
+      .start_scale = pagerank_start_scale(options, g.n_vertices())};
+  if (options.use_weights && g.weighted()) pagerank_check_weights(g);
+  const detail::Backend& backend = detail::backend_for(ctx, "pagerank");
   PageRankResult result;
-  const vertex_t n = g.n_vertices();
-  if (n == 0) {
+  if (g.n_vertices() == 0) {
     result.converged = true;
     result.seconds = t0.seconds();
     return result;
   }
+  const std::unique_ptr<detail::PageRankSteps> steps = backend.pagerank(ctx, g, setup, result);
 
-  const bool weighted = options.use_weights && g.weighted() && !g.adj().is_pattern();
-  const int threads = ctx.threads();
-  const double d = options.damping;
-  const double inv_n = 1.0 / static_cast<double>(n);
-
-  // inv_outw(j) = 1 / out-weight of j (out-degree when unweighted), 0 when
-  // j is dangling. Computed once; each row is summed serially.
-  const CsrView<double> a = g.adj().view();
-  std::vector<double> inv_outw(n);
-#pragma omp parallel for num_threads(threads) schedule(static)
-  for (vertex_t j = 0; j < n; ++j) {
-    double w = 0.0;
-    if (weighted) {
-      for (offset_t k = a.row_ptr[j]; k < a.row_ptr[j + 1]; ++k) w += a.values[k];
-    } else {
-      w = static_cast<double>(a.row_ptr[j + 1] - a.row_ptr[j]);
+  const Stopwatch t_compute;
+  const detail::IterationReport report(options.on_iteration, options.progress, t0);
+  std::array<double, detail::max_pagerank_batch> residuals{};
+  const int max_batch = std::min(steps->max_batch(), detail::max_pagerank_batch);
+  int last = 0;                  // the last iteration whose ranks count
+  double previous_residual = 0;  // the L1 change of the iteration before `last`
+  for (int it = 1; it <= options.max_iter && !result.converged;) {
+    const int batch =
+        std::min(batch_size(options, max_batch, it, result.residual, previous_residual),
+                 options.max_iter - it + 1);
+    report.start(it);
+    steps->iterate(it, std::span<double>(residuals.data(), static_cast<std::size_t>(batch)));
+    bool stopped = false;
+    for (int p = it; p < it + batch && !stopped; ++p) {
+      const double err = residuals[static_cast<std::size_t>(p - it)];
+      pagerank_check_residual(p, err);
+      last = p;
+      previous_residual = result.residual;
+      result.iterations = p;
+      result.residual = err;
+      result.converged = err < options.tol;
+      stopped = !report.done({.iteration = p, .residual = err}) || result.converged;
     }
-    inv_outw[j] = w != 0.0 ? 1.0 / w : 0.0;
+    if (stopped && !result.converged) break;  // the callback said so
+    it += batch;
   }
-
-  // In-edges: row i of Aᵀ; a pattern view when weights are not used.
-  CsrView<double> at = g.transpose().view();
-  if (!weighted) at.values = nullptr;
-
-  // x = r ./ outw for the current iterate, x_next for the one being built:
-  // rows read x through Aᵀ's columns while writing their own x_next(i).
-  std::vector<double> r(n, inv_n), x(n), x_next(n);
-  if (start_scale > 0.0)
-    for (vertex_t j = 0; j < n; ++j)
-      r[j] = options.start[static_cast<std::size_t>(j)] * start_scale;
-
-  // Parts of equal work (in-edges + rows), a few per thread handed out
-  // dynamically; each part's partial sums land in its own slot and are added
-  // in part order, so the ranks are bit-identical run to run for a given
-  // thread count (OpenMP's reduction clause promises no order).
-  const offset_t work = at.nnz + n;
-  const int parts = threads <= 1 || work < cpu_min_parallel_work
-                        ? 1
-                        : static_cast<int>(std::min<offset_t>(offset_t{threads} * 8,
-                                                              std::max<offset_t>(1, work / 4096)));
-  std::vector<vertex_t> part_begin(parts + 1);
-  for (int p = 0; p <= parts; ++p) part_begin[p] = cpu::partition_begin(at.row_ptr, n, parts, p);
-  std::vector<double> part_err(parts), part_dangling(parts);
-
-  double dangling = 0.0;
-  for (vertex_t j = 0; j < n; ++j) {
-    x[j] = r[j] * inv_outw[j];
-    if (inv_outw[j] == 0.0) dangling += r[j];
-  }
-
-  // While the vectors fit in the caches, one pass per iteration, fused: the
-  // in-edge sum of row i (the SpMV's row), r'(i), its L1 change, and the next
-  // x(i) and dangling mass. That saves writing and re-reading y and a
-  // fork-join per iteration, which is what small graphs pay for. Past the
-  // caches the gather x[col] misses on every edge, and the extra streams of
-  // the fused loop (r, x_next, inv_outw) compete with it for the memory
-  // system: there the SpMV runs alone, then a streaming update pass.
-  const bool fused = std::size_t(n) * 4 * sizeof(double) <= fused_max_bytes;
-  std::vector<double> y(fused ? 0 : n);
-  std::atomic<int> parts_done{0};  // for options.progress
-  const auto step = [&]<bool Pattern, bool Fused>(double base) {
-    if (!Fused) cpu::spmv_csr<PlusTimes<double>>(at, x.data(), y.data(), Mask{}, threads);
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) if (parts > 1)
-    for (int p = 0; p < parts; ++p) {
-      double err = 0.0, dang = 0.0;
-      for (vertex_t i = part_begin[p]; i < part_begin[p + 1]; ++i) {
-        const double yi =
-            Fused ? cpu::detail::spmv_row<PlusTimes<double>, Pattern>(at, i, x.data()) : y[i];
-        const double ri = d * yi + base;
-        err += std::abs(ri - r[i]);
-        r[i] = ri;
-        x_next[i] = ri * inv_outw[i];
-        if (inv_outw[i] == 0.0) dang += ri;
-      }
-      part_err[p] = err;
-      part_dangling[p] = dang;
-      if (options.progress)
-        options.progress->set((parts_done.fetch_add(1, std::memory_order_relaxed) + 1) /
-                              static_cast<double>(parts));
-    }
-  };
-
-  for (int it = 1; it <= options.max_iter; ++it) {
-    if (options.progress) options.progress->start(it);
-    parts_done.store(0, std::memory_order_relaxed);
-    const double base = (d * dangling + 1.0 - d) * inv_n;
-    const bool pattern = at.values == nullptr;
-    if (fused && pattern)
-      step.template operator()<true, true>(base);
-    else if (fused)
-      step.template operator()<false, true>(base);
-    else if (pattern)
-      step.template operator()<true, false>(base);
-    else
-      step.template operator()<false, false>(base);
-    double err = 0.0;
-    dangling = 0.0;
-    for (int p = 0; p < parts; ++p) {
-      err += part_err[p];
-      dangling += part_dangling[p];
-    }
-    x.swap(x_next);
-    detail::pagerank_check_residual(it, err);
-    if (options.progress) options.progress->set_residual(err);
-    result.iterations = it;
-    result.residual = err;
-    if (err < options.tol) {
-      result.converged = true;
-    }
-    if (options.on_iteration) {
-      IterationInfo info;
-      info.iteration = it;
-      info.residual = err;
-      info.elapsed = t0.seconds();
-      if (!options.on_iteration(info)) break;
-    }
-    if (result.converged) break;
-  }
-  result.rank = std::move(r);
+  result.compute_seconds = t_compute.seconds();
+  result.rank = steps->ranks(last);
   result.seconds = t0.seconds();
   return result;
 }

@@ -46,8 +46,8 @@
 
 #include <optional>
 
-#include "../bfs_direction.hpp"
-#include "../gpu_backend.hpp"
+#include "../bfs_levels.hpp"
+#include "cuda_backend.hpp"
 #include "device_util.cuh"
 #include "graphrun/engine/semiring.hpp"
 #include "graphrun/engine/stopwatch.hpp"
@@ -214,8 +214,7 @@ class GpuBfs {
         ring_(std::size_t{kLoopLevels} + 1),
         host_ring_(std::size_t{kLoopLevels} + 1),
         levels_run_(1),
-        host_levels_run_(1),
-        direction_{o.alpha, o.beta, offset_t{n_}} {}
+        host_levels_run_(1) {}
 
   BfsResult run(vertex_t source, const Stopwatch& t0) {
     BfsResult res;
@@ -230,22 +229,16 @@ class GpuBfs {
                            visited_.data(), queue_.data());
     check_launch();
 
-    const CsrView<double> a = g_.adj().view();
     bool dense = false;  // the frontier's form: front_ (after a host pull step) or queue_
-    Rule r;
-    r.n_f = 1;
-    r.m_f = a.row_ptr[source + 1] - a.row_ptr[source];
-    r.m_u = a.nnz - r.m_f;
-    r.max_degree = r.m_f;  // of the frontier: the source alone
-    res.reached = 1;
-    res.depth = 1;
+    BfsLevels r(o_, g_.adj().view(), source, res);
+    const IterationReport report(o_.on_iteration, o_.progress, t0);
 
     // The device-side loop runs what it can unless every level must be
     // reported to the caller.
     const bool device_loop = !o_.on_iteration;
     std::int32_t depth = 1;
-    while (r.n_f > 0 && r.m_f > 0) {
-      const bool pull_step = direction_.pull(r.pulled, r.n_f, r.m_f, r.m_u, r.prev_n_f);
+    while (r.more()) {
+      const bool pull_step = r.pull_next();
       if (device_loop) {
         if (pull_step && !device_pull_) {
           const Stopwatch t_setup;
@@ -261,7 +254,7 @@ class GpuBfs {
           const int ran = level_loop(depth, r, res);
           if (ran > 0) {
             depth += ran;
-            if (o_.progress) report(res, r.n_f);
+            r.report(report, res);  // no callback here: it would have made device_loop false
             continue;
           }
         }
@@ -290,15 +283,7 @@ class GpuBfs {
       r.step(s, depth, res);
       if (!dense) std::swap(queue_, next_queue_);
       ++depth;
-
-      if (o_.progress) report(res, r.n_f);
-      if (o_.on_iteration) {
-        IterationInfo info;
-        info.iteration = res.push_steps + res.pull_steps;
-        info.frontier = r.n_f;
-        info.elapsed = t0.seconds();
-        if (!o_.on_iteration(info)) break;
-      }
+      if (!r.report(report, res)) break;
     }
     res.compute_seconds = t_compute.seconds() - setup;
     res.format = pull_op_                                             ? pull_op_->format()
@@ -310,33 +295,6 @@ class GpuBfs {
   }
 
  private:
-  // The direction rule's state (bfs_direction.hpp): the frontier's size and
-  // out-edges, the unexplored edges, the previous frontier's size, whether
-  // the last step pulled; and the frontier's largest out-degree.
-  struct Rule {
-    offset_t n_f = 0, m_f = 0, m_u = 0, prev_n_f = 0, max_degree = 0;
-    bool pulled = false;
-
-    // After a step at `depth` that found s: the same bookkeeping as the CPU.
-    void step(const StepStats& s, std::int32_t depth, BfsResult& res) {
-      res.edges_examined += s.pulled ? static_cast<offset_t>(s.scanned) : m_f;
-      ++(s.pulled ? res.pull_steps : res.push_steps);
-      pulled = s.pulled != 0;
-      prev_n_f = n_f;
-      n_f = static_cast<offset_t>(s.vertices);
-      m_f = static_cast<offset_t>(s.edges);
-      max_degree = static_cast<offset_t>(s.max_degree);
-      m_u -= m_f;
-      res.reached += static_cast<vertex_t>(n_f);
-      if (n_f > 0) res.depth = depth + 1;
-    }
-  };
-
-  void report(const BfsResult& res, offset_t n_f) const {
-    o_.progress->start(res.push_steps + res.pull_steps);
-    o_.progress->frontier.store(n_f, std::memory_order_relaxed);
-  }
-
   // Whether pull steps can run in the device-side loop (a thread per vertex
   // scans its in-edges: the csr-thread SpMV's layout), so only where no
   // vertex has more than
@@ -354,7 +312,7 @@ class GpuBfs {
   // Levels on the device (level_loop) from the queued frontier, at `depth`;
   // then the same bookkeeping as a step at a time, from the counters' ring.
   // Returns the levels done.
-  int level_loop(std::int32_t depth, Rule& r, BfsResult& res) {
+  int level_loop(std::int32_t depth, BfsLevels& r, BfsResult& res) {
     if (loop_blocks_ == 0) {
       int per_sm = 0;
       GRAPHRUN_CUDA_CHECK(
@@ -389,7 +347,7 @@ class GpuBfs {
                 r.m_u,
                 r.prev_n_f,
                 r.pulled,
-                direction_};
+                r.direction()};
     void* args[] = {&p};
     GRAPHRUN_CUDA_CHECK(
         cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(level_loop_kernel),
@@ -462,7 +420,6 @@ class GpuBfs {
   Pinned<StepStats> host_ring_;
   DeviceArray<int> levels_run_;
   Pinned<int> host_levels_run_;
-  BfsDirection direction_;
   unsigned loop_blocks_ = 0;
   std::optional<bool> device_pull_;  // pull steps in the device-side loop; decided on first need
   std::optional<cuda::SpmvOperator<double>> pull_op_;
@@ -471,7 +428,7 @@ class GpuBfs {
 
 }  // namespace
 
-BfsResult bfs_cuda(Context& ctx, const Graph& g, vertex_t source, const BfsOptions& options) {
+BfsResult cuda_bfs(Context& ctx, const Graph& g, vertex_t source, const BfsOptions& options) {
   const Stopwatch t0;
   use_device(ctx, "bfs");
   GpuBfs search(g, options);

@@ -4,7 +4,7 @@
 // comes back. compute_seconds is the two products alone: the device is
 // synchronized after the uploads and after the second product, so neither
 // the transfers nor work queued before are counted.
-#include "../gpu_backend.hpp"
+#include "cuda_backend.hpp"
 #include "device_util.cuh"
 #include "graphrun/engine/semiring.hpp"
 #include "graphrun/engine/stopwatch.hpp"
@@ -13,10 +13,11 @@
 
 namespace graphrun::detail {
 
-ContractProducts contract_products_cuda(Context& ctx, const Csr<double>& a, bool weighted,
-                                        const Csr<double>& s, const Csr<double>& st) {
+ContractProducts cuda_contract_products(Context& ctx, const Graph& g, const Csr<double>& s,
+                                        const Csr<double>& st) {
   use_device(ctx, "contract");
-  const DeviceCsr<double> d_a = upload(a, weighted);
+  // Unweighted edges count 1, whatever values the adjacency may carry.
+  const DeviceCsr<double> d_a = upload(g.adj(), g.weighted());
   const DeviceCsr<double> d_s(s);
   const DeviceCsr<double> d_st(st);
   GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());

@@ -48,9 +48,10 @@
 #include <cstring>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_sort.cuh>
+#include <memory>
 
-#include "../gpu_backend.hpp"
 #include "../mcl_parts.hpp"
+#include "cuda_backend.hpp"
 #include "device_util.cuh"
 #include "graphrun/algorithms/cuda/mcl.hpp"
 #include "graphrun/engine/device_memory.hpp"
@@ -485,86 +486,91 @@ DeviceCsr<float> join_rows(std::vector<DeviceCsr<float>>& parts, vertex_t n_cols
   return DeviceCsr<float>(rows, n_cols, std::move(ptr), std::move(col), std::move(val));
 }
 
-}  // namespace
-
-MclResult mcl_cuda_loop(Context& ctx, const Graph& g, const MclOptions& options,
-                        const cuda::MclExpansion& expansion, const cuda::MclBlocking& blocking) {
+// The start matrix (mcl_parts.hpp), built on the host, on ctx's device.
+DeviceCsr<float> start_matrix_on_device(Context& ctx, const Graph& g) {
   use_device(ctx, "mcl");
-  const Stopwatch t0;
-  MclResult result;
-  const auto params = mcl::PruneParams::from(options);
-  const vertex_t n = g.n_vertices();
-  cudaStream_t stream = nullptr;  // the legacy stream: C of the SpGEMM is freed on it
+  return DeviceCsr<float>(mcl::start_matrix(g, ctx.threads()));
+}
 
-  DeviceCsr<float> m(mcl::start_matrix(g, ctx.threads()));
-  PruneInflate prune_inflate(n, stream);
-  GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
-  result.phases.setup = t0.seconds();
-  result.max_nnz = m.nnz();
+// The loop's steps on the device: the iterand stays there; each
+// expansion runs in column blocks sized from the free memory, each block
+// pruned and inflated as soon as it is computed.
+class CudaMclSteps final : public MclSteps {
+ public:
+  CudaMclSteps(Context& ctx, const Graph& g, const MclOptions& options,
+               const cuda::MclExpansion& expansion, const cuda::MclBlocking& blocking)
+      : deterministic_(ctx.deterministic()),
+        n_(g.n_vertices()),
+        params_(mcl::PruneParams::from(options)),
+        expansion_(expansion),
+        blocking_(blocking),
+        m_(start_matrix_on_device(ctx, g)),
+        prune_inflate_(n_, stream_) {
+    GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
 
-  // E = rows·M, by the caller's expansion or graphrun's SpGEMM.
-  const auto expand = [&](const DeviceCsr<float>& rows, std::int64_t* products) {
-    if (expansion) return expansion(rows, m, stream, products);
-    cuda::SpgemmStats stats;
-    cuda::SpgemmOptions spgemm_options;
-    spgemm_options.deterministic = ctx.deterministic();
-    DeviceCsr<double> e = cuda::spgemm<PlusTimes<double>>(rows, m, spgemm_options, &stats, stream);
-    *products = stats.intermediate_products;
-    return e;
-  };
+  std::int64_t nnz() const override { return m_.nnz(); }
 
-  double inflation = static_cast<float>(options.inflation);
-  for (int it = 1; it <= options.max_iterations && n > 0; ++it) {
-    if (options.progress) options.progress->start(it);
-    const Stopwatch ti;
-    const std::vector<vertex_t> bounds = plan_blocks(m, block_entries(blocking), stream);
-    const auto blocks = static_cast<int>(bounds.size() - 1);
+  MclStep iterate(double inflation, StepProgress*) override {
+    MclStep step;
+    const std::vector<vertex_t> bounds = plan_blocks(m_, block_entries(blocking_), stream_);
+    step.blocks = static_cast<int>(bounds.size() - 1);
     std::vector<DeviceCsr<float>> parts;
-    std::int64_t products = 0;
-    float chaos = 0;
-    for (int b = 0; b < blocks; ++b) {
+    for (int b = 0; b < step.blocks; ++b) {
       const Stopwatch tb;
       std::int64_t block_products = 0;
       DeviceCsr<double> e =
-          blocks == 1 ? expand(m, &block_products)
-                      : expand(slice_rows(m, bounds[b], bounds[b + 1], stream), &block_products);
-      GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
+          step.blocks == 1
+              ? expand(m_, &block_products)
+              : expand(slice_rows(m_, bounds[b], bounds[b + 1], stream_), &block_products);
+      GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream_));
       const double t_expand = tb.seconds();
       float block_chaos = 0;
-      parts.push_back(prune_inflate(e, params, inflation, &block_chaos));
+      parts.push_back(prune_inflate_(e, params_, inflation, &block_chaos));
       e = DeviceCsr<double>();  // freed on the stream, before the next expansion
-      GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
-      result.phases.expansion += t_expand;
-      result.phases.pruning += tb.seconds() - t_expand;
-      products += block_products;
-      chaos = std::max(chaos, block_chaos);
+      GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream_));
+      step.expansion_seconds += t_expand;
+      step.pruning_seconds += tb.seconds() - t_expand;
+      step.products += block_products;
+      step.chaos = std::max(step.chaos, block_chaos);
     }
-    m = blocks == 1 ? std::move(parts.front()) : join_rows(parts, n, stream);
-    GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
-    result.max_blocks = std::max(result.max_blocks, blocks);
-    result.products += products;
-    result.max_nnz = std::max<std::int64_t>(result.max_nnz, m.nnz());
-    result.iterations = it;
-    result.chaos = chaos;
-    if (options.progress) options.progress->set_residual(chaos);
-    result.iteration_seconds.push_back(ti.seconds());
-    if (it >= mcl::inflation_bump_after) inflation *= mcl::inflation_bump;
-    const bool converged = static_cast<double>(chaos) < options.chaos_limit;
-    result.converged = converged;
-    if (!mcl::report_iteration(options, it, chaos, m.nnz(), t0.seconds())) break;
-    if (converged) break;
+    m_ = step.blocks == 1 ? std::move(parts.front()) : join_rows(parts, n_, stream_);
+    GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    step.nnz = m_.nnz();
+    return step;
   }
-  if (n == 0) result.converged = true;
-  const Stopwatch tr;
-  const Csr<float> limit = m.download();
-  result.cluster = mcl::interpret(limit, &result.n_clusters);
-  result.phases.interpret = tr.seconds();
-  result.seconds = t0.seconds();
-  return result;
-}
 
-MclResult mcl_cuda(Context& ctx, const Graph& g, const MclOptions& options) {
-  return mcl_cuda_loop(ctx, g, options, cuda::MclExpansion(), cuda::MclBlocking());
+  Csr<float> limit() override { return m_.download(); }
+
+ private:
+  // E = rows·M, by the caller's expansion or graphrun's SpGEMM.
+  DeviceCsr<double> expand(const DeviceCsr<float>& rows, std::int64_t* products) {
+    if (expansion_) return expansion_(rows, m_, stream_, products);
+    cuda::SpgemmStats stats;
+    cuda::SpgemmOptions spgemm_options;
+    spgemm_options.deterministic = deterministic_;
+    DeviceCsr<double> e =
+        cuda::spgemm<PlusTimes<double>>(rows, m_, spgemm_options, &stats, stream_);
+    *products = stats.intermediate_products;
+    return e;
+  }
+
+  cudaStream_t stream_ = nullptr;  // the legacy stream: C of the SpGEMM is freed on it
+  bool deterministic_;
+  vertex_t n_;
+  mcl::PruneParams params_;
+  const cuda::MclExpansion expansion_;
+  const cuda::MclBlocking blocking_;
+  DeviceCsr<float> m_;
+  PruneInflate prune_inflate_;
+};
+
+}  // namespace
+
+std::unique_ptr<MclSteps> cuda_mcl_steps(Context& ctx, const Graph& g, const MclOptions& options,
+                                         const cuda::MclExpansion& expansion,
+                                         const cuda::MclBlocking& blocking) {
+  return std::make_unique<CudaMclSteps>(ctx, g, options, expansion, blocking);
 }
 
 }  // namespace detail
@@ -578,7 +584,10 @@ MclResult mcl(Context& ctx, const Graph& g, const MclOptions& options,
   detail::mcl::validate(options);
   if (blocking.max_block_entries < 0)
     throw ArgumentError("cuda::mcl: MclBlocking::max_block_entries must be >= 0 (0: from memory)");
-  return detail::mcl_cuda_loop(ctx, g, options, expansion, blocking);
+  const Stopwatch t0;
+  const std::unique_ptr<detail::MclSteps> steps =
+      detail::cuda_mcl_steps(ctx, g, options, expansion, blocking);
+  return detail::drive_mcl(g, options, *steps, t0);
 }
 
 }  // namespace cuda

@@ -26,9 +26,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cub/block/block_reduce.cuh>
+#include <memory>
+#include <optional>
 
-#include "../gpu_backend.hpp"
-#include "../pagerank_start.hpp"
+#include "cuda_backend.hpp"
 #include "device_util.cuh"
 #include "graphrun/engine/semiring.hpp"
 #include "graphrun/engine/stopwatch.hpp"
@@ -205,189 +206,160 @@ __global__ void scatter_by_order(vertex_t n, const vertex_t* __restrict__ order,
     out[order[i]] = in[i];
 }
 
-// How many iterations to queue before the host looks at their L1 changes:
-// one while a callback must see every iteration before the next starts;
-// otherwise as many as the L1 change's rate of decrease says are left until
-// it passes tol (PageRank's converges geometrically, at about the damping
-// factor per iteration), two while that rate is unknown, at most kMaxBatch.
-// Queued passes past convergence return at once (the fused csr-thread pass)
-// or cost one SpMV each (the others), so the prediction is not padded.
-constexpr int kMaxBatch = 32;
-static_assert(kMaxBatch < kResidualRing);
+static_assert(max_pagerank_batch < kResidualRing);
 
-int pagerank_batch(const PageRankOptions& o, int it, double err, double previous_err) {
-  if (o.on_iteration) return 1;
-  if (it <= 2 || !(previous_err > 0.0) || !(err > 0.0)) return 2;
-  const double rate = err / previous_err;
-  if (!(rate < 1.0)) return kMaxBatch;
-  const double left = std::ceil(std::log(o.tol / err) / std::log(rate));
-  return static_cast<int>(std::clamp(left, 1.0, static_cast<double>(kMaxBatch)));
-}
-
-}  // namespace
-
-PageRankResult pagerank_cuda(Context& ctx, const Graph& g, const PageRankOptions& options) {
-  const Stopwatch t0;
-  use_device(ctx, "pagerank");
-  PageRankResult result;
-  const vertex_t n = g.n_vertices();
-  if (n == 0) {
-    result.converged = true;
-    result.seconds = t0.seconds();
-    return result;
-  }
-  const bool weighted = options.use_weights && g.weighted() && !g.adj().is_pattern();
-  const double d = options.damping;
-  const double inv_n = 1.0 / static_cast<double>(n);
-  const double start_scale = pagerank_start_scale(options, n);
-
-  // Aᵀ on the device (A for an undirected graph: the same matrix). A goes
-  // up once: its rows give the out-weights, and Aᵀ is built from it there,
-  // so the host never builds the transpose (a directed graph's largest cost
-  // of setting up at 10^8 edges and more). A vertex ordering is computed
-  // from A's out-degrees and applied to A before the transpose; the
-  // iterations run in the new order, and the ranks go back to input order
-  // on the device.
-  DeviceCsr<double> at;
-  DeviceArray<double> inv_outw(n);
-  DeviceArray<vertex_t> order;  // order[new] = input vertex; empty: none
-  {
-    DeviceCsr<double> a = adjacency_on_device(g, weighted);
-    const Reorder how =
-        options.reorder == Reorder::automatic ? choose_reorder(analyze(a)) : options.reorder;
-    result.reorder = how;
-    if (how != Reorder::none) {
-      const Stopwatch t_order;
-      order = device_vertex_order(a, how);
-      // Rows keep their entries' input order, columns renamed: the SpMV
-      // needs no sorted rows (each row's sum keeps a fixed order), and
-      // sorting them took the renumbering of R-MAT 22 from 3-4 ms to 16 ms
-      // on the H200 (the transpose of a directed graph sorts them anyway).
-      a = device_permute(a, order, /*sort_columns=*/false);
-      result.reorder_seconds = t_order.seconds();
+class CudaPageRankSteps final : public PageRankSteps {
+ public:
+  CudaPageRankSteps(Context& ctx, const Graph& g, const PageRankSetup& setup,
+                    PageRankResult& result)
+      : o_(setup.options), n_(g.n_vertices()), inv_outw_(n_) {
+    use_device(ctx, "pagerank");
+    const double inv_n = 1.0 / static_cast<double>(n_);
+    // Aᵀ on the device (A for an undirected graph: the same matrix). A goes
+    // up once: its rows give the out-weights, and Aᵀ is built from it
+    // there, so the host never builds the transpose (a directed graph's
+    // largest cost of setting up at 10^8 edges and more). A vertex ordering
+    // is computed from A's out-degrees and applied to A before the
+    // transpose; the iterations run in the new order, and the ranks go back
+    // to input order on the device.
+    {
+      DeviceCsr<double> a = adjacency_on_device(g, setup.weighted);
+      const Reorder how =
+          o_.reorder == Reorder::automatic ? choose_reorder(analyze(a)) : o_.reorder;
+      result.reorder = how;
+      if (how != Reorder::none) {
+        const Stopwatch t_order;
+        order_ = device_vertex_order(a, how);
+        // Rows keep their entries' input order, columns renamed: the SpMV
+        // needs no sorted rows (each row's sum keeps a fixed order), and
+        // sorting them took the renumbering of R-MAT 22 from 3-4 ms to 16 ms
+        // on the H200 (the transpose of a directed graph sorts them anyway).
+        a = device_permute(a, order_, /*sort_columns=*/false);
+        result.reorder_seconds = t_order.seconds();
+      }
+      const unsigned grid = grid_for(n_, kBlock);
+      inverse_out_weight<<<grid, kBlock>>>(n_, a.row_ptr().data(), a.view().values,
+                                           inv_outw_.data());
+      check_launch();
+      if (g.directed())
+        at_ = device_transpose(a);  // waits for the stream: `a` may go
+      else
+        at_ = std::move(a);
     }
-    const unsigned grid = grid_for(n, kBlock);
-    inverse_out_weight<<<grid, kBlock>>>(n, a.row_ptr().data(), a.view().values, inv_outw.data());
-    check_launch();
-    if (g.directed())
-      at = device_transpose(a);  // waits for the stream: `a` may go
-    else
-      at = std::move(a);
-  }
-  const cuda::SpmvOperator<double> op(at, options.format);
-  result.format = op.format();
+    op_.emplace(at_, o_.format);
+    result.format = op_->format();
 
-  // csr-thread runs the fused pass above instead of the SpMV + update.
-  const bool fused = op.format() == SpmvFormat::csr_thread;
-  // Ranks (and, fused, x) of iteration p live in buffer p % 2: a pass that
-  // the stopping rule skips writes nothing, so the ranks of the last pass
-  // that ran stay in its buffer, whatever the host queued behind it.
-  DeviceArray<double> r_buf[2] = {DeviceArray<double>(n), DeviceArray<double>(n)};
-  DeviceArray<double> x_buf[2] = {DeviceArray<double>(n), DeviceArray<double>(fused ? n : 0)};
-  DeviceArray<double> y(fused ? 0 : n);
-  const unsigned grid = grid_for(n, kBlock, 4);
-  DeviceArray<double> partials(2 * std::size_t{grid});
-  DeviceArray<unsigned> done(1);
-  DeviceArray<double> sums(4);  // (err, dangling) of even and odd passes
-  DeviceArray<int> stop(1);
-  DeviceArray<double> residuals(kResidualRing);
-  GRAPHRUN_CUDA_CHECK(cudaMemset(done.data(), 0, sizeof(unsigned)));
-  GRAPHRUN_CUDA_CHECK(cudaMemset(stop.data(), 0, sizeof(int)));
-  Pinned<double> host_residuals(kResidualRing);
+    // csr-thread runs the fused pass above instead of the SpMV + update.
+    fused_ = op_->format() == SpmvFormat::csr_thread;
+    // Ranks (and, fused, x) of iteration p live in buffer p % 2: a pass
+    // that the stopping rule skips writes nothing, so the ranks of the last
+    // pass that ran stay in its buffer, whatever the host queued behind it.
+    r_buf_[0] = DeviceArray<double>(n_);
+    r_buf_[1] = DeviceArray<double>(n_);
+    x_buf_[0] = DeviceArray<double>(n_);
+    x_buf_[1] = DeviceArray<double>(fused_ ? n_ : 0);
+    y_ = DeviceArray<double>(fused_ ? 0 : n_);
+    grid_ = grid_for(n_, kBlock, 4);
+    partials_ = DeviceArray<double>(2 * std::size_t{grid_});
+    GRAPHRUN_CUDA_CHECK(cudaMemset(done_.data(), 0, sizeof(unsigned)));
+    GRAPHRUN_CUDA_CHECK(cudaMemset(stop_.data(), 0, sizeof(int)));
 
-  GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());
-  {
+    GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());
     // The start travels only for the first pass; freed before the iterations.
     DeviceArray<double> start;
-    if (start_scale > 0.0) {
-      start = DeviceArray<double>{options.start};
-      if (order.size() > 0) {
+    if (setup.start_scale > 0.0) {
+      start = DeviceArray<double>{o_.start};
+      if (order_.size() > 0) {
         DeviceArray<double> renumbered(start.size());
-        gather_by_order<<<grid_for(n, kBlock), kBlock>>>(n, order.data(), start.data(),
-                                                         renumbered.data());
+        gather_by_order<<<grid_for(n_, kBlock), kBlock>>>(n_, order_.data(), start.data(),
+                                                          renumbered.data());
         check_launch();
         start = std::move(renumbered);  // cudaFree of the old waits for the gather
       }
     }
-    init_ranks<<<grid, kBlock>>>(n, inv_n, start_scale > 0.0 ? start.data() : nullptr, start_scale,
-                                 inv_outw.data(), r_buf[0].data(), x_buf[0].data(), partials.data(),
-                                 done.data(), sums.data());
+    init_ranks<<<grid_, kBlock>>>(n_, inv_n, setup.start_scale > 0.0 ? start.data() : nullptr,
+                                  setup.start_scale, inv_outw_.data(), r_buf_[0].data(),
+                                  x_buf_[0].data(), partials_.data(), done_.data(), sums_.data());
     check_launch();
     GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());  // before the start is freed
   }
-  const auto queue_pass = [&](int p) {
-    const Stopping rule{options.tol, stop.data(), residuals.data(), p};
-    const double* prev = sums.data() + 2 * ((p - 1) % 2);
-    double* out = sums.data() + 2 * (p % 2);
-    const double* r = r_buf[(p - 1) % 2].data();
-    double* r_next = r_buf[p % 2].data();
-    if (fused) {
-      const CsrView<double> v = at.view();
-      const double* x = x_buf[(p - 1) % 2].data();
-      double* x_next = x_buf[p % 2].data();
-      if (v.values == nullptr)
-        fused_thread_rows<true><<<grid, kBlock>>>(n, v.row_ptr, v.col_idx, v.values, d, inv_n, x, r,
-                                                  inv_outw.data(), prev, r_next, x_next,
-                                                  partials.data(), done.data(), out, rule);
-      else
-        fused_thread_rows<false><<<grid, kBlock>>>(n, v.row_ptr, v.col_idx, v.values, d, inv_n, x,
-                                                   r, inv_outw.data(), prev, r_next, x_next,
-                                                   partials.data(), done.data(), out, rule);
-    } else {
-      // x is updated in place; a skipped pass leaves it (and y's use) idle.
-      op.apply<PlusTimes<double>>(x_buf[0].data(), y.data());
-      update_ranks<<<grid, kBlock>>>(n, d, inv_n, y.data(), r, inv_outw.data(), prev, r_next,
-                                     x_buf[0].data(), partials.data(), done.data(), out, rule);
-    }
-    check_launch();
-  };
 
-  const Stopwatch t_compute;
-  int last = 0;                  // the last iteration whose ranks count
-  double previous_residual = 0;  // the L1 change of the iteration before `last`
-  for (int it = 1; it <= options.max_iter && !result.converged;) {
-    const int batch = std::min(pagerank_batch(options, it, result.residual, previous_residual),
-                               options.max_iter - it + 1);
-    if (options.progress) options.progress->start(it);
-    for (int p = it; p < it + batch; ++p) queue_pass(p);
-    GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(host_residuals.data(), residuals.data(),
+  int max_batch() const noexcept override { return max_pagerank_batch; }
+
+  // Queues the passes, then reads their L1 changes back once.
+  void iterate(int first, std::span<double> residuals) override {
+    const int count = static_cast<int>(residuals.size());
+    for (int p = first; p < first + count; ++p) queue_pass(p);
+    GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(host_residuals_.data(), residuals_.data(),
                                         kResidualRing * sizeof(double), cudaMemcpyDeviceToHost));
     GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(nullptr));
-    bool stopped = false;
-    for (int p = it; p < it + batch && !stopped; ++p) {
-      const double err = host_residuals[static_cast<std::size_t>(p % kResidualRing)];
-      pagerank_check_residual(p, err);
-      last = p;
-      previous_residual = result.residual;
-      result.iterations = p;
-      result.residual = err;
-      if (err < options.tol) result.converged = true;
-      if (options.progress) options.progress->set_residual(err);
-      if (options.on_iteration) {
-        IterationInfo info;
-        info.iteration = p;
-        info.residual = err;
-        info.elapsed = t0.seconds();
-        stopped = !options.on_iteration(info);
-      }
-      stopped |= result.converged;
-    }
-    if (stopped && !result.converged) break;  // the callback said so
-    it += batch;
+    for (int p = first; p < first + count; ++p)
+      residuals[static_cast<std::size_t>(p - first)] =
+          host_residuals_[static_cast<std::size_t>(p % kResidualRing)];
   }
-  result.compute_seconds = t_compute.seconds();
-  if (order.size() > 0) {
+
+  std::vector<double> ranks(int last) override {
+    if (order_.size() == 0) return r_buf_[last % 2].download();
     // Back to input order: y is free now (or x_buf[1], fused).
-    DeviceArray<double>& by_input = fused ? x_buf[1] : y;
-    scatter_by_order<<<grid_for(n, kBlock), kBlock>>>(n, order.data(), r_buf[last % 2].data(),
-                                                      by_input.data());
+    DeviceArray<double>& by_input = fused_ ? x_buf_[1] : y_;
+    scatter_by_order<<<grid_for(n_, kBlock), kBlock>>>(n_, order_.data(), r_buf_[last % 2].data(),
+                                                       by_input.data());
     check_launch();
-    result.rank = by_input.download();
-  } else {
-    result.rank = r_buf[last % 2].download();
+    return by_input.download();
   }
-  result.seconds = t0.seconds();
-  return result;
+
+ private:
+  void queue_pass(int p) {
+    const double d = o_.damping;
+    const double inv_n = 1.0 / static_cast<double>(n_);
+    const Stopping rule{o_.tol, stop_.data(), residuals_.data(), p};
+    const double* prev = sums_.data() + 2 * ((p - 1) % 2);
+    double* out = sums_.data() + 2 * (p % 2);
+    const double* r = r_buf_[(p - 1) % 2].data();
+    double* r_next = r_buf_[p % 2].data();
+    if (fused_) {
+      const CsrView<double> v = at_.view();
+      const double* x = x_buf_[(p - 1) % 2].data();
+      double* x_next = x_buf_[p % 2].data();
+      if (v.values == nullptr)
+        fused_thread_rows<true><<<grid_, kBlock>>>(n_, v.row_ptr, v.col_idx, v.values, d, inv_n, x,
+                                                   r, inv_outw_.data(), prev, r_next, x_next,
+                                                   partials_.data(), done_.data(), out, rule);
+      else
+        fused_thread_rows<false><<<grid_, kBlock>>>(n_, v.row_ptr, v.col_idx, v.values, d, inv_n, x,
+                                                    r, inv_outw_.data(), prev, r_next, x_next,
+                                                    partials_.data(), done_.data(), out, rule);
+    } else {
+      // x is updated in place; a skipped pass leaves it (and y's use) idle.
+      op_->apply<PlusTimes<double>>(x_buf_[0].data(), y_.data());
+      update_ranks<<<grid_, kBlock>>>(n_, d, inv_n, y_.data(), r, inv_outw_.data(), prev, r_next,
+                                      x_buf_[0].data(), partials_.data(), done_.data(), out, rule);
+    }
+    check_launch();
+  }
+
+  const PageRankOptions& o_;
+  vertex_t n_;
+  DeviceCsr<double> at_;
+  DeviceArray<double> inv_outw_;
+  DeviceArray<vertex_t> order_;  // order_[new] = input vertex; empty: none
+  std::optional<cuda::SpmvOperator<double>> op_;
+  bool fused_ = false;
+  unsigned grid_ = 0;
+  DeviceArray<double> r_buf_[2], x_buf_[2], y_, partials_;
+  DeviceArray<unsigned> done_{1};
+  DeviceArray<double> sums_{4};  // (err, dangling) of even and odd passes
+  DeviceArray<int> stop_{1};
+  DeviceArray<double> residuals_{kResidualRing};
+  Pinned<double> host_residuals_{kResidualRing};
+};
+
+}  // namespace
+
+std::unique_ptr<PageRankSteps> cuda_pagerank_steps(Context& ctx, const Graph& g,
+                                                   const PageRankSetup& setup,
+                                                   PageRankResult& result) {
+  return std::make_unique<CudaPageRankSteps>(ctx, g, setup, result);
 }
 
 }  // namespace graphrun::detail

@@ -1,0 +1,142 @@
+// One seam per backend. Each algorithm has one driver (pagerank.cpp,
+// mcl.cpp, bfs.cpp, contract.cpp) that owns what every device shares: the
+// options and their checks, the iteration and its stopping rule, the
+// callback contract of iteration.hpp, and the result. A backend supplies
+// the steps that run on its device through the interfaces below, as
+// Gunrock's enactor separates the loop from the operators and LAGraph
+// writes an algorithm once over GraphBLAS calls.
+//
+// backend_for() is the one place a Context's device picks a backend. The
+// CPU backend is cpu/backend.cpp; the CUDA backend is cuda/backend.cu, or in
+// a build without CUDA no_gpu/backend_absent.cpp, which has none (CMake
+// links one or the other). Another kind of device (MPI ranks, say) is a
+// class deriving from Backend and one line in backend_for().
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "graphrun/algorithms/bfs.hpp"
+#include "graphrun/algorithms/mcl.hpp"
+#include "graphrun/algorithms/pagerank.hpp"
+#include "graphrun/engine/context.hpp"
+#include "graphrun/engine/csr.hpp"
+#include "graphrun/engine/graph.hpp"
+#include "graphrun/engine/stopwatch.hpp"
+
+namespace graphrun::detail {
+
+// ---- PageRank -------------------------------------------------------------
+
+// The most iterations a driver queues before it reads their L1 changes.
+inline constexpr int max_pagerank_batch = 32;
+
+// What the driver has settled before a backend prepares the graph.
+struct PageRankSetup {
+  const PageRankOptions& options;
+  bool weighted = false;   // out-weights are the edge weights (else out-degrees)
+  double start_scale = 0;  // 1 / Σ options.start; 0 for the uniform start
+};
+
+// PageRank's steps on one device, for one graph of n >= 1 vertices, made
+// with the graph prepared (out-weights, transpose, SpMV format, ordering)
+// and the start ranks in place.
+class PageRankSteps {
+ public:
+  virtual ~PageRankSteps() = default;
+  // How many iterations the driver may queue before it reads their L1
+  // changes: 1 where the host waits for each anyway (the CPU); more where
+  // the device runs them back to back and skips those past convergence on
+  // its own (the GPU's stopping rule).
+  virtual int max_batch() const noexcept = 0;
+  // Runs iterations first .. first + residuals.size() - 1 and writes each
+  // one's L1 change to `residuals`. Passes after one whose change is below
+  // options.tol may be skipped: the driver reads no residual past it.
+  virtual void iterate(int first, std::span<double> residuals) = 0;
+  // The ranks after iteration `last` (0: the start), by input vertex.
+  virtual std::vector<double> ranks(int last) = 0;
+};
+
+// ---- Markov clustering ----------------------------------------------------
+
+// What one MCL iteration did.
+struct MclStep {
+  float chaos = 0;            // largest column chaos of the new iterand
+  std::int64_t products = 0;  // intermediate products of the expansion
+  std::int64_t nnz = 0;       // stored entries of the new iterand
+  int blocks = 1;             // column blocks the expansion ran in
+  // Seconds of expansion and of pruning with inflation; a backend that does
+  // both in one pass books it all as expansion (MclPhaseSeconds says so).
+  double expansion_seconds = 0;
+  double pruning_seconds = 0;
+};
+
+// MCL's steps on one device, made with the start matrix in place.
+class MclSteps {
+ public:
+  virtual ~MclSteps() = default;
+  virtual std::int64_t nnz() const = 0;  // of the iterand now
+  // M <- inflate(prune(M·M)), with `inflation` as mcl keeps it (a double
+  // read from a float, raised after iteration 40). `progress`, when set,
+  // gets the share of the columns done.
+  virtual MclStep iterate(double inflation, StepProgress* progress) = 0;
+  // The iterand, on the host, for reading the clusters off.
+  virtual Csr<float> limit() = 0;
+};
+
+// The MCL driver's loop (mcl.cpp) over a backend's steps; t0 started before
+// the steps were made, whose making is the setup phase. cuda::mcl runs it
+// over steps with a chosen expansion.
+MclResult drive_mcl(const Graph& g, const MclOptions& options, MclSteps& steps,
+                    const Stopwatch& t0);
+
+// ---- Contraction ----------------------------------------------------------
+
+// The two products of C = (S·A)·Sᵀ on one device. contract() builds S and
+// Sᵀ, checks the labels and removes C's loops.
+struct ContractProducts {
+  Csr<double> quotient;        // (S·A)·Sᵀ, loops included, in host memory
+  std::int64_t products = 0;   // intermediate products of both SpGEMMs
+  double compute_seconds = 0;  // the two products alone, without transfers
+};
+
+// ---- The seam -------------------------------------------------------------
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+  // Prepares g for PageRank and fills result.format, .reorder and
+  // .reorder_seconds.
+  virtual std::unique_ptr<PageRankSteps> pagerank(Context& ctx, const Graph& g,
+                                                  const PageRankSetup& setup,
+                                                  PageRankResult& result) const = 0;
+
+  // The start matrix of g (mcl_parts.hpp) on the device.
+  virtual std::unique_ptr<MclSteps> mcl(Context& ctx, const Graph& g,
+                                        const MclOptions& options) const = 0;
+
+  // BFS keeps its level loop in the backend: the GPU runs levels back to
+  // back on the device with no host round trip. Both loops keep their
+  // books with bfs_levels.hpp and report each level through it, so the
+  // counts, the direction rule and the callback contract are written once.
+  virtual BfsResult bfs(Context& ctx, const Graph& g, vertex_t source,
+                        const BfsOptions& options) const = 0;
+
+  // A read as a pattern (entries 1) unless g is weighted; s: S (n_labels ×
+  // n); st: Sᵀ.
+  virtual ContractProducts contract_products(Context& ctx, const Graph& g, const Csr<double>& s,
+                                             const Csr<double>& st) const = 0;
+};
+
+// The backend of ctx.device(); DeviceError naming `algorithm` where this
+// build has none for it.
+const Backend& backend_for(const Context& ctx, const char* algorithm);
+
+const Backend& cpu_backend() noexcept;
+// nullptr in a build without the CUDA backend.
+const Backend* cuda_backend() noexcept;
+
+}  // namespace graphrun::detail

@@ -1,0 +1,125 @@
+// Breadth-first search on the CPU (the driver is bfs.cpp), over the
+// frontier operator of the kernels (graphrun/kernels/cpu/frontier.hpp):
+// push steps advance a vertex queue, claiming unvisited targets; pull steps
+// let every unvisited vertex find its first in-neighbour in the frontier
+// bitmap. The books are bfs_levels.hpp's, shared with the GPU's loop.
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "../bfs_levels.hpp"
+#include "cpu_backend.hpp"
+#include "graphrun/engine/stopwatch.hpp"
+#include "graphrun/kernels/cpu/frontier.hpp"
+#include "graphrun/kernels/frontier.hpp"
+
+namespace graphrun::detail {
+
+namespace {
+
+class CpuBfs {
+ public:
+  CpuBfs(const Context& ctx, const Graph& g, const BfsOptions& o)
+      : g_(g), o_(o), a_(g.adj().view()), n_(g.n_vertices()), threads_(ctx.threads()) {}
+
+  BfsResult run(vertex_t source) {
+    const Stopwatch t0;
+    BfsResult res;
+    res.level.assign(n_, -1);
+    if (o_.parents) res.parent.assign(n_, -1);
+    visited_.assign(n_, 0);
+
+    res.level[source] = 0;
+    visited_[source] = 1;
+    if (o_.parents) res.parent[source] = source;
+    queue_.assign(1, source);
+    bool dense = false;  // frontier representation: queue_ (push) or front_ (pull)
+    BfsLevels levels(o_, a_, source, res);
+    const IterationReport report(o_.on_iteration, o_.progress, t0);
+
+    for (std::int32_t depth = 1; levels.more(); ++depth) {
+      // Choose the direction of this step.
+      const bool pull_step = levels.pull_next();
+      if (pull_step && !dense) {
+        to_dense();
+        dense = true;
+      } else if (!pull_step && dense) {
+        cpu::bitmap_to_queue(front_.data(), n_, queue_, threads_);
+        dense = false;
+      }
+      FrontierCounts c = dense ? pull(res, depth) : push(res, depth);
+      c.pulled = dense;
+      levels.step(c, depth, res);
+      if (!levels.report(report, res)) break;
+    }
+    res.seconds = t0.seconds();
+    return res;
+  }
+
+ private:
+  // Top-down step over queue_: claim unvisited out-neighbours.
+  FrontierCounts push(BfsResult& res, std::int32_t depth) {
+    const ClaimUnvisited claim{res.level.data(), o_.parents ? res.parent.data() : nullptr,
+                               visited_.data(), depth};
+    const FrontierCounts c = cpu::advance_push(a_, queue_, next_queue_, claim, threads_);
+    queue_.swap(next_queue_);
+    return c;
+  }
+
+  // Bottom-up step: every unvisited vertex looks for an in-neighbour in
+  // front_; next_ becomes the new frontier. Only v's thread writes v's
+  // state: no atomics.
+  FrontierCounts pull(BfsResult& res, std::int32_t depth) {
+    std::int32_t* level = res.level.data();
+    vertex_t* parent = o_.parents ? res.parent.data() : nullptr;
+    std::uint8_t* visited = visited_.data();
+    const auto reach = [level, parent, visited, depth](vertex_t u, vertex_t v) {
+      visited[v] = 1;
+      level[v] = depth;
+      if (parent) parent[v] = u;
+      return true;
+    };
+    const FrontierCounts c =
+        cpu::advance_pull(transpose(), a_.row_ptr, BitmapClear{visited}, BitmapSet{front_.data()},
+                          reach, next_.data(), threads_);
+    front_.swap(next_);
+    return c;
+  }
+
+  const CsrView<double>& transpose() {
+    // BFS follows structure: a pattern view, so a stored zero weight still
+    // counts as an edge (as in push steps) and no values are read.
+    if (at_.row_ptr == nullptr) {
+      at_ = g_.transpose().view();
+      at_.values = nullptr;
+    }
+    return at_;
+  }
+
+  void to_dense() {
+    if (front_.size() != static_cast<std::size_t>(n_)) {
+      front_.resize(n_);
+      next_.resize(n_);
+    }
+    cpu::queue_to_bitmap(queue_, front_.data(), n_);
+    queue_.clear();
+  }
+
+  const Graph& g_;
+  const BfsOptions& o_;
+  CsrView<double> a_;
+  CsrView<double> at_{};
+  vertex_t n_;
+  int threads_;
+  std::vector<std::uint8_t> visited_;
+  std::vector<vertex_t> queue_, next_queue_;
+  std::vector<std::uint8_t> front_, next_;
+};
+
+}  // namespace
+
+BfsResult cpu_bfs(const Context& ctx, const Graph& g, vertex_t source, const BfsOptions& options) {
+  return CpuBfs(ctx, g, options).run(source);
+}
+
+}  // namespace graphrun::detail

@@ -1,0 +1,204 @@
+// PageRank's steps on the CPU (the driver is pagerank.cpp): each iteration
+// is one pass over the rows of Aᵀ that computes the row's in-edge sum (the
+// SpMV row kernel), r'(i), the L1 change, and the next x and dangling mass
+// together. Reductions go through fixed parts whose partial sums are added
+// in part order, so the same input and thread count give bit-identical
+// ranks (OpenMP's reduction clause does not promise an order).
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <optional>
+#include <vector>
+
+#include "../backend.hpp"
+#include "cpu_backend.hpp"
+#include "graphrun/engine/semiring.hpp"
+#include "graphrun/engine/stopwatch.hpp"
+#include "graphrun/engine/vertex_order.hpp"
+#include "graphrun/kernels/cpu/partition.hpp"
+#include "graphrun/kernels/cpu/spmv_csr.hpp"
+
+namespace graphrun::detail {
+
+namespace {
+
+// Above this many bytes of vertex vectors (r, x, x_next, inv_outw) the
+// iteration is split into SpMV + update (see iterate()). About the L2 of two
+// cores of the machines measured (docs/performance.md).
+constexpr std::size_t fused_max_bytes = std::size_t{4} << 20;
+
+class CpuPageRankSteps final : public PageRankSteps {
+ public:
+  CpuPageRankSteps(const Context& ctx, const Graph& g, const PageRankSetup& setup,
+                   PageRankResult& result)
+      : o_(setup.options), threads_(ctx.threads()), n_(g.n_vertices()) {
+    const Graph* graph = &g;
+    std::vector<double> start;
+    std::span<const double> start_values = o_.start;
+    if (o_.reorder != Reorder::automatic && o_.reorder != Reorder::none) {
+      // An ordering asked for on the CPU: iterate on the renumbered graph
+      // (ids 0 .. n-1; only the matrix matters here) and put the ranks back.
+      const Stopwatch t_order;
+      order_ = vertex_order(g.adj().view(), o_.reorder);
+      renumbered_.emplace(permute(g.adj(), order_), std::vector<std::uint64_t>{}, g.directed(),
+                          g.weighted());
+      graph = &*renumbered_;
+      if (!o_.start.empty()) {
+        start = gather(o_.start, order_);
+        start_values = start;
+      }
+      result.reorder = o_.reorder;
+      result.reorder_seconds = t_order.seconds();
+    }
+    prepare(*graph, setup.weighted, setup.start_scale, start_values);
+  }
+
+  int max_batch() const noexcept override { return 1; }
+
+  void iterate(int first, std::span<double> residuals) override {
+    for (std::size_t i = 0; i < residuals.size(); ++i) {
+      if (i > 0 && o_.progress) o_.progress->start(first + static_cast<int>(i));
+      residuals[i] = step();
+      if (residuals[i] < o_.tol) break;  // the driver reads no further
+    }
+  }
+
+  std::vector<double> ranks(int) override {
+    if (order_.empty()) return std::move(r_);
+    return scatter(std::span<const double>(r_), order_);
+  }
+
+ private:
+  void prepare(const Graph& g, bool weighted, double start_scale, std::span<const double> start) {
+    const double inv_n = 1.0 / static_cast<double>(n_);
+    // inv_outw(j) = 1 / out-weight of j (out-degree when unweighted), 0 when
+    // j is dangling. Computed once; each row is summed serially.
+    const CsrView<double> a = g.adj().view();
+    inv_outw_.resize(n_);
+#pragma omp parallel for num_threads(threads_) schedule(static)
+    for (vertex_t j = 0; j < n_; ++j) {
+      double w = 0.0;
+      if (weighted) {
+        for (offset_t k = a.row_ptr[j]; k < a.row_ptr[j + 1]; ++k) w += a.values[k];
+      } else {
+        w = static_cast<double>(a.row_ptr[j + 1] - a.row_ptr[j]);
+      }
+      inv_outw_[j] = w != 0.0 ? 1.0 / w : 0.0;
+    }
+
+    // In-edges: row i of Aᵀ; a pattern view when weights are not used.
+    at_ = g.transpose().view();
+    if (!weighted) at_.values = nullptr;
+
+    // x = r ./ outw for the current iterate, x_next for the one being built:
+    // rows read x through Aᵀ's columns while writing their own x_next(i).
+    r_.assign(n_, inv_n);
+    x_.resize(n_);
+    x_next_.resize(n_);
+    if (start_scale > 0.0)
+      for (vertex_t j = 0; j < n_; ++j) r_[j] = start[static_cast<std::size_t>(j)] * start_scale;
+
+    // Parts of equal work (in-edges + rows), a few per thread handed out
+    // dynamically; each part's partial sums land in its own slot and are
+    // added in part order, so the ranks are bit-identical run to run for a
+    // given thread count.
+    const offset_t work = at_.nnz + n_;
+    parts_ = threads_ <= 1 || work < cpu_min_parallel_work
+                 ? 1
+                 : static_cast<int>(std::min<offset_t>(offset_t{threads_} * 8,
+                                                       std::max<offset_t>(1, work / 4096)));
+    part_begin_.resize(static_cast<std::size_t>(parts_) + 1);
+    for (int p = 0; p <= parts_; ++p)
+      part_begin_[p] = cpu::partition_begin(at_.row_ptr, n_, parts_, p);
+    part_err_.resize(parts_);
+    part_dangling_.resize(parts_);
+
+    for (vertex_t j = 0; j < n_; ++j) {
+      x_[j] = r_[j] * inv_outw_[j];
+      if (inv_outw_[j] == 0.0) dangling_ += r_[j];
+    }
+    // While the vectors fit in the caches, one pass per iteration, fused:
+    // the in-edge sum of row i (the SpMV's row), r'(i), its L1 change, and
+    // the next x(i) and dangling mass. That saves writing and re-reading y
+    // and a fork-join per iteration, which is what small graphs pay for.
+    // Past the caches the gather x[col] misses on every edge, and the extra
+    // streams of the fused loop (r, x_next, inv_outw) compete with it for
+    // the memory system: there the SpMV runs alone, then a streaming update.
+    fused_ = std::size_t(n_) * 4 * sizeof(double) <= fused_max_bytes;
+    if (!fused_) y_.resize(n_);
+  }
+
+  // One iteration; returns its L1 change.
+  double step() {
+    parts_done_.store(0, std::memory_order_relaxed);
+    const double d = o_.damping;
+    const double base = (d * dangling_ + 1.0 - d) / static_cast<double>(n_);
+    const bool pattern = at_.values == nullptr;
+    if (fused_ && pattern)
+      pass<true, true>(base);
+    else if (fused_)
+      pass<false, true>(base);
+    else if (pattern)
+      pass<true, false>(base);
+    else
+      pass<false, false>(base);
+    double err = 0.0;
+    dangling_ = 0.0;
+    for (int p = 0; p < parts_; ++p) {
+      err += part_err_[p];
+      dangling_ += part_dangling_[p];
+    }
+    x_.swap(x_next_);
+    return err;
+  }
+
+  template <bool Pattern, bool Fused>
+  void pass(double base) {
+    const double d = o_.damping;
+    if (!Fused) cpu::spmv_csr<PlusTimes<double>>(at_, x_.data(), y_.data(), Mask{}, threads_);
+#pragma omp parallel for num_threads(threads_) schedule(dynamic, 1) if (parts_ > 1)
+    for (int p = 0; p < parts_; ++p) {
+      double err = 0.0, dang = 0.0;
+      for (vertex_t i = part_begin_[p]; i < part_begin_[p + 1]; ++i) {
+        const double yi =
+            Fused ? cpu::detail::spmv_row<PlusTimes<double>, Pattern>(at_, i, x_.data()) : y_[i];
+        const double ri = d * yi + base;
+        err += std::abs(ri - r_[i]);
+        r_[i] = ri;
+        x_next_[i] = ri * inv_outw_[i];
+        if (inv_outw_[i] == 0.0) dang += ri;
+      }
+      part_err_[p] = err;
+      part_dangling_[p] = dang;
+      if (o_.progress)
+        o_.progress->set((parts_done_.fetch_add(1, std::memory_order_relaxed) + 1) /
+                         static_cast<double>(parts_));
+    }
+  }
+
+  const PageRankOptions& o_;
+  int threads_;
+  vertex_t n_;
+  std::vector<vertex_t> order_;  // order_[new] = input vertex; empty: none
+  std::optional<Graph> renumbered_;
+  CsrView<double> at_{};
+  std::vector<double> inv_outw_, r_, x_, x_next_, y_;
+  double dangling_ = 0.0;
+  bool fused_ = false;
+  int parts_ = 1;
+  std::vector<vertex_t> part_begin_;
+  std::vector<double> part_err_, part_dangling_;
+  std::atomic<int> parts_done_{0};  // for options.progress
+};
+
+}  // namespace
+
+std::unique_ptr<PageRankSteps> cpu_pagerank_steps(const Context& ctx, const Graph& g,
+                                                  const PageRankSetup& setup,
+                                                  PageRankResult& result) {
+  return std::make_unique<CpuPageRankSteps>(ctx, g, setup, result);
+}
+
+}  // namespace graphrun::detail
