@@ -28,8 +28,6 @@
 #include "graphrun/engine/device_csr.hpp"
 #include "graphrun/kernels/frontier.hpp"
 
-#if defined(GRAPHRUN_HAVE_CUDA)
-
 namespace graphrun::cuda {
 
 // The edge-balanced push's workspace for queues of up to max_queue
@@ -68,5 +66,3 @@ void bitmap_to_queue(const std::uint8_t* bitmap, vertex_t n, vertex_t* queue,
                      unsigned long long* tail);
 
 }  // namespace graphrun::cuda
-
-#endif  // GRAPHRUN_HAVE_CUDA
