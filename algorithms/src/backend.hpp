@@ -131,6 +131,29 @@ class Backend {
                                              const Csr<double>& st) const = 0;
 };
 
+// A Backend whose steps are the static functions of Impl (CpuSteps in
+// cpu/, CudaSteps in cuda/): one forwarding class for every backend.
+template <class Impl>
+class BackendOf final : public Backend {
+ public:
+  std::unique_ptr<PageRankSteps> pagerank(Context& ctx, const Graph& g, const PageRankSetup& setup,
+                                          PageRankResult& result) const override {
+    return Impl::pagerank(ctx, g, setup, result);
+  }
+  std::unique_ptr<MclSteps> mcl(Context& ctx, const Graph& g,
+                                const MclOptions& options) const override {
+    return Impl::mcl(ctx, g, options);
+  }
+  BfsResult bfs(Context& ctx, const Graph& g, vertex_t source,
+                const BfsOptions& options) const override {
+    return Impl::bfs(ctx, g, source, options);
+  }
+  ContractProducts contract_products(Context& ctx, const Graph& g, const Csr<double>& s,
+                                     const Csr<double>& st) const override {
+    return Impl::contract_products(ctx, g, s, st);
+  }
+};
+
 // The backend of ctx.device(); DeviceError naming `algorithm` where this
 // build has none for it.
 const Backend& backend_for(const Context& ctx, const char* algorithm);

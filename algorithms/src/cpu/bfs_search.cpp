@@ -118,7 +118,7 @@ class CpuBfs {
 
 }  // namespace
 
-BfsResult cpu_bfs(const Context& ctx, const Graph& g, vertex_t source, const BfsOptions& options) {
+BfsResult CpuSteps::bfs(Context& ctx, const Graph& g, vertex_t source, const BfsOptions& options) {
   return CpuBfs(ctx, g, options).run(source);
 }
 

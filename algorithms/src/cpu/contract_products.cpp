@@ -8,8 +8,8 @@
 
 namespace graphrun::detail {
 
-ContractProducts cpu_contract_products(Context& ctx, const Graph& g, const Csr<double>& s,
-                                       const Csr<double>& st) {
+ContractProducts CpuSteps::contract_products(Context& ctx, const Graph& g, const Csr<double>& s,
+                                             const Csr<double>& st) {
   // Unweighted edges count 1, whatever values the adjacency may carry.
   CsrView<double> a = g.adj().view();
   if (!g.weighted()) a.values = nullptr;

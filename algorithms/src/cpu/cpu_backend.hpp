@@ -1,6 +1,6 @@
 // The CPU backend's steps, one file each (pagerank_steps.cpp,
 // mcl_steps.cpp, bfs_search.cpp, contract_products.cpp); backend.cpp puts
-// them behind the Backend interface.
+// them behind the Backend interface. OpenMP on ctx.threads() threads.
 #pragma once
 
 #include <memory>
@@ -9,13 +9,14 @@
 
 namespace graphrun::detail {
 
-std::unique_ptr<PageRankSteps> cpu_pagerank_steps(const Context& ctx, const Graph& g,
-                                                  const PageRankSetup& setup,
-                                                  PageRankResult& result);
-std::unique_ptr<MclSteps> cpu_mcl_steps(const Context& ctx, const Graph& g,
-                                        const MclOptions& options);
-BfsResult cpu_bfs(const Context& ctx, const Graph& g, vertex_t source, const BfsOptions& options);
-ContractProducts cpu_contract_products(Context& ctx, const Graph& g, const Csr<double>& s,
-                                       const Csr<double>& st);
+struct CpuSteps {
+  static std::unique_ptr<PageRankSteps> pagerank(Context& ctx, const Graph& g,
+                                                 const PageRankSetup& setup,
+                                                 PageRankResult& result);
+  static std::unique_ptr<MclSteps> mcl(Context& ctx, const Graph& g, const MclOptions& options);
+  static BfsResult bfs(Context& ctx, const Graph& g, vertex_t source, const BfsOptions& options);
+  static ContractProducts contract_products(Context& ctx, const Graph& g, const Csr<double>& s,
+                                            const Csr<double>& st);
+};
 
 }  // namespace graphrun::detail

@@ -164,8 +164,7 @@ class CpuMclSteps final : public MclSteps {
 
 }  // namespace
 
-std::unique_ptr<MclSteps> cpu_mcl_steps(const Context& ctx, const Graph& g,
-                                        const MclOptions& options) {
+std::unique_ptr<MclSteps> CpuSteps::mcl(Context& ctx, const Graph& g, const MclOptions& options) {
   return std::make_unique<CpuMclSteps>(ctx, g, options);
 }
 

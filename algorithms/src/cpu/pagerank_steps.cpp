@@ -195,7 +195,7 @@ class CpuPageRankSteps final : public PageRankSteps {
 
 }  // namespace
 
-std::unique_ptr<PageRankSteps> cpu_pagerank_steps(const Context& ctx, const Graph& g,
+std::unique_ptr<PageRankSteps> CpuSteps::pagerank(Context& ctx, const Graph& g,
                                                   const PageRankSetup& setup,
                                                   PageRankResult& result) {
   return std::make_unique<CpuPageRankSteps>(ctx, g, setup, result);

@@ -428,7 +428,7 @@ class GpuBfs {
 
 }  // namespace
 
-BfsResult cuda_bfs(Context& ctx, const Graph& g, vertex_t source, const BfsOptions& options) {
+BfsResult CudaSteps::bfs(Context& ctx, const Graph& g, vertex_t source, const BfsOptions& options) {
   const Stopwatch t0;
   use_device(ctx, "bfs");
   GpuBfs search(g, options);

@@ -13,8 +13,8 @@
 
 namespace graphrun::detail {
 
-ContractProducts cuda_contract_products(Context& ctx, const Graph& g, const Csr<double>& s,
-                                        const Csr<double>& st) {
+ContractProducts CudaSteps::contract_products(Context& ctx, const Graph& g, const Csr<double>& s,
+                                              const Csr<double>& st) {
   use_device(ctx, "contract");
   // Unweighted edges count 1, whatever values the adjacency may carry.
   const DeviceCsr<double> d_a = upload(g.adj(), g.weighted());

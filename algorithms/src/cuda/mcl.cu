@@ -573,6 +573,10 @@ std::unique_ptr<MclSteps> cuda_mcl_steps(Context& ctx, const Graph& g, const Mcl
   return std::make_unique<CudaMclSteps>(ctx, g, options, expansion, blocking);
 }
 
+std::unique_ptr<MclSteps> CudaSteps::mcl(Context& ctx, const Graph& g, const MclOptions& options) {
+  return cuda_mcl_steps(ctx, g, options, cuda::MclExpansion(), cuda::MclBlocking());
+}
+
 }  // namespace detail
 
 namespace cuda {

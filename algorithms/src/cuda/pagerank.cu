@@ -356,7 +356,7 @@ class CudaPageRankSteps final : public PageRankSteps {
 
 }  // namespace
 
-std::unique_ptr<PageRankSteps> cuda_pagerank_steps(Context& ctx, const Graph& g,
+std::unique_ptr<PageRankSteps> CudaSteps::pagerank(Context& ctx, const Graph& g,
                                                    const PageRankSetup& setup,
                                                    PageRankResult& result) {
   return std::make_unique<CudaPageRankSteps>(ctx, g, setup, result);
