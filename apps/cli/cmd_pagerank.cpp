@@ -3,6 +3,7 @@
 #include <memory>
 #include <numeric>
 
+#include "cli/phase_trace.hpp"
 #include "common.hpp"
 #include "graphrun/algorithms/pagerank.hpp"
 #include "graphrun/engine/error.hpp"
@@ -103,6 +104,7 @@ int run_pagerank(PageRankArgs& a) {
   const PageRankResult r = pagerank(ctx, g, options);
   const double seconds_rank = rank_time.seconds();
   bar.finish();
+  trace_phase("pagerank done");
 
   const auto n = static_cast<std::size_t>(g.n_vertices());
   Stopwatch write_time;
@@ -140,6 +142,7 @@ int run_pagerank(PageRankArgs& a) {
     check_stdout();
   }
   const double seconds_write = write_time.seconds();
+  trace_phase("output written");
 
   const std::string where =
       ctx.device() == Device::cuda

@@ -13,7 +13,8 @@
 #include <filesystem>
 #include <limits>
 
-#include "graphrun/engine/device_array.hpp"  // cuda_device_count
+#include "cli/phase_trace.hpp"
+#include "graphrun/engine/context.hpp"  // cuda_device_count
 #include "graphrun/engine/error.hpp"
 #include "graphrun/io/write.hpp"
 #include "progress.hpp"
@@ -236,6 +237,7 @@ Context make_context(const CommonOptions& o, std::string_view command) {
   // The context is made while the input loads (0.2-0.3 s on an H200).
   if (device == Device::cuda) warm_up_device(ctx.device_id());
   ctx.set_deterministic(o.deterministic);
+  trace_phase("context made");
   return ctx;
 }
 
@@ -266,6 +268,7 @@ Loaded load_input(const CommonOptions& o) {
   Stopwatch sw;
   out.graph = io::load_graph(o.input, options, &out.stats);
   out.seconds = sw.seconds();
+  trace_phase("input loaded");
   return out;
 }
 

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/phase_trace.hpp"
 #include "command_table.hpp"
 #include "common.hpp"
 #include "graphrun/engine/context.hpp"
@@ -103,6 +104,7 @@ int run_guarded(const Command& command) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  graphrun::cli::trace_phase("main");
   CLI::App app(
       "graphrun " GRAPHRUN_VERSION
       ": graph analytics on sparse linear algebra (CPU with OpenMP, GPU with CUDA).\n"
@@ -144,7 +146,12 @@ int main(int argc, char** argv) {
                               .c_str());
     return status;
   }
+  graphrun::cli::trace_phase("arguments parsed");
   for (const auto& c : commands)
-    if (c.app->parsed()) return run_guarded(c);
+    if (c.app->parsed()) {
+      const int status = run_guarded(c);
+      graphrun::cli::trace_phase("main returns");
+      return status;
+    }
   return fail(exit_usage, "no subcommand given");
 }
