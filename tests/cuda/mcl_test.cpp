@@ -133,6 +133,8 @@ TEST(MclCuda, CallbackStopsWhereTheCpuStops) {
 }
 
 #if defined(GRAPHRUN_HAVE_CUDA)
+#include <cuda_runtime_api.h>  // cudaStream_t, for a caller's expansion
+
 // The experiments swap the expansion: a caller's SpGEMM gives the same run.
 TEST(MclCuda, CallersExpansion) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
