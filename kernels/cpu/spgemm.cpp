@@ -186,15 +186,38 @@ void check_fits_in_memory(offset_t nnz, std::size_t bytes_per_entry) {
                     std::to_string(static_cast<long long>(memory / 1e9)) + " GB)");
 }
 
+// One hash table (and dense row, where a kind needs one) per thread, sized
+// by the plan; SizeError naming the sizes where they cannot be allocated.
+template <class V>
+std::vector<Workspace<V>> thread_workspaces(const Plan& plan, vertex_t n_cols, int threads,
+                                            V zero) {
+  try {
+    return make_workspaces(workspace_shape(plan, n_cols), threads, zero);
+  } catch (const std::bad_alloc&) {
+    throw SizeError("spgemm: cannot allocate the per-thread tables (" +
+                    std::to_string(plan.max_hash_slots) + " hash slots, " +
+                    std::to_string(plan.any_dense ? n_cols : 0) + " dense columns per thread)");
+  }
+}
+
+// What the plan tells the caller about a product.
+void plan_stats(const Plan& plan, SpgemmStats& stats) {
+  stats.intermediate_products = plan.total_ip;
+  stats.max_row_products = plan.max_ip;
+  for (int g = 0; g < 4; ++g) stats.rows_per_group[g] = plan.rows_per_kind[g];
+  stats.tasks = static_cast<int>(plan.tasks.size());
+}
+
 }  // namespace
 }  // namespace spgemm_detail
 
 using spgemm_detail::allocate;
 using spgemm_detail::analyse;
 using spgemm_detail::check_fits_in_memory;
-using spgemm_detail::make_workspaces;
 using spgemm_detail::Plan;
+using spgemm_detail::plan_stats;
 using spgemm_detail::SpgemmKernel;
+using spgemm_detail::thread_workspaces;
 using spgemm_detail::Workspace;
 using spgemm_detail::workspace_shape;
 
@@ -212,14 +235,7 @@ Csr<typename S::value_type> spgemm(const CsrView<T>& a, const CsrView<T>& b, int
   const double analysis_ms = t0.ms();
 
   t0.restart();
-  std::vector<Workspace<V>> ws;
-  try {
-    ws = make_workspaces(workspace_shape(plan, b.n_cols), threads, S::zero());
-  } catch (const std::bad_alloc&) {
-    throw SizeError("spgemm: cannot allocate the per-thread tables (" +
-                    std::to_string(plan.max_hash_slots) + " hash slots, " +
-                    std::to_string(plan.any_dense ? b.n_cols : 0) + " dense columns per thread)");
-  }
+  std::vector<Workspace<V>> ws = thread_workspaces<V>(plan, b.n_cols, threads, S::zero());
   std::vector<offset_t> row_ptr = allocate<offset_t>(offset_t{a.n_rows} + 1, "C's row pointers");
   kernel.symbolic(plan, ws, row_ptr.data());
   // Exclusive scan of the row lengths; nnz(C) <= Σ IP, already checked.
@@ -237,11 +253,8 @@ Csr<typename S::value_type> spgemm(const CsrView<T>& a, const CsrView<T>& b, int
 
   Csr<V> c(a.n_rows, b.n_cols, std::move(row_ptr), std::move(col_idx), std::move(values));
   if (stats) {
-    stats->intermediate_products = plan.total_ip;
-    stats->max_row_products = plan.max_ip;
+    plan_stats(plan, *stats);
     stats->nnz_c = nnz;
-    for (int g = 0; g < 4; ++g) stats->rows_per_group[g] = plan.rows_per_kind[g];
-    stats->tasks = static_cast<int>(plan.tasks.size());
     stats->chunks = 1;
     stats->analysis_ms = analysis_ms;
     stats->symbolic_ms = symbolic_ms;
@@ -269,22 +282,12 @@ void spgemm_rows(const CsrView<T>& a, const CsrView<T>& b, int threads,
   for (const std::int64_t ip : plan.ip) longest = std::max<offset_t>(longest, ip);
   longest = std::min<offset_t>(longest, b.n_cols);
   t0.restart();
-  std::vector<Workspace<V>> ws;
-  try {
-    ws = make_workspaces(workspace_shape(plan, b.n_cols), threads, S::zero());
-  } catch (const std::bad_alloc&) {
-    throw SizeError("spgemm: cannot allocate the per-thread tables (" +
-                    std::to_string(plan.max_hash_slots) + " hash slots, " +
-                    std::to_string(plan.any_dense ? b.n_cols : 0) + " dense columns per thread)");
-  }
+  std::vector<Workspace<V>> ws = thread_workspaces<V>(plan, b.n_cols, threads, S::zero());
   kernel.stream(plan, ws, longest, sink);
   if (stats) {
     *stats = SpgemmStats{};
-    stats->intermediate_products = plan.total_ip;
-    stats->max_row_products = plan.max_ip;
-    for (int g = 0; g < 4; ++g) stats->rows_per_group[g] = plan.rows_per_kind[g];
+    plan_stats(plan, *stats);
     stats->strip_rows = plan.strips.rows;
-    stats->tasks = static_cast<int>(plan.tasks.size());
     stats->analysis_ms = analysis_ms;
     stats->numeric_ms = t0.ms();
     stats->total_ms = t_start.ms();
