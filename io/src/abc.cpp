@@ -170,12 +170,7 @@ Graph read_abc(const std::string& path, const LoadOptions& options, LoadStats* s
   Graph g = Graph::with_names(std::move(adj), std::move(names), !options.undirected, weighted);
   progress.done();
 
-  if (stats) {
-    stats->bytes_read = text.size;
-    stats->seconds_read = read_seconds;
-    stats->seconds_build = t1.seconds();
-    stats->declared_vertices = stats->omitted_vertices = 0;
-  }
+  detail::record_text_load(stats, text.size, read_seconds, t1.seconds());
   return g;
 }
 

@@ -14,6 +14,7 @@
 #include "graphrun/engine/csr.hpp"
 #include "graphrun/engine/csr_assembly.hpp"
 #include "graphrun/engine/types.hpp"
+#include "graphrun/io/load.hpp"
 
 namespace graphrun::io::detail {
 
@@ -57,6 +58,17 @@ Csr<double> csr_from_chunks(vertex_t n_rows, vertex_t n_cols, const std::vector<
           if (mirror && x.row != x.col) emit(x.col, x.row, mirror_sign * x.value);
         }
       });
+}
+
+// A text loader's figures for `stats` (when asked for): the bytes it read,
+// the seconds of reading and of building; no vertex count was declared.
+inline void record_text_load(LoadStats* stats, std::size_t bytes, double seconds_read,
+                             double seconds_build) {
+  if (!stats) return;
+  stats->bytes_read = bytes;
+  stats->seconds_read = seconds_read;
+  stats->seconds_build = seconds_build;
+  stats->declared_vertices = stats->omitted_vertices = 0;
 }
 
 }  // namespace graphrun::io::detail
