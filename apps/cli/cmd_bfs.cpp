@@ -10,6 +10,7 @@
 #include "graphrun/engine/spmv_format.hpp"
 #include "graphrun/io/write.hpp"
 #include "progress.hpp"
+#include "spmv_format_help.hpp"
 
 namespace graphrun::cli {
 
@@ -23,13 +24,14 @@ struct BfsArgs {
   std::string output;
 };
 
-const char* const format_help =
-    "SpMV format of the bottom-up steps on the GPU (--device cuda): auto, coo, csr-thread,\n"
-    "csr-warp, ell, hyb, jds or merge-path. auto: where no vertex has over 4096 in-edges\n"
-    "(roads, meshes), csr-thread inside the GPU's device-side level loop, which runs many\n"
-    "levels without returning to the host; otherwise one picked from the row statistics of\n"
-    "the transposed graph (row lengths: mean, spread, longest, empty rows). The CPU always\n"
-    "runs CSR";
+std::string format_help() {
+  return spmv_format_option_help(
+      "SpMV format of the bottom-up steps on the GPU (--device cuda)",
+      "auto: where no vertex has over 4096 in-edges (roads, meshes), csr-thread inside the\n"
+      "GPU's device-side level loop, which runs many levels without returning to the host;\n"
+      "otherwise one picked from the row statistics of the transposed graph (row lengths:\n"
+      "mean, spread, longest, empty rows). The CPU always runs CSR");
+}
 
 // Whether INPUT may name its vertices: ABC text (--abc), or a cache, which
 // keeps the names of the graph it was made from. Otherwise --source must be
@@ -137,7 +139,7 @@ Command add_bfs(CLI::App& root) {
       ->type_name("ID");
   sub->add_flag("--parents,-p", args->parents,
                 "Add a third column: the parent's id in the BFS tree (-1 if unreachable)");
-  sub->add_option("--format", args->format, format_help)->capture_default_str()->type_name("FMT");
+  sub->add_option("--format", args->format, format_help())->capture_default_str()->type_name("FMT");
   sub->add_option("--output,-o", args->output, "Write the result to OUT instead of stdout")
       ->check(output_path())
       ->type_name("OUT");
@@ -149,7 +151,7 @@ Command add_bfs(CLI::App& root) {
                   "  unreachable vertex has parent -1. IDs are the input's: names with --abc,\n"
                   "  listed in order of first appearance in INPUT. A source that does not\n"
                   "  occur in INPUT is an error (exit status 2).\n") +
-      input_help() + exit_status_help +
+      spmv_formats_section() + input_help() + exit_status_help +
       "\nEXAMPLE:\n"
       "  graphrun bfs roadNet-CA.txt.gz --source 0 --parents --output levels.tsv\n"
       "  graphrun bfs yeast-ppi.abc --abc --undirected --source YKR068C\n");

@@ -12,6 +12,7 @@
 #include "graphrun/io/vertex_values.hpp"
 #include "graphrun/io/write.hpp"
 #include "progress.hpp"
+#include "spmv_format_help.hpp"
 
 namespace graphrun::cli {
 
@@ -36,10 +37,12 @@ const char* const reorder_help =
     "auto keeps the input order: on the H200 no ordering repaid its cost within a run\n"
     "at the default tolerance";
 
-const char* const format_help =
-    "SpMV format on the GPU (--device cuda): auto, coo, csr-thread, csr-warp, ell, hyb,\n"
-    "jds or merge-path. auto picks one from the row statistics of the transposed graph\n"
-    "(row lengths: mean, spread, longest, empty rows); the CPU always runs CSR";
+std::string format_help() {
+  return spmv_format_option_help(
+      "SpMV format on the GPU (--device cuda)",
+      "auto picks one from the row statistics of the transposed graph\n"
+      "(row lengths: mean, spread, longest, empty rows); the CPU always runs CSR");
+}
 
 int run_pagerank(PageRankArgs& a) {
   Context ctx = make_context(a.common, "pagerank");
@@ -212,7 +215,7 @@ Command add_pagerank(CLI::App& root) {
       ->type_name("K");
   sub->add_flag("--unweighted", args->unweighted,
                 "Ignore edge weights: split rank evenly over out-edges");
-  sub->add_option("--format", args->format, format_help)->capture_default_str()->type_name("FMT");
+  sub->add_option("--format", args->format, format_help())->capture_default_str()->type_name("FMT");
   sub->add_option("--reorder", args->reorder, reorder_help)
       ->capture_default_str()
       ->type_name("ORDER");
@@ -256,7 +259,7 @@ Command add_pagerank(CLI::App& root) {
           "  per iteration (dbg or degree on R-MAT), repaid after 23-30 iterations: for\n"
           "  long runs (--tol 1e-10). `graphrun bench pagerank --reorder LIST` measures\n"
           "  the gain and the iterations to break even on your graphs.\n") +
-      input_help() + exit_status_help +
+      spmv_formats_section() + input_help() + exit_status_help +
       "\nEXAMPLE:\n"
       "  graphrun pagerank web-Google.txt.gz --top 5 --output ranks.tsv\n"
       "  graphrun pagerank yeast-ppi.abc --abc --undirected --top 5\n"

@@ -4,6 +4,10 @@
 // most of a warp idle and long rows are read in coalesced runs. The W
 // partial sums of a row are combined by a butterfly of shuffles, in an order
 // fixed by the row alone: the result does not depend on the launch.
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+
 #include "graphrun/engine/cuda_check.hpp"
 #include "spmv_carry.cuh"
 #include "spmv_launch.cuh"
@@ -48,6 +52,19 @@ void launch_width(const CsrView<T>& a, const typename S::value_type* x, typename
 }
 
 }  // namespace
+
+// Sub-warp width for csr-warp, from the H200 sweep of widths 2..32 in
+// `graphrun bench spmv` (docs/bench/spmv-h200.md). Small matrices are
+// latency-bound: the best width keeps about 2^19 threads busy (w16-w32 below
+// ~16K rows, w8 near 37K, w2-w4 past 100K rows). Long rows want at least
+// their mean in lanes (a row is then read in one coalesced pass).
+int csr_warp_width(const RowStats& s) {
+  const auto rows = static_cast<std::uint64_t>(std::max<vertex_t>(s.n_rows, 1));
+  const std::uint64_t busy = std::bit_floor(std::max<std::uint64_t>((1u << 19) / rows, 1));
+  const auto mean = static_cast<std::uint64_t>(std::min(s.mean, 32.0) + 0.999);
+  const std::uint64_t w = std::max(busy, std::bit_ceil(std::max<std::uint64_t>(mean, 1)));
+  return static_cast<int>(std::clamp<std::uint64_t>(w, 2, 32));
+}
 
 template <class S, class T>
 void launch_csr(const CsrView<T>& a, int width, const typename S::value_type* x,

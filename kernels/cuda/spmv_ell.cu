@@ -13,7 +13,7 @@ constexpr int ell_block = 256;
 
 template <class S, class T>
 __global__ void __launch_bounds__(ell_block)
-    ell_rows(EllView<T> a, const typename S::value_type* __restrict__ x,
+    ell_rows(EllView<T, vertex_t> a, const typename S::value_type* __restrict__ x,
              typename S::value_type* __restrict__ y, Mask mask) {
   using D = DeviceSemiring<S>;
   const offset_t t = blockIdx.x * offset_t(ell_block) + threadIdx.x;
@@ -33,16 +33,16 @@ __global__ void __launch_bounds__(ell_block)
 }  // namespace
 
 template <class S, class T>
-void launch_ell(const EllView<T>& a, const typename S::value_type* x, typename S::value_type* y,
-                Mask mask, cudaStream_t stream) {
+void launch_ell(const EllView<T, vertex_t>& a, const typename S::value_type* x,
+                typename S::value_type* y, Mask mask, cudaStream_t stream) {
   if (a.n_rows == 0) return;
   const auto grid = static_cast<unsigned>((offset_t(a.n_rows) + ell_block - 1) / ell_block);
   ell_rows<S, T><<<grid, ell_block, 0, stream>>>(a, x, y, mask);
   GRAPHRUN_CUDA_CHECK(cudaGetLastError());
 }
 
-#define GRAPHRUN_INSTANTIATE(S, T)                                                 \
-  template void launch_ell<S, T>(const EllView<T>&, const typename S::value_type*, \
+#define GRAPHRUN_INSTANTIATE(S, T)                                                           \
+  template void launch_ell<S, T>(const EllView<T, vertex_t>&, const typename S::value_type*, \
                                  typename S::value_type*, Mask, cudaStream_t);
 GRAPHRUN_CUDA_SPMV_COMBOS(GRAPHRUN_INSTANTIATE)
 #undef GRAPHRUN_INSTANTIATE

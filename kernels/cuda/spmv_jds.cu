@@ -13,7 +13,7 @@ constexpr int jds_block = 256;
 
 template <class S, class T>
 __global__ void __launch_bounds__(jds_block)
-    jds_rows(JdsView<T> a, const typename S::value_type* __restrict__ x,
+    jds_rows(JdsView<T, vertex_t> a, const typename S::value_type* __restrict__ x,
              typename S::value_type* __restrict__ y, Mask mask) {
   using D = DeviceSemiring<S>;
   const offset_t r = blockIdx.x * offset_t(jds_block) + threadIdx.x;
@@ -35,16 +35,16 @@ __global__ void __launch_bounds__(jds_block)
 }  // namespace
 
 template <class S, class T>
-void launch_jds(const JdsView<T>& a, const typename S::value_type* x, typename S::value_type* y,
-                Mask mask, cudaStream_t stream) {
+void launch_jds(const JdsView<T, vertex_t>& a, const typename S::value_type* x,
+                typename S::value_type* y, Mask mask, cudaStream_t stream) {
   if (a.n_rows == 0) return;
   const auto grid = static_cast<unsigned>((offset_t(a.n_rows) + jds_block - 1) / jds_block);
   jds_rows<S, T><<<grid, jds_block, 0, stream>>>(a, x, y, mask);
   GRAPHRUN_CUDA_CHECK(cudaGetLastError());
 }
 
-#define GRAPHRUN_INSTANTIATE(S, T)                                                 \
-  template void launch_jds<S, T>(const JdsView<T>&, const typename S::value_type*, \
+#define GRAPHRUN_INSTANTIATE(S, T)                                                           \
+  template void launch_jds<S, T>(const JdsView<T, vertex_t>&, const typename S::value_type*, \
                                  typename S::value_type*, Mask, cudaStream_t);
 GRAPHRUN_CUDA_SPMV_COMBOS(GRAPHRUN_INSTANTIATE)
 #undef GRAPHRUN_INSTANTIATE

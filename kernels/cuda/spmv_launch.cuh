@@ -2,17 +2,39 @@
 // file (spmv_csr.cu, spmv_coo.cu, spmv_ell.cu, spmv_jds.cu,
 // spmv_merge_path.cu), each compiled once for the semiring / value type
 // pairs of GRAPHRUN_CUDA_SPMV_COMBOS. All launch on `stream` and return
-// without waiting.
+// without waiting. They take the formats' views (engine/formats/*.hpp), the
+// same types as on the host, over device pointers.
+//
+// Below them, detail::SpmvKernel<F>: what the operator does for each format F
+// of the table (engine/spmv_format_table.hpp), reached through
+// visit_spmv_format. A specialization has
+//
+//   template <class T> using State = ...;   what build() derives, kept by the
+//                                           operator (with bytes())
+//   template <class T>
+//   static State<T> build(const DeviceCsr<T>& a, const RowStats& stats, int threads_per_row);
+//   template <class S, class T>
+//   static void apply(const State<T>&, const CsrView<T>& a, const V* x, V* y, Mask,
+//                     Carries, cudaStream_t);
+//
+// and, where not the defaults of SpmvKernelDefaults, carry_blocks(state)
+// (per-block scratch slots apply needs; 0) and threads_per_row(state) (1).
 #pragma once
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
+
 #include "graphrun/engine/csr.hpp"
 #include "graphrun/engine/cuda/coo.hpp"
 #include "graphrun/engine/cuda/ell.hpp"
+#include "graphrun/engine/cuda/hyb.hpp"
 #include "graphrun/engine/cuda/jds.hpp"
 #include "graphrun/engine/cuda/merge_path.hpp"
+#include "graphrun/engine/device_csr.hpp"
+#include "graphrun/engine/row_stats.hpp"
 #include "graphrun/engine/semiring.hpp"
+#include "graphrun/engine/spmv_format_table.hpp"
 #include "graphrun/kernels/combos.hpp"
 #include "graphrun/kernels/mask.hpp"
 
@@ -36,6 +58,10 @@ template <class S, class T>
 void launch_csr(const CsrView<T>& a, int width, const typename S::value_type* x,
                 typename S::value_type* y, Mask mask, cudaStream_t stream);
 
+// The sub-warp width csr-warp uses for a matrix with these row statistics
+// (2..32; spmv_csr.cu has the measurements).
+int csr_warp_width(const RowStats& s);
+
 // COO: a segmented reduction by row over tiles of entries. `accumulate`:
 // y(i) = y(i) ⊕ (row i's entries) and rows without entries untouched (HYB's
 // COO part after its ELL part); otherwise y(i) = row i's sum, S::zero() for
@@ -47,19 +73,156 @@ offset_t coo_blocks(offset_t nnz);
 
 // ELL, a thread per row; writes every row the mask allows.
 template <class S, class T>
-void launch_ell(const EllView<T>& a, const typename S::value_type* x, typename S::value_type* y,
-                Mask mask, cudaStream_t stream);
+void launch_ell(const EllView<T, vertex_t>& a, const typename S::value_type* x,
+                typename S::value_type* y, Mask mask, cudaStream_t stream);
 
 // JDS, a thread per permuted row.
 template <class S, class T>
-void launch_jds(const JdsView<T>& a, const typename S::value_type* x, typename S::value_type* y,
-                Mask mask, cudaStream_t stream);
+void launch_jds(const JdsView<T, vertex_t>& a, const typename S::value_type* x,
+                typename S::value_type* y, Mask mask, cudaStream_t stream);
 
 // Merge-path CSR over a partition of tile_items items per share; `carries`
 // holds part.shares slots.
 template <class S, class T>
-void launch_merge_path(const CsrView<T>& a, const MergePathView& part,
-                       const typename S::value_type* x, typename S::value_type* y, Mask mask,
-                       Carries carries, cudaStream_t stream);
+void launch_merge_path(const MergePathView<T>& part, const typename S::value_type* x,
+                       typename S::value_type* y, Mask mask, Carries carries, cudaStream_t stream);
+
+// ------------------------------------------------- the formats of the table
+
+template <SpmvFormat F>
+struct SpmvKernel;
+
+struct SpmvKernelDefaults {
+  template <class State>
+  static offset_t carry_blocks(const State&) {
+    return 0;
+  }
+  template <class State>
+  static int threads_per_row(const State&) {
+    return 1;
+  }
+};
+
+// The CSR kernels derive nothing: their state is the threads per row.
+struct CsrRows {
+  int width = 1;
+  std::size_t bytes() const noexcept { return 0; }
+};
+
+struct SpmvCsrKernel : SpmvKernelDefaults {
+  template <class T>
+  using State = CsrRows;
+  static int threads_per_row(const CsrRows& s) { return s.width; }
+  template <class S, class T>
+  static void apply(const CsrRows& s, const CsrView<T>& a, const typename S::value_type* x,
+                    typename S::value_type* y, Mask mask, Carries, cudaStream_t stream) {
+    launch_csr<S>(a, s.width, x, y, mask, stream);
+  }
+};
+
+template <>
+struct SpmvKernel<SpmvFormat::csr_thread> : SpmvCsrKernel {
+  template <class T>
+  static CsrRows build(const DeviceCsr<T>&, const RowStats&, int) {
+    return {1};
+  }
+};
+
+// threads_per_row: 0 for the width of csr_warp_width, else 2..32.
+template <>
+struct SpmvKernel<SpmvFormat::csr_warp> : SpmvCsrKernel {
+  template <class T>
+  static CsrRows build(const DeviceCsr<T>&, const RowStats& stats, int threads_per_row) {
+    return {threads_per_row != 0 ? threads_per_row : csr_warp_width(stats)};
+  }
+};
+
+template <>
+struct SpmvKernel<SpmvFormat::coo> : SpmvKernelDefaults {
+  template <class T>
+  using State = DeviceCoo<T>;
+  template <class T>
+  static DeviceCoo<T> build(const DeviceCsr<T>& a, const RowStats&, int) {
+    return build_coo(a);
+  }
+  template <class T>
+  static offset_t carry_blocks(const DeviceCoo<T>& s) {
+    return coo_blocks(s.nnz());
+  }
+  template <class S, class T>
+  static void apply(const DeviceCoo<T>& s, const CsrView<T>&, const typename S::value_type* x,
+                    typename S::value_type* y, Mask mask, Carries carries, cudaStream_t stream) {
+    launch_coo<S>(s.view(), false, x, y, mask, carries, stream);
+  }
+};
+
+template <>
+struct SpmvKernel<SpmvFormat::ell> : SpmvKernelDefaults {
+  template <class T>
+  using State = DeviceEll<T>;
+  template <class T>
+  static DeviceEll<T> build(const DeviceCsr<T>& a, const RowStats& stats, int) {
+    return build_ell(a, stats);
+  }
+  template <class S, class T>
+  static void apply(const DeviceEll<T>& s, const CsrView<T>&, const typename S::value_type* x,
+                    typename S::value_type* y, Mask mask, Carries, cudaStream_t stream) {
+    launch_ell<S>(s.view(), x, y, mask, stream);
+  }
+};
+
+// HYB: the ELL part, then the COO part accumulating into the same rows.
+template <>
+struct SpmvKernel<SpmvFormat::hyb> : SpmvKernelDefaults {
+  template <class T>
+  using State = DeviceHyb<T>;
+  template <class T>
+  static DeviceHyb<T> build(const DeviceCsr<T>& a, const RowStats& stats, int) {
+    return build_hyb(a, stats);
+  }
+  template <class T>
+  static offset_t carry_blocks(const DeviceHyb<T>& s) {
+    return coo_blocks(s.coo.nnz());
+  }
+  template <class S, class T>
+  static void apply(const DeviceHyb<T>& s, const CsrView<T>&, const typename S::value_type* x,
+                    typename S::value_type* y, Mask mask, Carries carries, cudaStream_t stream) {
+    const HybView<T, vertex_t> v = s.view();
+    launch_ell<S>(v.ell, x, y, mask, stream);
+    launch_coo<S>(v.coo, true, x, y, mask, carries, stream);
+  }
+};
+
+template <>
+struct SpmvKernel<SpmvFormat::jds> : SpmvKernelDefaults {
+  template <class T>
+  using State = DeviceJds<T>;
+  template <class T>
+  static DeviceJds<T> build(const DeviceCsr<T>& a, const RowStats&, int) {
+    return build_jds(a);
+  }
+  template <class S, class T>
+  static void apply(const DeviceJds<T>& s, const CsrView<T>&, const typename S::value_type* x,
+                    typename S::value_type* y, Mask mask, Carries, cudaStream_t stream) {
+    launch_jds<S>(s.view(), x, y, mask, stream);
+  }
+};
+
+// Merge-path: shares of tile_items items, a block each.
+template <>
+struct SpmvKernel<SpmvFormat::merge_path> : SpmvKernelDefaults {
+  template <class T>
+  using State = DeviceMergePath;
+  template <class T>
+  static DeviceMergePath build(const DeviceCsr<T>& a, const RowStats&, int) {
+    return build_merge_path(a, offset_t{tile_items});
+  }
+  static offset_t carry_blocks(const DeviceMergePath& s) { return s.shares; }
+  template <class S, class T>
+  static void apply(const DeviceMergePath& s, const CsrView<T>& a, const typename S::value_type* x,
+                    typename S::value_type* y, Mask mask, Carries carries, cudaStream_t stream) {
+    launch_merge_path<S>(s.view(a), x, y, mask, carries, stream);
+  }
+};
 
 }  // namespace graphrun::cuda::detail

@@ -1,6 +1,7 @@
 // Merge-path CSR SpMV (Merrill & Garland, "Merge-based parallel sparse
 // matrix-vector multiplication", SC'16). The merged list of row ends and
-// entries is cut into shares of tile_items items (engine/cuda/merge_path.hpp);
+// entries is cut into shares of tile_items items (engine/cuda/merge_path.hpp;
+// the view, with the CSR it partitions, is engine/formats/merge_path.hpp);
 // block b takes share b, so every block does the same work whatever the row
 // lengths. Within the block:
 //   1. the share's row ends and its entries' products A(i,k)*x(k) are staged
@@ -27,19 +28,20 @@ namespace {
 
 template <class S, class T>
 __global__ void __launch_bounds__(tile_block)
-    merge_path_tiles(CsrView<T> a, MergePathView part, const typename S::value_type* __restrict__ x,
+    merge_path_tiles(MergePathView<T> part, const typename S::value_type* __restrict__ x,
                      typename S::value_type* __restrict__ y, Mask mask,
                      vertex_t* __restrict__ carry_row,
                      typename S::value_type* __restrict__ carry_val) {
   using D = DeviceSemiring<S>;
   using V = typename S::value_type;
+  const CsrView<T> a = part.csr;
   __shared__ offset_t s_row_end[tile_items];  // row_ptr[row_b + 1 + i]
   __shared__ V s_prod[tile_items];
   const int t = threadIdx.x;
-  const vertex_t row_b = part.share_row[blockIdx.x];
-  const offset_t k_b = part.share_k[blockIdx.x];
-  const int nr = part.share_row[blockIdx.x + 1] - row_b;
-  const int nk = static_cast<int>(part.share_k[blockIdx.x + 1] - k_b);
+  const vertex_t row_b = part.start_row[blockIdx.x];
+  const offset_t k_b = part.start_entry[blockIdx.x];
+  const int nr = part.start_row[blockIdx.x + 1] - row_b;
+  const int nk = static_cast<int>(part.start_entry[blockIdx.x + 1] - k_b);
 
   for (int i = t; i < nr; i += tile_block) s_row_end[i] = a.row_ptr[row_b + 1 + i];
   for (int j = t; j < nk; j += tile_block)
@@ -109,21 +111,19 @@ __global__ void __launch_bounds__(tile_block)
 }  // namespace
 
 template <class S, class T>
-void launch_merge_path(const CsrView<T>& a, const MergePathView& part,
-                       const typename S::value_type* x, typename S::value_type* y, Mask mask,
-                       Carries carries, cudaStream_t stream) {
+void launch_merge_path(const MergePathView<T>& part, const typename S::value_type* x,
+                       typename S::value_type* y, Mask mask, Carries carries, cudaStream_t stream) {
   using V = typename S::value_type;
   if (part.shares == 0) return;
   merge_path_tiles<S, T><<<static_cast<unsigned>(part.shares), tile_block, 0, stream>>>(
-      a, part, x, y, mask, carries.row, static_cast<V*>(carries.value));
+      part, x, y, mask, carries.row, static_cast<V*>(carries.value));
   GRAPHRUN_CUDA_CHECK(cudaGetLastError());
   launch_carry_fixup<S>(carries, part.shares, y, mask, stream);
 }
 
 #define GRAPHRUN_INSTANTIATE(S, T)                                                              \
-  template void launch_merge_path<S, T>(const CsrView<T>&, const MergePathView&,                \
-                                        const typename S::value_type*, typename S::value_type*, \
-                                        Mask, Carries, cudaStream_t);
+  template void launch_merge_path<S, T>(const MergePathView<T>&, const typename S::value_type*, \
+                                        typename S::value_type*, Mask, Carries, cudaStream_t);
 GRAPHRUN_CUDA_SPMV_COMBOS(GRAPHRUN_INSTANTIATE)
 #undef GRAPHRUN_INSTANTIATE
 

@@ -1,16 +1,15 @@
 // cuda::SpmvOperator: derives the format once (on the device), then each
-// apply() is one or two kernel launches on the caller's stream.
+// apply() is one or two kernel launches on the caller's stream. What a format
+// builds and launches is its detail::SpmvKernel (spmv_launch.cuh), reached
+// through the format table's visit_spmv_format.
 #include <algorithm>
 #include <bit>
+#include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
-#include <vector>
+#include <variant>
 
-#include "graphrun/engine/cuda/coo.hpp"
-#include "graphrun/engine/cuda/ell.hpp"
-#include "graphrun/engine/cuda/hyb.hpp"
-#include "graphrun/engine/cuda/jds.hpp"
-#include "graphrun/engine/cuda/merge_path.hpp"
 #include "graphrun/engine/cuda_check.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/row_stats.hpp"
@@ -19,76 +18,66 @@
 
 namespace graphrun::cuda {
 
+namespace detail {
+
+// What the formats of the table derive: alternative i is the State of the
+// format whose SpmvFormat value is i (0, automatic: nothing built).
+#define GRAPHRUN_SPMV_FORMAT_STATE(id, name, picked, help) \
+  , typename SpmvKernel<SpmvFormat::id>::template State<T>
+template <class T>
+using FormatState = std::variant<std::monostate GRAPHRUN_SPMV_FORMATS(GRAPHRUN_SPMV_FORMAT_STATE)>;
+#undef GRAPHRUN_SPMV_FORMAT_STATE
+
+template <SpmvFormat F>
+constexpr std::size_t state_index = static_cast<std::size_t>(F);
+
+}  // namespace detail
+
 template <class T>
 struct SpmvOperator<T>::Impl {
   const DeviceCsr<T>* a = nullptr;
   SpmvFormat format = SpmvFormat::csr_warp;
-  int width = 1;  // threads per row of the CSR kernels
-  DeviceCoo<T> coo;
-  DeviceEll<T> ell;
-  DeviceHyb<T> hyb;
-  DeviceJds<T> jds;
-  MergePathPartition merge;
+  detail::FormatState<T> state;
   // Per-block carries of the tiled kernels (COO, HYB's COO part, merge-path).
   offset_t carry_blocks = 0;
   DeviceArray<vertex_t> carry_row;
   DeviceArray<std::uint64_t> carry_val;
 
-  void build(SpmvFormat f, const RowStats& stats) {
-    using namespace detail;
-    switch (f) {
-      case SpmvFormat::coo:
-        coo = build_coo(*a);
-        carry_blocks = coo_blocks(coo.nnz());
-        break;
-      case SpmvFormat::csr_thread:
-        width = 1;
-        break;
-      case SpmvFormat::csr_warp:
-        width = warp_width(stats);
-        break;
-      case SpmvFormat::ell:
-        ell = build_ell(*a, stats);
-        break;
-      case SpmvFormat::hyb:
-        hyb = build_hyb(*a, stats);
-        carry_blocks = coo_blocks(hyb.coo.nnz());
-        break;
-      case SpmvFormat::jds:
-        jds = build_jds(*a);
-        break;
-      case SpmvFormat::merge_path:
-        merge = build_merge_path(*a, offset_t{tile_items});
-        carry_blocks = merge.shares;
-        break;
-      case SpmvFormat::automatic:
-        throw ArgumentError("SpmvOperator: no concrete format");
-    }
+  // threads_per_row: csr-warp's width asked for (0: its own rule).
+  void build(SpmvFormat f, const RowStats& stats, int threads_per_row) {
+    visit_spmv_format(f, [&](auto c) {
+      constexpr SpmvFormat F = decltype(c)::value;
+      using Kernel = detail::SpmvKernel<F>;
+      const auto& s =
+          state.template emplace<detail::state_index<F>>(Kernel::build(*a, stats, threads_per_row));
+      carry_blocks = Kernel::carry_blocks(s);
+    });
     carry_row = DeviceArray<vertex_t>(static_cast<std::size_t>(carry_blocks));
     carry_val = DeviceArray<std::uint64_t>(static_cast<std::size_t>(carry_blocks));
     format = f;
-  }
-
-  // Sub-warp width for csr-warp, from the H200 sweep of widths 2..32 in
-  // `graphrun bench spmv` (docs/bench/spmv-h200.md). Small matrices are
-  // latency-bound: the best width keeps about 2^19 threads busy (w16-w32 below
-  // ~16K rows, w8 near 37K, w2-w4 past 100K rows). Long rows want at least
-  // their mean in lanes (a row is then read in one coalesced pass).
-  static int warp_width(const RowStats& s) {
-    const auto rows = static_cast<std::uint64_t>(std::max<vertex_t>(s.n_rows, 1));
-    const std::uint64_t busy = std::bit_floor(std::max<std::uint64_t>((1u << 19) / rows, 1));
-    const auto mean = static_cast<std::uint64_t>(std::min(s.mean, 32.0) + 0.999);
-    const std::uint64_t w = std::max(busy, std::bit_ceil(std::max<std::uint64_t>(mean, 1)));
-    return static_cast<int>(std::clamp<std::uint64_t>(w, 2, 32));
   }
 
   detail::Carries carries() const {
     return {const_cast<vertex_t*>(carry_row.data()), const_cast<std::uint64_t*>(carry_val.data())};
   }
 
+  int threads_per_row() const {
+    return visit_spmv_format(format, [&](auto c) {
+      constexpr SpmvFormat F = decltype(c)::value;
+      return detail::SpmvKernel<F>::threads_per_row(std::get<detail::state_index<F>>(state));
+    });
+  }
+
   std::size_t bytes() const {
-    return coo.bytes() + ell.bytes() + hyb.bytes() + jds.bytes() + merge.bytes() +
-           carry_row.size() * sizeof(vertex_t) + carry_val.size() * sizeof(std::uint64_t);
+    const std::size_t derived = std::visit(
+        [](const auto& s) -> std::size_t {
+          if constexpr (std::is_same_v<std::decay_t<decltype(s)>, std::monostate>)
+            return 0;
+          else
+            return s.bytes();
+        },
+        state);
+    return derived + carry_row.size() * sizeof(vertex_t) + carry_val.size() * sizeof(std::uint64_t);
   }
 };
 
@@ -102,14 +91,13 @@ SpmvOperator<T>::SpmvOperator(const DeviceCsr<T>& a, SpmvFormat format, int thre
   // Row statistics on the device: only the figures come back.
   const RowStats stats = analyze(a);
   if (format != SpmvFormat::automatic) {
-    impl_->build(format, stats);
-    if (format == SpmvFormat::csr_warp && threads_per_row != 0) impl_->width = threads_per_row;
+    impl_->build(format, stats, threads_per_row);
     return;
   }
   try {
-    impl_->build(choose_spmv_format(stats, Device::cuda), stats);
+    impl_->build(choose_spmv_format(stats, Device::cuda), stats, 0);
   } catch (const FormatError&) {
-    impl_->build(SpmvFormat::csr_warp, stats);  // the format refused this matrix
+    impl_->build(SpmvFormat::csr_warp, stats, 0);  // the format refused this matrix
   }
 }
 
@@ -132,41 +120,20 @@ std::size_t SpmvOperator<T>::bytes() const noexcept {
 
 template <class T>
 int SpmvOperator<T>::threads_per_row() const noexcept {
-  return impl_->width;
+  return impl_->threads_per_row();
 }
 
 template <class T>
 template <class S>
 void SpmvOperator<T>::apply(const typename S::value_type* x, typename S::value_type* y, Mask mask,
                             cudaStream_t stream) const {
-  using namespace detail;
   const Impl& m = *impl_;
   const CsrView<T> a = m.a->view();
-  switch (m.format) {
-    case SpmvFormat::coo:
-      launch_coo<S>(m.coo.view(), false, x, y, mask, m.carries(), stream);
-      return;
-    case SpmvFormat::csr_thread:
-    case SpmvFormat::csr_warp:
-      launch_csr<S>(a, m.width, x, y, mask, stream);
-      return;
-    case SpmvFormat::ell:
-      launch_ell<S>(m.ell.view(), x, y, mask, stream);
-      return;
-    case SpmvFormat::hyb:
-      launch_ell<S>(m.hyb.ell.view(), x, y, mask, stream);
-      launch_coo<S>(m.hyb.coo.view(), true, x, y, mask, m.carries(), stream);
-      return;
-    case SpmvFormat::jds:
-      launch_jds<S>(m.jds.view(), x, y, mask, stream);
-      return;
-    case SpmvFormat::merge_path:
-      launch_merge_path<S>(a, m.merge.view(), x, y, mask, m.carries(), stream);
-      return;
-    case SpmvFormat::automatic:
-      break;
-  }
-  throw ArgumentError("SpmvOperator::apply: no format");
+  visit_spmv_format(m.format, [&](auto c) {
+    constexpr SpmvFormat F = decltype(c)::value;
+    detail::SpmvKernel<F>::template apply<S>(std::get<detail::state_index<F>>(m.state), a, x, y,
+                                             mask, m.carries(), stream);
+  });
 }
 
 template class SpmvOperator<float>;

@@ -6,6 +6,7 @@
 // comparisons skip where no GPU is present.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -17,6 +18,7 @@
 
 #include "cli_support.hpp"
 #include "graphrun/engine/device_array.hpp"
+#include "graphrun/engine/spmv_format_table.hpp"
 
 namespace fs = std::filesystem;
 
@@ -25,6 +27,10 @@ namespace {
 using graphrun::test::describe;
 using graphrun::test::slurp;
 using Result = graphrun::test::CliResult;
+using graphrun::spmv_format_names;
+using graphrun::spmv_format_table;
+using graphrun::SpmvFormat;
+using graphrun::SpmvFormatRow;
 
 // "ID<TAB>VALUE..." lines as id -> the rest of the line.
 std::map<std::string, std::string> by_id(const std::string& text) {
@@ -99,6 +105,32 @@ TEST_F(CudaCliTest, HelpExplainsFormats) {
     EXPECT_EQ(r.status, 0) << describe(r);
     EXPECT_NE(r.out.find("--format"), std::string::npos) << describe(r);
     EXPECT_NE(r.out.find("row statistics"), std::string::npos) << describe(r);
+    // Every format of the table: named in the option's help, and its line
+    // in the SPMV FORMATS section.
+    EXPECT_NE(r.out.find(spmv_format_names()), std::string::npos) << describe(r);
+    EXPECT_NE(r.out.find("SPMV FORMATS"), std::string::npos) << describe(r);
+    std::size_t width = 0;  // the names' column
+    for (const SpmvFormatRow& row : spmv_format_table()) width = std::max(width, row.name.size());
+    for (const SpmvFormatRow& row : spmv_format_table()) {
+      std::string line = "  ";
+      line += row.name;
+      line.append(width + 2 - row.name.size(), ' ');
+      line += row.help;
+      EXPECT_NE(r.out.find(line), std::string::npos) << cmd << ": " << line;
+    }
+  }
+}
+
+// Every format of the table is a --format the command line takes (the run
+// then stops at the CPU's refusal of a GPU format, after parsing it).
+TEST_F(CudaCliTest, EveryTableFormatParses) {
+  for (const SpmvFormatRow& row : spmv_format_table()) {
+    if (row.format == SpmvFormat::automatic) continue;
+    const std::string name(row.name);
+    const Result r = run("pagerank '" + karate + "' --device cpu --format " + name);
+    EXPECT_EQ(r.status, 2) << describe(r);
+    EXPECT_NE(r.err.find("--format " + name + " chooses a GPU kernel"), std::string::npos)
+        << describe(r);
   }
 }
 
@@ -128,8 +160,10 @@ TEST_F(CudaCliTest, PageRankOnTheGpuMatchesTheCpu) {
     ASSERT_EQ(cpu.status, 0) << describe(cpu);
     const auto want = by_id(slurp(work_ / "cpu.tsv"));
     ASSERT_FALSE(want.empty());
-    for (const char* format :
-         {"auto", "coo", "csr-thread", "csr-warp", "hyb", "jds", "merge-path"}) {
+    for (const SpmvFormatRow& row : spmv_format_table()) {
+      // Every format of the table but ELL, which may refuse these inputs.
+      if (row.format == SpmvFormat::ell) continue;
+      const std::string format(row.name);
       const Result gpu = run("pagerank " + input + " --device cuda --output gpu.tsv --top 0 " +
                              "--format " + format);
       ASSERT_EQ(gpu.status, 0) << describe(gpu);
@@ -137,8 +171,10 @@ TEST_F(CudaCliTest, PageRankOnTheGpuMatchesTheCpu) {
       EXPECT_EQ(got.size(), want.size()) << format;
       EXPECT_LE(rank_l1(got, want), 1e-6) << format;
       EXPECT_NE(gpu.err.find("cuda, SpMV "), std::string::npos) << describe(gpu);
-      if (std::string(format) != "auto") {
-        EXPECT_NE(gpu.err.find(std::string("SpMV ") + format), std::string::npos) << describe(gpu);
+      if (row.format != SpmvFormat::automatic) {
+        std::string used = "SpMV ";
+        used += format;
+        EXPECT_NE(gpu.err.find(used), std::string::npos) << describe(gpu);
       }
     }
   }

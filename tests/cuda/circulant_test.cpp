@@ -44,9 +44,13 @@ struct Shape {
 const Shape kSmall[] = {{5, 4}, {100, 3}, {1000, 17}, {3000, 129}};
 const Shape kLarge[] = {{70000, 3}, {70000, 9}, {70000, 129}};
 
-const SpmvFormat kFormats[] = {SpmvFormat::automatic, SpmvFormat::coo,       SpmvFormat::csr_thread,
-                               SpmvFormat::csr_warp,  SpmvFormat::ell,       SpmvFormat::hyb,
-                               SpmvFormat::jds,       SpmvFormat::merge_path};
+// Every format of the table, `auto` first.
+std::vector<SpmvFormat> table_formats() {
+  std::vector<SpmvFormat> f;
+  for (const SpmvFormatRow& r : spmv_format_table()) f.push_back(r.format);
+  return f;
+}
+const std::vector<SpmvFormat> kFormats = table_formats();
 
 void expect_uniform_ranks(Context& gpu, const Shape s) {
   const Graph g = gen::circulant(s.n, s.d);

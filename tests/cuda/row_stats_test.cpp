@@ -12,8 +12,11 @@
 #include "graphrun/engine/device_csr.hpp"
 #include "graphrun/engine/spmv_format.hpp"
 #include "graphrun/io/load.hpp"
-#include "graphrun/kernels/cuda/spmv.hpp"
 #include "support/random_graphs.hpp"
+
+#if defined(GRAPHRUN_HAVE_CUDA)  // CUDA builds only
+#include "graphrun/kernels/cuda/spmv.hpp"
+#endif
 
 namespace graphrun {
 namespace {

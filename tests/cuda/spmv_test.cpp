@@ -6,8 +6,6 @@
 // exactly. Rows outside the mask must keep their old value. Skips where
 // there is no CUDA backend or no GPU; the *Large* cases are skipped by the
 // compute-sanitizer runs of scripts/gpu-check.sh.
-#include "graphrun/kernels/cuda/spmv.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -16,11 +14,6 @@
 #include <string>
 #include <vector>
 
-#include "graphrun/engine/cuda/coo.hpp"
-#include "graphrun/engine/cuda/ell.hpp"
-#include "graphrun/engine/cuda/hyb.hpp"
-#include "graphrun/engine/cuda/jds.hpp"
-#include "graphrun/engine/cuda/merge_path.hpp"
 #include "graphrun/engine/device_array.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/formats/coo_format.hpp"
@@ -33,6 +26,15 @@
 #include "graphrun/kernels/cpu/spmv_reference.hpp"
 #include "graphrun/kernels/cuda/bandwidth.hpp"
 #include "support/random_graphs.hpp"
+
+#if defined(GRAPHRUN_HAVE_CUDA)  // the device headers: CUDA builds only
+#include "graphrun/engine/cuda/coo.hpp"
+#include "graphrun/engine/cuda/ell.hpp"
+#include "graphrun/engine/cuda/hyb.hpp"
+#include "graphrun/engine/cuda/jds.hpp"
+#include "graphrun/engine/cuda/merge_path.hpp"
+#include "graphrun/kernels/cuda/spmv.hpp"
+#endif
 
 namespace graphrun {
 namespace {
@@ -318,8 +320,8 @@ void check_device_formats(const Csr<T>& a, const std::string& what) {
   EXPECT_EQ(jds.values.download(), hjds.values());
   for (offset_t share : {offset_t{1}, offset_t{7}, offset_t{1024}}) {
     const auto m = cuda::build_merge_path(d, share);
-    const auto rows = m.share_row.download();
-    const auto ks = m.share_k.download();
+    const auto rows = m.start_row.download();
+    const auto ks = m.start_entry.download();
     const offset_t total = offset_t(a.n_rows()) + a.nnz();
     ASSERT_EQ(offset_t(m.shares), (total + share - 1) / share);
     for (vertex_t p = 0; p <= m.shares; ++p) {

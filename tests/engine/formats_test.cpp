@@ -425,5 +425,91 @@ TEST(SpmvFormatChoice, CpuMergePathWhenOneRowExceedsAThreadsShare) {
   omp_set_num_threads(saved);
 }
 
+// The format table: every row parses back to itself, prints its name and
+// help, and has a distinct name; the concrete formats are the rows after
+// `auto`, in order; anything else is refused with the list of names.
+TEST(SpmvFormatTable, EveryRowParsesAndPrintsItsHelp) {
+  const auto table = spmv_format_table();
+  ASSERT_FALSE(table.empty());
+  EXPECT_EQ(table.front().format, SpmvFormat::automatic);
+  EXPECT_EQ(table.front().name, "auto");
+  ASSERT_EQ(all_spmv_formats().size() + 1, table.size());
+  const std::string names = spmv_format_names();
+  const std::string help = spmv_format_help();
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    const SpmvFormatRow& r = table[i];
+    SCOPED_TRACE(std::string(r.name));
+    EXPECT_EQ(static_cast<std::size_t>(r.format), i);
+    EXPECT_EQ(parse_spmv_format(r.name), r.format);
+    EXPECT_EQ(to_string(r.format), r.name);
+    EXPECT_EQ(&spmv_format_row(r.format), &r);
+    if (i > 0) {
+      EXPECT_EQ(all_spmv_formats()[i - 1], r.format);
+    }
+    EXPECT_FALSE(r.help.empty());
+    EXPECT_EQ(r.help.find('\n'), std::string_view::npos) << "one line";
+    EXPECT_NE(names.find(r.name), std::string::npos);
+    std::string line = "  ";
+    line += r.name;
+    EXPECT_NE(help.find(line), std::string::npos);
+    EXPECT_NE(help.find(r.help), std::string::npos);
+    for (std::size_t j = 0; j < i; ++j) EXPECT_NE(table[j].name, r.name);
+  }
+  for (const char* bad : {"", "Coo", "csr", "merge_path", "diagonal"}) {
+    try {
+      parse_spmv_format(bad);
+      ADD_FAILURE() << "'" << bad << "' parsed";
+    } catch (const ArgumentError& e) {
+      EXPECT_NE(std::string(e.what()).find(names), std::string::npos) << e.what();
+    }
+  }
+}
+
+// visit_spmv_format reaches every concrete format as its own constant, and
+// refuses `auto`.
+TEST(SpmvFormatTable, VisitReachesEveryFormat) {
+  for (SpmvFormat f : all_spmv_formats())
+    EXPECT_EQ(visit_spmv_format(f, [](auto c) { return decltype(c)::value; }), f);
+  EXPECT_THROW(visit_spmv_format(SpmvFormat::automatic, [](auto) { return 0; }), ArgumentError);
+}
+
+// The chooser returns, on each device, only formats whose row lets `auto`
+// pick them there, and `auto`'s help names exactly those.
+TEST(SpmvFormatTable, ChooserPicksOnlyWhatTheTableAllows) {
+  const int saved = omp_get_max_threads();
+  for (int threads : {1, 2, 16}) {
+    omp_set_num_threads(threads);
+    for (vertex_t rows : {0, 100, 20000, 1 << 17, 1 << 22})
+      for (double mean : {0.0, 1.0, 4.0, 12.0, 40.0})
+        for (double cv : {0.0, 0.4, 1.0, 3.0})
+          for (offset_t longest : {offset_t{0}, offset_t{8}, offset_t{5000}, offset_t{1} << 22}) {
+            RowStats s;
+            s.n_rows = rows;
+            s.nnz = static_cast<offset_t>(mean * rows);
+            s.mean = mean;
+            s.cv = cv;
+            s.max_length = longest;
+            for (Device d : {Device::cpu, Device::cuda}) {
+              const SpmvFormat f = choose_spmv_format(s, d);
+              EXPECT_TRUE(spmv_format_picked(f, d))
+                  << to_string(f) << " on " << to_string(d) << ", rows " << rows;
+            }
+          }
+  }
+  omp_set_num_threads(saved);
+  const std::string help = spmv_format_help();
+  for (Device d : {Device::cpu, Device::cuda}) {
+    std::string picks = d == Device::cpu ? "CPU:" : "GPU:";
+    const char* sep = " ";
+    for (SpmvFormat f : all_spmv_formats()) {
+      if (!spmv_format_picked(f, d)) continue;
+      picks += sep;
+      picks += to_string(f);
+      sep = ", ";
+    }
+    EXPECT_NE(help.find(picks), std::string::npos) << picks;
+  }
+}
+
 }  // namespace
 }  // namespace graphrun

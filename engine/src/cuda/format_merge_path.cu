@@ -8,12 +8,12 @@ namespace graphrun::cuda {
 namespace {
 
 __global__ void share_starts(const offset_t* __restrict__ row_ptr, vertex_t n_rows, offset_t nnz,
-                             vertex_t shares, offset_t share_items, vertex_t* __restrict__ row,
+                             vertex_t shares, offset_t share_length, vertex_t* __restrict__ row,
                              offset_t* __restrict__ k) {
   const offset_t p = blockIdx.x * offset_t(blockDim.x) + threadIdx.x;
   if (p > shares) return;
   const offset_t total = offset_t(n_rows) + nnz;
-  const offset_t diag = p * share_items < total ? p * share_items : total;
+  const offset_t diag = p * share_length < total ? p * share_length : total;
   const MergeCoord c = merge_path_search(diag, row_ptr + 1, n_rows, nnz);  // the host's search
   row[p] = c.row;
   k[p] = c.entry;
@@ -22,25 +22,25 @@ __global__ void share_starts(const offset_t* __restrict__ row_ptr, vertex_t n_ro
 }  // namespace
 
 template <class T>
-MergePathPartition build_merge_path(const DeviceCsr<T>& a, offset_t share_items,
-                                    cudaStream_t stream) {
-  if (share_items < 1) throw ArgumentError("merge-path: a share needs at least one item");
-  MergePathPartition m;
+DeviceMergePath build_merge_path(const DeviceCsr<T>& a, offset_t share_length,
+                                 cudaStream_t stream) {
+  if (share_length < 1) throw ArgumentError("merge-path: a share needs at least one item");
+  DeviceMergePath m;
   const offset_t total = checked_add<offset_t>(a.n_rows(), a.nnz(), "merge-path items");
-  m.shares =
-      checked_cast<vertex_t>(total / share_items + (total % share_items != 0), "merge-path shares");
-  m.share_items = share_items;
-  m.share_row = DeviceArray<vertex_t>(std::size_t(m.shares) + 1);
-  m.share_k = DeviceArray<offset_t>(std::size_t(m.shares) + 1);
+  m.shares = checked_cast<vertex_t>(total / share_length + (total % share_length != 0),
+                                    "merge-path shares");
+  m.share_length = share_length;
+  m.start_row = DeviceArray<vertex_t>(std::size_t(m.shares) + 1);
+  m.start_entry = DeviceArray<offset_t>(std::size_t(m.shares) + 1);
   share_starts<<<detail::blocks_for(offset_t(m.shares) + 1), detail::build_block, 0, stream>>>(
-      a.row_ptr().data(), a.n_rows(), a.nnz(), m.shares, share_items, m.share_row.data(),
-      m.share_k.data());
+      a.row_ptr().data(), a.n_rows(), a.nnz(), m.shares, share_length, m.start_row.data(),
+      m.start_entry.data());
   detail::check_launch();
   GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
   return m;
 }
 
-template MergePathPartition build_merge_path(const DeviceCsr<float>&, offset_t, cudaStream_t);
-template MergePathPartition build_merge_path(const DeviceCsr<double>&, offset_t, cudaStream_t);
+template DeviceMergePath build_merge_path(const DeviceCsr<float>&, offset_t, cudaStream_t);
+template DeviceMergePath build_merge_path(const DeviceCsr<double>&, offset_t, cudaStream_t);
 
 }  // namespace graphrun::cuda

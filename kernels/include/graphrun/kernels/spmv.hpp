@@ -23,7 +23,7 @@
 // matrix and its derived format in device memory; the entry points here
 // take host matrices and throw DeviceError for Device::cuda.
 //
-// What each format runs on the CPU:
+// What each format runs on the CPU (its cpu::SpmvKernel, cpu/spmv_kernel.hpp):
 //   csr-thread, csr-warp   the OpenMP CSR kernel (cpu/spmv_csr.hpp): the
 //                          GPU's thread- and warp-per-row split is one
 //                          thing on a CPU
@@ -44,18 +44,16 @@
 #include "graphrun/engine/context.hpp"
 #include "graphrun/engine/csr.hpp"
 #include "graphrun/engine/error.hpp"
-#include "graphrun/engine/formats/coo_format.hpp"
-#include "graphrun/engine/formats/ell.hpp"
-#include "graphrun/engine/formats/hyb.hpp"
-#include "graphrun/engine/formats/jds.hpp"
-#include "graphrun/engine/formats/merge_path.hpp"
+#include "graphrun/engine/formats/merge_path.hpp"  // merge_path_pays_on_cpu
 #include "graphrun/engine/row_stats.hpp"
 #include "graphrun/engine/spmv_format.hpp"
+// The kernels of every format of the table (each defines its cpu::SpmvKernel).
 #include "graphrun/kernels/cpu/spmv_coo.hpp"
 #include "graphrun/kernels/cpu/spmv_csr.hpp"
 #include "graphrun/kernels/cpu/spmv_ell.hpp"
 #include "graphrun/kernels/cpu/spmv_hyb.hpp"
 #include "graphrun/kernels/cpu/spmv_jds.hpp"
+#include "graphrun/kernels/cpu/spmv_kernel.hpp"
 #include "graphrun/kernels/cpu/spmv_merge_path.hpp"
 #include "graphrun/kernels/mask.hpp"
 
@@ -76,7 +74,7 @@ void spmv(Context& ctx, const CsrView<T>& a, const typename S::value_type* x,
   cpu::spmv_csr<S>(a, x, y, mask, ctx.threads());
 }
 
-// CSR in the given format (see the table above).
+// CSR in the given format (see the table above): cpu::SpmvKernel<format>::run.
 template <class S, class T>
 void spmv(Context& ctx, SpmvFormat format, const CsrView<T>& a, const typename S::value_type* x,
           typename S::value_type* y, Mask mask = {}) {
@@ -86,64 +84,19 @@ void spmv(Context& ctx, SpmvFormat format, const CsrView<T>& a, const typename S
     format = merge_path_pays_on_cpu(analyze(a), ctx.threads()) ? SpmvFormat::merge_path
                                                                : SpmvFormat::csr_warp;
   }
-  switch (format) {
-    case SpmvFormat::automatic:  // choose_spmv_format never returns it
-    case SpmvFormat::csr_thread:
-    case SpmvFormat::csr_warp:
-      cpu::spmv_csr<S>(a, x, y, mask, ctx.threads());
-      return;
-    case SpmvFormat::merge_path:
-      cpu::spmv_merge_path<S>(a, x, y, mask, ctx.threads());
-      return;
-    case SpmvFormat::coo:
-      cpu::spmv_coo_reference<S>(CooMatrix<T>::from_csr(a).view(), x, y, mask);
-      return;
-    case SpmvFormat::ell:
-      cpu::spmv_ell_reference<S>(Ell<T>::from_csr(a).view(), x, y, mask);
-      return;
-    case SpmvFormat::hyb:
-      cpu::spmv_hyb_reference<S>(Hyb<T>::from_csr(a).view(), x, y, mask);
-      return;
-    case SpmvFormat::jds:
-      cpu::spmv_jds_reference<S>(Jds<T>::from_csr(a).view(), x, y, mask);
-      return;
-  }
+  visit_spmv_format(format, [&](auto f) {
+    cpu::SpmvKernel<decltype(f)::value>::template run<S>(a, x, y, mask, ctx.threads());
+  });
 }
 
-// Derived formats already built (references on the CPU; merge-path parallel).
-template <class S, class T>
-void spmv(Context& ctx, const CooView<T>& a, const typename S::value_type* x,
-          typename S::value_type* y, Mask mask = {}) {
+// A layout already built (references on the CPU; merge-path parallel): the
+// view of a format of the table, cpu::SpmvKernel<View::format>::apply.
+template <class S, class View>
+requires requires { View::format; }
+void spmv(Context& ctx, const View& a, const typename S::value_type* x, typename S::value_type* y,
+          Mask mask = {}) {
   if (ctx.device() != Device::cpu) detail::spmv_needs_cpu();
-  cpu::spmv_coo_reference<S>(a, x, y, mask);
-}
-
-template <class S, class T>
-void spmv(Context& ctx, const EllView<T>& a, const typename S::value_type* x,
-          typename S::value_type* y, Mask mask = {}) {
-  if (ctx.device() != Device::cpu) detail::spmv_needs_cpu();
-  cpu::spmv_ell_reference<S>(a, x, y, mask);
-}
-
-template <class S, class T>
-void spmv(Context& ctx, const HybView<T>& a, const typename S::value_type* x,
-          typename S::value_type* y, Mask mask = {}) {
-  if (ctx.device() != Device::cpu) detail::spmv_needs_cpu();
-  cpu::spmv_hyb_reference<S>(a, x, y, mask);
-}
-
-template <class S, class T>
-void spmv(Context& ctx, const JdsView<T>& a, const typename S::value_type* x,
-          typename S::value_type* y, Mask mask = {}) {
-  if (ctx.device() != Device::cpu) detail::spmv_needs_cpu();
-  cpu::spmv_jds_reference<S>(a, x, y, mask);
-}
-
-template <class S, class T>
-void spmv(Context& ctx, const MergePathView<T>& a, const typename S::value_type* x,
-          typename S::value_type* y, Mask mask = {}) {
-  if (ctx.device() != Device::cpu) detail::spmv_needs_cpu();
-  cpu::spmv_merge_path<S>(a, x, y, mask, ctx.threads());
+  cpu::SpmvKernel<View::format>::template apply<S>(a, x, y, mask, ctx.threads());
 }
 
 }  // namespace graphrun

@@ -6,30 +6,17 @@
 //
 // The row ids are the "row expansion" of row_ptr: entry k of row i gets i.
 // coo_tail() keeps only each row's entries past the first `skip` ones; HYB
-// stores that remainder (skip = its ELL width). CUDA builds only.
+// stores that remainder (skip = its ELL width). The view is the host's
+// CooView (engine/formats/coo_format.hpp), over device pointers. Included by
+// CUDA sources only.
 #pragma once
 
-#include "graphrun/engine/device_csr.hpp"
-
-#if defined(GRAPHRUN_HAVE_CUDA)
 #include <cuda_runtime_api.h>
 
-namespace graphrun::cuda {
+#include "graphrun/engine/device_csr.hpp"
+#include "graphrun/engine/formats/coo_format.hpp"
 
-// Non-owning: device pointers, the shape the COO kernels take.
-template <class T>
-struct CooView {
-  vertex_t n_rows = 0;
-  vertex_t n_cols = 0;
-  offset_t nnz = 0;
-  const vertex_t* row_idx = nullptr;
-  const vertex_t* col_idx = nullptr;
-  const T* values = nullptr;  // nullptr for a pattern matrix
-  // The rows with no entry, ascending (build_coo only; empty for a tail):
-  // what an SpMV without accumulation sets to the semiring's zero.
-  const vertex_t* empty_rows = nullptr;
-  vertex_t n_empty = 0;
-};
+namespace graphrun::cuda {
 
 template <class T>
 struct DeviceCoo {
@@ -38,6 +25,7 @@ struct DeviceCoo {
   DeviceArray<vertex_t> row_idx;
   DeviceArray<vertex_t> col_idx;
   DeviceArray<T> values;  // empty for a pattern matrix
+  // The rows with no entry, ascending (build_coo only; empty for a tail).
   DeviceArray<vertex_t> empty_rows;
 
   offset_t nnz() const noexcept { return static_cast<offset_t>(col_idx.size()); }
@@ -66,4 +54,3 @@ template <class T>
 DeviceCoo<T> coo_tail(const DeviceCsr<T>& a, offset_t skip, cudaStream_t stream = nullptr);
 
 }  // namespace graphrun::cuda
-#endif  // GRAPHRUN_HAVE_CUDA

@@ -6,31 +6,23 @@
 // Column-major so that thread i reading entry j of its row and thread i+1
 // reading entry j of theirs touch neighbouring words. Padding slots hold
 // column -1 and value 0; a row's entries come first, so a kernel may stop at
-// the first -1. values empty for a pattern matrix.
+// the first -1. values empty for a pattern matrix. The view is the host's
+// EllView (engine/formats/ell.hpp) with a 32-bit width, over device pointers.
 //
 // build_ell refuses (FormatError) a matrix whose padding would exceed
 // ell_max_fill (engine/formats/ell.hpp, shared with the host ELL) times its
 // entries (one long row would pad every other row to
-// its length), or whose width * n_rows overflows (SizeError). CUDA builds only.
+// its length), or whose width * n_rows overflows (SizeError). Included by
+// CUDA sources only.
 #pragma once
+
+#include <cuda_runtime_api.h>
 
 #include "graphrun/engine/device_csr.hpp"
 #include "graphrun/engine/formats/ell.hpp"
 #include "graphrun/engine/row_stats.hpp"
 
-#if defined(GRAPHRUN_HAVE_CUDA)
-#include <cuda_runtime_api.h>
-
 namespace graphrun::cuda {
-
-template <class T>
-struct EllView {
-  vertex_t n_rows = 0;
-  vertex_t n_cols = 0;
-  vertex_t width = 0;
-  const vertex_t* col_idx = nullptr;  // width * n_rows, column-major, -1 = padding
-  const T* values = nullptr;          // nullptr for a pattern matrix
-};
 
 template <class T>
 struct DeviceEll {
@@ -40,7 +32,7 @@ struct DeviceEll {
   DeviceArray<vertex_t> col_idx;
   DeviceArray<T> values;
 
-  EllView<T> view() const noexcept {
+  EllView<T, vertex_t> view() const noexcept {
     return {n_rows, n_cols, width, col_idx.data(), values.size() ? values.data() : nullptr};
   }
   std::size_t bytes() const noexcept {
@@ -58,4 +50,3 @@ template <class T>
 DeviceEll<T> build_ell_part(const DeviceCsr<T>& a, vertex_t width, cudaStream_t stream = nullptr);
 
 }  // namespace graphrun::cuda
-#endif  // GRAPHRUN_HAVE_CUDA

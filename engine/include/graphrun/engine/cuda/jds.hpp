@@ -11,26 +11,16 @@
 // Thread r walks its row down the diagonals; neighbouring threads read
 // neighbouring words, and sorting by length keeps a warp's rows alike. Rows
 // are sorted by a CUB radix sort on the device. values empty for a pattern
-// matrix. CUDA builds only.
+// matrix. The view is the host's JdsView (engine/formats/jds.hpp) with a
+// 32-bit diagonal count, over device pointers. Included by CUDA sources only.
 #pragma once
 
-#include "graphrun/engine/device_csr.hpp"
-
-#if defined(GRAPHRUN_HAVE_CUDA)
 #include <cuda_runtime_api.h>
 
-namespace graphrun::cuda {
+#include "graphrun/engine/device_csr.hpp"
+#include "graphrun/engine/formats/jds.hpp"
 
-template <class T>
-struct JdsView {
-  vertex_t n_rows = 0;
-  vertex_t n_cols = 0;
-  vertex_t n_diag = 0;
-  const vertex_t* perm = nullptr;
-  const offset_t* jd_ptr = nullptr;
-  const vertex_t* col_idx = nullptr;
-  const T* values = nullptr;  // nullptr for a pattern matrix
-};
+namespace graphrun::cuda {
 
 template <class T>
 struct DeviceJds {
@@ -42,14 +32,10 @@ struct DeviceJds {
   DeviceArray<vertex_t> col_idx;
   DeviceArray<T> values;
 
-  JdsView<T> view() const noexcept {
-    return {n_rows,
-            n_cols,
-            n_diag,
-            perm.data(),
-            jd_ptr.data(),
-            col_idx.data(),
-            values.size() ? values.data() : nullptr};
+  offset_t nnz() const noexcept { return static_cast<offset_t>(col_idx.size()); }
+  JdsView<T, vertex_t> view() const noexcept {
+    return {n_rows,      n_cols,        nnz(),          n_diag,
+            perm.data(), jd_ptr.data(), col_idx.data(), values.size() ? values.data() : nullptr};
   }
   std::size_t bytes() const noexcept {
     return (perm.size() + col_idx.size()) * sizeof(vertex_t) + jd_ptr.size() * sizeof(offset_t) +
@@ -61,4 +47,3 @@ template <class T>
 DeviceJds<T> build_jds(const DeviceCsr<T>& a, cudaStream_t stream = nullptr);
 
 }  // namespace graphrun::cuda
-#endif  // GRAPHRUN_HAVE_CUDA

@@ -7,7 +7,8 @@
 // Unlike the assembly Coo<T> (engine/coo.hpp: any order, duplicates), this
 // one is a faithful copy of a Csr<T> in another layout: it exists so that
 // every nonzero is an independent work item (the GPU gives each a thread,
-// and a segmented reduction by row finishes the sums).
+// and a segmented reduction by row finishes the sums). The device's COO
+// (engine/cuda/coo.hpp) has the same arrays and the same view.
 #pragma once
 
 #include <cstddef>
@@ -15,19 +16,28 @@
 
 #include "graphrun/engine/csr.hpp"
 #include "graphrun/engine/host_device.hpp"
+#include "graphrun/engine/spmv_format_table.hpp"
 #include "graphrun/engine/types.hpp"
 
 namespace graphrun {
 
-// Non-owning view, the same layout on host and device.
+// Non-owning view: the one COO view, on the host (CooMatrix::view(), host
+// pointers) and on the device (cuda::DeviceCoo::view(), device pointers).
 template <class T>
 struct CooView {
+  static constexpr SpmvFormat format = SpmvFormat::coo;
+
   vertex_t n_rows = 0;
   vertex_t n_cols = 0;
   offset_t nnz = 0;
   const vertex_t* row_idx = nullptr;
   const vertex_t* col_idx = nullptr;
   const T* values = nullptr;  // nullptr for a pattern matrix
+  // The rows with no entry, ascending, where the builder lists them (the
+  // device's build_coo: what an SpMV without accumulation sets to the
+  // semiring's zero); nullptr and 0 otherwise (host COO, HYB's COO part).
+  const vertex_t* empty_rows = nullptr;
+  vertex_t n_empty = 0;
 
   GRAPHRUN_HD T value(offset_t k) const { return values ? values[k] : T(1); }
 };

@@ -19,6 +19,7 @@
 
 #include "graphrun/engine/csr.hpp"
 #include "graphrun/engine/host_device.hpp"
+#include "graphrun/engine/spmv_format_table.hpp"
 #include "graphrun/engine/types.hpp"
 
 namespace graphrun {
@@ -29,11 +30,16 @@ inline constexpr double ell_max_fill = 3.0;
 // Whether a matrix of this shape fits ELL under ell_max_fill (and offset_t).
 bool ell_fits(vertex_t n_rows, offset_t width, offset_t nnz) noexcept;
 
-template <class T>
+// Non-owning view: the one ELL view, on the host (Ell::view(), host pointers,
+// Width = offset_t) and on the device (cuda::DeviceEll::view(), device
+// pointers, Width = vertex_t: the device kernels count slots in 32 bits).
+template <class T, class Width = offset_t>
 struct EllView {
+  static constexpr SpmvFormat format = SpmvFormat::ell;
+
   vertex_t n_rows = 0;
   vertex_t n_cols = 0;
-  offset_t width = 0;
+  Width width = 0;
   const vertex_t* col_idx = nullptr;  // width * n_rows, column-major, -1 = padding
   const T* values = nullptr;          // nullptr for a pattern matrix
 

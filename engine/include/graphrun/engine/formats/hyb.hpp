@@ -16,6 +16,7 @@
 #include "graphrun/engine/formats/coo_format.hpp"
 #include "graphrun/engine/formats/ell.hpp"
 #include "graphrun/engine/row_stats.hpp"
+#include "graphrun/engine/spmv_format_table.hpp"
 
 namespace graphrun {
 
@@ -29,9 +30,13 @@ namespace graphrun {
 // b whose rows and all longer ones number at least the threshold.
 offset_t hyb_ell_width(const RowStats& stats) noexcept;
 
-template <class T>
+// Non-owning view: the one HYB view, on the host (Hyb::view()) and on the
+// device (cuda::DeviceHyb::view(), Width = vertex_t as for ELL).
+template <class T, class Width = offset_t>
 struct HybView {
-  EllView<T> ell;
+  static constexpr SpmvFormat format = SpmvFormat::hyb;
+
+  EllView<T, Width> ell;
   CooView<T> coo;
 };
 

@@ -22,16 +22,22 @@
 
 #include "graphrun/engine/csr.hpp"
 #include "graphrun/engine/host_device.hpp"
+#include "graphrun/engine/spmv_format_table.hpp"
 #include "graphrun/engine/types.hpp"
 
 namespace graphrun {
 
-template <class T>
+// Non-owning view: the one JDS view, on the host (Jds::view(), host pointers,
+// Diag = offset_t) and on the device (cuda::DeviceJds::view(), device
+// pointers, Diag = vertex_t: the device kernel counts diagonals in 32 bits).
+template <class T, class Diag = offset_t>
 struct JdsView {
+  static constexpr SpmvFormat format = SpmvFormat::jds;
+
   vertex_t n_rows = 0;
   vertex_t n_cols = 0;
   offset_t nnz = 0;
-  offset_t n_diag = 0;
+  Diag n_diag = 0;
   const vertex_t* perm = nullptr;    // n_rows
   const offset_t* jd_ptr = nullptr;  // n_diag + 1
   const vertex_t* col_idx = nullptr;

@@ -10,11 +10,11 @@
 // a long row is split between shares, an empty row still costs one step.
 //
 //   share_length    L = ceil((n_rows + nnz) / P)
-//   starts[p]       p = 0 .. P: the merge coordinate at diagonal
+//   start(p)        p = 0 .. P: the merge coordinate at diagonal
 //                   min(p * L, n_rows + nnz): (row, entry) = (row ends
 //                   consumed, entries consumed) before the share's first
-//                   step; starts[P] = (n_rows, nnz). Share p covers
-//                   [starts[p], starts[p+1]).
+//                   step; start(P) = (n_rows, nnz). Share p covers
+//                   [start(p), start(p+1)).
 //
 // Each start comes from a binary search along its diagonal
 // (merge_path_search), O(log n) and independent of the others. A share ends
@@ -28,6 +28,7 @@
 #include "graphrun/engine/csr.hpp"
 #include "graphrun/engine/host_device.hpp"
 #include "graphrun/engine/row_stats.hpp"
+#include "graphrun/engine/spmv_format_table.hpp"
 #include "graphrun/engine/types.hpp"
 
 namespace graphrun {
@@ -66,17 +67,29 @@ GRAPHRUN_HD inline MergeCoord merge_path_search(offset_t diagonal, const offset_
 // count; the measurements behind it are in engine/src/spmv_format_choice.cpp.
 bool merge_path_pays_on_cpu(const RowStats& stats, int threads) noexcept;
 
+// Non-owning view: the one merge-path view, on the host
+// (MergePathPartition::view(a), host pointers) and on the device
+// (cuda::DeviceMergePath::view(a), device pointers). The CSR it partitions
+// and the starts of its shares, as two arrays:
+//
+//   start_row[p], start_entry[p]   p = 0 .. shares: the merge coordinate
+//                                  where share p starts (start(p))
 template <class T>
 struct MergePathView {
+  static constexpr SpmvFormat format = SpmvFormat::merge_path;
+
   CsrView<T> csr;
   int shares = 0;
-  offset_t share_length = 0;
-  const MergeCoord* starts = nullptr;  // shares + 1 coordinates
+  offset_t share_length = 0;              // merge items per share (the last may be shorter)
+  const vertex_t* start_row = nullptr;    // shares + 1
+  const offset_t* start_entry = nullptr;  // shares + 1
+
+  GRAPHRUN_HD MergeCoord start(int p) const { return {start_row[p], start_entry[p]}; }
 };
 
 class MergePathPartition {
  public:
-  MergePathPartition() : starts_(2) {}
+  MergePathPartition() : start_row_(2), start_entry_(2) {}
   // Cuts the merge path of a CSR with these row offsets (host memory) into
   // `shares` >= 1 shares (ArgumentError otherwise).
   MergePathPartition(const offset_t* row_ptr, vertex_t n_rows, int shares);
@@ -84,18 +97,21 @@ class MergePathPartition {
   MergePathPartition(const CsrView<T>& a, int shares)
       : MergePathPartition(a.row_ptr, a.n_rows, shares) {}
 
-  int shares() const noexcept { return static_cast<int>(starts_.size()) - 1; }
+  int shares() const noexcept { return static_cast<int>(start_row_.size()) - 1; }
   offset_t share_length() const noexcept { return share_length_; }
-  const std::vector<MergeCoord>& starts() const noexcept { return starts_; }
+  MergeCoord start(int p) const noexcept { return {start_row_[p], start_entry_[p]}; }
+  // The shares + 1 starts as coordinates.
+  std::vector<MergeCoord> starts() const;
 
   template <class T>
   MergePathView<T> view(const CsrView<T>& a) const noexcept {
-    return {a, shares(), share_length_, starts_.data()};
+    return {a, shares(), share_length_, start_row_.data(), start_entry_.data()};
   }
 
  private:
   offset_t share_length_ = 0;
-  std::vector<MergeCoord> starts_;
+  std::vector<vertex_t> start_row_;
+  std::vector<offset_t> start_entry_;
 };
 
 }  // namespace graphrun

@@ -26,6 +26,7 @@
 #include "graphrun/engine/semiring.hpp"
 #include "graphrun/kernels/combos.hpp"
 #include "graphrun/kernels/cpu/partition.hpp"
+#include "graphrun/kernels/cpu/spmv_kernel.hpp"
 #include "graphrun/kernels/mask.hpp"
 #include "graphrun/kernels/semiring_traits.hpp"
 
@@ -136,6 +137,25 @@ void spmv_csr(const CsrView<T>& a, const typename S::value_type* x, typename S::
       detail::spmv_csr_impl<S, false, false>(a, x, y, mask, threads);
   }
 }
+
+// csr-thread and csr-warp: the GPU's thread- and warp-per-row split is one
+// thing on a CPU, this kernel.
+struct SpmvCsrKernel {
+  template <class S, class T>
+  static void run(const CsrView<T>& a, const typename S::value_type* x, typename S::value_type* y,
+                  Mask mask, int threads) {
+    spmv_csr<S>(a, x, y, mask, threads);
+  }
+  template <class S, class T>
+  static void apply(const CsrView<T>& a, const typename S::value_type* x, typename S::value_type* y,
+                    Mask mask, int threads) {
+    spmv_csr<S>(a, x, y, mask, threads);
+  }
+};
+template <>
+struct SpmvKernel<SpmvFormat::csr_thread> : SpmvCsrKernel {};
+template <>
+struct SpmvKernel<SpmvFormat::csr_warp> : SpmvCsrKernel {};
 
 #define GRAPHRUN_SPMV_CSR_EXTERN(S, T)                                                  \
   extern template void spmv_csr<S, T>(const CsrView<T>&, const typename S::value_type*, \

@@ -10,6 +10,7 @@
 
 #include "graphrun/engine/formats/ell.hpp"
 #include "graphrun/kernels/cpu/spmv_csr.hpp"  // GRAPHRUN_SPMV_COMBOS
+#include "graphrun/kernels/cpu/spmv_kernel.hpp"
 #include "graphrun/kernels/mask.hpp"
 #include "graphrun/kernels/semiring_traits.hpp"
 
@@ -32,6 +33,22 @@ void spmv_ell_reference(const EllView<T>& a, const typename S::value_type* x,
     y[i] = acc;
   }
 }
+
+// SpmvFormat::ell: the reference, over ELL built from the CSR on every call
+// (FormatError past the fill limit).
+template <>
+struct SpmvKernel<SpmvFormat::ell> {
+  template <class S, class T>
+  static void run(const CsrView<T>& a, const typename S::value_type* x, typename S::value_type* y,
+                  Mask mask, int threads) {
+    apply<S>(Ell<T>::from_csr(a).view(), x, y, mask, threads);
+  }
+  template <class S, class T>
+  static void apply(const EllView<T>& a, const typename S::value_type* x, typename S::value_type* y,
+                    Mask mask, int /*threads*/) {
+    spmv_ell_reference<S>(a, x, y, mask);
+  }
+};
 
 #define GRAPHRUN_SPMV_ELL_EXTERN(S, T)                                                            \
   extern template void spmv_ell_reference<S, T>(const EllView<T>&, const typename S::value_type*, \

@@ -12,6 +12,7 @@
 #include "graphrun/kernels/cpu/spmv_coo.hpp"
 #include "graphrun/kernels/cpu/spmv_csr.hpp"  // GRAPHRUN_SPMV_COMBOS
 #include "graphrun/kernels/cpu/spmv_ell.hpp"
+#include "graphrun/kernels/cpu/spmv_kernel.hpp"
 #include "graphrun/kernels/mask.hpp"
 
 namespace graphrun::cpu {
@@ -22,6 +23,21 @@ void spmv_hyb_reference(const HybView<T>& a, const typename S::value_type* x,
   spmv_ell_reference<S>(a.ell, x, y, mask);
   spmv_coo_accumulate<S>(a.coo, x, y, mask);
 }
+
+// SpmvFormat::hyb: the reference, over HYB built from the CSR on every call.
+template <>
+struct SpmvKernel<SpmvFormat::hyb> {
+  template <class S, class T>
+  static void run(const CsrView<T>& a, const typename S::value_type* x, typename S::value_type* y,
+                  Mask mask, int threads) {
+    apply<S>(Hyb<T>::from_csr(a).view(), x, y, mask, threads);
+  }
+  template <class S, class T>
+  static void apply(const HybView<T>& a, const typename S::value_type* x, typename S::value_type* y,
+                    Mask mask, int /*threads*/) {
+    spmv_hyb_reference<S>(a, x, y, mask);
+  }
+};
 
 #define GRAPHRUN_SPMV_HYB_EXTERN(S, T)                                                            \
   extern template void spmv_hyb_reference<S, T>(const HybView<T>&, const typename S::value_type*, \

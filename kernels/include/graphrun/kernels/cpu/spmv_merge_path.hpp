@@ -33,6 +33,7 @@
 #include "graphrun/engine/formats/merge_path.hpp"
 #include "graphrun/engine/semiring.hpp"
 #include "graphrun/kernels/cpu/spmv_csr.hpp"  // reduce_entries, GRAPHRUN_SPMV_COMBOS
+#include "graphrun/kernels/cpu/spmv_kernel.hpp"
 #include "graphrun/kernels/mask.hpp"
 #include "graphrun/kernels/semiring_traits.hpp"
 
@@ -138,9 +139,8 @@ void spmv_merge_path_dispatch(const CsrView<T>& a, int shares, StartOf start_of,
 template <class S, class T>
 void spmv_merge_path(const MergePathView<T>& a, const typename S::value_type* x,
                      typename S::value_type* y, Mask mask, int threads) {
-  const MergeCoord* starts = a.starts;
   detail::spmv_merge_path_dispatch<S>(
-      a.csr, a.shares, [starts](int p) { return starts[p]; }, x, y, mask, threads);
+      a.csr, a.shares, [a](int p) { return a.start(p); }, x, y, mask, threads);
 }
 
 // y = A ⊕.⊗ x with merge_path_shares(threads, rows + nnz) shares, whose
@@ -167,9 +167,9 @@ void spmv_merge_path_reference(const MergePathView<T>& mp, const typename S::val
   const CsrView<T>& a = mp.csr;
   std::vector<MergeCarry<V>> carries(static_cast<std::size_t>(mp.shares));
   for (int p = 0; p < mp.shares; ++p) {
-    vertex_t i = mp.starts[p].row;
-    offset_t k = mp.starts[p].entry;
-    const MergeCoord end = mp.starts[p + 1];
+    vertex_t i = mp.start_row[p];
+    offset_t k = mp.start_entry[p];
+    const MergeCoord end = mp.start(p + 1);
     V acc = S::zero();
     bool open = false;  // acc holds entries of row i
     while (i < end.row || k < end.entry) {
@@ -188,6 +188,22 @@ void spmv_merge_path_reference(const MergePathView<T>& mp, const typename S::val
   }
   detail::merge_path_fixup<S>(carries, y);
 }
+
+// SpmvFormat::merge_path: the parallel kernel, its shares cut on the fly from
+// the CSR (merge_path_shares), or over a partition already made.
+template <>
+struct SpmvKernel<SpmvFormat::merge_path> {
+  template <class S, class T>
+  static void run(const CsrView<T>& a, const typename S::value_type* x, typename S::value_type* y,
+                  Mask mask, int threads) {
+    spmv_merge_path<S>(a, x, y, mask, threads);
+  }
+  template <class S, class T>
+  static void apply(const MergePathView<T>& a, const typename S::value_type* x,
+                    typename S::value_type* y, Mask mask, int threads) {
+    spmv_merge_path<S>(a, x, y, mask, threads);
+  }
+};
 
 #define GRAPHRUN_SPMV_MERGE_PATH_EXTERN(S, T)                                                      \
   extern template void spmv_merge_path<S, T>(                                                      \

@@ -18,9 +18,11 @@
 // tiled formats (coo, hyb, merge-path) keep per-block scratch in the
 // operator: calls on one operator must not overlap (one stream, or
 // synchronized). Results are deterministic: no atomics, the same order of
-// additions on every run. CUDA builds only.
+// additions on every run. Included by CUDA sources only (and by GPU tests
+// inside their CUDA-build block): declares nothing a build without CUDA needs.
 //
-// The kernels (kernels/cuda/spmv_*.cu): csr-thread, a thread per row;
+// The kernels (kernels/cuda/spmv_*.cu, each format's cuda::detail::SpmvKernel
+// in spmv_launch.cuh, dispatched through the format table): csr-thread, a thread per row;
 // csr-warp, 2..32 threads per row (the power of two at or above the mean row
 // length) reduced by shuffles; ell and jds, a thread per row over their
 // column-major layouts; coo, a segmented reduction by row over tiles of
@@ -28,14 +30,13 @@
 // equal shares of rows + entries with a carry-out fix-up.
 #pragma once
 
+#include <cuda_runtime_api.h>
+
 #include <memory>
 
 #include "graphrun/engine/device_csr.hpp"
 #include "graphrun/engine/spmv_format.hpp"
 #include "graphrun/kernels/mask.hpp"
-
-#if defined(GRAPHRUN_HAVE_CUDA)
-#include <cuda_runtime_api.h>
 
 namespace graphrun::cuda {
 
@@ -64,4 +65,3 @@ class SpmvOperator {
 };
 
 }  // namespace graphrun::cuda
-#endif  // GRAPHRUN_HAVE_CUDA
