@@ -3,10 +3,8 @@
 
 namespace graphrun::cpu {
 
-#define GRAPHRUN_SPMV_COO_INSTANTIATE(S, T)                                                \
-  template void spmv_coo_reference<S, T>(const CooView<T>&, const typename S::value_type*, \
-                                         typename S::value_type*, Mask);
-GRAPHRUN_SPMV_COMBOS(GRAPHRUN_SPMV_COO_INSTANTIATE)
-#undef GRAPHRUN_SPMV_COO_INSTANTIATE
+#define GRAPHRUN_SPMV_COO(S, T) GRAPHRUN_SPMV_INSTANCE(spmv_coo_reference, CooView, S, T)
+GRAPHRUN_SPMV_COMBOS(GRAPHRUN_SPMV_COO)
+#undef GRAPHRUN_SPMV_COO
 
 }  // namespace graphrun::cpu

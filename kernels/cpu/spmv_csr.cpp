@@ -5,10 +5,8 @@
 
 namespace graphrun::cpu {
 
-#define GRAPHRUN_SPMV_CSR_INSTANTIATE(S, T)                                      \
-  template void spmv_csr<S, T>(const CsrView<T>&, const typename S::value_type*, \
-                               typename S::value_type*, Mask, int);
-GRAPHRUN_SPMV_COMBOS(GRAPHRUN_SPMV_CSR_INSTANTIATE)
-#undef GRAPHRUN_SPMV_CSR_INSTANTIATE
+#define GRAPHRUN_SPMV_CSR(S, T) GRAPHRUN_SPMV_INSTANCE(spmv_csr, CsrView, S, T, int)
+GRAPHRUN_SPMV_COMBOS(GRAPHRUN_SPMV_CSR)
+#undef GRAPHRUN_SPMV_CSR
 
 }  // namespace graphrun::cpu

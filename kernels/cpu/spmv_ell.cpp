@@ -3,10 +3,8 @@
 
 namespace graphrun::cpu {
 
-#define GRAPHRUN_SPMV_ELL_INSTANTIATE(S, T)                                                \
-  template void spmv_ell_reference<S, T>(const EllView<T>&, const typename S::value_type*, \
-                                         typename S::value_type*, Mask);
-GRAPHRUN_SPMV_COMBOS(GRAPHRUN_SPMV_ELL_INSTANTIATE)
-#undef GRAPHRUN_SPMV_ELL_INSTANTIATE
+#define GRAPHRUN_SPMV_ELL(S, T) GRAPHRUN_SPMV_INSTANCE(spmv_ell_reference, EllView, S, T)
+GRAPHRUN_SPMV_COMBOS(GRAPHRUN_SPMV_ELL)
+#undef GRAPHRUN_SPMV_ELL
 
 }  // namespace graphrun::cpu

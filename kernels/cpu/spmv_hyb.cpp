@@ -3,10 +3,8 @@
 
 namespace graphrun::cpu {
 
-#define GRAPHRUN_SPMV_HYB_INSTANTIATE(S, T)                                                \
-  template void spmv_hyb_reference<S, T>(const HybView<T>&, const typename S::value_type*, \
-                                         typename S::value_type*, Mask);
-GRAPHRUN_SPMV_COMBOS(GRAPHRUN_SPMV_HYB_INSTANTIATE)
-#undef GRAPHRUN_SPMV_HYB_INSTANTIATE
+#define GRAPHRUN_SPMV_HYB(S, T) GRAPHRUN_SPMV_INSTANCE(spmv_hyb_reference, HybView, S, T)
+GRAPHRUN_SPMV_COMBOS(GRAPHRUN_SPMV_HYB)
+#undef GRAPHRUN_SPMV_HYB
 
 }  // namespace graphrun::cpu

@@ -3,10 +3,8 @@
 
 namespace graphrun::cpu {
 
-#define GRAPHRUN_SPMV_JDS_INSTANTIATE(S, T)                                                \
-  template void spmv_jds_reference<S, T>(const JdsView<T>&, const typename S::value_type*, \
-                                         typename S::value_type*, Mask);
-GRAPHRUN_SPMV_COMBOS(GRAPHRUN_SPMV_JDS_INSTANTIATE)
-#undef GRAPHRUN_SPMV_JDS_INSTANTIATE
+#define GRAPHRUN_SPMV_JDS(S, T) GRAPHRUN_SPMV_INSTANCE(spmv_jds_reference, JdsView, S, T)
+GRAPHRUN_SPMV_COMBOS(GRAPHRUN_SPMV_JDS)
+#undef GRAPHRUN_SPMV_JDS
 
 }  // namespace graphrun::cpu

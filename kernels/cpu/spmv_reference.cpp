@@ -6,10 +6,8 @@
 
 namespace graphrun::cpu {
 
-#define GRAPHRUN_SPMV_REFERENCE_INSTANTIATE(S, T)                                      \
-  template void spmv_reference<S, T>(const CsrView<T>&, const typename S::value_type*, \
-                                     typename S::value_type*, Mask);
-GRAPHRUN_SPMV_COMBOS(GRAPHRUN_SPMV_REFERENCE_INSTANTIATE)
-#undef GRAPHRUN_SPMV_REFERENCE_INSTANTIATE
+#define GRAPHRUN_SPMV_REFERENCE(S, T) GRAPHRUN_SPMV_INSTANCE(spmv_reference, CsrView, S, T)
+GRAPHRUN_SPMV_COMBOS(GRAPHRUN_SPMV_REFERENCE)
+#undef GRAPHRUN_SPMV_REFERENCE
 
 }  // namespace graphrun::cpu
