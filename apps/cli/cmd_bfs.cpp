@@ -45,7 +45,7 @@ bool may_have_names(const CommonOptions& o) {
 }
 
 void run_bfs(const BfsArgs& a) {
-  Context ctx = make_context(a.common, "bfs");
+  Context ctx = make_context(a.common, "bfs", DeviceCheck::at_load);
   const SpmvFormat spmv_format = parse_spmv_format(a.format);
   if (ctx.device() == Device::cpu && spmv_format != SpmvFormat::automatic)
     throw ArgumentError("--format " + a.format +
@@ -55,7 +55,7 @@ void run_bfs(const BfsArgs& a) {
   const std::string output = a.output.empty() ? std::string("-") : a.output;
   check_output_path(output);
 
-  const Loaded in = load_input(a.common);
+  const Loaded in = load_input(a.common, DeviceCheck::at_load);
   const Graph& g = in.graph;
   // A numeric graph still explains an --source that is not a number at all.
   if (!g.has_names()) parse_vertex_id(a.source, "--source");

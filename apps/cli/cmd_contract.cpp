@@ -40,7 +40,7 @@ io::VertexLabels group_labels(const Graph& g, int group_size) {
 }
 
 void run_contract(const ContractArgs& a) {
-  Context ctx = make_context(a.common, "contract");
+  Context ctx = make_context(a.common, "contract", DeviceCheck::at_load);
   const bool from_file = !a.labels_path.empty();
   if (from_file == (a.group_size > 0))
     throw ArgumentError(
@@ -56,7 +56,7 @@ void run_contract(const ContractArgs& a) {
       throw InputError(a.labels_path, "is a folder, not a label file");
   }
 
-  const Loaded in = load_input(a.common);
+  const Loaded in = load_input(a.common, DeviceCheck::at_load);
   const Graph& g = in.graph;
 
   Stopwatch label_time;

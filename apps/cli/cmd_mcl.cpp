@@ -22,7 +22,7 @@ struct MclArgs {
 };
 
 int run_mcl(MclArgs& a) {
-  Context ctx = make_context(a.common, "mcl");
+  Context ctx = make_context(a.common, "mcl", DeviceCheck::at_load);
   check_output_path(a.output);
   // MCL clusters the undirected graph, and merges repeated edges (in either
   // direction) with the larger weight, as mcl reads its input.
@@ -30,7 +30,7 @@ int run_mcl(MclArgs& a) {
   a.common.duplicates = Duplicates::max;
   a.common.non_negative_weights = true;
   a.common.negative_weight_hint = "Markov clustering needs weights >= 0 (they are flow)";
-  const Loaded in = load_input(a.common);
+  const Loaded in = load_input(a.common, DeviceCheck::at_load);
   const Graph& g = in.graph;
   // Read before the clustering, so that a bad file fails fast.
   io::VertexLabels truth;

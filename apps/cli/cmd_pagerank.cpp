@@ -45,7 +45,7 @@ std::string format_help() {
 }
 
 int run_pagerank(PageRankArgs& a) {
-  Context ctx = make_context(a.common, "pagerank");
+  Context ctx = make_context(a.common, "pagerank", DeviceCheck::at_load);
   const SpmvFormat spmv_format = parse_spmv_format(a.format);
   const Reorder reorder = parse_reorder(a.reorder);
   if (ctx.device() == Device::cpu && spmv_format != SpmvFormat::automatic)
@@ -61,7 +61,7 @@ int run_pagerank(PageRankArgs& a) {
         "ignores the weights";
   }
   a.common.keep_on_device = true;  // the iterations start from A as loaded
-  const Loaded in = load_input(a.common);
+  const Loaded in = load_input(a.common, DeviceCheck::at_load);
   const Graph& g = in.graph;
 
   PageRankOptions options;

@@ -210,7 +210,7 @@ Context make_cpu_context(const CommonOptions& o, std::string_view command) {
 }
 
 // `command` is named only by the message of a build without the CUDA backend.
-Context make_context(const CommonOptions& o, std::string_view command) {
+Context make_context(const CommonOptions& o, std::string_view command, DeviceCheck check) {
   const Device device = parse_device(o.device);
   if (device == Device::cuda) {
     if (!cuda_backend_built())
@@ -218,9 +218,18 @@ Context make_context(const CommonOptions& o, std::string_view command) {
           "this build of graphrun has no CUDA backend (configured without CUDA), "
           "so " +
           std::string(command) + " cannot run with --device cuda; use --device cpu");
-    if (cuda_device_count() == 0)
+    if (check == DeviceCheck::at_load) {
+      // The driver starts on the warm-up thread while the input loads;
+      // load_input() makes sure it found a device.
+      warm_up_device(0);  // the command line runs on device 0 (Context's default)
+      if (!cuda_driver_found())
+        throw ArgumentError(
+            "--device cuda: no CUDA driver found (no GPU or no driver); use "
+            "--device cpu");
+    } else if (cuda_device_count() == 0) {
       throw ArgumentError(
           "--device cuda: no CUDA device found (no GPU or no driver); use --device cpu");
+    }
   }
   if (o.threads < 0 || o.threads > max_threads)
     throw ArgumentError("--threads " + std::to_string(o.threads) + " is outside 0.." +
@@ -241,7 +250,7 @@ Context make_context(const CommonOptions& o, std::string_view command) {
   return ctx;
 }
 
-Loaded load_input(const CommonOptions& o) {
+Loaded load_input(const CommonOptions& o, DeviceCheck check) {
   // A clear message for the most common mistake; the reader reports the rest
   // (permissions, malformed content) itself.
   std::error_code ec;
@@ -268,6 +277,9 @@ Loaded load_input(const CommonOptions& o) {
   Stopwatch sw;
   out.graph = io::load_graph(o.input, options, &out.stats);
   out.seconds = sw.seconds();
+  if (check == DeviceCheck::at_load && o.device == "cuda" && cuda_device_count() == 0)
+    throw ArgumentError(
+        "--device cuda: no CUDA device found (no GPU or no driver); use --device cpu");
   trace_phase("input loaded");
   return out;
 }

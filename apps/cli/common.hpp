@@ -81,6 +81,12 @@ struct CommonOptions {
   bool keep_on_device = false;
 };
 
+// When make_context() makes sure a CUDA device exists: now, or (for commands
+// that call load_input() right after it) while the input loads, so that the
+// CUDA driver's start (0.2 s on an H200's host) is off the critical path;
+// load_input() then refuses where there is no device.
+enum class DeviceCheck { now, at_load };
+
 // INPUT (required positional), --undirected, --abc, --device, --threads, --quiet.
 void add_common_options(CLI::App& sub, CommonOptions& o);
 
@@ -108,8 +114,10 @@ CLI::Validator real_in(double lo, bool lo_open, double hi, bool hi_open, std::st
 // The Context for a command with a GPU path on the requested device;
 // `command` names it in messages. --device cuda is refused (ArgumentError,
 // exit status 2) in a build without the CUDA backend and where no CUDA
-// device is found.
-Context make_context(const CommonOptions& o, std::string_view command);
+// device is found: here, or with DeviceCheck::at_load (where no driver is
+// installed, here) in load_input().
+Context make_context(const CommonOptions& o, std::string_view command,
+                     DeviceCheck check = DeviceCheck::now);
 // The Context for a command that runs on the CPU only (info, convert): as
 // make_context, with --device cuda refused first.
 Context make_cpu_context(const CommonOptions& o, std::string_view command);
@@ -128,7 +136,7 @@ struct Loaded {
   double seconds = 0;  // wall time of the whole load
 };
 // Loads o.input (with --undirected, --abc and --threads), with a progress bar.
-Loaded load_input(const CommonOptions& o);
+Loaded load_input(const CommonOptions& o, DeviceCheck check = DeviceCheck::now);
 
 // Refuses early (before the load) an --output that cannot be written: a
 // folder, a missing or unwritable parent folder (ArgumentError, exit 2), so

@@ -20,6 +20,15 @@ void throw_device_size_overflow() { throw SizeError("device array size overflows
 
 bool cuda_backend_built() noexcept { return true; }
 
+bool cuda_driver_found() noexcept {
+  int version = 0;
+  if (cudaDriverGetVersion(&version) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return version > 0;
+}
+
 int cuda_device_count() noexcept {
   int n = 0;
   if (cudaGetDeviceCount(&n) != cudaSuccess) {
