@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "graphrun/kernels/frontier.hpp"
+#include "support/frontier_states.hpp"
 #include "support/random_graphs.hpp"
 
 namespace graphrun {
@@ -28,39 +29,10 @@ constexpr MatrixShape kShapes[] = {MatrixShape::uniform, MatrixShape::empty_rows
                                    MatrixShape::heavy_row, MatrixShape::power_law,
                                    MatrixShape::banded};
 
-// The per-vertex state of a traversal part-way: levels (-1: unvisited),
-// visited marks and a frontier (the vertices at level depth - 1) as a queue
-// and a bitmap.
-struct State {
-  std::vector<std::int32_t> level;
-  std::vector<vertex_t> parent;
-  std::vector<std::uint8_t> visited;
-  std::vector<vertex_t> queue;
-  std::vector<std::uint8_t> bitmap;
-  std::int32_t depth = 0;
-};
+using State = test::FrontierState;
 
-// About `visited_share` of the vertices visited, and `frontier_share` of
-// those at the last level (the frontier), in increasing order.
 State random_state(vertex_t n, double visited_share, double frontier_share, Rng& rng) {
-  State s;
-  s.depth = 3;
-  s.level.assign(n, -1);
-  s.parent.assign(n, -1);
-  s.visited.assign(n, 0);
-  s.bitmap.assign(n, 0);
-  for (vertex_t v = 0; v < n; ++v) {
-    if (!rng.coin(visited_share)) continue;
-    s.visited[v] = 1;
-    if (rng.coin(frontier_share)) {
-      s.level[v] = s.depth - 1;
-      s.queue.push_back(v);
-      s.bitmap[v] = 1;
-    } else {
-      s.level[v] = static_cast<std::int32_t>(rng.below(s.depth - 1));
-    }
-  }
-  return s;
+  return test::random_frontier_state(n, visited_share, frontier_share, /*depth=*/3, rng);
 }
 
 bool has_edge(const Csr<double>& a, vertex_t u, vertex_t v) {
