@@ -38,8 +38,6 @@ class IterationReport {
     return call(info);
   }
 
-  bool wants_every_iteration() const noexcept { return static_cast<bool>(on_iteration_); }
-
  private:
   bool call(IterationInfo& info) const {
     if (!on_iteration_) return true;
