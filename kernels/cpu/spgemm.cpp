@@ -46,59 +46,57 @@ class SpgemmKernel : RowOperands<S, T> {
 
   // Phase 2: nnz of every row of C, written to row_ptr[i + 1].
   void symbolic(const Plan& p, std::vector<Workspace<V>>& ws, offset_t* row_ptr) const {
-    const int n_tasks = static_cast<int>(p.tasks.size());
-#pragma omp parallel num_threads(threads_) if (p.parallel)
-    {
-      Workspace<V>& w = ws[omp_get_thread_num()];
-#pragma omp for schedule(dynamic, 1)
-      for (int t = 0; t < n_tasks; ++t)
-        for (vertex_t i = p.tasks[t].begin; i < p.tasks[t].end; ++i)
-          row_ptr[i + 1] = symbolic_row(p, i, w);
-    }
+    for_each_row(p, ws,
+                 [&](int, vertex_t i, Workspace<V>& w) { row_ptr[i + 1] = symbolic_row(p, i, w); });
   }
 
   // Phase 3: C's columns (sorted) and values, rows in place.
   void numeric(const Plan& p, std::vector<Workspace<V>>& ws, const offset_t* row_ptr,
                vertex_t* col_idx, V* values) const {
-    const int n_tasks = static_cast<int>(p.tasks.size());
-#pragma omp parallel num_threads(threads_) if (p.parallel)
-    {
-      Workspace<V>& w = ws[omp_get_thread_num()];
-#pragma omp for schedule(dynamic, 1)
-      for (int t = 0; t < n_tasks; ++t)
-        for (vertex_t i = p.tasks[t].begin; i < p.tasks[t].end; ++i)
-          numeric_row(p, i, w, col_idx + row_ptr[i], values + row_ptr[i],
-                      row_ptr[i + 1] - row_ptr[i]);
-    }
+    for_each_row(p, ws, [&](int, vertex_t i, Workspace<V>& w) {
+      numeric_row(p, i, w, col_idx + row_ptr[i], values + row_ptr[i], row_ptr[i + 1] - row_ptr[i]);
+    });
   }
 
   // The numeric phase alone, each row into the thread's buffers and then to
   // `sink` (spgemm_rows).
   void stream(const Plan& p, std::vector<Workspace<V>>& ws, offset_t longest,
               const SpgemmRowSink<V>& sink) const {
+    // One more than the longest row: the strip path's read-out writes a slot
+    // past the row's last entry before it knows it is the last. Each thread
+    // sizes its own on its first row, so the pages are its own.
+    std::vector<std::vector<vertex_t>> cols(ws.size());
+    std::vector<std::vector<V>> vals(ws.size());
+    for_each_row(p, ws, [&](int t, vertex_t i, Workspace<V>& w) {
+      std::vector<vertex_t>& col = cols[t];
+      std::vector<V>& val = vals[t];
+      if (col.empty()) {
+        col.resize(static_cast<std::size_t>(longest) + 1);
+        val.resize(static_cast<std::size_t>(longest) + 1);
+      }
+      const offset_t len = numeric_row(p, i, w, col.data(), val.data(), -1);
+      sink(t, i, col.data(), val.data(), len);
+    });
+  }
+
+ private:
+  using Operands = RowOperands<S, T>;
+  using Operands::a_, Operands::b_, Operands::a_entry, Operands::b_entry;
+
+  // f(thread, i, the thread's workspace) for every row of the plan's tasks:
+  // tasks handed out one at a time, a task's rows in order.
+  template <class RowFn>
+  void for_each_row(const Plan& p, std::vector<Workspace<V>>& ws, RowFn&& f) const {
     const int n_tasks = static_cast<int>(p.tasks.size());
 #pragma omp parallel num_threads(threads_) if (p.parallel)
     {
       const int t = omp_get_thread_num();
       Workspace<V>& w = ws[t];
-      // One more than the longest row: the strip path's read-out writes a
-      // slot past the row's last entry before it knows it is the last.
-      std::vector<vertex_t> col(static_cast<std::size_t>(longest) + 1);
-      std::vector<V> val(static_cast<std::size_t>(longest) + 1);
 #pragma omp for schedule(dynamic, 1)
       for (int task = 0; task < n_tasks; ++task)
-        for (vertex_t i = p.tasks[task].begin; i < p.tasks[task].end; ++i) {
-          const offset_t len = numeric_row(p, i, w, col.data(), val.data(), -1);
-          sink(t, i, col.data(), val.data(), len);
-        }
+        for (vertex_t i = p.tasks[task].begin; i < p.tasks[task].end; ++i) f(t, i, w);
     }
   }
-
- private:
-  using RowOperands<S, T>::a_;
-  using RowOperands<S, T>::b_;
-  using RowOperands<S, T>::a_entry;
-  using RowOperands<S, T>::b_entry;
 
   // nnz(C(i,:)), from the agent of the row's kind.
   offset_t symbolic_row(const Plan& p, vertex_t i, Workspace<V>& w) const {

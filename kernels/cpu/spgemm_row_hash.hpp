@@ -108,10 +108,8 @@ class HashRows : RowOperands<S, T> {
   }
 
  private:
-  using RowOperands<S, T>::a_;
-  using RowOperands<S, T>::b_;
-  using RowOperands<S, T>::a_entry;
-  using RowOperands<S, T>::b_entry;
+  using Operands = RowOperands<S, T>;
+  using Operands::a_, Operands::b_, Operands::a_entry, Operands::b_entry;
 };
 
 }  // namespace graphrun::cpu::spgemm_detail

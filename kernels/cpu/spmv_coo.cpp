@@ -3,7 +3,7 @@
 
 namespace graphrun::cpu {
 
-#define GRAPHRUN_SPMV_COO(S, T) GRAPHRUN_SPMV_INSTANCE(spmv_coo_reference, CooView, S, T)
+#define GRAPHRUN_SPMV_COO(S, T) GRAPHRUN_SPMV_INSTANCE(spmv_reference, CooView, S, T)
 GRAPHRUN_SPMV_COMBOS(GRAPHRUN_SPMV_COO)
 #undef GRAPHRUN_SPMV_COO
 

@@ -3,7 +3,7 @@
 
 namespace graphrun::cpu {
 
-#define GRAPHRUN_SPMV_ELL(S, T) GRAPHRUN_SPMV_INSTANCE(spmv_ell_reference, EllView, S, T)
+#define GRAPHRUN_SPMV_ELL(S, T) GRAPHRUN_SPMV_INSTANCE(spmv_reference, EllView, S, T)
 GRAPHRUN_SPMV_COMBOS(GRAPHRUN_SPMV_ELL)
 #undef GRAPHRUN_SPMV_ELL
 

@@ -3,7 +3,7 @@
 
 namespace graphrun::cpu {
 
-#define GRAPHRUN_SPMV_HYB(S, T) GRAPHRUN_SPMV_INSTANCE(spmv_hyb_reference, HybView, S, T)
+#define GRAPHRUN_SPMV_HYB(S, T) GRAPHRUN_SPMV_INSTANCE(spmv_reference, HybView, S, T)
 GRAPHRUN_SPMV_COMBOS(GRAPHRUN_SPMV_HYB)
 #undef GRAPHRUN_SPMV_HYB
 

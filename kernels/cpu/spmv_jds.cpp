@@ -3,7 +3,7 @@
 
 namespace graphrun::cpu {
 
-#define GRAPHRUN_SPMV_JDS(S, T) GRAPHRUN_SPMV_INSTANCE(spmv_jds_reference, JdsView, S, T)
+#define GRAPHRUN_SPMV_JDS(S, T) GRAPHRUN_SPMV_INSTANCE(spmv_reference, JdsView, S, T)
 GRAPHRUN_SPMV_COMBOS(GRAPHRUN_SPMV_JDS)
 #undef GRAPHRUN_SPMV_JDS
 

@@ -165,18 +165,18 @@ class Checker {
 
   void check_references() const {
     std::vector<V> y = fresh();
-    cpu::spmv_coo_reference<S>(f_.coo.view(), x_.data(), y.data(), mask_);
+    cpu::spmv_reference<S>(f_.coo.view(), x_.data(), y.data(), mask_);
     expect_exact(y, "coo");
     if (f_.ell) {
       y = fresh();
-      cpu::spmv_ell_reference<S>(f_.ell->view(), x_.data(), y.data(), mask_);
+      cpu::spmv_reference<S>(f_.ell->view(), x_.data(), y.data(), mask_);
       expect_exact(y, "ell");
     }
     y = fresh();
-    cpu::spmv_hyb_reference<S>(f_.hyb.view(), x_.data(), y.data(), mask_);
+    cpu::spmv_reference<S>(f_.hyb.view(), x_.data(), y.data(), mask_);
     expect_exact(y, "hyb");
     y = fresh();
-    cpu::spmv_jds_reference<S>(f_.jds.view(), x_.data(), y.data(), mask_);
+    cpu::spmv_reference<S>(f_.jds.view(), x_.data(), y.data(), mask_);
     expect_exact(y, "jds");
   }
 

@@ -37,12 +37,15 @@
 
 // One CPU SpMV function over a view, instantiated for (S, T); an
 // instantiation file reads
-//   #define GRAPHRUN_SPMV_ELL(S, T) GRAPHRUN_SPMV_INSTANCE(spmv_ell_reference, EllView, S, T)
+//   #define GRAPHRUN_SPMV_ELL(S, T) GRAPHRUN_SPMV_INSTANCE(spmv_reference, EllView, S, T)
 //   GRAPHRUN_SPMV_COMBOS(GRAPHRUN_SPMV_ELL)
 // and the parallel kernels add their thread count: ..., S, T, int).
+// GRAPHRUN_SPMV_EXTERN declares the same instantiation in the header.
 #define GRAPHRUN_SPMV_INSTANCE(FN, VIEW, S, T, ...)                                              \
   template void FN<S, T>(const VIEW<T>&, const typename S::value_type*, typename S::value_type*, \
                          Mask __VA_OPT__(, ) __VA_ARGS__);
+#define GRAPHRUN_SPMV_EXTERN(FN, VIEW, S, T, ...) \
+  extern GRAPHRUN_SPMV_INSTANCE(FN, VIEW, S, T __VA_OPT__(, ) __VA_ARGS__)
 
 // SpMV on the GPU (every format): the device kernels read the matrix in the
 // type the vectors have, so each semiring pairs with its own value type

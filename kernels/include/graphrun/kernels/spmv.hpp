@@ -28,7 +28,7 @@
 //                          GPU's thread- and warp-per-row split is one
 //                          thing on a CPU
 //   merge-path             the OpenMP merge-path kernel (cpu/spmv_merge_path.hpp)
-//   coo, ell, hyb, jds     their serial references (cpu/spmv_<format>.hpp):
+//   coo, ell, hyb, jds     their serial references (cpu/spmv_layouts.hpp):
 //                          layouts made for GPU coalescing, kept on the CPU
 //                          to verify and compare, not to be fast
 //   automatic              the CPU rule of choose_spmv_format() for
@@ -48,12 +48,9 @@
 #include "graphrun/engine/row_stats.hpp"
 #include "graphrun/engine/spmv_format.hpp"
 // The kernels of every format of the table (each defines its cpu::SpmvKernel).
-#include "graphrun/kernels/cpu/spmv_coo.hpp"
 #include "graphrun/kernels/cpu/spmv_csr.hpp"
-#include "graphrun/kernels/cpu/spmv_ell.hpp"
-#include "graphrun/kernels/cpu/spmv_hyb.hpp"
-#include "graphrun/kernels/cpu/spmv_jds.hpp"
 #include "graphrun/kernels/cpu/spmv_kernel.hpp"
+#include "graphrun/kernels/cpu/spmv_layouts.hpp"
 #include "graphrun/kernels/cpu/spmv_merge_path.hpp"
 #include "graphrun/kernels/mask.hpp"
 

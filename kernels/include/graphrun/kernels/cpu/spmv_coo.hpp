@@ -12,7 +12,6 @@
 
 #include "graphrun/engine/formats/coo_format.hpp"
 #include "graphrun/kernels/cpu/spmv_csr.hpp"  // GRAPHRUN_SPMV_COMBOS
-#include "graphrun/kernels/cpu/spmv_kernel.hpp"
 #include "graphrun/kernels/mask.hpp"
 #include "graphrun/kernels/semiring_traits.hpp"
 
@@ -31,31 +30,14 @@ void spmv_coo_accumulate(const CooView<T>& a, const typename S::value_type* x,
 }
 
 template <class S, class T>
-void spmv_coo_reference(const CooView<T>& a, const typename S::value_type* x,
-                        typename S::value_type* y, Mask mask = {}) {
+void spmv_reference(const CooView<T>& a, const typename S::value_type* x, typename S::value_type* y,
+                    Mask mask = {}) {
   for (vertex_t i = 0; i < a.n_rows; ++i)
     if (mask.allows(i)) y[i] = S::zero();
   spmv_coo_accumulate<S>(a, x, y, mask);
 }
 
-// SpmvFormat::coo: the reference, over COO built from the CSR on every call.
-template <>
-struct SpmvKernel<SpmvFormat::coo> {
-  template <class S, class T>
-  static void run(const CsrView<T>& a, const typename S::value_type* x, typename S::value_type* y,
-                  Mask mask, int threads) {
-    apply<S>(CooMatrix<T>::from_csr(a).view(), x, y, mask, threads);
-  }
-  template <class S, class T>
-  static void apply(const CooView<T>& a, const typename S::value_type* x, typename S::value_type* y,
-                    Mask mask, int /*threads*/) {
-    spmv_coo_reference<S>(a, x, y, mask);
-  }
-};
-
-#define GRAPHRUN_SPMV_COO_EXTERN(S, T)                                                            \
-  extern template void spmv_coo_reference<S, T>(const CooView<T>&, const typename S::value_type*, \
-                                                typename S::value_type*, Mask);
+#define GRAPHRUN_SPMV_COO_EXTERN(S, T) GRAPHRUN_SPMV_EXTERN(spmv_reference, CooView, S, T)
 GRAPHRUN_SPMV_COMBOS(GRAPHRUN_SPMV_COO_EXTERN)
 #undef GRAPHRUN_SPMV_COO_EXTERN
 

@@ -157,9 +157,7 @@ struct SpmvKernel<SpmvFormat::csr_thread> : SpmvCsrKernel {};
 template <>
 struct SpmvKernel<SpmvFormat::csr_warp> : SpmvCsrKernel {};
 
-#define GRAPHRUN_SPMV_CSR_EXTERN(S, T)                                                  \
-  extern template void spmv_csr<S, T>(const CsrView<T>&, const typename S::value_type*, \
-                                      typename S::value_type*, Mask, int);
+#define GRAPHRUN_SPMV_CSR_EXTERN(S, T) GRAPHRUN_SPMV_EXTERN(spmv_csr, CsrView, S, T, int)
 GRAPHRUN_SPMV_COMBOS(GRAPHRUN_SPMV_CSR_EXTERN)
 #undef GRAPHRUN_SPMV_CSR_EXTERN
 

@@ -10,15 +10,14 @@
 
 #include "graphrun/engine/formats/ell.hpp"
 #include "graphrun/kernels/cpu/spmv_csr.hpp"  // GRAPHRUN_SPMV_COMBOS
-#include "graphrun/kernels/cpu/spmv_kernel.hpp"
 #include "graphrun/kernels/mask.hpp"
 #include "graphrun/kernels/semiring_traits.hpp"
 
 namespace graphrun::cpu {
 
 template <class S, class T>
-void spmv_ell_reference(const EllView<T>& a, const typename S::value_type* x,
-                        typename S::value_type* y, Mask mask = {}) {
+void spmv_reference(const EllView<T>& a, const typename S::value_type* x, typename S::value_type* y,
+                    Mask mask = {}) {
   using V = typename S::value_type;
   const offset_t n = a.n_rows;
   for (vertex_t i = 0; i < a.n_rows; ++i) {
@@ -34,25 +33,7 @@ void spmv_ell_reference(const EllView<T>& a, const typename S::value_type* x,
   }
 }
 
-// SpmvFormat::ell: the reference, over ELL built from the CSR on every call
-// (FormatError past the fill limit).
-template <>
-struct SpmvKernel<SpmvFormat::ell> {
-  template <class S, class T>
-  static void run(const CsrView<T>& a, const typename S::value_type* x, typename S::value_type* y,
-                  Mask mask, int threads) {
-    apply<S>(Ell<T>::from_csr(a).view(), x, y, mask, threads);
-  }
-  template <class S, class T>
-  static void apply(const EllView<T>& a, const typename S::value_type* x, typename S::value_type* y,
-                    Mask mask, int /*threads*/) {
-    spmv_ell_reference<S>(a, x, y, mask);
-  }
-};
-
-#define GRAPHRUN_SPMV_ELL_EXTERN(S, T)                                                            \
-  extern template void spmv_ell_reference<S, T>(const EllView<T>&, const typename S::value_type*, \
-                                                typename S::value_type*, Mask);
+#define GRAPHRUN_SPMV_ELL_EXTERN(S, T) GRAPHRUN_SPMV_EXTERN(spmv_reference, EllView, S, T)
 GRAPHRUN_SPMV_COMBOS(GRAPHRUN_SPMV_ELL_EXTERN)
 #undef GRAPHRUN_SPMV_ELL_EXTERN
 

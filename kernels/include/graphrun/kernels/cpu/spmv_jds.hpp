@@ -11,15 +11,14 @@
 
 #include "graphrun/engine/formats/jds.hpp"
 #include "graphrun/kernels/cpu/spmv_csr.hpp"  // GRAPHRUN_SPMV_COMBOS
-#include "graphrun/kernels/cpu/spmv_kernel.hpp"
 #include "graphrun/kernels/mask.hpp"
 #include "graphrun/kernels/semiring_traits.hpp"
 
 namespace graphrun::cpu {
 
 template <class S, class T>
-void spmv_jds_reference(const JdsView<T>& a, const typename S::value_type* x,
-                        typename S::value_type* y, Mask mask = {}) {
+void spmv_reference(const JdsView<T>& a, const typename S::value_type* x, typename S::value_type* y,
+                    Mask mask = {}) {
   using V = typename S::value_type;
   for (vertex_t r = 0; r < a.n_rows; ++r) {
     const vertex_t i = a.perm[r];
@@ -35,24 +34,7 @@ void spmv_jds_reference(const JdsView<T>& a, const typename S::value_type* x,
   }
 }
 
-// SpmvFormat::jds: the reference, over JDS built from the CSR on every call.
-template <>
-struct SpmvKernel<SpmvFormat::jds> {
-  template <class S, class T>
-  static void run(const CsrView<T>& a, const typename S::value_type* x, typename S::value_type* y,
-                  Mask mask, int threads) {
-    apply<S>(Jds<T>::from_csr(a).view(), x, y, mask, threads);
-  }
-  template <class S, class T>
-  static void apply(const JdsView<T>& a, const typename S::value_type* x, typename S::value_type* y,
-                    Mask mask, int /*threads*/) {
-    spmv_jds_reference<S>(a, x, y, mask);
-  }
-};
-
-#define GRAPHRUN_SPMV_JDS_EXTERN(S, T)                                                            \
-  extern template void spmv_jds_reference<S, T>(const JdsView<T>&, const typename S::value_type*, \
-                                                typename S::value_type*, Mask);
+#define GRAPHRUN_SPMV_JDS_EXTERN(S, T) GRAPHRUN_SPMV_EXTERN(spmv_reference, JdsView, S, T)
 GRAPHRUN_SPMV_COMBOS(GRAPHRUN_SPMV_JDS_EXTERN)
 #undef GRAPHRUN_SPMV_JDS_EXTERN
 

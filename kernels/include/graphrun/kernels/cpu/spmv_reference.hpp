@@ -23,9 +23,7 @@ void spmv_reference(const CsrView<T>& a, const typename S::value_type* x, typena
   }
 }
 
-#define GRAPHRUN_SPMV_REFERENCE_EXTERN(S, T)                                                  \
-  extern template void spmv_reference<S, T>(const CsrView<T>&, const typename S::value_type*, \
-                                            typename S::value_type*, Mask);
+#define GRAPHRUN_SPMV_REFERENCE_EXTERN(S, T) GRAPHRUN_SPMV_EXTERN(spmv_reference, CsrView, S, T)
 GRAPHRUN_SPMV_COMBOS(GRAPHRUN_SPMV_REFERENCE_EXTERN)
 #undef GRAPHRUN_SPMV_REFERENCE_EXTERN
 
