@@ -131,6 +131,18 @@ class Backend {
                                              const Csr<double>& st) const = 0;
 };
 
+// The steps a backend defines, as static functions of its steps class
+// (CpuSteps in cpu/, CudaSteps in cuda/), each declaring them with
+//   struct CpuSteps { GRAPHRUN_BACKEND_STEPS };
+// so that the list, like the interface above, is written once.
+#define GRAPHRUN_BACKEND_STEPS                                                                    \
+  static std::unique_ptr<PageRankSteps> pagerank(                                                 \
+      Context& ctx, const Graph& g, const PageRankSetup& setup, PageRankResult& result);          \
+  static std::unique_ptr<MclSteps> mcl(Context& ctx, const Graph& g, const MclOptions& options);  \
+  static BfsResult bfs(Context& ctx, const Graph& g, vertex_t source, const BfsOptions& options); \
+  static ContractProducts contract_products(Context& ctx, const Graph& g, const Csr<double>& s,   \
+                                            const Csr<double>& st);
+
 // A Backend whose steps are the static functions of Impl (CpuSteps in
 // cpu/, CudaSteps in cuda/): one forwarding class for every backend.
 template <class Impl>

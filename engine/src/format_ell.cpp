@@ -45,9 +45,8 @@ Ell<T> Ell<T>::from_csr_truncated(const CsrView<T>& a, offset_t width) {
   e.n_rows_ = a.n_rows;
   e.n_cols_ = a.n_cols;
   e.width_ = width;
-  e.pattern_ = a.values == nullptr;
   e.col_idx_.resize(size);
-  if (!e.pattern_) e.values_.resize(size);
+  if (a.values != nullptr) e.values_.resize(size);
   const offset_t n = a.n_rows;
   vertex_t* col = e.col_idx_.data();
   T* val = e.values_.data();

@@ -10,13 +10,7 @@
 namespace graphrun::detail {
 
 struct CpuSteps {
-  static std::unique_ptr<PageRankSteps> pagerank(Context& ctx, const Graph& g,
-                                                 const PageRankSetup& setup,
-                                                 PageRankResult& result);
-  static std::unique_ptr<MclSteps> mcl(Context& ctx, const Graph& g, const MclOptions& options);
-  static BfsResult bfs(Context& ctx, const Graph& g, vertex_t source, const BfsOptions& options);
-  static ContractProducts contract_products(Context& ctx, const Graph& g, const Csr<double>& s,
-                                            const Csr<double>& st);
+  GRAPHRUN_BACKEND_STEPS
 };
 
 }  // namespace graphrun::detail

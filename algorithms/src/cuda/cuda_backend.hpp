@@ -10,20 +10,13 @@
 
 namespace graphrun::detail {
 
+// pagerank: pull-style power iteration over Aᵀ in double precision, the
+// stopping rule on the device. mcl: graphrun's SpGEMM squares the iterand
+// (see cuda_mcl_steps below). bfs: direction-optimizing, queue-based push and
+// masked OrAnd pull, levels on the device where no callback must see each.
+// contract_products: both products device-resident; only C comes back.
 struct CudaSteps {
-  // Pull-style power iteration over Aᵀ in double precision, the stopping
-  // rule on the device.
-  static std::unique_ptr<PageRankSteps> pagerank(Context& ctx, const Graph& g,
-                                                 const PageRankSetup& setup,
-                                                 PageRankResult& result);
-  // graphrun's SpGEMM squares the iterand; see cuda_mcl_steps below.
-  static std::unique_ptr<MclSteps> mcl(Context& ctx, const Graph& g, const MclOptions& options);
-  // Direction-optimizing BFS: queue-based push and masked OrAnd pull,
-  // levels on the device where no callback must see each.
-  static BfsResult bfs(Context& ctx, const Graph& g, vertex_t source, const BfsOptions& options);
-  // Both products device-resident; only C comes back.
-  static ContractProducts contract_products(Context& ctx, const Graph& g, const Csr<double>& s,
-                                            const Csr<double>& st);
+  GRAPHRUN_BACKEND_STEPS
 };
 
 // The iterand on the device; `expansion` squares it (empty: graphrun's

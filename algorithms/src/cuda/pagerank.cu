@@ -136,6 +136,19 @@ __global__ void __launch_bounds__(kBlock)
   reduce_sums(mine, partials, done, out);
 }
 
+// Row i's new rank ri: its change and, where i has no out-edge, its mass
+// into `mine`; r'(i) = ri and x(i) = ri / outw(i) for the next SpMV.
+__device__ __forceinline__ void update_rank(offset_t i, double ri, const double* __restrict__ r,
+                                            const double* __restrict__ inv_outw,
+                                            double* __restrict__ r_next, double* __restrict__ x,
+                                            Sums& mine) {
+  const double w = inv_outw[i];
+  mine.err += fabs(ri - r[i]);
+  r_next[i] = ri;
+  x[i] = ri * w;
+  if (w == 0.0) mine.dangling += ri;
+}
+
 // r' = d y + (d dangling + 1 - d) / n, with dangling = prev[1] from the
 // pass before; out = (|r' - r|_1, dangling mass of r'); x = r' ./ outw.
 __global__ void __launch_bounds__(kBlock)
@@ -146,14 +159,8 @@ __global__ void __launch_bounds__(kBlock)
   if (*rule.stop) return;
   const double base = (d * prev[1] + 1.0 - d) * inv_n;
   Sums mine{0.0, 0.0};
-  for (offset_t i = blockIdx.x * kBlock + threadIdx.x; i < n; i += offset_t{gridDim.x} * kBlock) {
-    const double ri = d * y[i] + base;
-    const double w = inv_outw[i];
-    mine.err += fabs(ri - r[i]);
-    r_next[i] = ri;
-    x[i] = ri * w;
-    if (w == 0.0) mine.dangling += ri;
-  }
+  for (offset_t i = blockIdx.x * kBlock + threadIdx.x; i < n; i += offset_t{gridDim.x} * kBlock)
+    update_rank(i, d * y[i] + base, r, inv_outw, r_next, x, mine);
   reduce_sums(mine, partials, done, out, &rule);
 }
 
@@ -181,12 +188,7 @@ __global__ void __launch_bounds__(kBlock)
     double y = 0.0;
     for (offset_t k = row_ptr[i]; k < row_ptr[i + 1]; ++k)
       y += (Pattern ? 1.0 : values[k]) * __ldg(x + col_idx[k]);
-    const double ri = d * y + base;
-    const double w = inv_outw[i];
-    mine.err += fabs(ri - r[i]);
-    r_next[i] = ri;
-    x_next[i] = ri * w;
-    if (w == 0.0) mine.dangling += ri;
+    update_rank(i, d * y + base, r, inv_outw, r_next, x_next, mine);
   }
   reduce_sums(mine, partials, done, out, &rule);
 }

@@ -15,6 +15,7 @@
 #include <span>
 #include <vector>
 
+#include "graphrun/engine/array_bytes.hpp"
 #include "graphrun/engine/coo.hpp"
 #include "graphrun/engine/host_device.hpp"
 #include "graphrun/engine/types.hpp"
@@ -69,18 +70,14 @@ class Csr {
   }
 
   CsrView<T> view() const noexcept {
-    return {n_rows_,         n_cols_,         nnz(),
-            row_ptr_.data(), col_idx_.data(), values_.empty() ? nullptr : values_.data()};
+    return {n_rows_, n_cols_, nnz(), row_ptr_.data(), col_idx_.data(), data_or_null(values_)};
   }
 
   // Aᵀ as CSR (columns of the result stay sorted), in parallel.
   Csr transpose() const;
 
   // Bytes held by the arrays (for summaries and memory estimates).
-  std::size_t bytes() const noexcept {
-    return row_ptr_.size() * sizeof(offset_t) + col_idx_.size() * sizeof(vertex_t) +
-           values_.size() * sizeof(T);
-  }
+  std::size_t bytes() const noexcept { return bytes_of(row_ptr_, col_idx_, values_); }
 
  private:
   vertex_t n_rows_ = 0;

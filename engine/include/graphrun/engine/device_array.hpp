@@ -60,6 +60,7 @@ class DeviceBuffer {
 template <class T>
 class DeviceArray {
  public:
+  using value_type = T;
   DeviceArray() = default;
   explicit DeviceArray(std::size_t n) : buf_(bytes_for(n)), n_(n) {}
   // Stream-ordered (see DeviceBuffer).

@@ -12,6 +12,7 @@
 #include <span>
 #include <vector>
 
+#include "graphrun/engine/array_bytes.hpp"
 #include "graphrun/engine/csr.hpp"
 #include "graphrun/engine/device_array.hpp"
 #include "graphrun/engine/graph.hpp"
@@ -57,10 +58,7 @@ class DeviceCsr {
   const DeviceArray<vertex_t>& col_idx() const noexcept { return col_idx_; }
   const DeviceArray<T>& values() const noexcept { return values_; }
 
-  std::size_t bytes() const noexcept {
-    return row_ptr_.size() * sizeof(offset_t) + col_idx_.size() * sizeof(vertex_t) +
-           values_.size() * sizeof(T);
-  }
+  std::size_t bytes() const noexcept { return bytes_of(row_ptr_, col_idx_, values_); }
 
   Csr<T> download() const {
     return Csr<T>(n_rows_, n_cols_, row_ptr_.download(), col_idx_.download(), values_.download());

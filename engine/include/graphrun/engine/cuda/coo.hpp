@@ -13,6 +13,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "graphrun/engine/array_bytes.hpp"
 #include "graphrun/engine/device_csr.hpp"
 #include "graphrun/engine/formats/coo_format.hpp"
 
@@ -35,14 +36,11 @@ struct DeviceCoo {
             nnz(),
             row_idx.data(),
             col_idx.data(),
-            values.size() ? values.data() : nullptr,
+            data_or_null(values),
             empty_rows.data(),
             static_cast<vertex_t>(empty_rows.size())};
   }
-  std::size_t bytes() const noexcept {
-    return (row_idx.size() + col_idx.size() + empty_rows.size()) * sizeof(vertex_t) +
-           values.size() * sizeof(T);
-  }
+  std::size_t bytes() const noexcept { return bytes_of(row_idx, col_idx, empty_rows, values); }
 };
 
 // Every entry of `a`, and the list of its empty rows.

@@ -18,6 +18,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "graphrun/engine/array_bytes.hpp"
 #include "graphrun/engine/device_csr.hpp"
 #include "graphrun/engine/formats/ell.hpp"
 #include "graphrun/engine/row_stats.hpp"
@@ -33,11 +34,9 @@ struct DeviceEll {
   DeviceArray<T> values;
 
   EllView<T, vertex_t> view() const noexcept {
-    return {n_rows, n_cols, width, col_idx.data(), values.size() ? values.data() : nullptr};
+    return {n_rows, n_cols, width, col_idx.data(), data_or_null(values)};
   }
-  std::size_t bytes() const noexcept {
-    return col_idx.size() * sizeof(vertex_t) + values.size() * sizeof(T);
-  }
+  std::size_t bytes() const noexcept { return bytes_of(col_idx, values); }
 };
 
 // The whole matrix; `stats` = analyze() of the same matrix (its max_length

@@ -17,6 +17,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "graphrun/engine/array_bytes.hpp"
 #include "graphrun/engine/device_csr.hpp"
 #include "graphrun/engine/formats/jds.hpp"
 
@@ -35,12 +36,9 @@ struct DeviceJds {
   offset_t nnz() const noexcept { return static_cast<offset_t>(col_idx.size()); }
   JdsView<T, vertex_t> view() const noexcept {
     return {n_rows,      n_cols,        nnz(),          n_diag,
-            perm.data(), jd_ptr.data(), col_idx.data(), values.size() ? values.data() : nullptr};
+            perm.data(), jd_ptr.data(), col_idx.data(), data_or_null(values)};
   }
-  std::size_t bytes() const noexcept {
-    return (perm.size() + col_idx.size()) * sizeof(vertex_t) + jd_ptr.size() * sizeof(offset_t) +
-           values.size() * sizeof(T);
-  }
+  std::size_t bytes() const noexcept { return bytes_of(perm, col_idx, jd_ptr, values); }
 };
 
 template <class T>

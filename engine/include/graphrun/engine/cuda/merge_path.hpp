@@ -19,6 +19,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "graphrun/engine/array_bytes.hpp"
 #include "graphrun/engine/device_csr.hpp"
 #include "graphrun/engine/formats/merge_path.hpp"
 
@@ -35,9 +36,7 @@ struct DeviceMergePath {
   MergePathView<T> view(const CsrView<T>& a) const noexcept {
     return {a, shares, share_length, start_row.data(), start_entry.data()};
   }
-  std::size_t bytes() const noexcept {
-    return start_row.size() * sizeof(vertex_t) + start_entry.size() * sizeof(offset_t);
-  }
+  std::size_t bytes() const noexcept { return bytes_of(start_row, start_entry); }
 };
 
 // Shares of `share_length` merge items each (the last may be shorter).

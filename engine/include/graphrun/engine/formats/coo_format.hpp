@@ -14,7 +14,9 @@
 #include <cstddef>
 #include <vector>
 
+#include "graphrun/engine/array_bytes.hpp"
 #include "graphrun/engine/csr.hpp"
+#include "graphrun/engine/formats/host_layout.hpp"
 #include "graphrun/engine/host_device.hpp"
 #include "graphrun/engine/spmv_format_table.hpp"
 #include "graphrun/engine/types.hpp"
@@ -43,35 +45,26 @@ struct CooView {
 };
 
 template <class T>
-class CooMatrix {
+class CooMatrix : public HostLayout<T> {
  public:
   CooMatrix() = default;
   // The entries of `a` (a host CSR) in row-major COO order.
   static CooMatrix from_csr(const CsrView<T>& a);
   static CooMatrix from_csr(const Csr<T>& a) { return from_csr(a.view()); }
 
-  vertex_t n_rows() const noexcept { return n_rows_; }
-  vertex_t n_cols() const noexcept { return n_cols_; }
   offset_t nnz() const noexcept { return static_cast<offset_t>(col_idx_.size()); }
-  bool is_pattern() const noexcept { return values_.empty(); }
   const std::vector<vertex_t>& row_idx() const noexcept { return row_idx_; }
   const std::vector<vertex_t>& col_idx() const noexcept { return col_idx_; }
-  const std::vector<T>& values() const noexcept { return values_; }
 
   CooView<T> view() const noexcept {
-    return {n_rows_,         n_cols_,         nnz(),
-            row_idx_.data(), col_idx_.data(), values_.empty() ? nullptr : values_.data()};
+    return {this->n_rows_,   this->n_cols_,   nnz(),
+            row_idx_.data(), col_idx_.data(), data_or_null(this->values_)};
   }
-  std::size_t bytes() const noexcept {
-    return (row_idx_.size() + col_idx_.size()) * sizeof(vertex_t) + values_.size() * sizeof(T);
-  }
+  std::size_t bytes() const noexcept { return bytes_of(row_idx_, col_idx_, this->values_); }
 
  private:
-  vertex_t n_rows_ = 0;
-  vertex_t n_cols_ = 0;
   std::vector<vertex_t> row_idx_;
   std::vector<vertex_t> col_idx_;
-  std::vector<T> values_;
 };
 
 extern template class CooMatrix<float>;

@@ -17,7 +17,9 @@
 #include <cstddef>
 #include <vector>
 
+#include "graphrun/engine/array_bytes.hpp"
 #include "graphrun/engine/csr.hpp"
+#include "graphrun/engine/formats/host_layout.hpp"
 #include "graphrun/engine/host_device.hpp"
 #include "graphrun/engine/spmv_format_table.hpp"
 #include "graphrun/engine/types.hpp"
@@ -47,7 +49,7 @@ struct EllView {
 };
 
 template <class T>
-class Ell {
+class Ell : public HostLayout<T> {
  public:
   Ell() = default;
   // ELL of a host CSR: width = its longest row; FormatError past the fill limit.
@@ -58,27 +60,17 @@ class Ell {
   // negative, and width * n_rows must fit (SizeError otherwise).
   static Ell from_csr_truncated(const CsrView<T>& a, offset_t width);
 
-  vertex_t n_rows() const noexcept { return n_rows_; }
-  vertex_t n_cols() const noexcept { return n_cols_; }
   offset_t width() const noexcept { return width_; }
-  bool is_pattern() const noexcept { return pattern_; }
   const std::vector<vertex_t>& col_idx() const noexcept { return col_idx_; }
-  const std::vector<T>& values() const noexcept { return values_; }
 
   EllView<T> view() const noexcept {
-    return {n_rows_, n_cols_, width_, col_idx_.data(), pattern_ ? nullptr : values_.data()};
+    return {this->n_rows_, this->n_cols_, width_, col_idx_.data(), data_or_null(this->values_)};
   }
-  std::size_t bytes() const noexcept {
-    return col_idx_.size() * sizeof(vertex_t) + values_.size() * sizeof(T);
-  }
+  std::size_t bytes() const noexcept { return bytes_of(col_idx_, this->values_); }
 
  private:
-  vertex_t n_rows_ = 0;
-  vertex_t n_cols_ = 0;
   offset_t width_ = 0;
-  bool pattern_ = true;
   std::vector<vertex_t> col_idx_;
-  std::vector<T> values_;
 };
 
 extern template class Ell<float>;

@@ -20,7 +20,9 @@
 #include <cstddef>
 #include <vector>
 
+#include "graphrun/engine/array_bytes.hpp"
 #include "graphrun/engine/csr.hpp"
+#include "graphrun/engine/formats/host_layout.hpp"
 #include "graphrun/engine/host_device.hpp"
 #include "graphrun/engine/spmv_format_table.hpp"
 #include "graphrun/engine/types.hpp"
@@ -47,40 +49,29 @@ struct JdsView {
 };
 
 template <class T>
-class Jds {
+class Jds : public HostLayout<T> {
  public:
   Jds() : jd_ptr_(1, 0) {}
   // JDS of a host CSR.
   static Jds from_csr(const CsrView<T>& a);
   static Jds from_csr(const Csr<T>& a) { return from_csr(a.view()); }
 
-  vertex_t n_rows() const noexcept { return n_rows_; }
-  vertex_t n_cols() const noexcept { return n_cols_; }
   offset_t nnz() const noexcept { return static_cast<offset_t>(col_idx_.size()); }
   offset_t n_diag() const noexcept { return static_cast<offset_t>(jd_ptr_.size()) - 1; }
-  bool is_pattern() const noexcept { return values_.empty(); }
   const std::vector<vertex_t>& perm() const noexcept { return perm_; }
   const std::vector<offset_t>& jd_ptr() const noexcept { return jd_ptr_; }
   const std::vector<vertex_t>& col_idx() const noexcept { return col_idx_; }
-  const std::vector<T>& values() const noexcept { return values_; }
 
   JdsView<T> view() const noexcept {
-    return {
-        n_rows_,      n_cols_,        nnz(),           n_diag(),
-        perm_.data(), jd_ptr_.data(), col_idx_.data(), values_.empty() ? nullptr : values_.data()};
+    return {this->n_rows_, this->n_cols_,  nnz(),           n_diag(),
+            perm_.data(),  jd_ptr_.data(), col_idx_.data(), data_or_null(this->values_)};
   }
-  std::size_t bytes() const noexcept {
-    return perm_.size() * sizeof(vertex_t) + jd_ptr_.size() * sizeof(offset_t) +
-           col_idx_.size() * sizeof(vertex_t) + values_.size() * sizeof(T);
-  }
+  std::size_t bytes() const noexcept { return bytes_of(perm_, jd_ptr_, col_idx_, this->values_); }
 
  private:
-  vertex_t n_rows_ = 0;
-  vertex_t n_cols_ = 0;
   std::vector<vertex_t> perm_;
   std::vector<offset_t> jd_ptr_;
   std::vector<vertex_t> col_idx_;
-  std::vector<T> values_;
 };
 
 extern template class Jds<float>;
