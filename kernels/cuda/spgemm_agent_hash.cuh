@@ -196,48 +196,65 @@ struct SymbolicArgs {
   offset_t* row_nnz;  // out: nnz(C(i,:))
 };
 
+// The row a team of TEAM threads works on, BLOCK / TEAM teams per block:
+// the idx-th of its group's rows. A team past the group's end is inactive
+// and stands on row 0, so that its guarded loads stay in bounds.
+template <int BLOCK, int TEAM>
+struct TeamRow {
+  static constexpr int kRows = BLOCK / TEAM;
+  int team, lane;
+  std::int64_t idx;
+  bool active;
+  vertex_t row;
+
+  __device__ TeamRow(const vertex_t* rows, std::int64_t n_rows)
+      : team(threadIdx.x / TEAM),
+        lane(threadIdx.x % TEAM),
+        idx(static_cast<std::int64_t>(blockIdx.x) * kRows + team),
+        active(idx < n_rows),
+        row(active ? rows[idx] : 0) {}
+};
+
 template <int BLOCK, int TEAM, bool GLOBAL>
 __global__ void __launch_bounds__(BLOCK) symbolic_kernel(SymbolicArgs g) {
   static_assert(BLOCK % TEAM == 0 && (!GLOBAL || BLOCK == TEAM));
-  constexpr int kRows = BLOCK / TEAM;
+  using Team = TeamRow<BLOCK, TEAM>;
+  constexpr int kRows = Team::kRows;
   using Slot = std::conditional_t<GLOBAL, std::uint64_t, std::uint32_t>;
   extern __shared__ __align__(16) unsigned char smem[];
   int* counters = reinterpret_cast<int*>(smem);
-  const int team = threadIdx.x / TEAM, lane = threadIdx.x % TEAM;
-  const std::int64_t idx = static_cast<std::int64_t>(blockIdx.x) * kRows + team;
-  const bool active = idx < g.n_rows;
-  const vertex_t row = active ? g.rows[idx] : 0;
-  const std::int64_t ip = active ? static_cast<std::int64_t>(g.ip[row]) : 0;
+  const Team t(g.rows, g.n_rows);
+  const std::int64_t ip = t.active ? static_cast<std::int64_t>(g.ip[t.row]) : 0;
 
   // The row's own table size, at most its bin's (a shared table) or placed
   // by the scan of the global group's sizes.
-  const Slot n_slots = active ? static_cast<Slot>(table_slots(symbolic_bound(ip, g.n_cols))) : 0;
+  const Slot n_slots = t.active ? static_cast<Slot>(table_slots(symbolic_bound(ip, g.n_cols))) : 0;
   int* table;
   if constexpr (GLOBAL) {
-    table = g.tables + (active ? g.table_off[row] - g.table_base : 0);
+    table = g.tables + (t.active ? g.table_off[t.row] - g.table_base : 0);
   } else {
     table = reinterpret_cast<int*>(smem + counter_bytes(kRows)) +
-            static_cast<std::size_t>(team) * g.slots;
+            static_cast<std::size_t>(t.team) * g.slots;
   }
-  for (Slot s = lane; s < n_slots; s += TEAM) table[s] = kEmptyKey;
-  if (lane == 0) counters[team] = 0;
+  for (Slot s = t.lane; s < n_slots; s += TEAM) table[s] = kEmptyKey;
+  if (t.lane == 0) counters[t.team] = 0;
   __syncthreads();
 
   int found = 0;
-  if (active) {
+  if (t.active) {
     const Slot mask = n_slots - 1;
     const int* __restrict__ b_col = g.b_col;
     for_each_product<TEAM>(
-        g.a_ptr, g.a_col, g.b_ptr, row, ip, lane, [](offset_t) { return 0; },
+        g.a_ptr, g.a_col, g.b_ptr, t.row, ip, t.lane, [](offset_t) { return 0; },
         [&](int, offset_t q) {
           bool inserted;
           insert_key(table, mask, b_col[q], inserted);
           found += inserted;
         });
   }
-  if (found) atomicAdd(&counters[team], found);
+  if (found) atomicAdd(&counters[t.team], found);
   __syncthreads();
-  if (active && lane == 0) g.row_nnz[row] = counters[team];
+  if (t.active && t.lane == 0) g.row_nnz[t.row] = counters[t.team];
 }
 
 // ---- numeric --------------------------------------------------------------
@@ -311,44 +328,42 @@ __global__ void __launch_bounds__(BLOCK)
   static_assert(BLOCK % TEAM == 0 && (!GLOBAL || BLOCK == TEAM));
   using Ops = DeviceSemiring<S>;
   using V = typename Ops::value_type;
-  constexpr int kRows = BLOCK / TEAM;
+  using Team = TeamRow<BLOCK, TEAM>;
+  constexpr int kRows = Team::kRows;
   using Slot = std::conditional_t<GLOBAL, std::uint64_t, std::uint32_t>;
   extern __shared__ __align__(16) unsigned char smem[];
   int* counters = reinterpret_cast<int*>(smem);
-  const int team = threadIdx.x / TEAM, lane = threadIdx.x % TEAM;
-  const std::int64_t idx = static_cast<std::int64_t>(blockIdx.x) * kRows + team;
-  const bool active = idx < g.n_rows;
-  const vertex_t row = active ? g.rows[idx] : 0;
-  const offset_t c0 = active ? g.c_ptr[row] : 0;
-  const offset_t nnz = active ? g.c_ptr[row + 1] - c0 : 0;
+  const Team t(g.rows, g.n_rows);
+  const offset_t c0 = t.active ? g.c_ptr[t.row] : 0;
+  const offset_t nnz = t.active ? g.c_ptr[t.row + 1] - c0 : 0;
 
-  const Slot n_slots = active ? static_cast<Slot>(table_slots(nnz)) : 0;
+  const Slot n_slots = t.active ? static_cast<Slot>(table_slots(nnz)) : 0;
   int* keys;
   V* vals;
   if constexpr (GLOBAL) {
-    const std::int64_t at = active ? g.table_off[row] - g.table_base : 0;
+    const std::int64_t at = t.active ? g.table_off[t.row] - g.table_base : 0;
     keys = g.table_keys + at;
     vals = g.table_vals + at;
   } else {
     int* all_keys = reinterpret_cast<int*>(smem + counter_bytes(kRows));
     V* all_vals = reinterpret_cast<V*>(all_keys + static_cast<std::size_t>(kRows) * g.slots);
-    keys = all_keys + static_cast<std::size_t>(team) * g.slots;
-    vals = all_vals + static_cast<std::size_t>(team) * g.slots;
+    keys = all_keys + static_cast<std::size_t>(t.team) * g.slots;
+    vals = all_vals + static_cast<std::size_t>(t.team) * g.slots;
   }
-  for (Slot s = lane; s < n_slots; s += TEAM) {
+  for (Slot s = t.lane; s < n_slots; s += TEAM) {
     keys[s] = kEmptyKey;
     vals[s] = Ops::zero();
   }
-  if (lane == 0) counters[team] = 0;
+  if (t.lane == 0) counters[t.team] = 0;
   __syncthreads();
 
-  if (active) {
+  if (t.active) {
     const Slot mask = n_slots - 1;
     const vertex_t* __restrict__ b_col = g.b_col;
     const T* __restrict__ a_val = g.a_val;
     const T* __restrict__ b_val = g.b_val;
     for_each_product<TEAM>(
-        g.a_ptr, g.a_col, g.b_ptr, row, static_cast<std::int64_t>(g.ip[row]), lane,
+        g.a_ptr, g.a_col, g.b_ptr, t.row, static_cast<std::int64_t>(g.ip[t.row]), t.lane,
         [&](offset_t p) { return a_val ? static_cast<V>(a_val[p]) : V(1); },
         [&](V av, offset_t q) {
           const V bv = b_val ? static_cast<V>(b_val[q]) : V(1);
@@ -366,25 +381,25 @@ __global__ void __launch_bounds__(BLOCK)
   vertex_t* out_col;
   V* out_val;
   if constexpr (GLOBAL) {
-    out_col = g.stage_col + g.stage_off[idx];
-    out_val = g.stage_val + g.stage_off[idx];
+    out_col = g.stage_col + g.stage_off[t.idx];
+    out_val = g.stage_val + g.stage_off[t.idx];
   } else {
     out_col = g.c_col + c0;
     out_val = g.c_val + c0;
   }
-  if (active) {
+  if (t.active) {
     constexpr unsigned kWidth = TEAM < 32 ? TEAM : 32;  // lanes sharing one counter update
     const unsigned warp_lane = threadIdx.x % 32u;
     const unsigned mask =
         kWidth == 32 ? 0xffffffffu : ((1u << kWidth) - 1u) << (warp_lane / kWidth * kWidth);
     for (Slot s0 = 0; s0 < n_slots; s0 += TEAM) {  // the same steps for the whole team
-      const Slot s = s0 + lane;
+      const Slot s = s0 + t.lane;
       const int k = s < n_slots ? keys[s] : kEmptyKey;
       const unsigned full = __ballot_sync(mask, k != kEmptyKey);
       if (full == 0) continue;
       const int leader = __ffs(full) - 1;
       int base = 0;
-      if (static_cast<int>(warp_lane) == leader) base = atomicAdd(&counters[team], __popc(full));
+      if (static_cast<int>(warp_lane) == leader) base = atomicAdd(&counters[t.team], __popc(full));
       base = __shfl_sync(mask, base, leader);
       if (k == kEmptyKey) continue;
       const int pos = base + __popc(full & ((1u << warp_lane) - 1u));
@@ -405,13 +420,13 @@ __global__ void __launch_bounds__(BLOCK)
       static_assert(TEAM <= 32, "teams sharing a block sort with warp barriers");
       for (int d = 16; d >= TEAM; d >>= 1) P = max(P, __shfl_xor_sync(0xffffffffu, P, d));
     }
-    for (int i = lane; i < P; i += TEAM) {
+    for (int i = t.lane; i < P; i += TEAM) {
       keys[i] = i < nnz ? out_col[i] : kSortSentinel;
       vals[i] = i < nnz ? out_val[i] : V();
     }
     __syncthreads();
-    bitonic_sort_pairs<TEAM, (kRows > 1)>(keys, vals, P, lane);
-    for (int i = lane; i < nnz; i += TEAM) {
+    bitonic_sort_pairs<TEAM, (kRows > 1)>(keys, vals, P, t.lane);
+    for (int i = t.lane; i < nnz; i += TEAM) {
       out_col[i] = keys[i];
       out_val[i] = vals[i];
     }

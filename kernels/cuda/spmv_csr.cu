@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <utility>
 
 #include "graphrun/engine/cuda_check.hpp"
 #include "spmv_carry.cuh"
@@ -51,6 +52,16 @@ void launch_width(const CsrView<T>& a, const typename S::value_type* x, typename
   csr_rows<S, T, W><<<grid, csr_block, 0, stream>>>(a, x, y, mask);
 }
 
+// The widths csr_warp_width gives, W...; any other runs a full warp.
+template <class S, class T, int... W>
+void launch_widths(std::integer_sequence<int, W...>, const CsrView<T>& a, int width,
+                   const typename S::value_type* x, typename S::value_type* y, Mask mask,
+                   cudaStream_t stream) {
+  const bool launched =
+      ((width == W && (launch_width<S, T, W>(a, x, y, mask, stream), true)) || ...);
+  if (!launched) launch_width<S, T, 32>(a, x, y, mask, stream);
+}
+
 }  // namespace
 
 // Sub-warp width for csr-warp, from the H200 sweep of widths 2..32 in
@@ -70,26 +81,7 @@ template <class S, class T>
 void launch_csr(const CsrView<T>& a, int width, const typename S::value_type* x,
                 typename S::value_type* y, Mask mask, cudaStream_t stream) {
   if (a.n_rows == 0) return;
-  switch (width) {
-    case 1:
-      launch_width<S, T, 1>(a, x, y, mask, stream);
-      break;
-    case 2:
-      launch_width<S, T, 2>(a, x, y, mask, stream);
-      break;
-    case 4:
-      launch_width<S, T, 4>(a, x, y, mask, stream);
-      break;
-    case 8:
-      launch_width<S, T, 8>(a, x, y, mask, stream);
-      break;
-    case 16:
-      launch_width<S, T, 16>(a, x, y, mask, stream);
-      break;
-    default:
-      launch_width<S, T, 32>(a, x, y, mask, stream);
-      break;
-  }
+  launch_widths<S>(std::integer_sequence<int, 1, 2, 4, 8, 16>{}, a, width, x, y, mask, stream);
   GRAPHRUN_CUDA_CHECK(cudaGetLastError());
 }
 

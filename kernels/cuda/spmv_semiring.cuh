@@ -16,40 +16,37 @@ namespace graphrun::cuda::detail {
 template <class S>
 struct DeviceSemiring;
 
+// The arithmetic semirings read a matrix entry as its value in V.
+template <class V>
+struct ConvertedEntries {
+  template <class E>
+  static __device__ __forceinline__ V entry(E a) {
+    return static_cast<V>(a);
+  }
+};
+
 template <class T>
-struct DeviceSemiring<PlusTimes<T>> {
+struct DeviceSemiring<PlusTimes<T>> : ConvertedEntries<T> {
   using V = T;
   static __device__ __forceinline__ V zero() { return V(0); }
   static __device__ __forceinline__ V add(V a, V b) { return a + b; }
   static __device__ __forceinline__ V mul(V a, V b) { return a * b; }
-  template <class E>
-  static __device__ __forceinline__ V entry(E a) {
-    return static_cast<V>(a);
-  }
 };
 
 template <class T>
-struct DeviceSemiring<MinPlus<T>> {
+struct DeviceSemiring<MinPlus<T>> : ConvertedEntries<T> {
   using V = T;
   static __device__ __forceinline__ V zero() { return ::cuda::std::numeric_limits<V>::infinity(); }
   static __device__ __forceinline__ V add(V a, V b) { return b < a ? b : a; }  // std::min
   static __device__ __forceinline__ V mul(V a, V b) { return a + b; }
-  template <class E>
-  static __device__ __forceinline__ V entry(E a) {
-    return static_cast<V>(a);
-  }
 };
 
 template <class T>
-struct DeviceSemiring<MaxTimes<T>> {
+struct DeviceSemiring<MaxTimes<T>> : ConvertedEntries<T> {
   using V = T;
   static __device__ __forceinline__ V zero() { return V(0); }
   static __device__ __forceinline__ V add(V a, V b) { return a < b ? b : a; }  // std::max
   static __device__ __forceinline__ V mul(V a, V b) { return a * b; }
-  template <class E>
-  static __device__ __forceinline__ V entry(E a) {
-    return static_cast<V>(a);
-  }
 };
 
 template <>
