@@ -251,14 +251,7 @@ Context make_context(const CommonOptions& o, std::string_view command, DeviceChe
 }
 
 Loaded load_input(const CommonOptions& o, DeviceCheck check) {
-  // A clear message for the most common mistake; the reader reports the rest
-  // (permissions, malformed content) itself.
-  std::error_code ec;
-  const auto status = std::filesystem::status(o.input, ec);
-  if (status.type() == std::filesystem::file_type::not_found)
-    throw InputError(o.input, "no such file");
-  if (status.type() == std::filesystem::file_type::directory)
-    throw InputError(o.input, "is a folder, not a graph file");
+  check_input_file(o.input, "graph");
 
   ProgressBar bar("load", !o.quiet);
   io::LoadOptions options;
@@ -282,6 +275,17 @@ Loaded load_input(const CommonOptions& o, DeviceCheck check) {
         "--device cuda: no CUDA device found (no GPU or no driver); use --device cpu");
   trace_phase("input loaded");
   return out;
+}
+
+void check_input_file(const std::string& path, std::string_view kind) {
+  // A clear message for the most common mistake; the reader reports the rest
+  // (permissions, malformed content) itself.
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (status.type() == std::filesystem::file_type::not_found)
+    throw InputError(path, "no such file");
+  if (status.type() == std::filesystem::file_type::directory)
+    throw InputError(path, "is a folder, not a " + std::string(kind) + " file");
 }
 
 void check_output_path(const std::string& path) {

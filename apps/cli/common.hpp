@@ -138,6 +138,11 @@ struct Loaded {
 // Loads o.input (with --undirected, --abc and --threads), with a progress bar.
 Loaded load_input(const CommonOptions& o, DeviceCheck check = DeviceCheck::now);
 
+// Refuses an input file that does not exist or is a folder (InputError,
+// exit 2) before reading it; `kind` names what it should be ("graph" reads
+// "is a folder, not a graph file").
+void check_input_file(const std::string& path, std::string_view kind);
+
 // Refuses early (before the load) an --output that cannot be written: a
 // folder, a missing or unwritable parent folder (ArgumentError, exit 2), so
 // a long run does not fail at the very end. "-", devices and FIFOs pass.
