@@ -277,6 +277,12 @@ Loaded load_input(const CommonOptions& o, DeviceCheck check) {
   return out;
 }
 
+std::string load_summary(const Loaded& in) {
+  const double mb = static_cast<double>(in.stats.bytes_read) / 1e6;
+  return format("load %.3f s (%.1f MB parsed, %.1f MB/s)", in.seconds, mb,
+                in.seconds > 0 ? mb / in.seconds : 0.0);
+}
+
 void check_input_file(const std::string& path, std::string_view kind) {
   // A clear message for the most common mistake; the reader reports the rest
   // (permissions, malformed content) itself.

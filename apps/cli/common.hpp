@@ -138,6 +138,9 @@ struct Loaded {
 // Loads o.input (with --undirected, --abc and --threads), with a progress bar.
 Loaded load_input(const CommonOptions& o, DeviceCheck check = DeviceCheck::now);
 
+// The load in a summary line: "load 1.234 s (56.7 MB parsed, 45.9 MB/s)".
+std::string load_summary(const Loaded& in);
+
 // Refuses an input file that does not exist or is a folder (InputError,
 // exit 2) before reading it; `kind` names what it should be ("graph" reads
 // "is a folder, not a graph file").
