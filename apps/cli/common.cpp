@@ -21,6 +21,14 @@
 
 namespace graphrun::cli {
 
+Command command_group(CLI::App* sub, std::vector<Command> members) {
+  sub->require_subcommand(1);
+  return {sub, [members = std::move(members)] {
+            for (const auto& m : members)
+              if (m.app->parsed()) m.run();
+          }};
+}
+
 std::string input_help(Duplicates duplicates) {
   std::string h =
       "\nINPUT FORMATS (chosen by the file name, or by --abc):\n"

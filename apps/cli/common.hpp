@@ -24,6 +24,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "graphrun/engine/context.hpp"
 #include "graphrun/engine/graph.hpp"
@@ -59,6 +60,10 @@ struct Command {
   CLI::App* app = nullptr;
   std::function<int()> run;
 };
+
+// A subcommand made of subcommands (bench, experiment): one of `members`
+// must be given, and it is the one run.
+Command command_group(CLI::App* sub, std::vector<Command> members);
 
 struct CommonOptions {
   std::string input;
