@@ -64,6 +64,7 @@ class Table {
  public:
   Table(std::vector<std::string> columns, std::string csv_path);
   void row(const std::vector<std::string>& cells);
+  const std::vector<std::string>& columns() const { return columns_; }
   void finish();  // writes the CSV (through OutputFile) if asked
 
  private:

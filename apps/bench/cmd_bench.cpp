@@ -12,14 +12,8 @@ Command add_bench(CLI::App& root) {
       "measured bandwidth). Inputs are files or generated graphs (gen:rmat:20,\n"
       "gen:grid:2000x2000, gen:uniform:4000000:16); --suite DIR adds every graph in DIR\n"
       "and the generated suite. The figures and commands are kept in docs/performance.md.");
-  sub->require_subcommand(1);
-  const Command drivers[] = {bench::add_bench_spmv(*sub), bench::add_bench_pagerank(*sub),
-                             bench::add_bench_bfs(*sub), bench::add_bench_spgemm(*sub)};
-  std::vector<Command> all(std::begin(drivers), std::end(drivers));
-  return {sub, [all] {
-            for (const auto& d : all)
-              if (d.app->parsed()) d.run();
-          }};
+  return command_group(sub, {bench::add_bench_spmv(*sub), bench::add_bench_pagerank(*sub),
+                             bench::add_bench_bfs(*sub), bench::add_bench_spgemm(*sub)});
 }
 
 }  // namespace graphrun::cli

@@ -4,7 +4,6 @@
 // --group-size K (consecutive dense ids, label v / K).
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -47,14 +46,7 @@ void run_contract(const ContractArgs& a) {
         "give exactly one of --labels FILE (a label for every vertex) or --group-size K "
         "(consecutive vertices in groups of K)");
   check_output_path(a.output);
-  if (from_file) {
-    std::error_code ec;
-    const auto status = std::filesystem::status(a.labels_path, ec);
-    if (status.type() == std::filesystem::file_type::not_found)
-      throw InputError(a.labels_path, "no such file");
-    if (status.type() == std::filesystem::file_type::directory)
-      throw InputError(a.labels_path, "is a folder, not a label file");
-  }
+  if (from_file) check_input_file(a.labels_path, "label");
 
   const Loaded in = load_input(a.common, DeviceCheck::at_load);
   const Graph& g = in.graph;

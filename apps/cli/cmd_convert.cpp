@@ -64,11 +64,8 @@ void run_convert(const ConvertArgs& a) {
   }
   const double seconds_write = write_time.seconds();
 
-  const double mb = static_cast<double>(in.stats.bytes_read) / 1e6;
-  print_summary(a.common, format("convert: %s, load %.3f s (%.1f MB parsed, %.1f MB/s), "
-                                 "write %.3f s",
-                                 graph_size(g).c_str(), in.seconds, mb,
-                                 in.seconds > 0 ? mb / in.seconds : 0.0, seconds_write));
+  print_summary(a.common, format("convert: %s, %s, write %.3f s", graph_size(g).c_str(),
+                                 load_summary(in).c_str(), seconds_write));
 }
 
 }  // namespace

@@ -109,11 +109,8 @@ void run_info(const InfoArgs& a) {
   check_stdout();
   const double seconds_analyze = analyze_time.seconds();
 
-  const double mb = static_cast<double>(in.stats.bytes_read) / 1e6;
-  print_summary(a.common,
-                format("info: %s, load %.3f s (%.1f MB parsed, %.1f MB/s), analyze %.3f s",
-                       graph_size(g).c_str(), in.seconds, mb,
-                       in.seconds > 0 ? mb / in.seconds : 0.0, seconds_analyze));
+  print_summary(a.common, format("info: %s, %s, analyze %.3f s", graph_size(g).c_str(),
+                                 load_summary(in).c_str(), seconds_analyze));
 }
 
 }  // namespace

@@ -130,32 +130,35 @@ Command add_mcl(CLI::App& root) {
       ->check(real_in(1, true, 1e6, false, "an inflation > 1"))
       ->capture_default_str()
       ->type_name("R");
-  sub->add_option("-P,--prune", args->mcl.prune_number,
-                  "Prune number: entries below 1/P are dropped after expansion")
-      ->check(int_at_least(1, "a prune number >= 1"))
-      ->capture_default_str()
-      ->type_name("N");
-  sub->add_option("-S,--select", args->mcl.select_number,
-                  "Selection number: keep the S largest entries of a column (0 = no selection)")
-      ->check(int_at_least(0, "a selection number >= 0"))
-      ->capture_default_str()
-      ->type_name("N");
-  sub->add_option("-R,--recover", args->mcl.recover_number,
-                  "Recovery number: a column pruned too hard gets back up to R entries "
-                  "(0 = no recovery)")
-      ->check(int_at_least(0, "a recovery number >= 0"))
-      ->capture_default_str()
-      ->type_name("N");
-  sub->add_option("--pct", args->mcl.recover_percent,
-                  "Recovery percentage: recover when less than pct % of a column's mass is kept")
-      ->check(CLI::Range(0, 100))
-      ->capture_default_str()
-      ->type_name("PCT");
-  sub->add_option("--max-iter", args->mcl.max_iterations,
-                  "Stop after this many iterations (mcl's -L), reading clusters off the iterand")
-      ->check(int_at_least(1, "an iteration count >= 1"))
-      ->capture_default_str()
-      ->type_name("N");
+  // mcl's integer parameters, under mcl's own letters and with its defaults.
+  const struct {
+    const char* flags;
+    int MclOptions::*value;
+    const char* help;
+    CLI::Validator check;
+    const char* type;
+  } parameters[] = {
+      {"-P,--prune", &MclOptions::prune_number,
+       "Prune number: entries below 1/P are dropped after expansion",
+       int_at_least(1, "a prune number >= 1"), "N"},
+      {"-S,--select", &MclOptions::select_number,
+       "Selection number: keep the S largest entries of a column (0 = no selection)",
+       int_at_least(0, "a selection number >= 0"), "N"},
+      {"-R,--recover", &MclOptions::recover_number,
+       "Recovery number: a column pruned too hard gets back up to R entries (0 = no recovery)",
+       int_at_least(0, "a recovery number >= 0"), "N"},
+      {"--pct", &MclOptions::recover_percent,
+       "Recovery percentage: recover when less than pct % of a column's mass is kept",
+       CLI::Range(0, 100), "PCT"},
+      {"--max-iter", &MclOptions::max_iterations,
+       "Stop after this many iterations (mcl's -L), reading clusters off the iterand",
+       int_at_least(1, "an iteration count >= 1"), "N"},
+  };
+  for (const auto& p : parameters)
+    sub->add_option(p.flags, args->mcl.*p.value, p.help)
+        ->check(p.check)
+        ->capture_default_str()
+        ->type_name(p.type);
   sub->add_option("-o,--output", args->output, "Write the clusters here; default stdout")
       ->check(output_path())
       ->type_name("FILE");

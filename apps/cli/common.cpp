@@ -21,6 +21,14 @@
 
 namespace graphrun::cli {
 
+Command command_group(CLI::App* sub, std::vector<Command> members) {
+  sub->require_subcommand(1);
+  return {sub, [members = std::move(members)] {
+            for (const auto& m : members)
+              if (m.app->parsed()) m.run();
+          }};
+}
+
 std::string input_help(Duplicates duplicates) {
   std::string h =
       "\nINPUT FORMATS (chosen by the file name, or by --abc):\n"
@@ -251,14 +259,7 @@ Context make_context(const CommonOptions& o, std::string_view command, DeviceChe
 }
 
 Loaded load_input(const CommonOptions& o, DeviceCheck check) {
-  // A clear message for the most common mistake; the reader reports the rest
-  // (permissions, malformed content) itself.
-  std::error_code ec;
-  const auto status = std::filesystem::status(o.input, ec);
-  if (status.type() == std::filesystem::file_type::not_found)
-    throw InputError(o.input, "no such file");
-  if (status.type() == std::filesystem::file_type::directory)
-    throw InputError(o.input, "is a folder, not a graph file");
+  check_input_file(o.input, "graph");
 
   ProgressBar bar("load", !o.quiet);
   io::LoadOptions options;
@@ -282,6 +283,23 @@ Loaded load_input(const CommonOptions& o, DeviceCheck check) {
         "--device cuda: no CUDA device found (no GPU or no driver); use --device cpu");
   trace_phase("input loaded");
   return out;
+}
+
+std::string load_summary(const Loaded& in) {
+  const double mb = static_cast<double>(in.stats.bytes_read) / 1e6;
+  return format("load %.3f s (%.1f MB parsed, %.1f MB/s)", in.seconds, mb,
+                in.seconds > 0 ? mb / in.seconds : 0.0);
+}
+
+void check_input_file(const std::string& path, std::string_view kind) {
+  // A clear message for the most common mistake; the reader reports the rest
+  // (permissions, malformed content) itself.
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (status.type() == std::filesystem::file_type::not_found)
+    throw InputError(path, "no such file");
+  if (status.type() == std::filesystem::file_type::directory)
+    throw InputError(path, "is a folder, not a " + std::string(kind) + " file");
 }
 
 void check_output_path(const std::string& path) {

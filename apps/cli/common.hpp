@@ -24,6 +24,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "graphrun/engine/context.hpp"
 #include "graphrun/engine/graph.hpp"
@@ -59,6 +60,10 @@ struct Command {
   CLI::App* app = nullptr;
   std::function<int()> run;
 };
+
+// A subcommand made of subcommands (bench, experiment): one of `members`
+// must be given, and it is the one run.
+Command command_group(CLI::App* sub, std::vector<Command> members);
 
 struct CommonOptions {
   std::string input;
@@ -137,6 +142,14 @@ struct Loaded {
 };
 // Loads o.input (with --undirected, --abc and --threads), with a progress bar.
 Loaded load_input(const CommonOptions& o, DeviceCheck check = DeviceCheck::now);
+
+// The load in a summary line: "load 1.234 s (56.7 MB parsed, 45.9 MB/s)".
+std::string load_summary(const Loaded& in);
+
+// Refuses an input file that does not exist or is a folder (InputError,
+// exit 2) before reading it; `kind` names what it should be ("graph" reads
+// "is a folder, not a graph file").
+void check_input_file(const std::string& path, std::string_view kind);
 
 // Refuses early (before the load) an --output that cannot be written: a
 // folder, a missing or unwritable parent folder (ArgumentError, exit 2), so

@@ -19,14 +19,8 @@ Command add_experiment(CLI::App& root) {
       "graph of web-Google's 875,713 vertices with planted communities). Tables go to stdout\n"
       "(Markdown), each followed by a summary per size class against the goal; --csv and\n"
       "--png write them as CSV and as a bar chart of the speed-ups.");
-  sub->require_subcommand(1);
-  const Command drivers[] = {experiment::add_contraction(*sub), experiment::add_mcl(*sub),
-                             experiment::add_plot(*sub)};
-  std::vector<Command> all(std::begin(drivers), std::end(drivers));
-  return {sub, [all] {
-            for (const auto& d : all)
-              if (d.app->parsed()) d.run();
-          }};
+  return command_group(sub, {experiment::add_contraction(*sub), experiment::add_mcl(*sub),
+                             experiment::add_plot(*sub)});
 }
 
 }  // namespace graphrun::cli

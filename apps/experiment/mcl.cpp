@@ -27,6 +27,18 @@ std::string against_planted(const bench::BenchGraph& bg, const std::vector<verte
                 normalized_mutual_information(cluster, bg.planted));
 }
 
+// The row of a graph MCL did not take: its name and size, `why` in the
+// column before the last (where the clusterings are compared), "-" elsewhere.
+std::vector<std::string> skipped_row(const bench::Table& table, const bench::BenchGraph& bg,
+                                     const char* why) {
+  std::vector<std::string> row(table.columns().size(), "-");
+  row[0] = bg.name;
+  row[1] = std::to_string(bg.graph.n_vertices());
+  row[2] = std::to_string(bg.graph.n_edges());
+  row[row.size() - 2] = std::string("skipped: ") + why;
+  return row;
+}
+
 void run_gpu(ExperimentOptions& o, const MclOptions& options) {
   if (!cuda_backend_built())
     throw ArgumentError("experiment mcl --device cuda: this build has no CUDA backend");
@@ -51,8 +63,7 @@ void run_gpu(ExperimentOptions& o, const MclOptions& options) {
     } catch (const Error& e) {
       // A graph MCL does not take (negative weights), or one too large for
       // graphrun's own loop: a row that says so, and on to the next.
-      table.row({bg.name, std::to_string(g.n_vertices()), std::to_string(g.n_edges()), "-", "-",
-                 "-", "-", "-", "-", "-", "-", std::string("skipped: ") + e.what(), "-"});
+      table.row(skipped_row(table, bg, e.what()));
       return;
     }
     if (!p.anchor_error.empty()) {
@@ -114,8 +125,7 @@ void run_cpu(ExperimentOptions& o, const MclOptions& options) {
     try {
       r = graphrun::mcl(ctx, g, options);
     } catch (const ArgumentError& e) {
-      table.row({bg.name, std::to_string(g.n_vertices()), std::to_string(g.n_edges()), "-", "-",
-                 "-", "-", "-", "-", std::string("skipped: ") + e.what(), "-"});
+      table.row(skipped_row(table, bg, e.what()));
       return;
     }
     const double ours = bg.load_seconds + r.seconds;
