@@ -102,13 +102,10 @@ int run_mcl(MclArgs& a) {
                  truth.names.size(), truth.names.size() == 1 ? "" : "s",
                  adjusted_rand_index(r.cluster, truth.labels),
                  normalized_mutual_information(r.cluster, truth.labels));
-  if (!r.converged && !a.common.quiet)
-    std::fprintf(stderr,
-                 "mcl: not converged: the chaos %.2g after %d iterations is above 1e-4; the "
-                 "clusters written are read off the last iterand (exit status 3); raise "
-                 "--max-iter\n",
-                 r.chaos, r.iterations);
-  return convergence_status(r.converged);
+  return convergence_status(
+      r.converged, a.common.quiet, "mcl",
+      format("the chaos %.2g after %d iterations is above 1e-4", r.chaos, r.iterations),
+      "clusters written are read off the last iterand");
 }
 
 }  // namespace

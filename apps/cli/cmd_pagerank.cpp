@@ -176,13 +176,10 @@ int run_pagerank(PageRankArgs& a) {
                        r.converged ? "converged" : "NOT converged", r.residual, start_note.c_str(),
                        where.c_str(), ordering.c_str(), in.seconds, seconds_rank,
                        rank_split.c_str(), seconds_write));
-  if (!r.converged && !a.common.quiet)
-    std::fprintf(stderr,
-                 "pagerank: not converged: the L1 change %.2g after %d iterations is above --tol "
-                 "%.2g; the ranks written are the last iterate (exit status 3); raise "
-                 "--max-iter\n",
-                 r.residual, r.iterations, a.tol);
-  return convergence_status(r.converged);
+  return convergence_status(r.converged, a.common.quiet, "pagerank",
+                            format("the L1 change %.2g after %d iterations is above --tol %.2g",
+                                   r.residual, r.iterations, a.tol),
+                            "ranks written are the last iterate");
 }
 
 }  // namespace

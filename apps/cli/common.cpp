@@ -258,6 +258,15 @@ Context make_context(const CommonOptions& o, std::string_view command, DeviceChe
   return ctx;
 }
 
+int convergence_status(bool converged, bool quiet, const char* command, const std::string& state,
+                       const char* written) {
+  if (converged) return exit_ok;
+  if (!quiet)
+    std::fprintf(stderr, "%s: not converged: %s; the %s (exit status 3); raise --max-iter\n",
+                 command, state.c_str(), written);
+  return exit_not_converged;
+}
+
 Loaded load_input(const CommonOptions& o, DeviceCheck check) {
   check_input_file(o.input, "graph");
 

@@ -193,6 +193,9 @@ offset_t count_self_loops(const Csr<double>& a);
 
 // The exit status of an iterative command: exit_not_converged when it
 // stopped at its iteration limit, otherwise exit_ok.
-inline int convergence_status(bool converged) { return converged ? exit_ok : exit_not_converged; }
+// exit_ok, or exit_not_converged with a warning on stderr (unless `quiet`):
+// "COMMAND: not converged: STATE; the WRITTEN (exit status 3); raise --max-iter".
+int convergence_status(bool converged, bool quiet, const char* command, const std::string& state,
+                       const char* written);
 
 }  // namespace graphrun::cli

@@ -12,28 +12,25 @@
 
 namespace graphrun {
 
+namespace {
+
+// Every ordering by its name on the command line.
+constexpr std::pair<Reorder, std::string_view> reorder_names[] = {
+    {Reorder::automatic, "auto"},  {Reorder::none, "none"}, {Reorder::degree, "degree"},
+    {Reorder::hubsort, "hubsort"}, {Reorder::dbg, "dbg"},   {Reorder::rcm, "rcm"},
+};
+
+}  // namespace
+
 std::string_view to_string(Reorder r) {
-  switch (r) {
-    case Reorder::none:
-      return "none";
-    case Reorder::degree:
-      return "degree";
-    case Reorder::hubsort:
-      return "hubsort";
-    case Reorder::dbg:
-      return "dbg";
-    case Reorder::rcm:
-      return "rcm";
-    case Reorder::automatic:
-      return "auto";
-  }
+  for (const auto& [value, name] : reorder_names)
+    if (value == r) return name;
   return "?";
 }
 
 Reorder parse_reorder(std::string_view name) {
-  for (Reorder r : {Reorder::none, Reorder::degree, Reorder::hubsort, Reorder::dbg, Reorder::rcm,
-                    Reorder::automatic})
-    if (to_string(r) == name) return r;
+  for (const auto& [value, known] : reorder_names)
+    if (known == name) return value;
   throw ArgumentError("unknown vertex ordering '" + std::string(name) +
                       "' (expected auto, none, degree, hubsort, dbg or rcm)");
 }

@@ -198,6 +198,29 @@ std::vector<Workspace<V>> thread_workspaces(const Plan& plan, vertex_t n_cols, i
   }
 }
 
+// Phase 1 of both entry points, timed: the shapes checked, the kernel over
+// (a, b) and its plan, with B's strips where `strips` (spgemm_rows).
+template <class S, class T>
+struct Planned {
+  Planned(const CsrView<T>& a, const CsrView<T>& b, int threads_asked, bool strips)
+      : threads(checked_threads(a, b, threads_asked)), kernel(a, b, threads) {
+    plan = analyse(spgemm_operand(a), spgemm_operand(b), threads);
+    if (strips) kernel.build_strips(plan);
+    analysis_ms = t0.ms();
+  }
+
+  static int checked_threads(const CsrView<T>& a, const CsrView<T>& b, int asked) {
+    check_spgemm_shapes(a.n_rows, a.n_cols, b.n_rows, b.n_cols);
+    return std::max(1, asked);
+  }
+
+  Stopwatch t0;
+  int threads;
+  SpgemmKernel<S, T> kernel;
+  Plan plan;
+  double analysis_ms = 0;
+};
+
 // What the plan tells the caller about a product.
 void plan_stats(const Plan& plan, SpgemmStats& stats) {
   stats.intermediate_products = plan.total_ip;
@@ -210,10 +233,10 @@ void plan_stats(const Plan& plan, SpgemmStats& stats) {
 }  // namespace spgemm_detail
 
 using spgemm_detail::allocate;
-using spgemm_detail::analyse;
 using spgemm_detail::check_fits_in_memory;
 using spgemm_detail::Plan;
 using spgemm_detail::plan_stats;
+using spgemm_detail::Planned;
 using spgemm_detail::SpgemmKernel;
 using spgemm_detail::thread_workspaces;
 using spgemm_detail::Workspace;
@@ -223,16 +246,13 @@ template <class S, class T>
 Csr<typename S::value_type> spgemm(const CsrView<T>& a, const CsrView<T>& b, int threads,
                                    SpgemmStats* stats) {
   using V = typename S::value_type;
-  check_spgemm_shapes(a.n_rows, a.n_cols, b.n_rows, b.n_cols);
-  threads = std::max(1, threads);
   const Stopwatch t_start;
-  const SpgemmKernel<S, T> kernel(a, b, threads);
+  const Planned<S, T> planned(a, b, threads, false);
+  const SpgemmKernel<S, T>& kernel = planned.kernel;
+  const Plan& plan = planned.plan;
+  threads = planned.threads;
 
   Stopwatch t0;
-  const Plan plan = analyse(spgemm_operand(a), spgemm_operand(b), threads);
-  const double analysis_ms = t0.ms();
-
-  t0.restart();
   std::vector<Workspace<V>> ws = thread_workspaces<V>(plan, b.n_cols, threads, S::zero());
   std::vector<offset_t> row_ptr = allocate<offset_t>(offset_t{a.n_rows} + 1, "C's row pointers");
   kernel.symbolic(plan, ws, row_ptr.data());
@@ -254,7 +274,7 @@ Csr<typename S::value_type> spgemm(const CsrView<T>& a, const CsrView<T>& b, int
     plan_stats(plan, *stats);
     stats->nnz_c = nnz;
     stats->chunks = 1;
-    stats->analysis_ms = analysis_ms;
+    stats->analysis_ms = planned.analysis_ms;
     stats->symbolic_ms = symbolic_ms;
     stats->numeric_ms = numeric_ms;
     stats->sort_ms = 0;  // inside numeric_ms (see the header)
@@ -267,26 +287,21 @@ template <class S, class T>
 void spgemm_rows(const CsrView<T>& a, const CsrView<T>& b, int threads,
                  const SpgemmRowSink<typename S::value_type>& sink, SpgemmStats* stats) {
   using V = typename S::value_type;
-  check_spgemm_shapes(a.n_rows, a.n_cols, b.n_rows, b.n_cols);
-  threads = std::max(1, threads);
   const Stopwatch t_start;
-  const SpgemmKernel<S, T> kernel(a, b, threads);
-  Stopwatch t0;
-  Plan plan = analyse(spgemm_operand(a), spgemm_operand(b), threads);
-  kernel.build_strips(plan);
-  const double analysis_ms = t0.ms();
+  const Planned<S, T> planned(a, b, threads, true);
+  const Plan& plan = planned.plan;
   // The longest row any thread may hold: min(IP, n_cols).
   offset_t longest = 0;
   for (const std::int64_t ip : plan.ip) longest = std::max<offset_t>(longest, ip);
   longest = std::min<offset_t>(longest, b.n_cols);
-  t0.restart();
-  std::vector<Workspace<V>> ws = thread_workspaces<V>(plan, b.n_cols, threads, S::zero());
-  kernel.stream(plan, ws, longest, sink);
+  const Stopwatch t0;
+  std::vector<Workspace<V>> ws = thread_workspaces<V>(plan, b.n_cols, planned.threads, S::zero());
+  planned.kernel.stream(plan, ws, longest, sink);
   if (stats) {
     *stats = SpgemmStats{};
     plan_stats(plan, *stats);
     stats->strip_rows = plan.strips.rows;
-    stats->analysis_ms = analysis_ms;
+    stats->analysis_ms = planned.analysis_ms;
     stats->numeric_ms = t0.ms();
     stats->total_ms = t_start.ms();
   }

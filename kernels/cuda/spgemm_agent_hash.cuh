@@ -198,10 +198,13 @@ struct SymbolicArgs {
 
 // The row a team of TEAM threads works on, BLOCK / TEAM teams per block:
 // the idx-th of its group's rows. A team past the group's end is inactive
-// and stands on row 0, so that its guarded loads stay in bounds.
-template <int BLOCK, int TEAM>
+// and stands on row 0, so that its guarded loads stay in bounds. A table in
+// global memory (GLOBAL: one row per block) may pass 2^32 slots.
+template <int BLOCK, int TEAM, bool GLOBAL>
 struct TeamRow {
+  static_assert(BLOCK % TEAM == 0 && (!GLOBAL || BLOCK == TEAM));
   static constexpr int kRows = BLOCK / TEAM;
+  using Slot = std::conditional_t<GLOBAL, std::uint64_t, std::uint32_t>;
   int team, lane;
   std::int64_t idx;
   bool active;
@@ -217,10 +220,8 @@ struct TeamRow {
 
 template <int BLOCK, int TEAM, bool GLOBAL>
 __global__ void __launch_bounds__(BLOCK) symbolic_kernel(SymbolicArgs g) {
-  static_assert(BLOCK % TEAM == 0 && (!GLOBAL || BLOCK == TEAM));
-  using Team = TeamRow<BLOCK, TEAM>;
-  constexpr int kRows = Team::kRows;
-  using Slot = std::conditional_t<GLOBAL, std::uint64_t, std::uint32_t>;
+  using Team = TeamRow<BLOCK, TEAM, GLOBAL>;
+  using Slot = typename Team::Slot;
   extern __shared__ __align__(16) unsigned char smem[];
   int* counters = reinterpret_cast<int*>(smem);
   const Team t(g.rows, g.n_rows);
@@ -233,7 +234,7 @@ __global__ void __launch_bounds__(BLOCK) symbolic_kernel(SymbolicArgs g) {
   if constexpr (GLOBAL) {
     table = g.tables + (t.active ? g.table_off[t.row] - g.table_base : 0);
   } else {
-    table = reinterpret_cast<int*>(smem + counter_bytes(kRows)) +
+    table = reinterpret_cast<int*>(smem + counter_bytes(Team::kRows)) +
             static_cast<std::size_t>(t.team) * g.slots;
   }
   for (Slot s = t.lane; s < n_slots; s += TEAM) table[s] = kEmptyKey;
@@ -325,12 +326,10 @@ struct NumericArgs {
 template <class S, class T, int BLOCK, int TEAM, bool GLOBAL>
 __global__ void __launch_bounds__(BLOCK)
     numeric_kernel(NumericArgs<typename DeviceSemiring<S>::value_type, T> g) {
-  static_assert(BLOCK % TEAM == 0 && (!GLOBAL || BLOCK == TEAM));
   using Ops = DeviceSemiring<S>;
   using V = typename Ops::value_type;
-  using Team = TeamRow<BLOCK, TEAM>;
-  constexpr int kRows = Team::kRows;
-  using Slot = std::conditional_t<GLOBAL, std::uint64_t, std::uint32_t>;
+  using Team = TeamRow<BLOCK, TEAM, GLOBAL>;
+  using Slot = typename Team::Slot;
   extern __shared__ __align__(16) unsigned char smem[];
   int* counters = reinterpret_cast<int*>(smem);
   const Team t(g.rows, g.n_rows);
@@ -345,8 +344,8 @@ __global__ void __launch_bounds__(BLOCK)
     keys = g.table_keys + at;
     vals = g.table_vals + at;
   } else {
-    int* all_keys = reinterpret_cast<int*>(smem + counter_bytes(kRows));
-    V* all_vals = reinterpret_cast<V*>(all_keys + static_cast<std::size_t>(kRows) * g.slots);
+    int* all_keys = reinterpret_cast<int*>(smem + counter_bytes(Team::kRows));
+    V* all_vals = reinterpret_cast<V*>(all_keys + static_cast<std::size_t>(Team::kRows) * g.slots);
     keys = all_keys + static_cast<std::size_t>(t.team) * g.slots;
     vals = all_vals + static_cast<std::size_t>(t.team) * g.slots;
   }
@@ -416,7 +415,7 @@ __global__ void __launch_bounds__(BLOCK)
     // steps; a block row sorts with block barriers.
     __syncthreads();
     int P = static_cast<int>(next_pow2(static_cast<std::uint64_t>(nnz > 1 ? nnz : 1)));
-    if constexpr (kRows > 1) {
+    if constexpr (Team::kRows > 1) {
       static_assert(TEAM <= 32, "teams sharing a block sort with warp barriers");
       for (int d = 16; d >= TEAM; d >>= 1) P = max(P, __shfl_xor_sync(0xffffffffu, P, d));
     }
@@ -425,7 +424,7 @@ __global__ void __launch_bounds__(BLOCK)
       vals[i] = i < nnz ? out_val[i] : V();
     }
     __syncthreads();
-    bitonic_sort_pairs<TEAM, (kRows > 1)>(keys, vals, P, t.lane);
+    bitonic_sort_pairs<TEAM, (Team::kRows > 1)>(keys, vals, P, t.lane);
     for (int i = t.lane; i < nnz; i += TEAM) {
       out_col[i] = keys[i];
       out_val[i] = vals[i];

@@ -136,6 +136,12 @@ __global__ void __launch_bounds__(kBlock)
   reduce_sums(mine, partials, done, out);
 }
 
+// What every rank gets besides its in-links: the teleport share and the
+// dangling mass of the pass before, both spread uniformly.
+__device__ __forceinline__ double rank_base(double d, double dangling, double inv_n) {
+  return (d * dangling + 1.0 - d) * inv_n;
+}
+
 // Row i's new rank ri: its change and, where i has no out-edge, its mass
 // into `mine`; r'(i) = ri and x(i) = ri / outw(i) for the next SpMV.
 __device__ __forceinline__ void update_rank(offset_t i, double ri, const double* __restrict__ r,
@@ -157,7 +163,7 @@ __global__ void __launch_bounds__(kBlock)
                  const double* prev, double* __restrict__ r_next, double* __restrict__ x,
                  double* partials, unsigned* done, double* out, Stopping rule) {
   if (*rule.stop) return;
-  const double base = (d * prev[1] + 1.0 - d) * inv_n;
+  const double base = rank_base(d, prev[1], inv_n);
   Sums mine{0.0, 0.0};
   for (offset_t i = blockIdx.x * kBlock + threadIdx.x; i < n; i += offset_t{gridDim.x} * kBlock)
     update_rank(i, d * y[i] + base, r, inv_outw, r_next, x, mine);
@@ -182,7 +188,7 @@ __global__ void __launch_bounds__(kBlock)
                       const double* prev, double* __restrict__ r_next, double* __restrict__ x_next,
                       double* partials, unsigned* done, double* out, Stopping rule) {
   if (*rule.stop) return;
-  const double base = (d * prev[1] + 1.0 - d) * inv_n;
+  const double base = rank_base(d, prev[1], inv_n);
   Sums mine{0.0, 0.0};
   for (offset_t i = blockIdx.x * kBlock + threadIdx.x; i < n; i += offset_t{gridDim.x} * kBlock) {
     double y = 0.0;

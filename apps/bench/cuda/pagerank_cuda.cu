@@ -13,7 +13,6 @@
 
 #include "anchors/cuda/cusparse_pagerank.hpp"
 #include "anchors/cuda/cusparse_spmv.hpp"
-#include "bench/cuda/gpu_timing.hpp"
 #include "bench/cuda/pagerank_cuda.hpp"
 #include "graphrun/engine/device_array.hpp"
 #include "graphrun/engine/device_csr.hpp"
@@ -23,6 +22,7 @@
 #include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/engine/vertex_order.hpp"
 #include "graphrun/kernels/cuda/bandwidth.hpp"
+#include "graphrun/kernels/cuda/gpu_timing.hpp"
 #include "graphrun/kernels/cuda/spmv.hpp"
 
 namespace graphrun::cli::bench {
@@ -55,10 +55,10 @@ SpmvTimes spmv_ms(const Graph& g, SpmvFormat format, int reps) {
   std::vector<double> ones(static_cast<std::size_t>(g.n_vertices()), 1.0);
   DeviceArray<double> x{std::span<const double>(ones)}, y(ones.size());
   SpmvTimes out;
-  out.ours = gpu_median_ms(
+  out.ours = cuda::gpu_median_ms(
       reps, [&](cudaStream_t s) { op.apply<PlusTimes<double>>(x.data(), y.data(), {}, s); });
   anchors::CusparseSpmv anchor(at, x.data(), y.data());
-  out.cusparse = gpu_median_ms(reps, [&](cudaStream_t s) { anchor.run(s); });
+  out.cusparse = cuda::gpu_median_ms(reps, [&](cudaStream_t s) { anchor.run(s); });
   return out;
 }
 

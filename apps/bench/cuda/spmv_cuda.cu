@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "anchors/cuda/cusparse_spmv.hpp"
-#include "bench/cuda/gpu_timing.hpp"
 #include "bench/cuda/spmv_cuda.hpp"
 #include "bench/spmv_figures.hpp"
 #include "graphrun/engine/device_array.hpp"
@@ -20,6 +19,7 @@
 #include "graphrun/engine/semiring.hpp"
 #include "graphrun/engine/spmv_format.hpp"
 #include "graphrun/kernels/cuda/bandwidth.hpp"
+#include "graphrun/kernels/cuda/gpu_timing.hpp"
 #include "graphrun/kernels/cuda/spmv.hpp"
 
 namespace graphrun::cli::bench {
@@ -62,7 +62,7 @@ void run_spmv_cuda(const BenchOptions& o, Reorder reorder) {
       const DeviceCsr<double> d(input);
       DeviceArray<double> x{std::span<const double>(xh)}, y(input.n_rows());
       anchors::CusparseSpmv anchor(d, x.data(), y.data());
-      anchor_ms = gpu_median_ms(reps, [&](cudaStream_t s) { anchor.run(s); });
+      anchor_ms = cuda::gpu_median_ms(reps, [&](cudaStream_t s) { anchor.run(s); });
       want = y.download();
     }
     // Renumbered: B = P A Pᵀ, x and the reference y gathered the same way.
@@ -85,7 +85,7 @@ void run_spmv_cuda(const BenchOptions& o, Reorder reorder) {
     if (reorder != Reorder::none) {
       anchors::CusparseSpmv anchor(d, x.data(), y.data());
       cells.push_back(std::string(to_string(how)));
-      cells.push_back(fixed(gpu_median_ms(reps, [&](cudaStream_t s) { anchor.run(s); }), 4));
+      cells.push_back(fixed(cuda::gpu_median_ms(reps, [&](cudaStream_t s) { anchor.run(s); }), 4));
     }
     double pick_ms = std::numeric_limits<double>::quiet_NaN(), best_ms = pick_ms;
     SpmvFormat best = pick, used = pick;
@@ -97,7 +97,7 @@ void run_spmv_cuda(const BenchOptions& o, Reorder reorder) {
         cells.emplace_back("refused");
         continue;
       }
-      const double ms = gpu_median_ms(
+      const double ms = cuda::gpu_median_ms(
           reps, [&](cudaStream_t s) { op->apply<PlusTimes<double>>(x.data(), y.data(), {}, s); });
       // The same y as cuSPARSE, up to the order of additions.
       const std::vector<double> got = y.download();
@@ -117,7 +117,7 @@ void run_spmv_cuda(const BenchOptions& o, Reorder reorder) {
     double best_width_ms = std::numeric_limits<double>::infinity();
     for (int w : {2, 4, 8, 16, 32}) {
       const cuda::SpmvOperator<double> op(d, SpmvFormat::csr_warp, w);
-      const double ms = gpu_median_ms(
+      const double ms = cuda::gpu_median_ms(
           reps, [&](cudaStream_t s) { op.apply<PlusTimes<double>>(x.data(), y.data(), {}, s); });
       if (ms < best_width_ms) {
         best_width_ms = ms;
@@ -126,7 +126,7 @@ void run_spmv_cuda(const BenchOptions& o, Reorder reorder) {
     }
     if (std::isnan(pick_ms)) {  // the pick refused the matrix: `auto` falls back
       used = cuda::SpmvOperator<double>(d, SpmvFormat::automatic).format();
-      pick_ms = gpu_median_ms(reps, [&](cudaStream_t s) {
+      pick_ms = cuda::gpu_median_ms(reps, [&](cudaStream_t s) {
         cuda::SpmvOperator<double> op(d, used);
         op.apply<PlusTimes<double>>(x.data(), y.data(), {}, s);
       });

@@ -113,6 +113,22 @@ std::size_t device_memory_available() {
   return std::min(device_memory_free(), device_memory_headroom());
 }
 
+namespace {
+
+// Gives back the reservation of a failed allocation and says what failed,
+// with what the device had free.
+[[noreturn]] void allocation_failed(const char* call, std::size_t bytes, cudaError_t err) {
+  cudaGetLastError();
+  release_device_memory(bytes);
+  std::size_t free_b = 0, total_b = 0;
+  cudaMemGetInfo(&free_b, &total_b);
+  throw DeviceMemoryError(std::string(call) + " of " + std::to_string(bytes) + " bytes failed (" +
+                          std::to_string(free_b) + " of " + std::to_string(total_b) +
+                          " bytes free): " + cudaGetErrorString(err));
+}
+
+}  // namespace
+
 DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
   if (bytes == 0) return;
   reserve_device_memory(bytes, "a device array");
@@ -121,15 +137,7 @@ DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
     cudaGetLastError();
     if (trim_default_pool()) err = cudaMalloc(&ptr_, bytes);
   }
-  if (err != cudaSuccess) {
-    cudaGetLastError();
-    release_device_memory(bytes);
-    std::size_t free_b = 0, total_b = 0;
-    cudaMemGetInfo(&free_b, &total_b);
-    throw DeviceMemoryError("cudaMalloc of " + std::to_string(bytes) + " bytes failed (" +
-                            std::to_string(free_b) + " of " + std::to_string(total_b) +
-                            " bytes free): " + cudaGetErrorString(err));
-  }
+  if (err != cudaSuccess) allocation_failed("cudaMalloc", bytes, err);
 }
 
 DeviceBuffer::DeviceBuffer(std::size_t bytes, cudaStream_t stream)
@@ -142,14 +150,8 @@ DeviceBuffer::DeviceBuffer(std::size_t bytes, cudaStream_t stream)
     if (trim_default_pool()) err = cudaMallocAsync(&ptr_, bytes, stream);
   }
   if (err != cudaSuccess) {
-    cudaGetLastError();
     ptr_ = nullptr;
-    release_device_memory(bytes);
-    std::size_t free_b = 0, total_b = 0;
-    cudaMemGetInfo(&free_b, &total_b);
-    throw DeviceMemoryError("cudaMallocAsync of " + std::to_string(bytes) + " bytes failed (" +
-                            std::to_string(free_b) + " of " + std::to_string(total_b) +
-                            " bytes free): " + cudaGetErrorString(err));
+    allocation_failed("cudaMallocAsync", bytes, err);
   }
 }
 

@@ -14,33 +14,33 @@
 #include <cuda_runtime_api.h>
 
 #include "graphrun/engine/array_bytes.hpp"
+#include "graphrun/engine/cuda/device_layout.hpp"
 #include "graphrun/engine/device_csr.hpp"
 #include "graphrun/engine/formats/coo_format.hpp"
 
 namespace graphrun::cuda {
 
 template <class T>
-struct DeviceCoo {
-  vertex_t n_rows = 0;
-  vertex_t n_cols = 0;
+struct DeviceCoo : DeviceLayout<T> {
   DeviceArray<vertex_t> row_idx;
   DeviceArray<vertex_t> col_idx;
-  DeviceArray<T> values;  // empty for a pattern matrix
   // The rows with no entry, ascending (build_coo only; empty for a tail).
   DeviceArray<vertex_t> empty_rows;
 
   offset_t nnz() const noexcept { return static_cast<offset_t>(col_idx.size()); }
   CooView<T> view() const noexcept {
-    return {n_rows,
-            n_cols,
+    return {this->n_rows,
+            this->n_cols,
             nnz(),
             row_idx.data(),
             col_idx.data(),
-            data_or_null(values),
+            data_or_null(this->values),
             empty_rows.data(),
             static_cast<vertex_t>(empty_rows.size())};
   }
-  std::size_t bytes() const noexcept { return bytes_of(row_idx, col_idx, empty_rows, values); }
+  std::size_t bytes() const noexcept {
+    return bytes_of(row_idx, col_idx, empty_rows, this->values);
+  }
 };
 
 // Every entry of `a`, and the list of its empty rows.

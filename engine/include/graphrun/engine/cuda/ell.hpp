@@ -19,6 +19,7 @@
 #include <cuda_runtime_api.h>
 
 #include "graphrun/engine/array_bytes.hpp"
+#include "graphrun/engine/cuda/device_layout.hpp"
 #include "graphrun/engine/device_csr.hpp"
 #include "graphrun/engine/formats/ell.hpp"
 #include "graphrun/engine/row_stats.hpp"
@@ -26,17 +27,14 @@
 namespace graphrun::cuda {
 
 template <class T>
-struct DeviceEll {
-  vertex_t n_rows = 0;
-  vertex_t n_cols = 0;
+struct DeviceEll : DeviceLayout<T> {
   vertex_t width = 0;
   DeviceArray<vertex_t> col_idx;
-  DeviceArray<T> values;
 
   EllView<T, vertex_t> view() const noexcept {
-    return {n_rows, n_cols, width, col_idx.data(), data_or_null(values)};
+    return {this->n_rows, this->n_cols, width, col_idx.data(), data_or_null(this->values)};
   }
-  std::size_t bytes() const noexcept { return bytes_of(col_idx, values); }
+  std::size_t bytes() const noexcept { return bytes_of(col_idx, this->values); }
 };
 
 // The whole matrix; `stats` = analyze() of the same matrix (its max_length

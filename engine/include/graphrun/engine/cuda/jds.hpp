@@ -18,27 +18,25 @@
 #include <cuda_runtime_api.h>
 
 #include "graphrun/engine/array_bytes.hpp"
+#include "graphrun/engine/cuda/device_layout.hpp"
 #include "graphrun/engine/device_csr.hpp"
 #include "graphrun/engine/formats/jds.hpp"
 
 namespace graphrun::cuda {
 
 template <class T>
-struct DeviceJds {
-  vertex_t n_rows = 0;
-  vertex_t n_cols = 0;
+struct DeviceJds : DeviceLayout<T> {
   vertex_t n_diag = 0;
   DeviceArray<vertex_t> perm;
   DeviceArray<offset_t> jd_ptr;
   DeviceArray<vertex_t> col_idx;
-  DeviceArray<T> values;
 
   offset_t nnz() const noexcept { return static_cast<offset_t>(col_idx.size()); }
   JdsView<T, vertex_t> view() const noexcept {
-    return {n_rows,      n_cols,        nnz(),          n_diag,
-            perm.data(), jd_ptr.data(), col_idx.data(), data_or_null(values)};
+    return {this->n_rows, this->n_cols,  nnz(),          n_diag,
+            perm.data(),  jd_ptr.data(), col_idx.data(), data_or_null(this->values)};
   }
-  std::size_t bytes() const noexcept { return bytes_of(perm, col_idx, jd_ptr, values); }
+  std::size_t bytes() const noexcept { return bytes_of(perm, col_idx, jd_ptr, this->values); }
 };
 
 template <class T>

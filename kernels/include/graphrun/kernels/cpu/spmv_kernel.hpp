@@ -1,8 +1,9 @@
 // cpu::SpmvKernel<F>: what the CPU runs for the SpMV format F, one
 // specialization per row of the format table (engine/spmv_format_table.hpp),
-// each beside its kernel (cpu/spmv_<format>.hpp). graphrun/kernels/spmv.hpp
-// dispatches to them through visit_spmv_format, so no switch over formats is
-// written by hand. A specialization has
+// each beside its kernel (cpu/spmv_csr.hpp, spmv_merge_path.hpp, and
+// spmv_layouts.hpp for the references of coo, ell, hyb and jds).
+// graphrun/kernels/spmv.hpp dispatches to them through visit_spmv_format, so
+// no switch over formats is written by hand. A specialization has
 //
 //   template <class S, class T>
 //   static void run(const CsrView<T>& a, const V* x, V* y, Mask mask, int threads);

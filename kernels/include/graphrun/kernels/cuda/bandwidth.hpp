@@ -3,7 +3,7 @@
 //
 //   const double gbs = cuda::measured_copy_bandwidth();   // e.g. ~4000 on an H200
 //
-// A device-to-device cudaMemcpy of 1 GiB, timed with CUDA events, median of
+// A device-to-device copy of 1 GiB, timed with CUDA events (gpu_median_ms), median of
 // a few runs after a warm-up; bytes counted as read + written (2 GiB per
 // copy). CUDA builds only.
 #pragma once

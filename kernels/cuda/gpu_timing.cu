@@ -2,10 +2,10 @@
 #include <algorithm>
 #include <vector>
 
-#include "bench/cuda/gpu_timing.hpp"
 #include "graphrun/engine/cuda_check.hpp"
+#include "graphrun/kernels/cuda/gpu_timing.hpp"
 
-namespace graphrun::cli::bench {
+namespace graphrun::cuda {
 
 double gpu_median_ms(int reps, const std::function<void(cudaStream_t)>& fn) {
   cudaStream_t stream = nullptr;
@@ -30,4 +30,4 @@ double gpu_median_ms(int reps, const std::function<void(cudaStream_t)>& fn) {
   return ms[ms.size() / 2];
 }
 
-}  // namespace graphrun::cli::bench
+}  // namespace graphrun::cuda
