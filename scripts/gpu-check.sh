@@ -24,6 +24,8 @@
 #                  machine whose memory is plugged in as it is used reads too little at start)
 #   --tests        with --scale: the whole build and the GPU tests (and sanitizers) too
 #   NO_CPU_TESTS=1 leave out the CPU suite (CI runs it)
+#   NO_GPU_TESTS=1 leave out the plain GPU test run (a second call on a warm machine that
+#                  only sanitizes what the first one built and tested)
 #
 # Without network access, missing build dependencies are unpacked from the
 # Debian packages in .deps/ (scripts/fetch-gpu-deps.sh downloads them). A
@@ -147,7 +149,7 @@ if [ "$sanitize" = 1 ] && command -v compute-sanitizer >/dev/null; then
   done
 fi
 # Every GPU test for real, while the sanitizers run.
-[ "${run_gpu_tests:-0}" = 1 ] && step gpu-tests ctest --test-dir build-gpu -L gpu --output-on-failure
+[ "${run_gpu_tests:-0}" = 1 ] && [ "${NO_GPU_TESTS:-0}" != 1 ] && step gpu-tests ctest --test-dir build-gpu -L gpu --output-on-failure
 # The rest of the suite (the CPU tests) on this machine too, meanwhile.
 [ -n "$only" ] || [ "$scale_only" = 1 ] || [ "${NO_CPU_TESTS:-0}" = 1 ] || step_bg cpu-tests ctest --test-dir build-gpu --output-on-failure -j8 -LE gpu
 wait_steps

@@ -118,7 +118,7 @@ PageRankResult pagerank(Context& ctx, const Graph& g, const PageRankOptions& opt
   const Stopwatch t0;
   const detail::PageRankSetup setup{
       .options = options,
-      .weighted = options.use_weights && g.weighted() && !g.adj().is_pattern(),
+      .weighted = options.use_weights && g.weighted() && !g.is_pattern(),
       .start_scale = pagerank_start_scale(options, g.n_vertices())};
   if (options.use_weights && g.weighted()) pagerank_check_weights(g);
   const detail::Backend& backend = detail::backend_for(ctx, "pagerank");

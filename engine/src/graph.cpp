@@ -29,15 +29,58 @@ struct Graph::NameTable {
   }
 };
 
+namespace {
+
+void check_ids(const std::vector<std::uint64_t>& ids, vertex_t n) {
+  if (ids.empty()) return;
+  if (ids.size() != static_cast<std::size_t>(n))
+    throw ArgumentError("Graph: one input id per vertex is required");
+  if (std::adjacent_find(ids.begin(), ids.end(), std::greater_equal<>()) != ids.end())
+    throw ArgumentError("Graph: input ids must be strictly increasing");
+}
+
+}  // namespace
+
 Graph::Graph(Csr<double> adj, std::vector<std::uint64_t> ids, bool directed, bool weighted)
-    : adj_(std::move(adj)), ids_(std::move(ids)), directed_(directed), weighted_(weighted) {
-  if (adj_.n_rows() != adj_.n_cols()) throw ArgumentError("Graph: adjacency must be square");
-  if (!ids_.empty()) {
-    if (ids_.size() != static_cast<std::size_t>(adj_.n_rows()))
-      throw ArgumentError("Graph: one input id per vertex is required");
-    if (std::adjacent_find(ids_.begin(), ids_.end(), std::greater_equal<>()) != ids_.end())
-      throw ArgumentError("Graph: input ids must be strictly increasing");
-  }
+    : n_(adj.n_rows()),
+      nnz_(adj.nnz()),
+      pattern_(adj.is_pattern()),
+      ids_(std::move(ids)),
+      directed_(directed),
+      weighted_(weighted) {
+  if (adj.n_rows() != adj.n_cols()) throw ArgumentError("Graph: adjacency must be square");
+  check_ids(ids_, n_);
+  adj_->csr = std::move(adj);
+}
+
+Graph Graph::with_deferred_adjacency(vertex_t n, offset_t nnz, bool pattern,
+                                     std::function<Csr<double>()> fetch,
+                                     std::vector<std::uint64_t> ids, bool directed, bool weighted) {
+  if (!fetch) throw ArgumentError("Graph::with_deferred_adjacency: nothing to fetch it with");
+  if (n < 0 || nnz < 0) throw ArgumentError("Graph::with_deferred_adjacency: negative size");
+  Graph g;
+  g.n_ = n;
+  g.nnz_ = nnz;
+  g.pattern_ = pattern;
+  check_ids(ids, n);
+  g.ids_ = std::move(ids);
+  g.directed_ = directed;
+  g.weighted_ = weighted;
+  g.adj_->fetch = std::move(fetch);
+  return g;
+}
+
+const Csr<double>& Graph::adj() const {
+  std::call_once(adj_->once, [this] {
+    if (!adj_->fetch) return;
+    Csr<double> a = adj_->fetch();
+    if (a.n_rows() != n_ || a.n_cols() != n_ || a.nnz() != nnz_ ||
+        (nnz_ > 0 && a.is_pattern() != pattern_))
+      throw Error("Graph: the adjacency fetched from the device is not the one loaded");
+    adj_->csr = std::move(a);
+    adj_->fetch = nullptr;
+  });
+  return adj_->csr;
 }
 
 Graph Graph::with_names(Csr<double> adj, std::vector<std::string> names, bool directed,
@@ -95,9 +138,9 @@ std::optional<vertex_t> Graph::find_name(std::string_view s) const {
 
 const Csr<double>& Graph::transpose() const {
   // An undirected graph is its own transpose.
-  if (!directed_) return adj_;
+  if (!directed_) return adj();
   std::call_once(transpose_->once, [this] {
-    transpose_->csr = std::make_unique<const Csr<double>>(adj_.transpose());
+    transpose_->csr = std::make_unique<const Csr<double>>(adj().transpose());
   });
   return *transpose_->csr;
 }

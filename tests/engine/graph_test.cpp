@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -144,6 +145,59 @@ TEST(Graph, TransposeBuiltOnceWhenManyThreadsAskAtOnce) {
   for (int t = 0; t < 8; ++t) seen[t] = &g.transpose();
   for (auto* p : seen) EXPECT_EQ(p, seen[0]);
   EXPECT_EQ(seen[0]->row_cols(1)[0], 0);  // 0 -> 1 is an in-edge of 1
+}
+
+// A graph whose adjacency comes from elsewhere (the loader's copy left on
+// the GPU): fetched on first use only, once whatever the threads, and
+// checked against the shape the graph was made with.
+TEST(Graph, DeferredAdjacencyIsFetchedOnFirstUseOnly) {
+  const Csr<double> a = small_directed().adj();
+  std::atomic<int> fetches{0};
+  const Graph g = Graph::with_deferred_adjacency(
+      a.n_rows(), a.nnz(), a.is_pattern(),
+      [&] {
+        ++fetches;
+        return a;
+      },
+      {10, 20, 30}, true, false);
+  EXPECT_EQ(g.n_vertices(), 3);
+  EXPECT_EQ(g.n_edges(), 3);
+  EXPECT_TRUE(g.is_pattern());
+  EXPECT_EQ(g.find(30), 2);
+  EXPECT_EQ(fetches.load(), 0);  // nothing above needs the arrays
+  const Graph copy = g;          // copies share the one adjacency
+  std::vector<const Csr<double>*> seen(8);
+#pragma omp parallel for num_threads(8)
+  for (int t = 0; t < 8; ++t) seen[t] = &(t % 2 ? copy : g).adj();
+  for (auto* p : seen) EXPECT_EQ(p, seen[0]);
+  EXPECT_EQ(fetches.load(), 1);
+  EXPECT_EQ(g.adj().col_idx(), a.col_idx());
+  EXPECT_EQ(g.transpose().row_cols(0)[0], 2);  // 30 -> 10
+  EXPECT_EQ(fetches.load(), 1);
+}
+
+TEST(Graph, DeferredAdjacencyThatFailsIsTriedAgainAndMustMatch) {
+  const Csr<double> a = small_directed().adj();
+  int calls = 0;
+  const Graph g = Graph::with_deferred_adjacency(
+      a.n_rows(), a.nnz(), true,
+      [&] {
+        if (++calls == 1) throw DeviceError("the device went away");
+        return a;
+      },
+      {}, true, false);
+  EXPECT_THROW(g.adj(), DeviceError);
+  EXPECT_EQ(g.adj().nnz(), 3);
+  EXPECT_EQ(calls, 2);
+
+  // A fetch that brings another matrix is an error, not a silent swap.
+  const Graph wrong = Graph::with_deferred_adjacency(
+      3, 4, true, [&] { return a; }, {}, true, false);
+  EXPECT_THROW(wrong.adj(), Error);
+  EXPECT_THROW(Graph::with_deferred_adjacency(3, 3, true, nullptr, {}, true, false), ArgumentError);
+  EXPECT_THROW(Graph::with_deferred_adjacency(
+                   3, 3, true, [&] { return a; }, {1, 2}, true, false),
+               ArgumentError);
 }
 
 }  // namespace

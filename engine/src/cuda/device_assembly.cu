@@ -124,6 +124,20 @@ std::vector<std::span<const T>> spans_of(std::span<const IdEdges> parts,
 
 // Steps 1-4 with input ids of type Id: 32 bits when every id fits, which
 // halves the upload and the id sort's passes.
+// The host copy of an adjacency left on the device, through the pinned
+// buffers.
+Csr<double> download_adjacency(const DeviceAdjacency& d) {
+  const DeviceCsr<double>& a = d.csr;
+  const cudaStream_t stream = nullptr;
+  std::vector<offset_t> row_ptr(a.row_ptr().size());
+  detail::stage_from_device(a.row_ptr().data(), row_ptr.size(), row_ptr.data(), stream);
+  std::vector<vertex_t> col(a.col_idx().size());
+  detail::stage_from_device(a.col_idx().data(), col.size(), col.data(), stream);
+  std::vector<double> val(a.values().size());
+  detail::stage_from_device(a.values().data(), val.size(), val.data(), stream);
+  return Csr<double>(a.n_rows(), a.n_cols(), std::move(row_ptr), std::move(col), std::move(val));
+}
+
 template <class Id>
 AssembledCsr assemble(std::span<const IdEdges> parts, offset_t m, bool mirror, bool valued,
                       Duplicates dup, const std::string& source, bool keep) {
@@ -134,10 +148,11 @@ AssembledCsr assemble(std::span<const IdEdges> parts, offset_t m, bool mirror, b
   // zeroed: std::vector) by another thread while the device works, for as
   // many entries as there can be: zeroing 0.5 GB of fresh memory takes a
   // host thread 0.1-0.2 s, which would otherwise add to the download.
-  std::future<std::vector<vertex_t>> col_host = std::async(std::launch::async, [count] {
-    return std::vector<vertex_t>(static_cast<std::size_t>(count));
-  });
-  std::future<std::vector<double>> val_host = std::async(std::launch::async, [count, valued] {
+  // Not where the adjacency stays on the device (`keep`): nothing comes back.
+  const std::launch when = keep ? std::launch::deferred : std::launch::async;
+  std::future<std::vector<vertex_t>> col_host =
+      std::async(when, [count] { return std::vector<vertex_t>(static_cast<std::size_t>(count)); });
+  std::future<std::vector<double>> val_host = std::async(when, [count, valued] {
     return std::vector<double>(valued ? static_cast<std::size_t>(count) : 0);
   });
   const Stopwatch t_upload;
@@ -261,21 +276,28 @@ AssembledCsr assemble(std::span<const IdEdges> parts, offset_t m, bool mirror, b
   GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
 
   const Stopwatch t_download;
-  std::vector<offset_t> host_ptr(row_ptr.size());
-  detail::stage_from_device(row_ptr.data(), row_ptr.size(), host_ptr.data(), stream);
-  std::vector<vertex_t> host_col = col_host.get();
-  host_col.resize(static_cast<std::size_t>(nnz));
-  detail::stage_from_device(col.data(), col.size(), host_col.data(), stream);
-  std::vector<double> host_val = val_host.get();
-  host_val.resize(merged.size());
-  detail::stage_from_device(merged.data(), merged.size(), host_val.data(), stream);
   out.ids.resize(ids.size());
   detail::stage_from_device(ids.data(), ids.size(), out.ids.data(), stream);
-  out.seconds_download = t_download.seconds();
-  out.adj = Csr<double>(n, n, std::move(host_ptr), std::move(host_col), std::move(host_val));
-  if (keep)
-    out.device = std::make_shared<const DeviceAdjacency>(DeviceAdjacency{
+  out.n = n;
+  out.nnz = nnz;
+  if (keep) {
+    // The adjacency stays here; its host copy waits until someone asks.
+    auto device = std::make_shared<const DeviceAdjacency>(DeviceAdjacency{
         DeviceCsr<double>(n, n, std::move(row_ptr), std::move(col), std::move(merged))});
+    out.fetch = [device] { return download_adjacency(*device); };
+    out.device = std::move(device);
+  } else {
+    std::vector<offset_t> host_ptr(row_ptr.size());
+    detail::stage_from_device(row_ptr.data(), row_ptr.size(), host_ptr.data(), stream);
+    std::vector<vertex_t> host_col = col_host.get();
+    host_col.resize(static_cast<std::size_t>(nnz));
+    detail::stage_from_device(col.data(), col.size(), host_col.data(), stream);
+    std::vector<double> host_val = val_host.get();
+    host_val.resize(merged.size());
+    detail::stage_from_device(merged.data(), merged.size(), host_val.data(), stream);
+    out.adj = Csr<double>(n, n, std::move(host_ptr), std::move(host_col), std::move(host_val));
+  }
+  out.seconds_download = t_download.seconds();
   return out;
 }
 

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -33,14 +34,20 @@ struct IdEdges {
 };
 
 struct AssembledCsr {
-  Csr<double> adj;                 // n x n, values empty unless `valued`
+  // n x n with nnz entries, values empty unless `valued`; left empty with
+  // keep_on_device, where `fetch` makes it from `device` when asked
+  // (Graph::with_deferred_adjacency).
+  Csr<double> adj;
+  vertex_t n = 0;
+  offset_t nnz = 0;
+  std::function<Csr<double>()> fetch;
   std::vector<std::uint64_t> ids;  // input id of each dense id, ascending
   // Wall seconds of the copies to the device and back (the rest of the
   // call is the device's work and the host's Csr checks).
   double seconds_upload = 0;
   double seconds_download = 0;
-  // With keep_on_device: the same CSR left on the device (values only when
-  // `valued`), for Graph::set_device_adjacency.
+  // With keep_on_device: the CSR left on the device (values only when
+  // `valued`), for Graph::set_device_adjacency; nothing is copied back.
   std::shared_ptr<const DeviceAdjacency> device;
 };
 

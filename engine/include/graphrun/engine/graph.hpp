@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -42,13 +43,28 @@ class Graph {
   // ambiguous between the two vectors.
   static Graph with_names(Csr<double> adj, std::vector<std::string> names, bool directed,
                           bool weighted);
+  // A graph whose adjacency (n x n, nnz entries; `pattern`: no values) is
+  // made by `fetch` the first time adj() or transpose() asks for it: the
+  // loader's for a graph assembled on the GPU and left there
+  // (set_device_adjacency), so that a run that never needs the host copy
+  // (PageRank on the GPU) never copies it back.
+  static Graph with_deferred_adjacency(vertex_t n, offset_t nnz, bool pattern,
+                                       std::function<Csr<double>()> fetch,
+                                       std::vector<std::uint64_t> ids, bool directed,
+                                       bool weighted);
 
-  vertex_t n_vertices() const noexcept { return adj_.n_rows(); }
-  offset_t n_edges() const noexcept { return adj_.nnz(); }  // stored (directed) entries
+  vertex_t n_vertices() const noexcept { return n_; }
+  offset_t n_edges() const noexcept { return nnz_; }  // stored (directed) entries
   bool directed() const noexcept { return directed_; }
   bool weighted() const noexcept { return weighted_; }
+  // Whether the adjacency stores no values (all entries 1), without
+  // fetching it: adj().is_pattern().
+  bool is_pattern() const noexcept { return pattern_; }
 
-  const Csr<double>& adj() const noexcept { return adj_; }
+  // The adjacency in host memory; for a graph made by
+  // with_deferred_adjacency, fetched on the first call (safe from several threads at once; a fetch
+  // that throws is tried again by the next call).
+  const Csr<double>& adj() const;
   // Aᵀ: row i holds the in-edges of i. Built once on first use, then cached;
   // safe to call from several threads at once.
   const Csr<double>& transpose() const;
@@ -91,7 +107,17 @@ class Graph {
   struct NameTable;
   std::shared_ptr<const NameTable> names_;
 
-  Csr<double> adj_;
+  // The adjacency, or where it comes from (with_deferred_adjacency). Behind a pointer, as
+  // the transpose: copies share one, and it never changes once made.
+  struct HostAdjacency {
+    std::once_flag once;
+    Csr<double> csr;
+    std::function<Csr<double>()> fetch;  // empty once csr holds it
+  };
+  std::shared_ptr<HostAdjacency> adj_ = std::make_shared<HostAdjacency>();
+  vertex_t n_ = 0;
+  offset_t nnz_ = 0;
+  bool pattern_ = true;
   std::vector<std::uint64_t> ids_;
   bool directed_ = true;
   bool weighted_ = false;

@@ -57,9 +57,11 @@ struct LoadOptions {
   // machines without a GPU, and for other formats; when the device cannot
   // hold the work, the host assembles as usual.
   bool assemble_on_device = false;
-  // With assemble_on_device: leave the assembled adjacency on the GPU too
-  // (Graph::device_adjacency), for an algorithm that starts from it there.
-  // It holds device memory as long as the graph lives.
+  // With assemble_on_device: leave the assembled adjacency on the GPU
+  // (Graph::device_adjacency), for an algorithm that starts from it there;
+  // its host copy (Graph::adj) is made the first time something asks for it,
+  // so a run that stays on the GPU never copies it back. It holds device
+  // memory as long as the graph lives.
   bool keep_on_device = false;
 };
 
