@@ -134,13 +134,26 @@ TEST_F(DeviceAssembly, TheCopyLeftOnTheDeviceIsTheGraphAndPageRankStartsFromIt) 
       o.keep_on_device = true;
       const Graph kept = io::read_edge_list(path, o);
       ASSERT_NE(kept.device_adjacency(), nullptr);
+      PageRankOptions p;
+      p.tol = 1e-12;
+      const PageRankResult want = pagerank(gpu, plain, p);
+      // PageRank on the GPU starts from the device copy: the host copy is
+      // not fetched (a weighted graph's weights are checked on the host).
+      int fetches = 0;
+      Graph lazy = Graph::with_deferred_adjacency(
+          kept.n_vertices(), kept.n_edges(), kept.is_pattern(),
+          [&] {
+            ++fetches;
+            return kept.adj();
+          },
+          kept.input_ids(), kept.directed(), kept.weighted());
+      lazy.set_device_adjacency(kept.device_adjacency());
+      EXPECT_EQ(pagerank(gpu, lazy, p).rank, want.rank);
+      EXPECT_EQ(fetches, weighted ? 1 : 0);
       const Csr<double> there = kept.device_adjacency()->csr.download();
       EXPECT_EQ(there.row_ptr(), kept.adj().row_ptr());
       EXPECT_EQ(there.col_idx(), kept.adj().col_idx());
       EXPECT_EQ(there.values(), kept.adj().values());
-      PageRankOptions p;
-      p.tol = 1e-12;
-      const PageRankResult want = pagerank(gpu, plain, p);
       const PageRankResult got = pagerank(gpu, kept, p);
       EXPECT_EQ(got.rank, want.rank) << "weighted " << weighted << " undirected " << undirected;
       EXPECT_EQ(got.iterations, want.iterations);
