@@ -52,7 +52,7 @@ void run_info(const InfoArgs& a) {
   const RowStats out = analyze(adj.view());
   const bool directed = g.directed();
   const RowStats in_stats = directed ? analyze(g.transpose().view()) : out;
-  const offset_t loops = count_self_loops(adj);
+  const offset_t loops = g.self_loops();
 
   line("file", a.common.input);
   if (in.stats.omitted_vertices > 0)

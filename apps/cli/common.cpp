@@ -372,21 +372,11 @@ bool is_matrix_market_name(std::string_view path) {
   return ends_with(path, ".mtx") || ends_with(path, ".mtx.gz");
 }
 
-offset_t count_self_loops(const Csr<double>& a) {
-  offset_t loops = 0;
-#pragma omp parallel for reduction(+ : loops) schedule(static)
-  for (vertex_t i = 0; i < a.n_rows(); ++i) {
-    const auto cols = a.row_cols(i);
-    loops += std::binary_search(cols.begin(), cols.end(), i);
-  }
-  return loops;
-}
-
 std::string graph_size(const Graph& g) {
   const auto n = static_cast<long long>(g.n_vertices());
   const auto stored = static_cast<long long>(g.n_edges());
   if (g.directed()) return format("%lld vertices, %lld edges", n, stored);
-  const auto loops = static_cast<long long>(count_self_loops(g.adj()));
+  const auto loops = static_cast<long long>(g.self_loops());
   return format("%lld vertices, %lld undirected edges (%lld stored entries)", n,
                 (stored - loops) / 2 + loops, stored);
 }

@@ -188,13 +188,10 @@ std::string graph_size(const Graph& g);
 bool ends_with(std::string_view s, std::string_view suffix);
 bool is_matrix_market_name(std::string_view path);
 
-// Self loops stored in `a` (diagonal entries).
-offset_t count_self_loops(const Csr<double>& a);
-
-// The exit status of an iterative command: exit_not_converged when it
-// stopped at its iteration limit, otherwise exit_ok.
-// exit_ok, or exit_not_converged with a warning on stderr (unless `quiet`):
-// "COMMAND: not converged: STATE; the WRITTEN (exit status 3); raise --max-iter".
+// The exit status of an iterative command: exit_ok, or exit_not_converged
+// when it stopped at its iteration limit, with a warning on stderr (unless
+// `quiet`): "COMMAND: not converged: STATE; the WRITTEN (exit status 3);
+// raise --max-iter".
 int convergence_status(bool converged, bool quiet, const char* command, const std::string& state,
                        const char* written);
 

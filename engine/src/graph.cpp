@@ -53,14 +53,16 @@ Graph::Graph(Csr<double> adj, std::vector<std::uint64_t> ids, bool directed, boo
   adj_->csr = std::move(adj);
 }
 
-Graph Graph::with_deferred_adjacency(vertex_t n, offset_t nnz, bool pattern,
+Graph Graph::with_deferred_adjacency(vertex_t n, offset_t nnz, offset_t self_loops, bool pattern,
                                      std::function<Csr<double>()> fetch,
                                      std::vector<std::uint64_t> ids, bool directed, bool weighted) {
   if (!fetch) throw ArgumentError("Graph::with_deferred_adjacency: nothing to fetch it with");
-  if (n < 0 || nnz < 0) throw ArgumentError("Graph::with_deferred_adjacency: negative size");
+  if (n < 0 || nnz < 0 || self_loops < 0 || self_loops > std::min<offset_t>(n, nnz))
+    throw ArgumentError("Graph::with_deferred_adjacency: impossible sizes");
   Graph g;
   g.n_ = n;
   g.nnz_ = nnz;
+  g.known_self_loops_ = self_loops;
   g.pattern_ = pattern;
   check_ids(ids, n);
   g.ids_ = std::move(ids);
@@ -134,6 +136,18 @@ std::optional<vertex_t> Graph::find_name(std::string_view s) const {
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), id);
   if (s.empty() || ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
   return find(id);
+}
+
+offset_t Graph::self_loops() const {
+  if (known_self_loops_ >= 0) return known_self_loops_;
+  const Csr<double>& a = adj();
+  offset_t loops = 0;
+#pragma omp parallel for reduction(+ : loops) schedule(static)
+  for (vertex_t i = 0; i < a.n_rows(); ++i) {
+    const auto cols = a.row_cols(i);
+    loops += std::binary_search(cols.begin(), cols.end(), i);
+  }
+  return loops;
 }
 
 const Csr<double>& Graph::transpose() const {

@@ -130,10 +130,10 @@ std::optional<Graph> assemble_on_device(std::vector<EdgeChunk>& parsed, bool wei
       stats->seconds_to_device = a.seconds_upload;
       stats->seconds_from_device = a.seconds_download;
     }
-    Graph g = a.fetch
-                  ? Graph::with_deferred_adjacency(a.n, a.nnz, !weighted, std::move(a.fetch),
-                                                   std::move(a.ids), !options.undirected, weighted)
-                  : Graph(std::move(a.adj), std::move(a.ids), !options.undirected, weighted);
+    Graph g = a.fetch ? Graph::with_deferred_adjacency(a.n, a.nnz, a.self_loops, !weighted,
+                                                       std::move(a.fetch), std::move(a.ids),
+                                                       !options.undirected, weighted)
+                      : Graph(std::move(a.adj), std::move(a.ids), !options.undirected, weighted);
     g.set_device_adjacency(std::move(a.device));
     return g;
   } catch (const DeviceMemoryError&) {

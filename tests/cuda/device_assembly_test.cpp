@@ -134,6 +134,7 @@ TEST_F(DeviceAssembly, TheCopyLeftOnTheDeviceIsTheGraphAndPageRankStartsFromIt) 
       o.keep_on_device = true;
       const Graph kept = io::read_edge_list(path, o);
       ASSERT_NE(kept.device_adjacency(), nullptr);
+      EXPECT_EQ(kept.self_loops(), plain.self_loops());  // counted on the device
       PageRankOptions p;
       p.tol = 1e-12;
       const PageRankResult want = pagerank(gpu, plain, p);
@@ -141,7 +142,7 @@ TEST_F(DeviceAssembly, TheCopyLeftOnTheDeviceIsTheGraphAndPageRankStartsFromIt) 
       // not fetched (a weighted graph's weights are checked on the host).
       int fetches = 0;
       Graph lazy = Graph::with_deferred_adjacency(
-          kept.n_vertices(), kept.n_edges(), kept.is_pattern(),
+          kept.n_vertices(), kept.n_edges(), plain.self_loops(), kept.is_pattern(),
           [&] {
             ++fetches;
             return kept.adj();

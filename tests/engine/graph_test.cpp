@@ -34,6 +34,15 @@ TEST(Graph, TransposeHoldsInEdgesAndIsCached) {
   EXPECT_EQ(t.row_length(2), 1);  // 10 -> 30
 }
 
+TEST(Graph, CountsItsSelfLoops) {
+  Coo<double> coo{3, 3, {0, 1, 1, 2}, {0, 1, 2, 0}, {}};  // 0 -> 0, 1 -> 1 twice stored once
+  coo.row.push_back(1);
+  coo.col.push_back(1);
+  EXPECT_EQ(Graph(Csr<double>::from_coo(coo), {}, true, false).self_loops(), 2);
+  EXPECT_EQ(small_directed().self_loops(), 0);
+  EXPECT_EQ(Graph().self_loops(), 0);
+}
+
 TEST(Graph, UndirectedIsItsOwnTranspose) {
   Coo<double> coo{2, 2, {0, 1}, {1, 0}, {}};
   Graph g(Csr<double>::from_coo(coo), {}, false, false);
@@ -154,7 +163,7 @@ TEST(Graph, DeferredAdjacencyIsFetchedOnFirstUseOnly) {
   const Csr<double> a = small_directed().adj();
   std::atomic<int> fetches{0};
   const Graph g = Graph::with_deferred_adjacency(
-      a.n_rows(), a.nnz(), a.is_pattern(),
+      a.n_rows(), a.nnz(), 0, a.is_pattern(),
       [&] {
         ++fetches;
         return a;
@@ -180,7 +189,7 @@ TEST(Graph, DeferredAdjacencyThatFailsIsTriedAgainAndMustMatch) {
   const Csr<double> a = small_directed().adj();
   int calls = 0;
   const Graph g = Graph::with_deferred_adjacency(
-      a.n_rows(), a.nnz(), true,
+      a.n_rows(), a.nnz(), 0, true,
       [&] {
         if (++calls == 1) throw DeviceError("the device went away");
         return a;
@@ -192,11 +201,15 @@ TEST(Graph, DeferredAdjacencyThatFailsIsTriedAgainAndMustMatch) {
 
   // A fetch that brings another matrix is an error, not a silent swap.
   const Graph wrong = Graph::with_deferred_adjacency(
-      3, 4, true, [&] { return a; }, {}, true, false);
+      3, 4, 0, true, [&] { return a; }, {}, true, false);
   EXPECT_THROW(wrong.adj(), Error);
-  EXPECT_THROW(Graph::with_deferred_adjacency(3, 3, true, nullptr, {}, true, false), ArgumentError);
+  EXPECT_THROW(Graph::with_deferred_adjacency(3, 3, 0, true, nullptr, {}, true, false),
+               ArgumentError);
   EXPECT_THROW(Graph::with_deferred_adjacency(
-                   3, 3, true, [&] { return a; }, {1, 2}, true, false),
+                   3, 3, 4, true, [&] { return a; }, {}, true, false),
+               ArgumentError);  // more self loops than vertices
+  EXPECT_THROW(Graph::with_deferred_adjacency(
+                   3, 3, 0, true, [&] { return a; }, {1, 2}, true, false),
                ArgumentError);
 }
 

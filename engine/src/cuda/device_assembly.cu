@@ -93,7 +93,7 @@ __global__ void merge_runs(offset_t count, const std::uint64_t* __restrict__ key
                            const double* __restrict__ value, const offset_t* __restrict__ head,
                            const offset_t* __restrict__ at, int bits, Duplicates dup,
                            vertex_t* __restrict__ col, double* __restrict__ out_value,
-                           offset_t* __restrict__ row_count) {
+                           offset_t* __restrict__ row_count, unsigned long long* self_loops) {
   const std::uint64_t col_mask = (std::uint64_t{1} << bits) - 1;
   for (offset_t i = blockIdx.x * offset_t{blockDim.x} + threadIdx.x; i < count;
        i += offset_t{gridDim.x} * blockDim.x) {
@@ -102,6 +102,7 @@ __global__ void merge_runs(offset_t count, const std::uint64_t* __restrict__ key
     const offset_t out = at[i];
     col[out] = static_cast<vertex_t>(k & col_mask);
     atomicAdd(reinterpret_cast<unsigned long long*>(row_count + (k >> bits)), 1ull);
+    if ((k >> bits) == (k & col_mask)) atomicAdd(self_loops, 1ull);
     if (!value) continue;
     double acc = value[i];
     for (offset_t j = i + 1; j < count && key[j] == k; ++j) {
@@ -266,12 +267,15 @@ AssembledCsr assemble(std::span<const IdEdges> parts, offset_t m, bool mirror, b
   DeviceArray<double> merged(valued ? static_cast<std::size_t>(nnz) : 0);
   DeviceArray<offset_t> row_count(static_cast<std::size_t>(n) + 1),
       row_ptr(static_cast<std::size_t>(n) + 1);
+  DeviceArray<unsigned long long> self_loops(1);
   GRAPHRUN_CUDA_CHECK(
       cudaMemsetAsync(row_count.data(), 0, row_count.size() * sizeof(offset_t), stream));
+  GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(self_loops.data(), 0, sizeof(unsigned long long), stream));
   merge_runs<<<grid_for(count), build_block, 0, stream>>>(
       count, key.data(), valued ? value.data() : nullptr, head.data(), at.data(), bits, dup,
-      col.data(), valued ? merged.data() : nullptr, row_count.data());
+      col.data(), valued ? merged.data() : nullptr, row_count.data(), self_loops.data());
   check_launch();
+  out.self_loops = static_cast<offset_t>(read_back(self_loops.data(), stream));
   cuda::detail::exclusive_sum(row_count.data(), row_ptr.data(), offset_t{n} + 1, stream);
   GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
 

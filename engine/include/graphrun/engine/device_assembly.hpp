@@ -40,6 +40,7 @@ struct AssembledCsr {
   Csr<double> adj;
   vertex_t n = 0;
   offset_t nnz = 0;
+  offset_t self_loops = 0;  // entries (i, i)
   std::function<Csr<double>()> fetch;
   std::vector<std::uint64_t> ids;  // input id of each dense id, ascending
   // Wall seconds of the copies to the device and back (the rest of the

@@ -48,7 +48,7 @@ class Graph {
   // loader's for a graph assembled on the GPU and left there
   // (set_device_adjacency), so that a run that never needs the host copy
   // (PageRank on the GPU) never copies it back.
-  static Graph with_deferred_adjacency(vertex_t n, offset_t nnz, bool pattern,
+  static Graph with_deferred_adjacency(vertex_t n, offset_t nnz, offset_t self_loops, bool pattern,
                                        std::function<Csr<double>()> fetch,
                                        std::vector<std::uint64_t> ids, bool directed,
                                        bool weighted);
@@ -60,6 +60,9 @@ class Graph {
   // Whether the adjacency stores no values (all entries 1), without
   // fetching it: adj().is_pattern().
   bool is_pattern() const noexcept { return pattern_; }
+  // The entries (i, i): counted over adj(), or as the loader counted them
+  // for a deferred adjacency (without fetching it).
+  offset_t self_loops() const;
 
   // The adjacency in host memory; for a graph made by
   // with_deferred_adjacency, fetched on the first call (safe from several threads at once; a fetch
@@ -117,6 +120,7 @@ class Graph {
   std::shared_ptr<HostAdjacency> adj_ = std::make_shared<HostAdjacency>();
   vertex_t n_ = 0;
   offset_t nnz_ = 0;
+  offset_t known_self_loops_ = -1;  // -1: count them over adj()
   bool pattern_ = true;
   std::vector<std::uint64_t> ids_;
   bool directed_ = true;
