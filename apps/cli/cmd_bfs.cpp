@@ -11,6 +11,7 @@
 #include "graphrun/io/write.hpp"
 #include "progress.hpp"
 #include "spmv_format_help.hpp"
+#include "vertex_lines.hpp"
 
 namespace graphrun::cli {
 
@@ -88,19 +89,21 @@ void run_bfs(const BfsArgs& a) {
     io::OutputFile out(output);
     {
       TextWriter w(out.stream());
-      for (std::size_t v = 0; v < n; ++v) {
-        put_vertex(w, g, static_cast<vertex_t>(v)).put('\t').put(r.level[v]);
-        if (a.parents) {
-          w.put('\t');
-          const vertex_t p = r.parent[v];
-          if (p >= 0)
-            put_vertex(w, g, p);
-          else
-            w.put("-1");
-        }
-        w.put('\n');
-        if ((v & 0xffff) == 0) wbar.update(static_cast<double>(v) / n);
-      }
+      write_vertex_lines(
+          w, n,
+          [&](TextWriter& line, std::size_t v) {
+            put_vertex(line, g, static_cast<vertex_t>(v)).put('\t').put(r.level[v]);
+            if (a.parents) {
+              line.put('\t');
+              const vertex_t p = r.parent[v];
+              if (p >= 0)
+                put_vertex(line, g, p);
+              else
+                line.put("-1");
+            }
+            line.put('\n');
+          },
+          [&](double f) { wbar.update(f); });
     }
     wbar.finish();
     out.commit();

@@ -13,6 +13,7 @@
 #include "graphrun/io/write.hpp"
 #include "progress.hpp"
 #include "spmv_format_help.hpp"
+#include "vertex_lines.hpp"
 
 namespace graphrun::cli {
 
@@ -118,10 +119,12 @@ int run_pagerank(PageRankArgs& a) {
     io::OutputFile out(a.output);
     {
       TextWriter w(out.stream());
-      for (std::size_t v = 0; v < n; ++v) {
-        put_vertex(w, g, static_cast<vertex_t>(v)).put('\t').put(r.rank[v]).put('\n');
-        if ((v & 0xffff) == 0) wbar.update(static_cast<double>(v) / n);
-      }
+      write_vertex_lines(
+          w, n,
+          [&](TextWriter& line, std::size_t v) {
+            put_vertex(line, g, static_cast<vertex_t>(v)).put('\t').put(r.rank[v]).put('\n');
+          },
+          [&](double f) { wbar.update(f); });
     }
     wbar.finish();
     out.commit();
