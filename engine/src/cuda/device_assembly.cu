@@ -123,22 +123,23 @@ std::vector<std::span<const T>> spans_of(std::span<const IdEdges> parts,
   return out;
 }
 
-// Steps 1-4 with input ids of type Id: 32 bits when every id fits, which
-// halves the upload and the id sort's passes.
-// The host copy of an adjacency left on the device, through the pinned
-// buffers.
-Csr<double> download_adjacency(const DeviceAdjacency& d) {
-  const DeviceCsr<double>& a = d.csr;
+// The host copy of a CSR on the device, through the pinned buffers. `col`
+// and `val` may come allocated already (zeroed by another thread while the
+// device worked); they are sized here.
+Csr<double> download_csr(const DeviceCsr<double>& a, std::vector<vertex_t> col = {},
+                         std::vector<double> val = {}) {
   const cudaStream_t stream = nullptr;
   std::vector<offset_t> row_ptr(a.row_ptr().size());
   detail::stage_from_device(a.row_ptr().data(), row_ptr.size(), row_ptr.data(), stream);
-  std::vector<vertex_t> col(a.col_idx().size());
+  col.resize(a.col_idx().size());
   detail::stage_from_device(a.col_idx().data(), col.size(), col.data(), stream);
-  std::vector<double> val(a.values().size());
+  val.resize(a.values().size());
   detail::stage_from_device(a.values().data(), val.size(), val.data(), stream);
   return Csr<double>(a.n_rows(), a.n_cols(), std::move(row_ptr), std::move(col), std::move(val));
 }
 
+// Steps 1-4 with input ids of type Id: 32 bits when every id fits, which
+// halves the upload and the id sort's passes.
 template <class Id>
 AssembledCsr assemble(std::span<const IdEdges> parts, offset_t m, bool mirror, bool valued,
                       Duplicates dup, const std::string& source, bool keep) {
@@ -275,31 +276,22 @@ AssembledCsr assemble(std::span<const IdEdges> parts, offset_t m, bool mirror, b
       count, key.data(), valued ? value.data() : nullptr, head.data(), at.data(), bits, dup,
       col.data(), valued ? merged.data() : nullptr, row_count.data(), self_loops.data());
   check_launch();
-  out.self_loops = static_cast<offset_t>(read_back(self_loops.data(), stream));
   cuda::detail::exclusive_sum(row_count.data(), row_ptr.data(), offset_t{n} + 1, stream);
-  GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
+  out.self_loops = static_cast<offset_t>(read_back(self_loops.data(), stream));
 
   const Stopwatch t_download;
   out.ids.resize(ids.size());
   detail::stage_from_device(ids.data(), ids.size(), out.ids.data(), stream);
   out.n = n;
   out.nnz = nnz;
+  DeviceCsr<double> a(n, n, std::move(row_ptr), std::move(col), std::move(merged));
   if (keep) {
     // The adjacency stays here; its host copy waits until someone asks.
-    auto device = std::make_shared<const DeviceAdjacency>(DeviceAdjacency{
-        DeviceCsr<double>(n, n, std::move(row_ptr), std::move(col), std::move(merged))});
-    out.fetch = [device] { return download_adjacency(*device); };
+    auto device = std::make_shared<const DeviceAdjacency>(DeviceAdjacency{std::move(a)});
+    out.fetch = [device] { return download_csr(device->csr); };
     out.device = std::move(device);
   } else {
-    std::vector<offset_t> host_ptr(row_ptr.size());
-    detail::stage_from_device(row_ptr.data(), row_ptr.size(), host_ptr.data(), stream);
-    std::vector<vertex_t> host_col = col_host.get();
-    host_col.resize(static_cast<std::size_t>(nnz));
-    detail::stage_from_device(col.data(), col.size(), host_col.data(), stream);
-    std::vector<double> host_val = val_host.get();
-    host_val.resize(merged.size());
-    detail::stage_from_device(merged.data(), merged.size(), host_val.data(), stream);
-    out.adj = Csr<double>(n, n, std::move(host_ptr), std::move(host_col), std::move(host_val));
+    out.adj = download_csr(a, col_host.get(), val_host.get());
   }
   out.seconds_download = t_download.seconds();
   return out;
