@@ -104,6 +104,12 @@ int run_guarded(const Command& command) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Every return from main waits for the device's warm-up thread first (see
+  // finish_device_warm_up): a command that fails on its input before its
+  // first CUDA call must not tear the runtime down under that thread.
+  const struct WarmUpJoin {
+    ~WarmUpJoin() { graphrun::finish_device_warm_up(); }
+  } warm_up_join;
   graphrun::cli::trace_phase("main");
   CLI::App app(
       "graphrun " GRAPHRUN_VERSION

@@ -40,19 +40,26 @@ int cuda_device_count() noexcept {
 
 namespace {
 
-// The warm-up thread, joined when the program ends (a detached thread still
-// inside the driver at exit is undefined behaviour).
+// The warm-up thread. Joined by finish_device_warm_up(); the destructor is
+// the last resort (a detached thread still inside the driver at exit is
+// undefined behaviour).
 struct WarmUp {
   std::thread thread;
-  ~WarmUp() {
+  void join() noexcept {
     if (thread.joinable()) thread.join();
   }
+  ~WarmUp() { join(); }
 };
+
+WarmUp& warm_up() {
+  static WarmUp warm;
+  return warm;
+}
 
 }  // namespace
 
 void warm_up_device(int device) noexcept {
-  static WarmUp warm;
+  WarmUp& warm = warm_up();
   if (warm.thread.joinable()) return;
   try {
     warm.thread = std::thread([device] {
@@ -65,6 +72,8 @@ void warm_up_device(int device) noexcept {
     // No thread: the context is then made by the first call, as without this.
   }
 }
+
+void finish_device_warm_up() noexcept { warm_up().join(); }
 
 namespace {
 

@@ -38,9 +38,16 @@ bool cuda_driver_found() noexcept;
 // Starts creating device `device`'s CUDA context on a thread of its own and
 // returns at once, so that the ~0.2 s it takes overlaps other work (a command
 // line reading its input). The first CUDA call that needs the context waits
-// for it; the thread is joined at exit. Errors are left for that first call
-// to report. Does nothing without a CUDA backend.
+// for it. Errors are left for that first call to report. Does nothing
+// without a CUDA backend.
 void warm_up_device(int device) noexcept;
+// Waits for the thread warm_up_device() started. A program that may end
+// before its first CUDA call (an error found in its input) calls this before
+// it returns from main: the CUDA runtime's exit handlers, registered on that
+// thread, run before the static objects made earlier, and tearing the runtime
+// down while the thread is still creating the context can hang the exit (it
+// did, on a GPU busy with other processes).
+void finish_device_warm_up() noexcept;
 
 class Context {
  public:
