@@ -11,7 +11,10 @@
 #   --only REGEX   build and run only the test executables whose names match
 #                  (e.g. '^test_cuda_spmv$'), skipping the full CPU suite
 #   SANITIZE_ONLY=REGEX  compute-sanitizer only the GPU test executables matching
-#                  it (the others still run, without the tools); SANITIZER_LIMIT=S caps each
+#                  it (the others still run, without the tools); SANITIZER_LIMIT=S caps each;
+#                  MEMCHECK_ONLY / RACECHECK_ONLY narrow one tool alone (default SANITIZE_ONLY);
+#                  SANITIZER_SHARDS=K splits each executable's tests into K runs side by side
+#                  (GoogleTest's sharding), each capped on its own
 #   --bench CMD    afterwards run CMD (e.g. 'build-gpu/graphrun bench spmv --suite ...'),
 #                  its output saved as $OUT/bench.md
 #   --scale 'N D'  run graphrun-scale-check --vertices N --degree D --device cuda: PageRank and
@@ -133,18 +136,32 @@ if [ "$sanitize" = 1 ] && command -v compute-sanitizer >/dev/null; then
   # its device-side level loop). Each run is capped at
   # SANITIZER_LIMIT seconds; a cap reached reads FAIL (124).
   san_limit=${SANITIZER_LIMIT:-450}
+  shards=${SANITIZER_SHARDS:-1}
+  memcheck_only=${MEMCHECK_ONLY:-${SANITIZE_ONLY:-}}
+  racecheck_only=${RACECHECK_ONLY:-${SANITIZE_ONLY:-}}
+  # sanitize TOOL EXE [OPTIONS...]: one run per shard, in the background.
+  sanitize() {
+    local tool=$1 t=$2 k name; shift 2
+    for ((k = 0; k < shards; k++)); do
+      name="$tool-$(basename "$t")"
+      [ "$shards" = 1 ] || name+="-$((k + 1))of$shards"
+      step_bg "$name" env GTEST_TOTAL_SHARDS="$shards" GTEST_SHARD_INDEX="$k" \
+        timeout "$san_limit" compute-sanitizer --tool "$tool" --error-exitcode 1 "$@" "$t" \
+        --gtest_filter='-*Large*:*TooLarge*'
+    done
+  }
   for t in build-gpu/tests/cuda/test_*; do
     [ -x "$t" ] || continue
     [ -z "$only" ] || [[ "$(basename "$t")" =~ $only ]] || continue
-    [ -z "${SANITIZE_ONLY:-}" ] || [[ "$(basename "$t")" =~ $SANITIZE_ONLY ]] || continue
-    step_bg "memcheck-$(basename "$t")" timeout "$san_limit" compute-sanitizer \
-      --tool memcheck --error-exitcode 1 --leak-check full "$t" \
-      --gtest_filter='-*Large*:*TooLarge*'
-    case "$(basename "$t")" in
+    name=$(basename "$t")
+    if [ -z "$memcheck_only" ] || [[ "$name" =~ $memcheck_only ]]; then
+      sanitize memcheck "$t" --leak-check full
+    fi
+    [ -z "$racecheck_only" ] || [[ "$name" =~ $racecheck_only ]] || continue
+    case "$name" in
       test_cuda_spmv | test_cuda_spgemm | test_cuda_pagerank | test_cuda_mcl | test_cuda_contract | \
       test_cuda_deterministic | test_cuda_device_memory | test_cuda_bfs | test_cuda_row_stats)
-        step_bg "racecheck-$(basename "$t")" timeout "$san_limit" compute-sanitizer \
-          --tool racecheck --error-exitcode 1 "$t" --gtest_filter='-*Large*:*TooLarge*' ;;
+        sanitize racecheck "$t" ;;
     esac
   done
 fi
