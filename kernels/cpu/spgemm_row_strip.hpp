@@ -8,6 +8,10 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define GRAPHRUN_STRIP_AVX2 1
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -108,6 +112,7 @@ class StripRows : RowOperands<S, T> {
   offset_t numeric(const Strips& s, Workspace<V>& w, vertex_t* out_col, V* out_val,
                    offset_t a_begin, offset_t a_end) const {
     V* acc = w.acc.data();
+    static const AddProducts add = pick_add_products();
     const std::uint16_t* col = s.col.data();
     const float* val = s.val.data();
     offset_t t = 0;
@@ -123,7 +128,7 @@ class StripRows : RowOperands<S, T> {
           prefetch_lines(col + row_ptr[next], col + row_ptr[next + 1]);
           prefetch_lines(val + row_ptr[next], val + row_ptr[next + 1]);
         }
-        add_products(acc, aik, col, val, kb_begin, kb_end);
+        add(acc, aik, col, val, kb_begin, kb_end);
       }
       const vertex_t first = static_cast<vertex_t>(strip) * s.width;
       const vertex_t width = std::min(s.width, b_.n_cols - first);
@@ -166,6 +171,47 @@ class StripRows : RowOperands<S, T> {
 #endif
     for (; kb < end; ++kb)
       acc[col[kb]] = S::add(acc[col[kb]], S::mul(aik, static_cast<V>(val[kb])));
+  }
+
+  using AddProducts = void (*)(V*, V, const std::uint16_t*, const float*, offset_t, offset_t);
+
+#if GRAPHRUN_STRIP_AVX2
+  // add_products with four entries of B at a time: their columns in one
+  // 8-byte load, their values widened and multiplied in one AVX register;
+  // the sums still one at a time in the same order, so the same bits.
+  // Chosen at run time where the CPU has AVX2 (the build targets plain
+  // x86-64): fewer instructions per product than the SSE2 pairs, which is
+  // what the loop is bound by once B's runs are in cache.
+  [[gnu::target("avx2")]] static void add_products_avx2(V* acc, V aik, const std::uint16_t* col,
+                                                        const float* val, offset_t begin,
+                                                        offset_t end) {
+    offset_t kb = begin;
+    const __m256d a4 = _mm256_set1_pd(aik);
+    for (; kb + 4 <= end; kb += 4) {
+      const __m256d p = _mm256_mul_pd(a4, _mm256_cvtps_pd(_mm_loadu_ps(val + kb)));
+      std::uint64_t c;
+      std::memcpy(&c, col + kb, sizeof c);
+      const __m128d lo = _mm256_castpd256_pd128(p), hi = _mm256_extractf128_pd(p, 1);
+      V* x0 = acc + (c & 0xffff);
+      V* x1 = acc + ((c >> 16) & 0xffff);
+      V* x2 = acc + ((c >> 32) & 0xffff);
+      V* x3 = acc + (c >> 48);
+      _mm_store_sd(x0, _mm_add_sd(_mm_load_sd(x0), lo));
+      _mm_store_sd(x1, _mm_add_sd(_mm_load_sd(x1), _mm_unpackhi_pd(lo, lo)));
+      _mm_store_sd(x2, _mm_add_sd(_mm_load_sd(x2), hi));
+      _mm_store_sd(x3, _mm_add_sd(_mm_load_sd(x3), _mm_unpackhi_pd(hi, hi)));
+    }
+    for (; kb < end; ++kb)
+      acc[col[kb]] = S::add(acc[col[kb]], S::mul(aik, static_cast<V>(val[kb])));
+  }
+#endif
+
+  static AddProducts pick_add_products() {
+#if GRAPHRUN_STRIP_AVX2
+    if constexpr (capable)
+      if (__builtin_cpu_supports("avx2")) return add_products_avx2;
+#endif
+    return add_products;
   }
 
   // Asks for the cache lines of [begin, end) ahead of their use, into L2

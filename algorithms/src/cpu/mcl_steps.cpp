@@ -35,10 +35,15 @@ namespace {
 // rounding of a double quotient or power, as mcl.
 void renormalize_inflate(float* v, offset_t n, double mass, double r) {
   double powsum = 0;
+  // The square of a float is exact in double (48 significant bits), so
+  // x * x is the value pow(x, 2.0) returns, without the call (6% of a
+  // one-thread run at mcl's default -I 2).
+  const bool square = r == 2.0;
   for (offset_t k = 0; k < n; ++k) {
     float x = v[k];
     if (mass != 0) x = static_cast<float>(static_cast<double>(x) / mass);
-    x = static_cast<float>(std::pow(static_cast<double>(x), r));
+    const auto xd = static_cast<double>(x);
+    x = static_cast<float>(square ? xd * xd : std::pow(xd, r));
     v[k] = x;
     powsum += x;
   }
