@@ -24,7 +24,10 @@ while [ $# -gt 0 ]; do
     *) break ;;
   esac
 done
+[[ "$threads" =~ ^[1-9][0-9]*$ ]] || { echo "$0: --threads needs a positive integer, not '$threads'" >&2; exit 2; }
+[[ "$reps" =~ ^[1-9][0-9]*$ ]] || { echo "$0: --reps needs a positive integer, not '$reps'" >&2; exit 2; }
 [ $# -gt 0 ] || { echo "$0: name at least one graph file" >&2; exit 2; }
+for input in "$@"; do [ -f "$input" ] && [ -r "$input" ] || { echo "$0: cannot read $input" >&2; exit 2; }; done
 [ ${#bins[@]} -gt 0 ] || bins=(build/graphrun)
 command -v mcl >/dev/null || { echo "$0: the mcl program is not installed (Debian: mcl)" >&2; exit 2; }
 for b in "${bins[@]}"; do [ -x "$b" ] || { echo "$0: $b is not an executable" >&2; exit 2; }; done
@@ -47,7 +50,10 @@ echo "$header |"
 echo "$rule |"
 for input in "$@"; do
   f=$work/$(basename "$input" .gz)
-  gzip -dcf "$input" | grep -v '^[#%]' >"$f" || { echo "$0: cannot read $input" >&2; exit 2; }
+  gzip -dcf "$input" | grep -v '^[#%]' >"$f"
+  # grep's status 1 only says that no line was kept; gzip's failure is a damaged file.
+  [ "${PIPESTATUS[0]}" = 0 ] || { echo "$0: cannot decompress $input" >&2; exit 2; }
+  [ -s "$f" ] || { echo "$0: $input has no edges (empty, or comments only)" >&2; exit 2; }
   declare -a mt=()
   declare -A gt=()
   for ((r = 0; r < reps; r++)); do
