@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "graphrun/engine/coo.hpp"
@@ -84,26 +85,36 @@ const test::GraphShape kShapes[] = {test::GraphShape::erdos_renyi,  test::GraphS
                                     test::GraphShape::chain,        test::GraphShape::star,
                                     test::GraphShape::disconnected, test::GraphShape::no_sinks};
 
-TEST_F(CudaBfs, RandomGraphsEveryDirectionRule) {
-  std::uint64_t seed = 100;
-  for (auto shape : kShapes)
-    for (bool directed : {true, false}) {
-      const Graph g = test::random_graph(shape, 2000, 4.0, directed, false, seed++);
-      for (vertex_t source : sources_of(g))
-        for (double alpha : {15.0, 0.0, inf})
-          for (bool parents : {false, true}) {
-            BfsOptions o;
-            o.alpha = alpha;
-            o.beta = alpha == inf ? inf : 18.0;
-            o.parents = parents;
-            const std::string where = test::to_string(shape) +
-                                      (directed ? " directed" : " undirected") + " source " +
-                                      std::to_string(source) + " alpha " + std::to_string(alpha) +
-                                      (parents ? " parents" : "");
-            expect_same(cpu_, gpu_, g, source, o, where);
-          }
-    }
+// One case per shape and direction, so that the sanitizer runs can spread them over shards.
+class CudaBfsRandom : public CudaBfs,
+                      public ::testing::WithParamInterface<std::tuple<test::GraphShape, bool>> {};
+
+TEST_P(CudaBfsRandom, EveryDirectionRule) {
+  const auto [shape, directed] = GetParam();
+  const std::uint64_t seed = 100 + 2 * static_cast<std::uint64_t>(shape) + (directed ? 0 : 1);
+  const Graph g = test::random_graph(shape, 2000, 4.0, directed, false, seed);
+  for (vertex_t source : sources_of(g))
+    for (double alpha : {15.0, 0.0, inf})
+      for (bool parents : {false, true}) {
+        BfsOptions o;
+        o.alpha = alpha;
+        o.beta = alpha == inf ? inf : 18.0;
+        o.parents = parents;
+        const std::string where = test::to_string(shape) +
+                                  (directed ? " directed" : " undirected") + " source " +
+                                  std::to_string(source) + " alpha " + std::to_string(alpha) +
+                                  (parents ? " parents" : "");
+        expect_same(cpu_, gpu_, g, source, o, where);
+      }
 }
+
+INSTANTIATE_TEST_SUITE_P(Shapes, CudaBfsRandom,
+                         ::testing::Combine(::testing::ValuesIn(kShapes), ::testing::Bool()),
+                         [](const auto& shape_and_direction) {
+                           return test::to_string(std::get<0>(shape_and_direction.param)) +
+                                  (std::get<1>(shape_and_direction.param) ? "_directed"
+                                                                          : "_undirected");
+                         });
 
 TEST_F(CudaBfs, EveryFormatForThePullSteps) {
   for (auto shape :
