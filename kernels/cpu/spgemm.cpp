@@ -59,24 +59,101 @@ class SpgemmKernel : RowOperands<S, T> {
   }
 
   // The numeric phase alone, each row into the thread's buffers and then to
-  // `sink` (spgemm_rows).
+  // `sink` (spgemm_rows). The rows that go through B's strips are gathered
+  // into batches, each swept strip by strip (StripRows::numeric_batch), and
+  // handed to `sink` when their batch is done.
   void stream(const Plan& p, std::vector<Workspace<V>>& ws, offset_t longest,
               const SpgemmRowSink<V>& sink) const {
     // One more than the longest row: the strip path's read-out writes a slot
     // past the row's last entry before it knows it is the last. Each thread
     // sizes its own on its first row, so the pages are its own.
-    std::vector<std::vector<vertex_t>> cols(ws.size());
-    std::vector<std::vector<V>> vals(ws.size());
-    for_each_row(p, ws, [&](int t, vertex_t i, Workspace<V>& w) {
-      std::vector<vertex_t>& col = cols[t];
-      std::vector<V>& val = vals[t];
-      if (col.empty()) {
-        col.resize(static_cast<std::size_t>(longest) + 1);
-        val.resize(static_cast<std::size_t>(longest) + 1);
+    std::vector<RowBuffers> bufs(ws.size());
+    const offset_t batch_entries = std::max<offset_t>(
+        longest + 1, SpgemmTuning::strip_batch_bytes / offset_t{sizeof(vertex_t) + sizeof(V)});
+    for_each_task(p, ws, [&](int t, const Task& task, Workspace<V>& w) {
+      RowBuffers& b = bufs[t];
+      if (b.col.empty()) {
+        b.col.resize(static_cast<std::size_t>(longest) + 1);
+        b.val.resize(static_cast<std::size_t>(longest) + 1);
       }
-      const offset_t len = numeric_row(p, i, w, col.data(), val.data(), -1);
-      sink(t, i, col.data(), val.data(), len);
+      for (vertex_t i = task.begin; i < task.end; ++i) {
+        if (!uses_strips(p, i)) {
+          const offset_t len = numeric_row(p, i, w, b.col.data(), b.val.data(), -1);
+          sink(t, i, b.col.data(), b.val.data(), len);
+          continue;
+        }
+        const offset_t room = std::min<offset_t>(p.ip[i], b_.n_cols) + 1;
+        if (b.batch_used + room > batch_entries) flush_batch(p, w, b, t, sink);
+        if (b.batch_col.empty()) {
+          b.batch_col.resize(static_cast<std::size_t>(batch_entries));
+          b.batch_val.resize(static_cast<std::size_t>(batch_entries));
+        }
+        b.rows.push_back(i);
+        b.starts.push_back(b.batch_used);
+        b.batch_used += room;
+      }
+      flush_batch(p, w, b, t, sink);
     });
+  }
+
+ private:
+  // A thread's output buffers: one row's, and a batch of strip rows'.
+  struct RowBuffers {
+    std::vector<vertex_t> col;
+    std::vector<V> val;
+    std::vector<vertex_t> rows;    // the batch's rows, in order
+    std::vector<offset_t> starts;  // where each begins in batch_col/batch_val
+    offset_t batch_used = 0;
+    std::vector<vertex_t> batch_col;
+    std::vector<V> batch_val;
+    std::vector<vertex_t*> out_col;  // per row of the batch, for numeric_batch
+    std::vector<V*> out_val;
+    std::vector<offset_t> len;
+  };
+
+  bool uses_strips(const Plan& p, vertex_t i) const {
+    if constexpr (StripRows<S, T>::capable)
+      return p.kind[i] == SpgemmRowKind::dense && p.strips.count > 0 && p.ip[i] >= p.strips.min_ip;
+    return false;
+  }
+
+  // The batch's rows computed strip by strip, then each to `sink`. (Only
+  // the strip path's semiring and type ever fill a batch.)
+  void flush_batch(const Plan& p, Workspace<V>& w, RowBuffers& b, int t,
+                   const SpgemmRowSink<V>& sink) const {
+    const int n = static_cast<int>(b.rows.size());
+    if (n == 0) return;
+    if constexpr (StripRows<S, T>::capable) {
+      b.out_col.resize(b.rows.size());
+      b.out_val.resize(b.rows.size());
+      b.len.resize(b.rows.size());
+      for (int r = 0; r < n; ++r) {
+        b.out_col[r] = b.batch_col.data() + b.starts[r];
+        b.out_val[r] = b.batch_val.data() + b.starts[r];
+      }
+      strips_.numeric_batch(p.strips, w, b.rows.data(), n, b.out_col.data(), b.out_val.data(),
+                            b.len.data());
+      for (int r = 0; r < n; ++r) sink(t, b.rows[r], b.out_col[r], b.out_val[r], b.len[r]);
+    } else {
+      (void)p, (void)w, (void)t, (void)sink;
+    }
+    b.rows.clear();
+    b.starts.clear();
+    b.batch_used = 0;
+  }
+
+  // f(thread, task, the thread's workspace) for every task of the plan,
+  // handed out one at a time.
+  template <class TaskFn>
+  void for_each_task(const Plan& p, std::vector<Workspace<V>>& ws, TaskFn&& f) const {
+    const int n_tasks = static_cast<int>(p.tasks.size());
+#pragma omp parallel num_threads(threads_) if (p.parallel)
+    {
+      const int t = omp_get_thread_num();
+      Workspace<V>& w = ws[t];
+#pragma omp for schedule(dynamic, 1)
+      for (int task = 0; task < n_tasks; ++task) f(t, p.tasks[task], w);
+    }
   }
 
  private:
@@ -87,15 +164,9 @@ class SpgemmKernel : RowOperands<S, T> {
   // tasks handed out one at a time, a task's rows in order.
   template <class RowFn>
   void for_each_row(const Plan& p, std::vector<Workspace<V>>& ws, RowFn&& f) const {
-    const int n_tasks = static_cast<int>(p.tasks.size());
-#pragma omp parallel num_threads(threads_) if (p.parallel)
-    {
-      const int t = omp_get_thread_num();
-      Workspace<V>& w = ws[t];
-#pragma omp for schedule(dynamic, 1)
-      for (int task = 0; task < n_tasks; ++task)
-        for (vertex_t i = p.tasks[task].begin; i < p.tasks[task].end; ++i) f(t, i, w);
-    }
+    for_each_task(p, ws, [&](int t, const Task& task, Workspace<V>& w) {
+      for (vertex_t i = task.begin; i < task.end; ++i) f(t, i, w);
+    });
   }
 
   // nnz(C(i,:)), from the agent of the row's kind.
@@ -140,7 +211,7 @@ class SpgemmKernel : RowOperands<S, T> {
         return hash_.numeric(p, i, w, out_col, out_val, len, a_begin, a_end);
       case SpgemmRowKind::dense:
         if constexpr (StripRows<S, T>::capable)
-          if (p.strips.count > 0 && p.ip[i] >= p.strips.min_ip)
+          if (uses_strips(p, i))
             return strips_.numeric(p.strips, w, out_col, out_val, a_begin, a_end);
         if (b_.n_cols / 64 + 1 <= p.ip[i])
           return dense_.numeric_many(w, out_col, out_val, a_begin, a_end);
@@ -301,6 +372,7 @@ void spgemm_rows(const CsrView<T>& a, const CsrView<T>& b, int threads,
     *stats = SpgemmStats{};
     plan_stats(plan, *stats);
     stats->strip_rows = plan.strips.rows;
+    stats->strips = plan.strips.count;
     stats->analysis_ms = planned.analysis_ms;
     stats->numeric_ms = t0.ms();
     stats->total_ms = t_start.ms();

@@ -45,8 +45,15 @@ class StripRows : RowOperands<S, T> {
   void build(Plan& p, int threads) const {
     if constexpr (capable) {
       if (!p.any_dense || b_.n_cols == 0 || b_.n_rows == 0) return;
-      const std::int64_t count = (b_.n_cols + Tuning::strip_cols - 1) / Tuning::strip_cols;
+      std::int64_t count = (b_.n_cols + Tuning::strip_cols - 1) / Tuning::strip_cols;
       if (b_.nnz < Tuning::strip_min_row_entries * count * b_.n_rows) return;
+      // Narrower where B is large (SpgemmTuning::strip_bytes), as long as
+      // B's rows keep strip_min_row_entries per strip on average.
+      const std::int64_t bytes =
+          b_.nnz * static_cast<std::int64_t>(sizeof(std::uint16_t) + sizeof(float));
+      const std::int64_t by_bytes = (bytes + Tuning::strip_bytes - 1) / Tuning::strip_bytes;
+      const std::int64_t most = b_.nnz / (Tuning::strip_min_row_entries * b_.n_rows);
+      count = std::max(count, std::min({by_bytes, most, std::int64_t{b_.n_cols}}));
       const std::int64_t min_ip = Tuning::strip_min_products_per_col * b_.n_cols;
       std::int64_t rows = 0, ip = 0;
       for (vertex_t i = 0; i < a_.n_rows; ++i)
@@ -106,45 +113,73 @@ class StripRows : RowOperands<S, T> {
   // to the strip's accumulators (in the order k runs through A(i,:), as on
   // the other paths, so the sums are the same to the bit), then the strip's
   // non-zero sums are written out in column order and the accumulators
-  // zeroed behind. While one row of the strip is summed, the next one is
-  // prefetched: the strips of a row are short runs that the hardware
-  // prefetcher would meet cold, each from DRAM when B is large.
+  // zeroed behind.
   offset_t numeric(const Strips& s, Workspace<V>& w, vertex_t* out_col, V* out_val,
                    offset_t a_begin, offset_t a_end) const {
-    V* acc = w.acc.data();
-    static const AddProducts add = pick_add_products();
-    const std::uint16_t* col = s.col.data();
-    const float* val = s.val.data();
     offset_t t = 0;
     for (int strip = 0; strip < s.count; ++strip) {
-      const offset_t* row_ptr = s.row_ptr.data() + static_cast<std::size_t>(strip) *
-                                                       (static_cast<std::size_t>(b_.n_rows) + 1);
-      for (offset_t ka = a_begin; ka < a_end; ++ka) {
-        const vertex_t k = a_.col_idx[ka];
-        const V aik = a_entry(ka);
-        const offset_t kb_begin = row_ptr[k], kb_end = row_ptr[k + 1];
-        if (ka + 1 < a_end) {
-          const vertex_t next = a_.col_idx[ka + 1];
-          prefetch_lines(col + row_ptr[next], col + row_ptr[next + 1]);
-          prefetch_lines(val + row_ptr[next], val + row_ptr[next + 1]);
-        }
-        add(acc, aik, col, val, kb_begin, kb_end);
-      }
-      const vertex_t first = static_cast<vertex_t>(strip) * s.width;
-      const vertex_t width = std::min(s.width, b_.n_cols - first);
-      // Branch-free: the slot at t is overwritten until a non-zero sum
-      // claims it (hence the spare slot past the row in stream()).
-      for (vertex_t j = 0; j < width; ++j) {
-        const V x = acc[j];
-        out_col[t] = first + j;
-        out_val[t] = x;
-        t += x != S::zero();
-        acc[j] = S::zero();
-      }
+      add_strip(s, strip, w.acc.data(), a_begin, a_end);
+      t += read_out(s, strip, w.acc.data(), out_col + t, out_val + t);
     }
     return t;
   }
 
+  // Rows rows[0, n) strip by strip: strip 0 of every row of the batch, then
+  // strip 1, and so on, so that a strip of B is read from DRAM once for the
+  // batch and from cache for its other rows (SpgemmTuning::strip_bytes).
+  // Row r is written to out_col[r], out_val[r] (room for min(IP, n_cols) + 1
+  // entries); its length to len[r]. The same sums as numeric(), to the bit.
+  void numeric_batch(const Strips& s, Workspace<V>& w, const vertex_t* rows, int n,
+                     vertex_t* const* out_col, V* const* out_val, offset_t* len) const {
+    std::fill(len, len + n, offset_t{0});
+    for (int strip = 0; strip < s.count; ++strip)
+      for (int r = 0; r < n; ++r) {
+        const vertex_t i = rows[r];
+        add_strip(s, strip, w.acc.data(), a_.row_ptr[i], a_.row_ptr[i + 1]);
+        len[r] += read_out(s, strip, w.acc.data(), out_col[r] + len[r], out_val[r] + len[r]);
+      }
+  }
+
+ private:
+  // Every product of A(i, a_begin..a_end) in strip `strip`, added to acc.
+  // While one row of the strip is summed, the next one is prefetched: the
+  // strips of a row are short runs that the hardware prefetcher would meet
+  // cold.
+  void add_strip(const Strips& s, int strip, V* acc, offset_t a_begin, offset_t a_end) const {
+    static const AddProducts add = pick_add_products();
+    const std::uint16_t* col = s.col.data();
+    const float* val = s.val.data();
+    const offset_t* row_ptr = s.row_ptr.data() + static_cast<std::size_t>(strip) *
+                                                     (static_cast<std::size_t>(b_.n_rows) + 1);
+    for (offset_t ka = a_begin; ka < a_end; ++ka) {
+      const vertex_t k = a_.col_idx[ka];
+      if (ka + 1 < a_end) {
+        const vertex_t next = a_.col_idx[ka + 1];
+        prefetch_lines(col + row_ptr[next], col + row_ptr[next + 1]);
+        prefetch_lines(val + row_ptr[next], val + row_ptr[next + 1]);
+      }
+      add(acc, a_entry(ka), col, val, row_ptr[k], row_ptr[k + 1]);
+    }
+  }
+
+  // The strip's non-zero sums, in column order, to out_col/out_val; the
+  // accumulators zeroed behind. Branch-free: the slot at t is overwritten
+  // until a non-zero sum claims it (hence the spare slot past every row).
+  offset_t read_out(const Strips& s, int strip, V* acc, vertex_t* out_col, V* out_val) const {
+    const vertex_t first = static_cast<vertex_t>(strip) * s.width;
+    const vertex_t width = std::min(s.width, b_.n_cols - first);
+    offset_t t = 0;
+    for (vertex_t j = 0; j < width; ++j) {
+      const V x = acc[j];
+      out_col[t] = first + j;
+      out_val[t] = x;
+      t += x != S::zero();
+      acc[j] = S::zero();
+    }
+    return t;
+  }
+
+ public:
   // acc[col[kb]] += aik * val[kb] for kb in [begin, end), in that order.
   // With SSE2, two entries of B are widened and multiplied at once (a
   // product of two floats is exact in double, so this is the scalar loop's

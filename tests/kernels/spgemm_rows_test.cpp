@@ -4,6 +4,7 @@
 // PlusTimes<double> takes over positive float entries (long dense rows
 // expanded against B cut into vertical strips, read out by their non-zero
 // sums): B narrower than one strip, several strips with a narrower last one,
+// B large enough to be cut by its bytes (the long rows then in batches),
 // empty rows, one huge row beside short ones, power-law rows, rectangular
 // products; and the inputs that must keep it off (a zero, a negative entry).
 #include <gtest/gtest.h>
@@ -72,8 +73,9 @@ Csr<float> positive(Csr<float> m, std::uint64_t seed) {
 }
 
 // Compares spgemm_rows with spgemm at 1, 2 and 3 threads; returns the
-// strip rows of the last run.
-std::int64_t check(const Csr<float>& a, const Csr<float>& b, const std::string& what) {
+// strip rows of the last run, and its number of strips in *strips.
+std::int64_t check(const Csr<float>& a, const Csr<float>& b, const std::string& what,
+                   int* strips = nullptr) {
   const Csr<double> want = cpu::spgemm<PlusTimes<double>>(a.view(), b.view(), 1);
   std::int64_t strip_rows = -1;
   for (const int threads : {1, 2, 3}) {
@@ -84,6 +86,7 @@ std::int64_t check(const Csr<float>& a, const Csr<float>& b, const std::string& 
       EXPECT_EQ(stats.strip_rows, strip_rows) << what;
     }
     strip_rows = stats.strip_rows;
+    if (strips) *strips = stats.strips;
   }
   return strip_rows;
 }
@@ -93,7 +96,8 @@ struct Case {
   vertex_t m, k, n;  // A is m x k, B is k x n
   MatrixShape shape_a, shape_b;
   double per_row_a, per_row_b;
-  bool strips;  // whether some row must take the strip path
+  bool strips;         // whether some row must take the strip path
+  int min_strips = 0;  // at least this many strips of B (0: not checked)
 };
 
 TEST(SpgemmRowsCpu, SameRowsAsSpgemm) {
@@ -103,6 +107,11 @@ TEST(SpgemmRowsCpu, SameRowsAsSpgemm) {
       {"sparse_3001", 3001, 3001, 3001, MatrixShape::uniform, MatrixShape::uniform, 6, 6, false},
       // One strip (B narrower than strip_cols).
       {"dense_3000", 3000, 3000, 3000, MatrixShape::uniform, MatrixShape::uniform, 60, 60, true},
+      // B of about 15 MB, more than SpgemmTuning::strip_bytes: cut into
+      // strips by its bytes, not into the one strip its columns would need,
+      // and the long rows swept through them in batches of about a hundred.
+      {"wide_b_1500x3000x3000", 1500, 3000, 3000, MatrixShape::uniform, MatrixShape::uniform, 40,
+       1000, true, 2},
       // Two strips of 2500 columns, about half the rows long enough for them.
       {"dense_5000", 5000, 5000, 5000, MatrixShape::uniform, MatrixShape::uniform, 100, 100, true},
       // Three strips, the last narrower (3001, 3001, 2999 columns).
@@ -129,8 +138,12 @@ TEST(SpgemmRowsCpu, SameRowsAsSpgemm) {
         positive(random_csr<float>(c.m, c.k, c.shape_a, c.per_row_a, false, seed), seed + 1);
     const Csr<float> b =
         positive(random_csr<float>(c.k, c.n, c.shape_b, c.per_row_b, false, seed + 2), seed + 3);
-    const std::int64_t strip_rows = check(a, b, c.name);
+    int strips = 0;
+    const std::int64_t strip_rows = check(a, b, c.name, &strips);
     if (::testing::Test::HasFatalFailure()) return;
+    if (c.min_strips > 0) {
+      EXPECT_GE(strips, c.min_strips) << c.name;
+    }
     if (c.strips)
       EXPECT_GT(strip_rows, 0) << c.name;
     else

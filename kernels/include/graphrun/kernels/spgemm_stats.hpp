@@ -16,9 +16,10 @@ struct SpgemmStats {
   std::int64_t rows_per_group[4] = {0, 0, 0, 0};
   // CPU spgemm_rows: dense rows expanded strip by strip (SpgemmTuning::strip_cols).
   std::int64_t strip_rows = 0;
-  int tasks = 0;                    // CPU: row tasks handed to the threads
-  int chunks = 1;                   // GPU: row chunks of the numeric phase
-  int symbolic_chunks = 1;          // GPU: row chunks of the symbolic phase
+  int strips = 0;           // CPU spgemm_rows: how many vertical strips B was cut into for them
+  int tasks = 0;            // CPU: row tasks handed to the threads
+  int chunks = 1;           // GPU: row chunks of the numeric phase
+  int symbolic_chunks = 1;  // GPU: row chunks of the symbolic phase
   std::int64_t global_rows = 0;     // GPU: rows whose symbolic table lives in global memory
   std::int64_t dense_rows = 0;      // GPU: rows of C accumulated in a bitmap (numeric phase)
   std::size_t workspace_bytes = 0;  // GPU: largest pool allocation of the call

@@ -119,6 +119,19 @@ struct SpgemmTuning {
   // ...and those rows have this many products per entry of B, to pay for
   // the copy of B.
   static constexpr std::int64_t strip_min_products_per_entry = 16;
+  // Where B is large, its strips are cut narrower than strip_cols, to about
+  // this many bytes each (columns, values), and the long rows go through
+  // them in batches, strip by strip: each strip is then read from DRAM once
+  // per batch and from cache by the batch's other rows, instead of once per
+  // row. Without it an iterand of tens of MB streams from DRAM for every
+  // row and the expansion is bound by DRAM bandwidth (yeast-ppi-biogrid:
+  // 64 GB for 10.7e9 products). Sized to a share of a last-level cache that
+  // other threads and processes use too; narrower strips stop at
+  // strip_min_row_entries.
+  static constexpr std::int64_t strip_bytes = std::int64_t{8} << 20;
+  // A batch takes rows until their outputs (up to min(IP, n_cols) entries
+  // each) would pass this many bytes, which stay beside the strip in cache.
+  static constexpr std::int64_t strip_batch_bytes = std::int64_t{4} << 20;
   // Tasks per thread: enough for dynamic scheduling to even out the load.
   static constexpr std::int64_t tasks_per_thread = 32;
   // Least work (IP + entries of A) in a task, so small products do not pay
