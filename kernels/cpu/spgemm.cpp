@@ -210,9 +210,7 @@ class SpgemmKernel : RowOperands<S, T> {
       case SpgemmRowKind::hash:
         return hash_.numeric(p, i, w, out_col, out_val, len, a_begin, a_end);
       case SpgemmRowKind::dense:
-        if constexpr (StripRows<S, T>::capable)
-          if (uses_strips(p, i))
-            return strips_.numeric(p.strips, w, out_col, out_val, a_begin, a_end);
+        // (The rows that use B's strips never come here: stream() batches them.)
         if (b_.n_cols / 64 + 1 <= p.ip[i])
           return dense_.numeric_many(w, out_col, out_val, a_begin, a_end);
         return dense_.numeric(w, out_col, out_val, len, a_begin, a_end);

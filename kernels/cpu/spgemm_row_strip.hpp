@@ -1,8 +1,10 @@
 // The strip agent of the CPU SpGEMM: spgemm_rows' long dense rows of
 // PlusTimes<double> over float entries, expanded against a copy of B cut
-// into vertical strips (SpgemmTuning::strip_cols), so that a strip's
-// accumulators stay in L1 while B's rows stream past. It plans its own
-// strips (build), as only spgemm_rows uses them and only when they pay.
+// into vertical strips (SpgemmTuning::strip_cols, and narrower by
+// strip_bytes where B is large), so that a strip's accumulators stay in L1
+// while B's rows stream past, and a batch of rows sweeps one strip while it
+// is in cache. It plans its own strips (build), as only spgemm_rows uses
+// them and only when they pay.
 #pragma once
 
 #if defined(__SSE2__)
@@ -108,27 +110,16 @@ class StripRows : RowOperands<S, T> {
     }
   }
 
-  // A long dense row against B's strips (SpgemmTuning::strip_cols): for
-  // each strip in turn, every product of the row that falls in it is added
-  // to the strip's accumulators (in the order k runs through A(i,:), as on
-  // the other paths, so the sums are the same to the bit), then the strip's
-  // non-zero sums are written out in column order and the accumulators
-  // zeroed behind.
-  offset_t numeric(const Strips& s, Workspace<V>& w, vertex_t* out_col, V* out_val,
-                   offset_t a_begin, offset_t a_end) const {
-    offset_t t = 0;
-    for (int strip = 0; strip < s.count; ++strip) {
-      add_strip(s, strip, w.acc.data(), a_begin, a_end);
-      t += read_out(s, strip, w.acc.data(), out_col + t, out_val + t);
-    }
-    return t;
-  }
-
-  // Rows rows[0, n) strip by strip: strip 0 of every row of the batch, then
-  // strip 1, and so on, so that a strip of B is read from DRAM once for the
-  // batch and from cache for its other rows (SpgemmTuning::strip_bytes).
-  // Row r is written to out_col[r], out_val[r] (room for min(IP, n_cols) + 1
-  // entries); its length to len[r]. The same sums as numeric(), to the bit.
+  // Long dense rows rows[0, n) against B's strips: strip 0 of every row of
+  // the batch, then strip 1, and so on, so that a strip of B is read from
+  // DRAM once for the batch and from cache for its other rows
+  // (SpgemmTuning::strip_bytes). For each row and strip, every product of
+  // the row that falls in the strip is added to the strip's accumulators (in
+  // the order k runs through A(i,:), as on the other paths, so the sums are
+  // the same to the bit), then the strip's non-zero sums are appended to the
+  // row's output in column order and the accumulators zeroed behind. Row r
+  // is written to out_col[r], out_val[r] (room for min(IP, n_cols) + 1
+  // entries); its length to len[r].
   void numeric_batch(const Strips& s, Workspace<V>& w, const vertex_t* rows, int n,
                      vertex_t* const* out_col, V* const* out_val, offset_t* len) const {
     std::fill(len, len + n, offset_t{0});
