@@ -106,9 +106,7 @@ class SpgemmKernel : RowOperands<S, T> {
     offset_t batch_used = 0;
     std::vector<vertex_t> batch_col;
     std::vector<V> batch_val;
-    std::vector<vertex_t*> out_col;  // per row of the batch, for numeric_batch
-    std::vector<V*> out_val;
-    std::vector<offset_t> len;
+    std::vector<offset_t> len;  // per row of the batch, from numeric_batch
   };
 
   bool uses_strips(const Plan& p, vertex_t i) const {
@@ -124,16 +122,12 @@ class SpgemmKernel : RowOperands<S, T> {
     const int n = static_cast<int>(b.rows.size());
     if (n == 0) return;
     if constexpr (StripRows<S, T>::capable) {
-      b.out_col.resize(b.rows.size());
-      b.out_val.resize(b.rows.size());
       b.len.resize(b.rows.size());
-      for (int r = 0; r < n; ++r) {
-        b.out_col[r] = b.batch_col.data() + b.starts[r];
-        b.out_val[r] = b.batch_val.data() + b.starts[r];
-      }
-      strips_.numeric_batch(p.strips, w, b.rows.data(), n, b.out_col.data(), b.out_val.data(),
-                            b.len.data());
-      for (int r = 0; r < n; ++r) sink(t, b.rows[r], b.out_col[r], b.out_val[r], b.len[r]);
+      strips_.numeric_batch(p.strips, w, b.rows.data(), n, b.starts.data(), b.batch_col.data(),
+                            b.batch_val.data(), b.len.data());
+      for (int r = 0; r < n; ++r)
+        sink(t, b.rows[r], b.batch_col.data() + b.starts[r], b.batch_val.data() + b.starts[r],
+             b.len[r]);
     } else {
       (void)p, (void)w, (void)t, (void)sink;
     }
@@ -156,7 +150,6 @@ class SpgemmKernel : RowOperands<S, T> {
     }
   }
 
- private:
   using Operands = RowOperands<S, T>;
   using Operands::a_, Operands::b_, Operands::a_entry, Operands::b_entry;
 

@@ -118,16 +118,17 @@ class StripRows : RowOperands<S, T> {
   // the order k runs through A(i,:), as on the other paths, so the sums are
   // the same to the bit), then the strip's non-zero sums are appended to the
   // row's output in column order and the accumulators zeroed behind. Row r
-  // is written to out_col[r], out_val[r] (room for min(IP, n_cols) + 1
-  // entries); its length to len[r].
+  // is written to out_col + starts[r], out_val + starts[r] (room for
+  // min(IP, n_cols) + 1 entries); its length to len[r].
   void numeric_batch(const Strips& s, Workspace<V>& w, const vertex_t* rows, int n,
-                     vertex_t* const* out_col, V* const* out_val, offset_t* len) const {
+                     const offset_t* starts, vertex_t* out_col, V* out_val, offset_t* len) const {
     std::fill(len, len + n, offset_t{0});
     for (int strip = 0; strip < s.count; ++strip)
       for (int r = 0; r < n; ++r) {
         const vertex_t i = rows[r];
+        const offset_t at = starts[r] + len[r];
         add_strip(s, strip, w.acc.data(), a_.row_ptr[i], a_.row_ptr[i + 1]);
-        len[r] += read_out(s, strip, w.acc.data(), out_col[r] + len[r], out_val[r] + len[r]);
+        len[r] += read_out(s, strip, w.acc.data(), out_col + at, out_val + at);
       }
   }
 
