@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "graphrun/algorithms/bfs.hpp"
+#include "graphrun/algorithms/components.hpp"
 #include "graphrun/algorithms/mcl.hpp"
 #include "graphrun/algorithms/pagerank.hpp"
 #include "graphrun/engine/context.hpp"
@@ -102,6 +103,18 @@ struct ContractProducts {
   double compute_seconds = 0;  // the two products alone, without transfers
 };
 
+// ---- Connected components ------------------------------------------------
+
+// A backend's components: label[v] names v's component by one of its
+// vertices, the same for all of them (any one: the driver renames each
+// component after its smallest vertex).
+struct ComponentLabels {
+  std::vector<vertex_t> label;
+  int iterations = 1;
+  bool complete = true;        // false when on_iteration stopped the run
+  double compute_seconds = 0;  // the device's computation alone; 0 on the CPU
+};
+
 // ---- The seam -------------------------------------------------------------
 
 class Backend {
@@ -125,6 +138,11 @@ class Backend {
   virtual BfsResult bfs(Context& ctx, const Graph& g, vertex_t source,
                         const BfsOptions& options) const = 0;
 
+  // Weak or strong components (options.strong) of a graph of n >= 1
+  // vertices.
+  virtual ComponentLabels components(Context& ctx, const Graph& g,
+                                     const ComponentsOptions& options) const = 0;
+
   // A read as a pattern (entries 1) unless g is weighted; s: S (n_labels ×
   // n); st: Sᵀ.
   virtual ContractProducts contract_products(Context& ctx, const Graph& g, const Csr<double>& s,
@@ -140,6 +158,8 @@ class Backend {
       Context& ctx, const Graph& g, const PageRankSetup& setup, PageRankResult& result);          \
   static std::unique_ptr<MclSteps> mcl(Context& ctx, const Graph& g, const MclOptions& options);  \
   static BfsResult bfs(Context& ctx, const Graph& g, vertex_t source, const BfsOptions& options); \
+  static ComponentLabels components(Context& ctx, const Graph& g,                                 \
+                                    const ComponentsOptions& options);                            \
   static ContractProducts contract_products(Context& ctx, const Graph& g, const Csr<double>& s,   \
                                             const Csr<double>& st);
 
@@ -159,6 +179,10 @@ class BackendOf final : public Backend {
   BfsResult bfs(Context& ctx, const Graph& g, vertex_t source,
                 const BfsOptions& options) const override {
     return Impl::bfs(ctx, g, source, options);
+  }
+  ComponentLabels components(Context& ctx, const Graph& g,
+                             const ComponentsOptions& options) const override {
+    return Impl::components(ctx, g, options);
   }
   ContractProducts contract_products(Context& ctx, const Graph& g, const Csr<double>& s,
                                      const Csr<double>& st) const override {

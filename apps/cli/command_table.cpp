@@ -7,6 +7,7 @@
 #define GRAPHRUN_COMMAND_TABLE(COMMAND) \
   COMMAND(pagerank)                     \
   COMMAND(bfs)                          \
+  COMMAND(cc)                           \
   COMMAND(spgemm)                       \
   COMMAND(contract)                     \
   COMMAND(mcl)                          \

@@ -7,6 +7,7 @@
 //        direction rules; parents valid.
 //   PageRank: within 1e-9 (L1) of a serial push-style reference at
 //        tol 1e-12, ranks sum to 1, and two runs are bit-identical.
+//   Components: weak and strong labels equal Boost's.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,10 +19,12 @@
 #include <vector>
 
 #include "graphrun/algorithms/bfs.hpp"
+#include "graphrun/algorithms/components.hpp"
 #include "graphrun/algorithms/pagerank.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/io/load.hpp"
 #include "support/algorithm_oracles.hpp"
+#include "support/components_oracle.hpp"
 #include "support/shared_graphs.hpp"
 
 namespace graphrun {
@@ -79,6 +82,15 @@ void check_pagerank(const Graph& g, const std::string& what) {
   EXPECT_LE(test::l1_distance(a.rank, expect), 1e-9) << what;
 }
 
+void check_components(const Graph& g, const std::string& what) {
+  Context ctx(Device::cpu, 2);
+  EXPECT_EQ(connected_components(ctx, g).component, test::boost_weak_components(g)) << what;
+  ComponentsOptions strong;
+  strong.strong = true;
+  EXPECT_EQ(connected_components(ctx, g, strong).component, test::boost_strong_components(g))
+      << what;
+}
+
 void check_folder(const fs::path& root, bool also_undirected, int& checked) {
   for (const fs::path& file : graph_files(root)) {
     for (bool undirected : {false, true}) {
@@ -95,6 +107,7 @@ void check_folder(const fs::path& root, bool also_undirected, int& checked) {
       SCOPED_TRACE(what);
       check_bfs(g, what);
       check_pagerank(g, what);
+      check_components(g, what);
       ++checked;
     }
   }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "../backend.hpp"
 
@@ -12,5 +13,10 @@ namespace graphrun::detail {
 struct CpuSteps {
   GRAPHRUN_BACKEND_STEPS
 };
+
+// Labels of the weak (Afforest) and strong (Tarjan) components, each
+// component labelled by one of its vertices.
+std::vector<vertex_t> cpu_weak_components(const Context& ctx, const Graph& g);
+std::vector<vertex_t> cpu_strong_components(const Graph& g);
 
 }  // namespace graphrun::detail

@@ -1,0 +1,128 @@
+// Weak components on the CPU: Afforest (Sutton, Ben-Nun, Barak, "Optimizing
+// Parallel Graph Connectivity Computation via Subgraph Sampling", IPDPS
+// 2018), the algorithm of the GAP reference's cc.cc.
+//
+// A union-find forest in `comp`, where every link hooks the larger of two
+// roots under the smaller with a compare-and-swap, so a root is always the
+// smallest vertex of its tree and no lock is taken:
+//   1. link every vertex to its first `sample_rounds` neighbours, compressing
+//      the trees after each round: on most graphs this already joins the
+//      giant component;
+//   2. read the root of 1024 random vertices and take the most frequent one;
+//   3. link the remaining edges of every vertex outside that component. An
+//      edge between a vertex inside and one outside is met from the outside
+//      vertex, so this is exact for an undirected graph (every edge stored
+//      both ways). A directed graph stores u -> v in u's row only, so there
+//      step 3 reads every vertex's row: weak components need each edge once,
+//      in either direction, and never the transpose.
+// Plain loads and stores of `comp` are std::atomic_ref relaxed: the
+// compare-and-swap is the only ordering the forest needs, and a stale read
+// only sends a link round its loop once more.
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "cpu_backend.hpp"
+
+namespace graphrun::detail {
+
+namespace {
+
+constexpr int sample_rounds = 2;
+constexpr int sample_vertices = 1024;
+
+class Forest {
+ public:
+  explicit Forest(std::vector<vertex_t>& comp) : comp_(comp.data()) {}
+
+  vertex_t parent(vertex_t v) const {
+    return std::atomic_ref<vertex_t>(comp_[v]).load(std::memory_order_relaxed);
+  }
+
+  // Joins the trees of u and v (gapbs's Link).
+  void link(vertex_t u, vertex_t v) const {
+    vertex_t p1 = parent(u), p2 = parent(v);
+    while (p1 != p2) {
+      const vertex_t high = std::max(p1, p2), low = std::min(p1, p2);
+      vertex_t p_high = parent(high);
+      if (p_high == low) return;  // already hooked there
+      if (p_high == high && std::atomic_ref<vertex_t>(comp_[high])
+                                .compare_exchange_strong(p_high, low, std::memory_order_relaxed))
+        return;
+      p1 = parent(parent(high));
+      p2 = parent(low);
+    }
+  }
+
+  // Points every vertex at its root.
+  void compress(vertex_t n, int threads) const {
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 16384)
+    for (vertex_t v = 0; v < n; ++v) {
+      vertex_t p = parent(v);
+      while (p != parent(p)) {
+        const vertex_t pp = parent(p);
+        std::atomic_ref<vertex_t>(comp_[v]).store(pp, std::memory_order_relaxed);
+        p = pp;
+      }
+    }
+  }
+
+ private:
+  vertex_t* comp_;
+};
+
+// The root most of `sample_vertices` random vertices have (after a
+// compress, comp[v] is v's root). splitmix64 from a fixed seed: the choice
+// changes only how much work step 3 skips, never the components.
+vertex_t most_frequent_root(const std::vector<vertex_t>& comp) {
+  const auto n = static_cast<std::uint64_t>(comp.size());
+  std::unordered_map<vertex_t, int> seen;
+  std::uint64_t s = 0x2545f4914f6cdd1dULL;
+  for (int i = 0; i < sample_vertices; ++i) {
+    std::uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    ++seen[comp[z % n]];
+  }
+  return std::max_element(seen.begin(), seen.end(),
+                          [](const auto& a, const auto& b) {
+                            return a.second < b.second ||
+                                   (a.second == b.second && a.first > b.first);
+                          })
+      ->first;
+}
+
+}  // namespace
+
+std::vector<vertex_t> cpu_weak_components(const Context& ctx, const Graph& g) {
+  const vertex_t n = g.n_vertices();
+  const int threads = ctx.threads();
+  const CsrView<double> a = g.adj().view();
+  std::vector<vertex_t> comp(n);
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (vertex_t v = 0; v < n; ++v) comp[v] = v;
+  const Forest forest(comp);
+
+  for (int r = 0; r < sample_rounds; ++r) {
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 16384)
+    for (vertex_t u = 0; u < n; ++u)
+      if (a.row_ptr[u] + r < a.row_ptr[u + 1]) forest.link(u, a.col_idx[a.row_ptr[u] + r]);
+    forest.compress(n, threads);
+  }
+
+  // On a directed graph no vertex may be skipped (see the top).
+  const vertex_t giant = g.directed() ? -1 : most_frequent_root(comp);
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 16384)
+  for (vertex_t u = 0; u < n; ++u) {
+    if (forest.parent(u) == giant) continue;
+    for (offset_t k = a.row_ptr[u] + sample_rounds; k < a.row_ptr[u + 1]; ++k)
+      forest.link(u, a.col_idx[k]);
+  }
+  forest.compress(n, threads);
+  return comp;
+}
+
+}  // namespace graphrun::detail
