@@ -110,6 +110,7 @@ struct ContractProducts {
 // component after its smallest vertex).
 struct ComponentLabels {
   std::vector<vertex_t> label;
+  bool smallest = false;  // each label is already its component's smallest vertex
   int iterations = 1;
   bool complete = true;        // false when on_iteration stopped the run
   double compute_seconds = 0;  // the device's computation alone; 0 on the CPU

@@ -77,7 +77,7 @@ INSTANTIATE_TEST_SUITE_P(Shapes, CudaComponentsRandom,
 
 // Rows past 32 and 1024 entries take the warp and block queues; Boost
 // checks the CPU's answer here too, so a shared mistake cannot pass.
-TEST_F(CudaComponents, LongRowsAsBoost) {
+TEST_F(CudaComponents, LongRowsAsBoostLarge) {
   for (bool directed : {true, false}) {
     const Graph g =
         test::random_graph(test::GraphShape::power_law, 200'000, 6.0, directed, false, 77);

@@ -404,6 +404,7 @@ ComponentLabels CudaSteps::components(Context& ctx, const Graph& g,
   ComponentLabels r;
   if (!(options.strong && g.directed())) {
     r.label = weak_components(g, r.compute_seconds);
+    r.smallest = true;  // the forest's roots are the smallest vertices of their trees
     if (options.on_iteration) {
       IterationInfo info;
       info.iteration = 1;

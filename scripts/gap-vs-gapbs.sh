@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# graphrun's GAP kernels beside the GAP reference (gapbs), on the same graph
+# file and the same threads: each kernel's time alone (gapbs's "Average
+# Time" over its -n trials; graphrun's mean over as many --trials, from
+# its summary, the graph loaded from a .grb cache made once), the ratio gapbs / graphrun (> 1: graphrun is
+# faster) and a check that both found the same answer.
+#
+#   scripts/gap-vs-gapbs.sh [--threads T] [--reps R] [--device cpu|cuda] [--gapbs DIR]
+#                           [--graphrun BIN] [--kron S]... [--uniform S]... [FILE...]
+#
+# FILEs are edge lists (SNAP .txt, plain or .gz; '#' comments and carriage
+# returns dropped) or
+# Matrix Market files (.mtx, .mtx.gz); --kron S and --uniform S add gapbs's
+# own generated graphs (Graph500 Kronecker / uniform random, 2^S vertices,
+# degree 16), written out by its converter. Every graph is taken as
+# undirected (gapbs -s, graphrun --undirected). Kernels: cc (weak
+# components; gapbs's cc is Afforest). gapbs is built with make from DIR
+# (default ../shared/anchors/gapbs, copied so the source stays clean).
+# Writes a Markdown table on stdout.
+set -uo pipefail
+threads=$(nproc)
+reps=5
+device=cpu
+gapbs_src=$(cd "$(dirname "$0")/.." && pwd)/../shared/anchors/gapbs
+bin=build/graphrun
+gens=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --threads) threads=$2; shift 2 ;;
+    --reps) reps=$2; shift 2 ;;
+    --device) device=$2; shift 2 ;;
+    --gapbs) gapbs_src=$2; shift 2 ;;
+    --graphrun) bin=$2; shift 2 ;;
+    --kron) gens+=("g $2"); shift 2 ;;
+    --uniform) gens+=("u $2"); shift 2 ;;
+    -*) echo "usage: $0 [--threads T] [--reps R] [--device cpu|cuda] [--gapbs DIR] [--graphrun BIN] [--kron S]... [--uniform S]... [FILE...]" >&2; exit 2 ;;
+    *) break ;;
+  esac
+done
+[[ "$threads" =~ ^[1-9][0-9]*$ ]] || { echo "$0: --threads needs a positive integer, not '$threads'" >&2; exit 2; }
+[[ "$reps" =~ ^[1-9][0-9]*$ ]] || { echo "$0: --reps needs a positive integer, not '$reps'" >&2; exit 2; }
+[[ "$device" =~ ^(cpu|cuda)$ ]] || { echo "$0: --device is cpu or cuda, not '$device'" >&2; exit 2; }
+for g in "${gens[@]}"; do
+  [[ "${g#? }" =~ ^[0-9]+$ ]] && [ "${g#? }" -le 28 ] || { echo "$0: --kron/--uniform need a scale 1..28, not '${g#? }'" >&2; exit 2; }
+done
+[ $# -gt 0 ] || [ ${#gens[@]} -gt 0 ] || { echo "$0: name a graph file, --kron S or --uniform S" >&2; exit 2; }
+for input in "$@"; do [ -f "$input" ] && [ -r "$input" ] || { echo "$0: cannot read $input" >&2; exit 2; }; done
+[ -x "$bin" ] || { echo "$0: $bin is not an executable (build graphrun first)" >&2; exit 2; }
+[ -f "$gapbs_src/Makefile" ] || { echo "$0: no gapbs sources in $gapbs_src" >&2; exit 2; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/graphrun-gapbs.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+cp -r "$gapbs_src" "$work/gapbs"
+make -C "$work/gapbs" -j"$(nproc)" cc converter >"$work/make.log" 2>&1 ||
+  { echo "$0: building gapbs failed:" >&2; tail -20 "$work/make.log" >&2; exit 1; }
+gapbs=$work/gapbs
+export OMP_NUM_THREADS=$threads
+
+# as_edge_list FILE OUT: FILE as plain 'u v' (.el) or .mtx text.
+as_edge_list() {
+  local cat=cat
+  [[ "$1" == *.gz ]] && cat="gzip -dc"
+  if [[ "$1" == *.mtx || "$1" == *.mtx.gz ]]; then $cat "$1" >"$2.mtx" && echo "$2.mtx"
+  else $cat "$1" | tr -d '\r' | grep -v '^[#%]' | awk '{print $1, $2}' >"$2.el" && echo "$2.el"; fi
+}
+
+echo "| graph | vertices | stored edges | gapbs cc ms | graphrun cc ms | gapbs / graphrun | same components |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | --- |"
+row() {  # row NAME FILE
+  local name=$1 file=$2 grb=$work/g.grb
+  "$bin" convert "$file" "$grb" --undirected --quiet 2>"$work/convert.err" ||
+    { echo "| $name | convert failed: $(head -c 200 "$work/convert.err") | | | | | |"; return; }
+  local out t_gap gap_count ours summary count n m maxid isolated same
+  out=$("$gapbs/cc" -sf "$file" -n "$reps" -a 2>&1) || { echo "| $name | gapbs failed | | | | | |"; return; }
+  t_gap=$(awk '/Average Time/ {print $3 * 1000}' <<<"$out")
+  gap_count=$(awk '/There are/ {print $3}' <<<"$out")
+  summary=$("$bin" cc "$grb" --threads "$threads" --device "$device" --trials "$reps" -o /dev/null 2>&1 >/dev/null) ||
+    { echo "| $name | graphrun failed: $(tail -c 200 <<<"$summary") | | | | | |"; return; }
+  ours=$(sed -n 's/.*, cc \([0-9.]*\) s.*/\1/p' <<<"$summary" | awk '{printf "%.2f", 1000 * $1}')
+  n=$(sed -n 's/^cc: \([0-9]*\) vertices, .*/\1/p' <<<"$summary")
+  m=$(sed -n 's/.*(\([0-9]*\) stored entries).*/\1/p' <<<"$summary")
+  count=$(sed -n 's/.*, \([0-9]*\) weak components.*/\1/p' <<<"$summary")
+  # gapbs numbers vertices 0..max id, so ids absent from the file are
+  # components of their own there; graphrun keeps only the ids present.
+  if [[ "$file" == *.mtx ]]; then isolated=$(($(grep -v '^%' "$file" | head -1 | awk '{print $1}') - n))
+  else maxid=$(awk 'BEGIN {m = 0} {if ($1 + 0 > m) m = $1 + 0; if ($2 + 0 > m) m = $2 + 0} END {print m}' "$file"); isolated=$((maxid + 1 - n)); fi
+  same=no; [ "$gap_count" = $((count + isolated)) ] && same=yes
+  echo "| $name | $n | $m | $(printf %.2f "$t_gap") | $ours | $(awk -v a="$t_gap" -v b="$ours" 'BEGIN {printf "%.2f", a / b}') | $same ($count) |"
+}
+for g in "${gens[@]}"; do
+  kind=${g%% *} scale=${g#? }
+  "$gapbs/converter" "-$kind" "$scale" -e "$work/gen.el" >/dev/null 2>&1 || { echo "| -$kind $scale | converter failed | | | | | |"; continue; }
+  row "gapbs -$kind $scale" "$work/gen.el"
+done
+for input in "$@"; do
+  file=$(as_edge_list "$input" "$work/input") || { echo "| $(basename "$input") | unreadable | | | | | |"; continue; }
+  row "$(basename "$input")" "$file"
+done
+echo
+echo "$threads threads, device $device, $reps runs each; times are the kernel alone (no loading)."
