@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <memory>
 
 #include "backend.hpp"
 #include "graphrun/engine/error.hpp"
@@ -46,7 +47,11 @@ void name_by_smallest(std::vector<vertex_t>& label, bool already, int threads,
   // Sizes: each thread adds runs of equal labels at once, so the giant
   // component's counter is not an atomic per vertex. A label must be the
   // smallest vertex of its component, so at most v.
-  std::vector<vertex_t> size(label.size(), 0);
+  // Zeroed in parallel: a serial fill of a fresh array costs its page
+  // faults on one thread (0.3 ms for 1.3 MB).
+  const std::unique_ptr<vertex_t[]> size(new vertex_t[label.size()]);
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (vertex_t v = 0; v < n; ++v) size[v] = 0;
   bool bad = false;
 #pragma omp parallel num_threads(threads) reduction(|| : bad)
   {

@@ -117,6 +117,8 @@ std::vector<vertex_t> cpu_weak_components(const Context& ctx, const Graph& g) {
     for (offset_t k = a.row_ptr[u]; k < end; ++k) forest.link(u, a.col_idx[k]);
   }
   forest.compress(n, threads);
+
+  // On a directed graph no vertex may be skipped (see the top).
   const vertex_t giant = g.directed() ? -1 : most_frequent_root(comp);
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 16384)
   for (vertex_t u = 0; u < n; ++u) {
