@@ -3,8 +3,9 @@
 # file and the same threads: each kernel's time alone (gapbs's "Average
 # Time" over its -n trials; graphrun's mean over as many --trials, from
 # its summary, the graph loaded from a .grb cache made once; on the GPU the
-# time on the device, with the graph there, as gapbs's is in memory), the ratio gapbs / graphrun (> 1: graphrun is
-# faster) and a check that both found the same answer.
+# time on the device, with the graph there, as gapbs's is in memory), the
+# ratio gapbs / graphrun (> 1: graphrun is faster) and a check that both
+# found the same answer.
 #
 #   scripts/gap-vs-gapbs.sh [--threads T] [--reps R] [--device cpu|cuda] [--gapbs DIR]
 #                           [--graphrun BIN] [--kron S]... [--uniform S]... [FILE...]

@@ -67,9 +67,10 @@ void run_cc(const CcArgs& a) {
 
   // Strong components of an undirected graph are its weak ones.
   const char* kind = a.strong && g.directed() ? "strong" : "weak";
-  const std::string where = ctx.device() == Device::cuda ? std::string("cuda")
-                                                         : format("cpu, %d thread%s", ctx.threads(),
-                                                                  ctx.threads() == 1 ? "" : "s");
+  const std::string where =
+      ctx.device() == Device::cuda
+          ? format("cuda (on the device %.6f s of each run)", on_device)
+          : format("cpu, %d thread%s", ctx.threads(), ctx.threads() == 1 ? "" : "s");
   std::string largest = "none";
   if (r.count > 0)
     largest = format("%lld vertices (%.1f%%), named %s", static_cast<long long>(r.largest),
