@@ -195,6 +195,41 @@ TEST_F(CliTest, BfsUnknownSourceIsAnError) {
   EXPECT_EQ(work_files(), (std::set<std::string>{"p.txt"}));
 }
 
+// ---------------------------------------------------------------- cc
+
+TEST_F(CliTest, CcNamesComponentsBySmallestId) {
+  // small_graph: {10, 20, 30, 40} joined, 50 alone; 30 -> 40 -> 10 puts 40
+  // in the cycle's strong component too.
+  write("g.txt", small_graph);
+  const Result weak = run("cc g.txt");
+  ASSERT_EQ(weak.status, 0) << describe(weak);
+  EXPECT_EQ(weak.out, "10\t10\n20\t10\n30\t10\n40\t10\n50\t50\n");
+  EXPECT_NE(weak.err.find("2 weak components, largest 4 vertices (80.0%), named 10"),
+            std::string::npos)
+      << weak.err;
+  write("p.txt", "5 3\n3 9\n9 3\n7 7\n");
+  const Result strong = run("cc p.txt --strong --trials 2 --output scc.tsv");
+  ASSERT_EQ(strong.status, 0) << describe(strong);
+  EXPECT_EQ(slurp(work_ / "scc.tsv"), "3\t3\n5\t5\n7\t7\n9\t3\n");
+  EXPECT_NE(strong.err.find("3 strong components"), std::string::npos) << strong.err;
+  EXPECT_NE(strong.err.find("(mean of 2)"), std::string::npos) << strong.err;
+  // --strong on an undirected graph gives its weak components.
+  const Result undirected = run("cc p.txt --strong --undirected -q");
+  ASSERT_EQ(undirected.status, 0) << describe(undirected);
+  EXPECT_EQ(undirected.out, "3\t3\n5\t3\n7\t7\n9\t3\n");
+}
+
+TEST_F(CliTest, CcBadInputAndOptionsExit2WithoutOutput) {
+  write("bad.txt", "1 2\n2 x\n");
+  const Result r = run("cc bad.txt --output out.tsv");
+  EXPECT_EQ(r.status, 2) << describe(r);
+  EXPECT_NE(r.err.find("bad.txt:2"), std::string::npos) << r.err;
+  write("g.txt", small_graph);
+  const Result trials = run("cc g.txt --trials 0 --output out.tsv");
+  EXPECT_EQ(trials.status, 2) << describe(trials);
+  EXPECT_EQ(work_files(), (std::set<std::string>{"bad.txt", "g.txt"}));
+}
+
 // ---------------------------------------------------------------- info, convert
 
 TEST_F(CliTest, InfoPrintsCounts) {
