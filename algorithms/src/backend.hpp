@@ -111,6 +111,9 @@ struct ContractProducts {
 struct ComponentLabels {
   std::vector<vertex_t> label;
   bool smallest = false;  // each label is already its component's smallest vertex
+  // A method of one pass: the driver calls on_iteration once, after it.
+  // Iterative ones (the GPU's strong components) call it themselves.
+  bool one_pass = true;
   int iterations = 1;
   bool complete = true;        // false when on_iteration stopped the run
   double compute_seconds = 0;  // the device's computation alone; 0 on the CPU

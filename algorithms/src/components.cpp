@@ -109,6 +109,12 @@ ComponentsResult connected_components(Context& ctx, const Graph& g,
   if (found.label.size() != static_cast<std::size_t>(g.n_vertices()))
     throw Error("connected_components: the backend labelled " + std::to_string(found.label.size()) +
                 " of " + std::to_string(g.n_vertices()) + " vertices");
+  if (found.one_pass && options.on_iteration) {
+    IterationInfo info;
+    info.iteration = 1;
+    info.elapsed = t0.seconds();
+    options.on_iteration(info);  // after the one pass: nothing is left to stop
+  }
   name_by_smallest(found.label, found.smallest, ctx.threads(), r);
   r.component = std::move(found.label);
   r.iterations = found.iterations;

@@ -405,12 +405,6 @@ ComponentLabels CudaSteps::components(Context& ctx, const Graph& g,
   if (!(options.strong && g.directed())) {
     r.label = weak_components(g, r.compute_seconds);
     r.smallest = true;  // the forest's roots are the smallest vertices of their trees
-    if (options.on_iteration) {
-      IterationInfo info;
-      info.iteration = 1;
-      info.elapsed = t0.seconds();
-      options.on_iteration(info);  // after the one pass: nothing is left to stop
-    }
     return r;
   }
   const DeviceCsr<double> d_a = adjacency_on_device(g, false);
@@ -418,6 +412,7 @@ ComponentLabels CudaSteps::components(Context& ctx, const Graph& g,
   GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());
   const Stopwatch t;
   r.iterations = 0;
+  r.one_pass = false;  // on_iteration is called here, after every round
   for (vertex_t left = g.n_vertices(); left > 0;) {
     left = sweeps.round();
     ++r.iterations;
