@@ -24,9 +24,9 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
+#include "../afforest_sample.hpp"
 #include "cpu_backend.hpp"
 
 namespace graphrun::detail {
@@ -34,7 +34,6 @@ namespace graphrun::detail {
 namespace {
 
 constexpr int sample_rounds = 2;
-constexpr int sample_vertices = 1024;
 
 class Forest {
  public:
@@ -76,26 +75,12 @@ class Forest {
   vertex_t* comp_;
 };
 
-// The root most of `sample_vertices` random vertices have (after a
-// compress, comp[v] is v's root). splitmix64 from a fixed seed: the choice
-// changes only how much work step 3 skips, never the components.
+// The root most of a fixed sample of vertices have (afforest_sample.hpp;
+// after a compress, comp[v] is v's root).
 vertex_t most_frequent_root(const std::vector<vertex_t>& comp) {
-  const auto n = static_cast<std::uint64_t>(comp.size());
-  std::unordered_map<vertex_t, int> seen;
-  std::uint64_t s = 0x2545f4914f6cdd1dULL;
-  for (int i = 0; i < sample_vertices; ++i) {
-    std::uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    ++seen[comp[z % n]];
-  }
-  return std::max_element(seen.begin(), seen.end(),
-                          [](const auto& a, const auto& b) {
-                            return a.second < b.second ||
-                                   (a.second == b.second && a.first > b.first);
-                          })
-      ->first;
+  std::vector<vertex_t> roots = afforest_sample(static_cast<vertex_t>(comp.size()));
+  for (vertex_t& v : roots) v = comp[v];
+  return most_frequent(roots);
 }
 
 }  // namespace

@@ -29,9 +29,9 @@
 // host reads one flag per sweep; on_iteration sees each round.
 #include <algorithm>
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
+#include "../afforest_sample.hpp"
 #include "cuda_backend.hpp"
 #include "device_util.cuh"
 #include "graphrun/engine/device_array.hpp"
@@ -42,8 +42,7 @@ namespace graphrun::detail {
 namespace {
 
 constexpr int block_size = 256;
-constexpr int sample_rounds = 2;  // as the CPU's Afforest
-constexpr int sample_vertices = 1024;
+constexpr int sample_rounds = 2;     // as the CPU's Afforest
 constexpr offset_t thread_row = 32;  // longest remaining row a thread takes alone
 constexpr offset_t warp_row = 1024;  // longest a warp takes; longer rows get a block
 
@@ -140,30 +139,16 @@ __global__ void link_rows_cooperatively(CsrView<double> a, vertex_t* comp, const
   }
 }
 
-// The root that most of `sample_vertices` random vertices have, read back
+// The root most of a fixed sample of vertices have (afforest_sample.hpp), read back
 // to the host: the tree whose own rows step 3 skips.
 vertex_t most_frequent_root(const DeviceArray<vertex_t>& comp, vertex_t n) {
-  std::vector<vertex_t> at(sample_vertices);
-  std::uint64_t s = 0x2545f4914f6cdd1dULL;  // splitmix64, as on the CPU
-  for (vertex_t& v : at) {
-    std::uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    v = static_cast<vertex_t>((z ^ (z >> 31)) % static_cast<std::uint64_t>(n));
-  }
+  const std::vector<vertex_t> at = afforest_sample(n);
   const DeviceArray<vertex_t> d_at{std::span<const vertex_t>(at)};
   DeviceArray<vertex_t> d_roots(at.size());
-  gather<<<(sample_vertices + block_size - 1) / block_size, block_size>>>(
-      comp.data(), d_at.data(), d_roots.data(), sample_vertices);
+  gather<<<(afforest_sample_size + block_size - 1) / block_size, block_size>>>(
+      comp.data(), d_at.data(), d_roots.data(), afforest_sample_size);
   check_launch();
-  std::unordered_map<vertex_t, int> seen;
-  for (vertex_t r : d_roots.download()) ++seen[r];
-  return std::max_element(seen.begin(), seen.end(),
-                          [](const auto& x, const auto& y) {
-                            return x.second < y.second ||
-                                   (x.second == y.second && x.first > y.first);
-                          })
-      ->first;
+  return most_frequent(d_roots.download());
 }
 
 std::vector<vertex_t> weak_components(const Graph& g, double& compute_seconds) {
