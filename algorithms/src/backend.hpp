@@ -22,6 +22,7 @@
 #include "graphrun/algorithms/components.hpp"
 #include "graphrun/algorithms/mcl.hpp"
 #include "graphrun/algorithms/pagerank.hpp"
+#include "graphrun/algorithms/sssp.hpp"
 #include "graphrun/engine/context.hpp"
 #include "graphrun/engine/csr.hpp"
 #include "graphrun/engine/graph.hpp"
@@ -119,6 +120,26 @@ struct ComponentLabels {
   double compute_seconds = 0;  // the device's computation alone; 0 on the CPU
 };
 
+// ---- Single-source shortest paths ----------------------------------------
+
+// What the driver has settled before a backend searches.
+struct SsspSetup {
+  const SsspOptions& options;
+  double delta = 0;  // the bucket width (delta-stepping), > 0
+};
+
+// A backend's search. negative_edge >= 0: the position in adj() of an edge
+// of negative weight the search met (the smallest such position it saw),
+// and the distances are then meaningless.
+struct SsspDistances {
+  std::vector<double> distance;
+  int iterations = 0;
+  offset_t relaxations = 0;
+  offset_t negative_edge = -1;
+  bool complete = true;
+  double compute_seconds = 0;  // the device's computation alone; 0 on the CPU
+};
+
 // ---- The seam -------------------------------------------------------------
 
 class Backend {
@@ -147,6 +168,12 @@ class Backend {
   virtual ComponentLabels components(Context& ctx, const Graph& g,
                                      const ComponentsOptions& options) const = 0;
 
+  // Distances from `source` (in range) over g's out-edges, weights from
+  // adj()'s values (1 where it is a pattern). The backend calls
+  // setup.options.on_iteration itself.
+  virtual SsspDistances sssp(Context& ctx, const Graph& g, vertex_t source,
+                             const SsspSetup& setup) const = 0;
+
   // A read as a pattern (entries 1) unless g is weighted; s: S (n_labels ×
   // n); st: Sᵀ.
   virtual ContractProducts contract_products(Context& ctx, const Graph& g, const Csr<double>& s,
@@ -164,6 +191,8 @@ class Backend {
   static BfsResult bfs(Context& ctx, const Graph& g, vertex_t source, const BfsOptions& options); \
   static ComponentLabels components(Context& ctx, const Graph& g,                                 \
                                     const ComponentsOptions& options);                            \
+  static SsspDistances sssp(Context& ctx, const Graph& g, vertex_t source,                        \
+                            const SsspSetup& setup);                                              \
   static ContractProducts contract_products(Context& ctx, const Graph& g, const Csr<double>& s,   \
                                             const Csr<double>& st);
 
@@ -187,6 +216,10 @@ class BackendOf final : public Backend {
   ComponentLabels components(Context& ctx, const Graph& g,
                              const ComponentsOptions& options) const override {
     return Impl::components(ctx, g, options);
+  }
+  SsspDistances sssp(Context& ctx, const Graph& g, vertex_t source,
+                     const SsspSetup& setup) const override {
+    return Impl::sssp(ctx, g, source, setup);
   }
   ContractProducts contract_products(Context& ctx, const Graph& g, const Csr<double>& s,
                                      const Csr<double>& st) const override {

@@ -19,4 +19,8 @@ struct CpuSteps {
 std::vector<vertex_t> cpu_weak_components(const Context& ctx, const Graph& g);
 std::vector<vertex_t> cpu_strong_components(const Graph& g);
 
+// Delta-stepping with setup.delta (sssp_delta_stepping.cpp).
+SsspDistances cpu_delta_stepping(const Context& ctx, const Graph& g, vertex_t source,
+                                 const SsspSetup& setup);
+
 }  // namespace graphrun::detail

@@ -1,0 +1,240 @@
+// Delta-stepping on the CPU, in the form of the GAP reference's sssp.cc
+// (Beamer et al.): every thread keeps its own bins of vertices by bucket
+// (floor(distance / delta)); a round relaxes the out-edges of the shared
+// frontier (the lowest non-empty bucket of all threads, gathered), each
+// thread filing the vertices it improved in its own bins; a thread whose
+// bin of the current bucket stays small (< 1000 vertices) finishes it alone
+// before the round's barrier, which spares a barrier per short step.
+//
+// Where it differs from gapbs:
+//   - distances are doubles (gapbs: 32-bit integers) and a bucket index can
+//     be past any vector's size, so a thread's bins are a ring of `window`
+//     buckets from the current one, and a vertex filed further ahead goes to
+//     the thread's far pile (Davidson et al.'s near-far split, as the GPU
+//     runs it); when the next bucket's ring reaches the lowest bucket filed
+//     far, the piles are filed again;
+//   - an edge of negative weight is never relaxed: the smallest position of
+//     one met is kept, and the driver refuses the graph;
+//   - on_iteration is called after every round (bucket).
+// The compare-and-swap lowers dist[v] only while the new distance is
+// smaller, so the result is the unique fixed point (sssp.hpp) whatever the
+// schedule.
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <exception>
+#include <limits>
+#include <vector>
+
+#include "cpu_backend.hpp"
+#include "graphrun/engine/stopwatch.hpp"
+
+namespace graphrun::detail {
+
+namespace {
+
+using bucket_t = std::uint64_t;
+constexpr bucket_t no_bucket = std::numeric_limits<bucket_t>::max();
+constexpr bucket_t window = 1024;           // buckets a thread's ring holds
+constexpr std::size_t small_bucket = 1000;  // gapbs's kBinSizeThreshold
+
+// The bucket of distance d: floor(d / delta), saturated far below
+// no_bucket (one bucket then takes every huge distance, still correctly).
+bucket_t bucket_of(double d, double delta) {
+  const double q = d / delta;
+  return q < 0x1p62 ? static_cast<bucket_t>(q) : bucket_t{1} << 62;
+}
+
+double load(const double* p) {
+  return std::atomic_ref<const double>(*p).load(std::memory_order_relaxed);
+}
+
+// One thread's bins: the ring of buckets [current, current + window) and
+// the far pile beyond it, with the lowest bucket filed there (far_min). An
+// entry whose vertex was lowered since is stale; its vertex was filed
+// again, so a far entry now below the current bucket is stale.
+class Bins {
+ public:
+  Bins() : ring_(window) {}
+
+  void file(vertex_t v, bucket_t b, bucket_t current) {
+    if (b - current < window) {
+      ring_[b % window].push_back(v);
+    } else {
+      far_.push_back(v);
+      far_min_ = std::min(far_min_, b);
+    }
+  }
+  std::vector<vertex_t>& at(bucket_t b) { return ring_[b % window]; }
+  bucket_t far_min() const { return far_min_; }
+
+  // The first non-empty bucket of the ring at or after `current`.
+  bucket_t first(bucket_t current) const {
+    for (bucket_t b = current; b < current + window; ++b)
+      if (!ring_[b % window].empty()) return b;
+    return no_bucket;
+  }
+  // Moves the far entries that fall in the ring of `current` (the next
+  // bucket, no higher than any thread's far_min) into it, drops the stale
+  // ones, and recomputes far_min over those left.
+  void refile_far(bucket_t current, const double* dist, double delta) {
+    std::vector<vertex_t> keep;
+    far_min_ = no_bucket;
+    for (vertex_t v : far_) {
+      const bucket_t b = bucket_of(load(dist + v), delta);
+      if (b < current) continue;
+      if (b - current < window) {
+        ring_[b % window].push_back(v);
+      } else {
+        keep.push_back(v);
+        far_min_ = std::min(far_min_, b);
+      }
+    }
+    far_.swap(keep);
+  }
+
+ private:
+  std::vector<std::vector<vertex_t>> ring_;
+  std::vector<vertex_t> far_;
+  bucket_t far_min_ = no_bucket;
+};
+
+struct Relax {
+  CsrView<double> a;  // values nullptr: every weight 1
+  double* dist;
+  double delta;
+
+  // Relaxes u's out-edges, filing every vertex it lowers; counts the edges
+  // and keeps the smallest position of a negative weight.
+  void operator()(vertex_t u, bucket_t current, Bins& bins, offset_t& relaxed,
+                  offset_t& negative) const {
+    const double du = load(dist + u);
+    const offset_t end = a.row_ptr[u + 1];
+    relaxed += end - a.row_ptr[u];
+    for (offset_t k = a.row_ptr[u]; k < end; ++k) {
+      const double w = a.values ? a.values[k] : 1.0;
+      if (!(w >= 0)) {
+        negative = std::min(negative, k);
+        continue;
+      }
+      const vertex_t v = a.col_idx[k];
+      const double nd = du + w;
+      std::atomic_ref<double> dv(dist[v]);
+      double old = dv.load(std::memory_order_relaxed);
+      while (nd < old) {
+        if (dv.compare_exchange_weak(old, nd, std::memory_order_relaxed)) {
+          bins.file(v, bucket_of(nd, delta), current);
+          break;
+        }
+      }
+    }
+  }
+};
+
+}  // namespace
+
+SsspDistances cpu_delta_stepping(const Context& ctx, const Graph& g, vertex_t source,
+                                 const SsspSetup& setup) {
+  const Stopwatch t0;
+  const vertex_t n = g.n_vertices();
+  const int threads = ctx.threads();
+  const double delta = setup.delta;
+  SsspDistances r;
+  r.distance.assign(static_cast<std::size_t>(n), std::numeric_limits<double>::infinity());
+  double* dist = r.distance.data();
+  dist[source] = 0;
+  const Relax relax{g.adj().view(), dist, delta};
+  const IterationCallback& on_iteration = setup.options.on_iteration;
+
+  // Shared between the rounds: the frontier (the current bucket's vertices
+  // from every thread), where each thread copies its share, the next
+  // bucket, and whether to stop.
+  std::vector<vertex_t> frontier{source};
+  std::vector<std::size_t> share(static_cast<std::size_t>(threads) + 1);
+  bucket_t current = 0;
+  std::atomic<bucket_t> next{no_bucket}, far_next{no_bucket};
+  bool stop = false, stopped = false;
+  std::exception_ptr thrown;
+  int rounds = 0;
+  offset_t relaxed = 0, negative = std::numeric_limits<offset_t>::max();
+
+#pragma omp parallel num_threads(threads) reduction(+ : relaxed) reduction(min : negative)
+  {
+    Bins bins;
+    const int me = omp_get_thread_num();
+    while (true) {
+#pragma omp for schedule(dynamic, 64) nowait
+      for (std::size_t i = 0; i < frontier.size(); ++i) {
+        const vertex_t u = frontier[i];
+        if (bucket_of(load(dist + u), delta) >= current) relax(u, current, bins, relaxed, negative);
+      }
+      // A small remainder of the bucket is this thread's alone to finish.
+      for (std::vector<vertex_t>& mine = bins.at(current);
+           !mine.empty() && mine.size() < small_bucket;) {
+        const std::vector<vertex_t> batch = std::move(mine);
+        mine.clear();
+        for (vertex_t u : batch) relax(u, current, bins, relaxed, negative);
+      }
+      // The next bucket: the lowest of every ring and far pile.
+      const auto lower = [](std::atomic<bucket_t>& shared, bucket_t mine) {
+        bucket_t seen = shared.load(std::memory_order_relaxed);
+        while (mine < seen && !shared.compare_exchange_weak(seen, mine)) {
+        }
+      };
+      lower(next, std::min(bins.first(current), bins.far_min()));
+      lower(far_next, bins.far_min());
+#pragma omp barrier
+      // A far pile reaching into the next bucket's ring is filed there.
+      if (next.load() != no_bucket && far_next.load() - next.load() < window)
+        bins.refile_far(next.load(), dist, delta);
+      const bucket_t b = next.load();
+#pragma omp single
+      {
+        ++rounds;
+        if (on_iteration) {
+          IterationInfo info;
+          info.iteration = rounds;
+          info.frontier = static_cast<offset_t>(frontier.size());
+          info.elapsed = t0.seconds();
+          // An exception may not leave the parallel region: it is kept and
+          // thrown after it.
+          try {
+            if (!on_iteration(info) && b != no_bucket) stopped = true;
+          } catch (...) {
+            thrown = std::current_exception();
+          }
+        }
+        stop = b == no_bucket || stopped || thrown;
+      }
+      if (stop) break;
+      // Gather bucket b from every thread into the frontier.
+      share[me + 1] = bins.at(b).size();
+#pragma omp barrier
+#pragma omp single
+      {
+        share[0] = 0;
+        for (int t = 0; t < threads; ++t) share[t + 1] += share[t];
+        frontier.resize(share[threads]);
+        current = b;
+        next.store(no_bucket);
+        far_next.store(no_bucket);
+      }
+      std::vector<vertex_t>& mine = bins.at(b);
+      std::copy(mine.begin(), mine.end(),
+                frontier.begin() + static_cast<std::ptrdiff_t>(share[me]));
+      mine.clear();
+#pragma omp barrier
+    }
+  }
+  if (thrown) std::rethrow_exception(thrown);
+  r.iterations = rounds;
+  r.relaxations = relaxed;
+  r.negative_edge = negative == std::numeric_limits<offset_t>::max() ? -1 : negative;
+  r.complete = !stopped;
+  return r;
+}
+
+}  // namespace graphrun::detail
