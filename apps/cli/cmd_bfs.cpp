@@ -1,6 +1,5 @@
 // graphrun bfs: breadth-first levels (and parents) from one source vertex
 // (algorithms/bfs.hpp).
-#include <cctype>
 #include <memory>
 #include <string>
 
@@ -34,17 +33,6 @@ std::string format_help() {
       "mean, spread, longest, empty rows). The CPU always runs CSR");
 }
 
-// Whether INPUT may name its vertices: ABC text (--abc), or a cache, which
-// keeps the names of the graph it was made from. Otherwise --source must be
-// a number, and that is checked before a possibly long load.
-bool may_have_names(const CommonOptions& o) {
-  if (o.abc) return true;
-  if (o.input.size() < 4) return false;
-  std::string suffix = o.input.substr(o.input.size() - 4);
-  for (char& c : suffix) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return suffix == ".grb";
-}
-
 void run_bfs(const BfsArgs& a) {
   Context ctx = make_context(a.common, "bfs", DeviceCheck::at_load);
   const SpmvFormat spmv_format = parse_spmv_format(a.format);
@@ -52,18 +40,13 @@ void run_bfs(const BfsArgs& a) {
     throw ArgumentError("--format " + a.format +
                         " chooses a GPU kernel; with --device cpu BFS runs the CPU's CSR kernel "
                         "(leave --format out or use --device cuda)");
-  if (!may_have_names(a.common)) parse_vertex_id(a.source, "--source");
+  check_source_before_load(a.common, a.source);
   const std::string output = a.output.empty() ? std::string("-") : a.output;
   check_output_path(output);
 
   const Loaded in = load_input(a.common, DeviceCheck::at_load);
   const Graph& g = in.graph;
-  // A numeric graph still explains an --source that is not a number at all.
-  if (!g.has_names()) parse_vertex_id(a.source, "--source");
-  const auto source = g.find_name(a.source);
-  if (!source)
-    throw ArgumentError("source vertex " + (g.has_names() ? "'" + a.source + "'" : a.source) +
-                        " does not occur in " + a.common.input);
+  const vertex_t source = find_source(a.common, g, a.source);
 
   BfsOptions options;
   options.parents = a.parents;
@@ -78,7 +61,7 @@ void run_bfs(const BfsArgs& a) {
                   static_cast<long long>(step.frontier.load(std::memory_order_relaxed)));
   });
   Stopwatch bfs_time;
-  const BfsResult r = bfs(ctx, g, *source, options);
+  const BfsResult r = bfs(ctx, g, source, options);
   const double seconds_bfs = bfs_time.seconds();
   bar.finish();
 

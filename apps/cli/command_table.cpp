@@ -8,6 +8,7 @@
   COMMAND(pagerank)                     \
   COMMAND(bfs)                          \
   COMMAND(cc)                           \
+  COMMAND(sssp)                         \
   COMMAND(spgemm)                       \
   COMMAND(contract)                     \
   COMMAND(mcl)                          \

@@ -52,6 +52,11 @@ std::string input_help(Duplicates duplicates) {
   h += duplicates == Duplicates::max
            ? "  A repeated edge (in either direction) keeps its largest weight, as mcl reads\n"
              "  its input; an unweighted graph keeps it once.\n"
+       : duplicates == Duplicates::min
+           ? "  Self loops are kept (they never shorten a path). A repeated edge keeps its\n"
+             "  smallest weight, the one a shortest path takes (a .grb cache keeps the\n"
+             "  weights it was made with: convert sums them). --undirected adds the\n"
+             "  reverse of every edge.\n"
            : "  Self loops are kept. A repeated edge counts once in an unweighted graph; in a\n"
              "  weighted graph the weights of repeated edges are summed. --undirected adds the\n"
              "  reverse of every edge (a self loop stays one edge).\n";
@@ -331,6 +336,22 @@ std::uint64_t parse_vertex_id(const std::string& text, std::string_view option) 
     throw ArgumentError(std::string(option) + ": '" + text +
                         "' is not a vertex id (a non-negative integer)");
   return v;
+}
+
+void check_source_before_load(const CommonOptions& o, const std::string& source) {
+  std::string suffix = o.input.size() >= 4 ? o.input.substr(o.input.size() - 4) : std::string();
+  for (char& c : suffix) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (!o.abc && suffix != ".grb") parse_vertex_id(source, "--source");
+}
+
+vertex_t find_source(const CommonOptions& o, const Graph& g, const std::string& source) {
+  // A numeric graph still explains a --source that is not a number at all.
+  if (!g.has_names()) parse_vertex_id(source, "--source");
+  const auto v = g.find_name(source);
+  if (!v)
+    throw ArgumentError("source vertex " + (g.has_names() ? "'" + source + "'" : source) +
+                        " does not occur in " + o.input);
+  return *v;
 }
 
 TextWriter& put_vertex(TextWriter& w, const Graph& g, vertex_t v) {

@@ -159,6 +159,14 @@ void check_output_path(const std::string& path);
 // Parses a vertex id as written in input files (a non-negative 64-bit integer).
 std::uint64_t parse_vertex_id(const std::string& text, std::string_view option);
 
+// --source of a search (bfs, sssp), in two steps. Before the load: unless
+// INPUT may name its vertices (--abc, or a .grb cache, which keeps the
+// names of the graph it was made from), the source must be a number, and
+// that is checked before a possibly long load. After it: the vertex of that
+// id or name (ArgumentError where it does not occur in INPUT).
+void check_source_before_load(const CommonOptions& o, const std::string& source);
+vertex_t find_source(const CommonOptions& o, const Graph& g, const std::string& source);
+
 // The outputs are written through io::TextWriter in its reporting form
 // (TextWriter(stream)): write errors are found by OutputFile::commit() or
 // check_stdout(), which report them.

@@ -21,11 +21,13 @@
 #include "graphrun/algorithms/bfs.hpp"
 #include "graphrun/algorithms/components.hpp"
 #include "graphrun/algorithms/pagerank.hpp"
+#include "graphrun/algorithms/sssp.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/io/load.hpp"
 #include "support/algorithm_oracles.hpp"
 #include "support/components_oracle.hpp"
 #include "support/shared_graphs.hpp"
+#include "support/sssp_oracle.hpp"
 
 namespace graphrun {
 namespace {
@@ -91,6 +93,17 @@ void check_components(const Graph& g, const std::string& what) {
       << what;
 }
 
+// Shortest paths from vertex 0 (weights where the file has them, hops
+// otherwise), skipped on a graph with negative weights.
+void check_sssp(const Graph& g, const std::string& what) {
+  if (g.n_vertices() == 0) return;
+  if (!g.is_pattern())
+    for (double w : g.adj().values())
+      if (w < 0) return;
+  Context ctx(Device::cpu, 2);
+  EXPECT_EQ(sssp(ctx, g, 0).distance, test::boost_dijkstra(g, 0)) << what;
+}
+
 void check_folder(const fs::path& root, bool also_undirected, int& checked) {
   for (const fs::path& file : graph_files(root)) {
     for (bool undirected : {false, true}) {
@@ -108,6 +121,7 @@ void check_folder(const fs::path& root, bool also_undirected, int& checked) {
       check_bfs(g, what);
       check_pagerank(g, what);
       check_components(g, what);
+      check_sssp(g, what);
       ++checked;
     }
   }

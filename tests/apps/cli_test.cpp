@@ -230,6 +230,48 @@ TEST_F(CliTest, CcBadInputAndOptionsExit2WithoutOutput) {
   EXPECT_EQ(work_files(), (std::set<std::string>{"bad.txt", "g.txt"}));
 }
 
+// ---------------------------------------------------------------- sssp
+
+TEST_F(CliTest, SsspWritesDistancesByBothMethods) {
+  // 0 -> 1 twice (the shorter, 2, counts), 0 -> 2 directly (10) or through 1
+  // (5), 2 -> 3; 5 reaches 3 but nothing reaches 5.
+  write("w.txt", "0 1 2\n1 2 3\n0 2 10\n2 3 1.5\n5 3 1\n0 1 5\n");
+  const std::string want = "0\t0\n1\t2\n2\t5\n3\t6.5\n5\tinf\n";
+  for (const char* method : {"delta-stepping", "bellman-ford"}) {
+    const Result r = run(std::string("sssp w.txt --source 0 --method ") + method);
+    ASSERT_EQ(r.status, 0) << describe(r);
+    EXPECT_EQ(r.out, want) << method;
+    EXPECT_NE(r.err.find("reached 4, farthest 6.5"), std::string::npos) << r.err;
+  }
+  // Narrow buckets, several trials, to a file: the same distances.
+  const Result narrow = run("sssp w.txt -s 0 --delta 0.25 --trials 3 --output d.tsv");
+  ASSERT_EQ(narrow.status, 0) << describe(narrow);
+  EXPECT_EQ(slurp(work_ / "d.tsv"), want);
+  EXPECT_NE(narrow.err.find("(mean of 3)"), std::string::npos) << narrow.err;
+  // Unweighted, undirected: hop counts.
+  write("g.txt", small_graph);
+  const Result hops = run("sssp g.txt --undirected --source 40 -q");
+  ASSERT_EQ(hops.status, 0) << describe(hops);
+  EXPECT_EQ(hops.out, "10\t1\n20\t2\n30\t1\n40\t0\n50\tinf\n");
+}
+
+TEST_F(CliTest, SsspBadInputAndOptionsExit2WithoutOutput) {
+  write("n.txt", "0 1 2\n1 2 -3\n");
+  const Result negative = run("sssp n.txt --source 0 --output out.tsv");
+  EXPECT_EQ(negative.status, 2) << describe(negative);
+  EXPECT_NE(negative.err.find("n.txt:2"), std::string::npos) << negative.err;
+  EXPECT_NE(negative.err.find("shortest paths need weights >= 0"), std::string::npos)
+      << negative.err;
+  write("g.txt", small_graph);
+  for (const char* args : {"--source 99", "--source x", "--source 10 --delta -1",
+                           "--source 10 --method dijkstra", "--source 10 --trials 0", ""}) {
+    const Result r = run(std::string("sssp g.txt --output out.tsv ") + args);
+    EXPECT_EQ(r.status, 2) << args << ": " << describe(r);
+    EXPECT_FALSE(r.err.empty()) << args;
+  }
+  EXPECT_EQ(work_files(), (std::set<std::string>{"n.txt", "g.txt"}));
+}
+
 // ---------------------------------------------------------------- info, convert
 
 TEST_F(CliTest, InfoPrintsCounts) {

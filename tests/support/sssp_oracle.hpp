@@ -5,6 +5,7 @@
 
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/dijkstra_shortest_paths.hpp>
+#include <boost/property_map/property_map.hpp>
 #include <limits>
 #include <vector>
 
@@ -24,7 +25,9 @@ inline std::vector<double> boost_dijkstra(const Graph& g, vertex_t source) {
   std::vector<double> d(static_cast<std::size_t>(n));
   boost::dijkstra_shortest_paths(
       bg, static_cast<std::size_t>(source),
-      boost::distance_map(d.data()).distance_inf(std::numeric_limits<double>::infinity()));
+      boost::distance_map(
+          boost::make_iterator_property_map(d.begin(), boost::get(boost::vertex_index, bg)))
+          .distance_inf(std::numeric_limits<double>::infinity()));
   return d;
 }
 

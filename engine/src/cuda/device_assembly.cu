@@ -107,7 +107,10 @@ __global__ void merge_runs(offset_t count, const std::uint64_t* __restrict__ key
     double acc = value[i];
     for (offset_t j = i + 1; j < count && key[j] == k; ++j) {
       const double v = value[j];
-      acc = dup == Duplicates::sum ? acc + v : dup == Duplicates::max ? (acc < v ? v : acc) : v;
+      acc = dup == Duplicates::sum   ? acc + v
+            : dup == Duplicates::max ? (acc < v ? v : acc)
+            : dup == Duplicates::min ? (v < acc ? v : acc)
+                                     : v;
     }
     out_value[out] = acc;
   }

@@ -39,6 +39,7 @@ struct CsrView {
 enum class Duplicates {
   sum,  // add their values (a pattern stays a pattern: one entry)
   max,  // keep the largest value
+  min,  // keep the smallest value (shortest paths: the shortest of parallel edges)
   last  // keep the value of the last occurrence in input order
 };
 

@@ -223,6 +223,7 @@ Csr<T> assemble_csr(vertex_t n_rows, vertex_t n_cols, std::int64_t parts, bool p
               T& acc = v[kept_len - 1];
               acc = dup == Duplicates::sum   ? acc + v[k]
                     : dup == Duplicates::max ? std::max(acc, v[k])
+                    : dup == Duplicates::min ? std::min(acc, v[k])
                                              : v[k];
             } else {
               c[kept_len] = c[k];
@@ -246,6 +247,7 @@ Csr<T> assemble_csr(vertex_t n_rows, vertex_t n_cols, std::int64_t parts, bool p
               T& acc = tmp_v[kept_len - 1];
               acc = dup == Duplicates::sum   ? acc + val
                     : dup == Duplicates::max ? std::max(acc, val)
+                    : dup == Duplicates::min ? std::min(acc, val)
                                              : val;
             } else {
               tmp_c[kept_len] = col;

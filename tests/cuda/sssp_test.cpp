@@ -1,0 +1,171 @@
+// Shortest paths on the GPU against the CPU's and Boost's Dijkstra: the
+// near-far delta-stepping and the min-plus Bellman-Ford, equal distances
+// (not close: one fixed point in double precision), on random graphs of
+// every shape, directed and undirected, weighted and unweighted, with
+// bucket widths from one per far split to one bucket for all; the negative
+// weights, the callback, and the shipped and shared real graphs. Skips
+// where there is no CUDA backend or no GPU.
+#include "graphrun/algorithms/sssp.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "graphrun/engine/error.hpp"
+#include "graphrun/io/load.hpp"
+#include "support/random_graphs.hpp"
+#include "support/shared_graphs.hpp"
+#include "support/sssp_oracle.hpp"
+
+namespace graphrun {
+namespace {
+
+#if defined(GRAPHRUN_HAVE_CUDA)
+
+namespace fs = std::filesystem;
+
+class CudaSssp : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  }
+  // The GPU's distances by both methods equal the CPU's delta-stepping.
+  void expect_same(const Graph& g, vertex_t source, double delta, const std::string& where) {
+    SsspOptions o;
+    o.delta = delta;
+    const SsspResult want = sssp(cpu_, g, source, o);
+    const SsspResult got = sssp(gpu_, g, source, o);
+    ASSERT_EQ(got.distance, want.distance) << where << " delta " << delta;
+    EXPECT_EQ(got.reached, want.reached) << where;
+    EXPECT_EQ(got.max_distance, want.max_distance) << where;
+    EXPECT_EQ(got.delta, want.delta) << where;
+    EXPECT_TRUE(got.complete) << where;
+    EXPECT_LE(got.compute_seconds, got.seconds) << where;
+    o.method = SsspMethod::bellman_ford;
+    const SsspResult bf = sssp(gpu_, g, source, o);
+    ASSERT_EQ(bf.distance, want.distance) << where << " bellman-ford";
+  }
+  Context cpu_{Device::cpu, 2};
+  Context gpu_{Device::cuda};
+};
+
+const test::GraphShape kShapes[] = {test::GraphShape::erdos_renyi,  test::GraphShape::power_law,
+                                    test::GraphShape::chain,        test::GraphShape::star,
+                                    test::GraphShape::disconnected, test::GraphShape::no_sinks};
+
+class CudaSsspRandom : public CudaSssp,
+                       public ::testing::WithParamInterface<std::tuple<test::GraphShape, bool>> {};
+
+TEST_P(CudaSsspRandom, AsOnTheCpu) {
+  const auto [shape, directed] = GetParam();
+  for (bool weighted : {true, false})
+    for (double degree : {1.5, 6.0}) {
+      const vertex_t n = shape == test::GraphShape::chain ? 1500 : 4000;
+      const Graph g = test::random_graph(shape, n, degree, directed, weighted,
+                                         500 + static_cast<std::uint64_t>(shape));
+      const std::string where = test::to_string(shape) + (directed ? " directed" : " undirected") +
+                                (weighted ? " weighted" : "") + " degree " + std::to_string(degree);
+      for (double delta : {0.0, 0.01, 1e9}) expect_same(g, n / 3, delta, where);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, CudaSsspRandom,
+                         ::testing::Combine(::testing::ValuesIn(kShapes), ::testing::Bool()),
+                         [](const auto& shape_and_direction) {
+                           return test::to_string(std::get<0>(shape_and_direction.param)) +
+                                  (std::get<1>(shape_and_direction.param) ? "_directed"
+                                                                          : "_undirected");
+                         });
+
+// Hubs of many thousand edges (the push's edge-balanced split), checked
+// against Boost so that a mistake shared with the CPU cannot pass.
+TEST_F(CudaSssp, PowerLawAsDijkstraLarge) {
+  for (bool directed : {true, false}) {
+    const Graph g =
+        test::random_graph(test::GraphShape::power_law, 200'000, 8.0, directed, true, 9);
+    const std::vector<double> want = test::boost_dijkstra(g, 0);
+    EXPECT_EQ(sssp(gpu_, g, 0).distance, want) << directed;
+    SsspOptions bf;
+    bf.method = SsspMethod::bellman_ford;
+    EXPECT_EQ(sssp(gpu_, g, 0, bf).distance, want) << directed;
+  }
+}
+
+TEST_F(CudaSssp, NegativeWeightsRefused) {
+  const Graph g = test::weighted_graph(4, {0, 1, 3}, {1, 2, 0}, {1.0, -2.0, -5.0});
+  for (SsspMethod m : {SsspMethod::delta_stepping, SsspMethod::bellman_ford}) {
+    SsspOptions o;
+    o.method = m;
+    try {
+      sssp(gpu_, g, 0, o);
+      ADD_FAILURE() << "a negative weight was accepted";
+    } catch (const ArgumentError& e) {
+      EXPECT_NE(std::string(e.what()).find("1 -> 2 has weight -2"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(sssp(gpu_, g, 2).reached, 1);  // the search reads no negative edge
+}
+
+TEST_F(CudaSssp, CallbackSeesEveryBucketAndStops) {
+  const Graph g = test::random_graph(test::GraphShape::chain, 50, 1, true, false, 1);
+  SsspOptions o;
+  o.delta = 1;
+  int calls = 0;
+  o.on_iteration = [&calls](const IterationInfo& info) {
+    EXPECT_EQ(info.iteration, ++calls);
+    return true;
+  };
+  SsspResult r = sssp(gpu_, g, 0, o);
+  EXPECT_EQ(calls, 50);
+  EXPECT_EQ(r.iterations, 50);
+  for (SsspMethod m : {SsspMethod::delta_stepping, SsspMethod::bellman_ford}) {
+    o.method = m;
+    o.on_iteration = [](const IterationInfo& info) { return info.iteration < 10; };
+    r = sssp(gpu_, g, 0, o);
+    EXPECT_FALSE(r.complete);
+    EXPECT_EQ(r.iterations, 10);
+    EXPECT_EQ(r.distance[5], 5);
+    EXPECT_TRUE(std::isinf(r.distance[49]));
+  }
+}
+
+TEST_F(CudaSssp, ShippedAndSharedGraphsLarge) {
+  std::vector<fs::path> files = test::shipped_graph_files();
+  for (const fs::path& f : test::graph_files(GRAPHRUN_DATASETS)) files.push_back(f);
+  int checked = 0;
+  for (const fs::path& file : files) {
+    io::LoadOptions lo;
+    lo.undirected = true;
+    Graph g;
+    try {
+      g = io::load_graph(file.string(), lo);
+    } catch (const InputError&) {
+      continue;  // not a graph with numeric ids
+    }
+    if (g.n_vertices() == 0) continue;
+    bool negative = false;
+    if (!g.is_pattern())
+      for (double w : g.adj().values()) negative = negative || w < 0;
+    if (negative) continue;
+    expect_same(g, 0, 0, file.filename().string());
+    ++checked;
+  }
+  EXPECT_GE(checked, 8);
+}
+
+#endif  // GRAPHRUN_HAVE_CUDA
+
+// Every build: without a CUDA backend (or GPU) the GPU path is a clear error.
+TEST(CudaSsspAvailability, NoBackendOrDeviceIsADeviceError) {
+  if (cuda_device_count() > 0) GTEST_SKIP() << "a CUDA device is present";
+  Context gpu(Device::cuda);
+  const Graph g(Csr<double>(3, 3, {0, 1, 2, 3}, {1, 2, 0}, {}), {}, true, false);
+  EXPECT_THROW(sssp(gpu, g, 0), DeviceError);
+}
+
+}  // namespace
+}  // namespace graphrun
