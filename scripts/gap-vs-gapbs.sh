@@ -8,17 +8,23 @@
 # found the same answer.
 #
 #   scripts/gap-vs-gapbs.sh [--threads T] [--reps R] [--device cpu|cuda] [--gapbs DIR]
-#                           [--graphrun BIN] [--kron S]... [--uniform S]... [FILE...]
+#                           [--graphrun BIN] [--kernel cc|sssp]... [--delta D]
+#                           [--kron S]... [--uniform S]... [FILE...]
 #
 # FILEs are edge lists (SNAP .txt, plain or .gz; '#' comments and carriage
 # returns dropped) or
 # Matrix Market files (.mtx, .mtx.gz); --kron S and --uniform S add gapbs's
 # own generated graphs (Graph500 Kronecker / uniform random, 2^S vertices,
 # degree 16), written out by its converter. Every graph is taken as
-# undirected (gapbs -s, graphrun --undirected). Kernels: cc (weak
-# components; gapbs's cc is Afforest). gapbs is built with make from DIR
-# (default ../shared/anchors/gapbs, copied so the source stays clean).
-# Writes a Markdown table on stdout.
+# undirected (gapbs -s, graphrun --undirected). Kernels (--kernel, default
+# all): cc (weak components; gapbs's cc is Afforest, as graphrun's) and sssp
+# (delta-stepping, both with bucket width --delta, default 2 as the GAP
+# runs on Kronecker, web and social graphs; gapbs's converter gives every
+# edge a weight of 1..255 as its sssp does, written to a weighted edge list
+# that both programs read, from the source of the file's first edge; the
+# check is the number of vertices reached). gapbs is built with make from
+# DIR (default ../shared/anchors/gapbs, copied so the source stays clean).
+# Writes a Markdown table per kernel on stdout.
 set -uo pipefail
 threads=$(nproc)
 reps=5
@@ -26,6 +32,8 @@ device=cpu
 gapbs_src=$(cd "$(dirname "$0")/.." && pwd)/../shared/anchors/gapbs
 bin=build/graphrun
 gens=()
+kernels=()
+delta=2
 while [ $# -gt 0 ]; do
   case "$1" in
     --threads) threads=$2; shift 2 ;;
@@ -33,15 +41,20 @@ while [ $# -gt 0 ]; do
     --device) device=$2; shift 2 ;;
     --gapbs) gapbs_src=$2; shift 2 ;;
     --graphrun) bin=$2; shift 2 ;;
+    --kernel) kernels+=("$2"); shift 2 ;;
+    --delta) delta=$2; shift 2 ;;
     --kron) gens+=("g $2"); shift 2 ;;
     --uniform) gens+=("u $2"); shift 2 ;;
-    -*) echo "usage: $0 [--threads T] [--reps R] [--device cpu|cuda] [--gapbs DIR] [--graphrun BIN] [--kron S]... [--uniform S]... [FILE...]" >&2; exit 2 ;;
+    -*) echo "usage: $0 [--threads T] [--reps R] [--device cpu|cuda] [--gapbs DIR] [--graphrun BIN] [--kernel cc|sssp]... [--delta D] [--kron S]... [--uniform S]... [FILE...]" >&2; exit 2 ;;
     *) break ;;
   esac
 done
 [[ "$threads" =~ ^[1-9][0-9]*$ ]] || { echo "$0: --threads needs a positive integer, not '$threads'" >&2; exit 2; }
 [[ "$reps" =~ ^[1-9][0-9]*$ ]] || { echo "$0: --reps needs a positive integer, not '$reps'" >&2; exit 2; }
 [[ "$device" =~ ^(cpu|cuda)$ ]] || { echo "$0: --device is cpu or cuda, not '$device'" >&2; exit 2; }
+[ ${#kernels[@]} -gt 0 ] || kernels=(cc sssp)
+for k in "${kernels[@]}"; do [[ "$k" =~ ^(cc|sssp)$ ]] || { echo "$0: --kernel is cc or sssp, not '$k'" >&2; exit 2; }; done
+[[ "$delta" =~ ^[0-9]+$ ]] && [ "$delta" -ge 1 ] || { echo "$0: --delta needs a positive integer (gapbs's weights are integers), not '$delta'" >&2; exit 2; }
 for g in "${gens[@]}"; do
   [[ "${g#? }" =~ ^[0-9]+$ ]] && [ "${g#? }" -le 28 ] || { echo "$0: --kron/--uniform need a scale 1..28, not '${g#? }'" >&2; exit 2; }
 done
@@ -53,7 +66,10 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/graphrun-gapbs.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 cp -r "$gapbs_src" "$work/gapbs"
-make -C "$work/gapbs" -j"$(nproc)" cc converter >"$work/make.log" 2>&1 ||
+# Its converter ends every edge-list line with std::endl, a flush per line:
+# a scale-22 graph would take minutes to write. '\n' in the copy instead.
+sed -i 's/ << std::endl;/ << "\\n";/' "$work/gapbs/src/writer.h"
+make -C "$work/gapbs" -j"$(nproc)" cc sssp converter >"$work/make.log" 2>&1 ||
   { echo "$0: building gapbs failed:" >&2; tail -20 "$work/make.log" >&2; exit 1; }
 gapbs=$work/gapbs
 export OMP_NUM_THREADS=$threads
@@ -66,9 +82,9 @@ as_edge_list() {
   else $cat "$1" | tr -d '\r' | grep -v '^[#%]' | awk '{print $1, $2}' >"$2.el" && echo "$2.el"; fi
 }
 
-echo "| graph | vertices | stored edges | gapbs cc ms | graphrun cc ms | gapbs / graphrun | same components |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: | --- |"
-row() {  # row NAME FILE
+cc_rows=""
+sssp_rows=""
+cc_row() {  # cc_row NAME FILE
   local name=$1 file=$2 grb=$work/g.grb
   "$bin" convert "$file" "$grb" --undirected --quiet 2>"$work/convert.err" ||
     { echo "| $name | convert failed: $(head -c 200 "$work/convert.err") | | | | | |"; return; }
@@ -93,6 +109,40 @@ row() {  # row NAME FILE
   same=no; [ "$gap_count" = $((count + isolated)) ] && same=yes
   echo "| $name | $n | $m | $(printf %.2f "$t_gap") | $ours | $(awk -v a="$t_gap" -v b="$ours" 'BEGIN {printf "%.2f", a / b}') | $same ($count) |"
 }
+
+sssp_row() {  # sssp_row NAME FILE (unweighted; gapbs's converter adds the weights)
+  local name=$1 file=$2 wel=$work/w.wel grb=$work/w.grb
+  "$gapbs/converter" -f "$file" -s -w -e "$wel" >/dev/null 2>&1 || { echo "| $name | converter failed | | | | | |"; return; }
+  "$bin" convert "$wel" "$grb" --quiet 2>"$work/convert.err" ||
+    { echo "| $name | convert failed: $(head -c 200 "$work/convert.err") | | | | | |"; return; }
+  local source out t_gap gap_reached summary ours reached n m same
+  source=$(head -1 "$wel" | awk '{print $1}')
+  out=$("$gapbs/sssp" -f "$wel" -n "$reps" -r "$source" -d "$delta" -a 2>&1) || { echo "| $name | gapbs failed | | | | | |"; return; }
+  t_gap=$(awk '/Average Time/ {print $3 * 1000}' <<<"$out")
+  gap_reached=$(awk '/SSSP Tree reaches/ {print $4}' <<<"$out")
+  summary=$("$bin" sssp "$grb" --source "$source" --delta "$delta" --threads "$threads" --device "$device" \
+            --trials "$reps" -o /dev/null 2>&1 >/dev/null) ||
+    { echo "| $name | graphrun failed: $(tail -c 200 <<<"$summary") | | | | | |"; return; }
+  if [ "$device" = cuda ]; then
+    ours=$(sed -n 's/.*on the device \([0-9.]*\) s.*/\1/p' <<<"$summary" | awk '{printf "%.2f", 1000 * $1}')
+  else
+    ours=$(sed -n 's/.*, sssp \([0-9.]*\) s.*/\1/p' <<<"$summary" | awk '{printf "%.2f", 1000 * $1}')
+  fi
+  n=$(sed -n 's/^sssp: \([0-9]*\) vertices, .*/\1/p' <<<"$summary")
+  m=$(sed -n 's/^sssp: [0-9]* vertices, \([0-9]*\) edges.*/\1/p' <<<"$summary")
+  reached=$(sed -n 's/.*, reached \([0-9]*\),.*/\1/p' <<<"$summary")
+  same=no; [ "$gap_reached" = "$reached" ] && same=yes
+  echo "| $name | $n | $m | $source | $(printf %.2f "$t_gap") | $ours | $(awk -v a="$t_gap" -v b="$ours" 'BEGIN {printf "%.2f", a / b}') | $same ($reached) |"
+}
+
+row() {  # row NAME FILE: every kernel asked for
+  for k in "${kernels[@]}"; do
+    case $k in
+      cc) cc_rows+="$(cc_row "$1" "$2")"$'\n' ;;
+      sssp) sssp_rows+="$(sssp_row "$1" "$2")"$'\n' ;;
+    esac
+  done
+}
 for g in "${gens[@]}"; do
   kind=${g%% *} scale=${g#? }
   "$gapbs/converter" "-$kind" "$scale" -e "$work/gen.el" >/dev/null 2>&1 || { echo "| -$kind $scale | converter failed | | | | | |"; continue; }
@@ -102,5 +152,17 @@ for input in "$@"; do
   file=$(as_edge_list "$input" "$work/input") || { echo "| $(basename "$input") | unreadable | | | | | |"; continue; }
   row "$(basename "$input")" "$file"
 done
-echo
+if [ -n "$cc_rows" ]; then
+  echo "| graph | vertices | stored edges | gapbs cc ms | graphrun cc ms | gapbs / graphrun | same components |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | --- |"
+  printf '%s' "$cc_rows"
+  echo
+fi
+if [ -n "$sssp_rows" ]; then
+  echo "| graph | vertices | stored entries | source | gapbs sssp ms | graphrun sssp ms | gapbs / graphrun | same vertices reached |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+  printf '%s' "$sssp_rows"
+  echo
+  echo "sssp: delta-stepping with delta $delta on both sides, weights 1..255 from gapbs's converter."
+fi
 echo "$threads threads, device $device, $reps runs each; times are the kernel alone (no loading)."
