@@ -120,8 +120,8 @@ Command add_sssp(CLI::App& root) {
       ->required()
       ->type_name("ID");
   sub->add_option("--delta", args->delta,
-                  "Bucket width of delta-stepping; 0 chooses 32 x mean weight / mean out-degree\n"
-                  "(1 on an unweighted graph). Wider: fewer rounds, more edges relaxed again")
+                  "Bucket width of delta-stepping; 0 chooses c x mean weight / mean out-degree, c = 2\n"
+                  "on the CPU and 32 on the GPU (1 on an unweighted graph). Wider: fewer rounds, more\nedges relaxed again")
       ->check(real_in(0, false, 1e300, false, "a bucket width >= 0"))
       ->capture_default_str()
       ->type_name("D");

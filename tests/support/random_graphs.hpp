@@ -245,21 +245,28 @@ inline Graph weighted_graph(vertex_t n, std::vector<vertex_t> row, std::vector<v
   return Graph(Csr<double>::from_coo(coo), {}, true, true);
 }
 
+// An undirected one is A + Aᵀ off the diagonal of the directed graph A
+// (repeated edges summed first), as the loader makes it: each weight is then
+// a sum of the same two terms both ways, so the stored matrix is exactly
+// symmetric (summing three or more copies of an edge in two orders could
+// differ in the last bit, and algorithms read Aᵀ of an undirected graph as A).
 inline Graph random_graph(GraphShape shape, vertex_t n, double avg_degree, bool directed,
                           bool weighted, std::uint64_t seed) {
   Coo<double> coo = random_edges(shape, n, avg_degree, weighted, seed);
   if (!directed) {
-    const std::size_t m = coo.row.size();
-    for (std::size_t e = 0; e < m; ++e) {
-      const vertex_t u = coo.row[e], v = coo.col[e];
-      if (u == v) continue;  // a self loop stays one entry
-      coo.row.push_back(v);
-      coo.col.push_back(u);
-      if (weighted) {
-        const double w = coo.val[e];
-        coo.val.push_back(w);
-      }
-    }
+    const Csr<double> a = Csr<double>::from_coo(coo);
+    coo.row.clear();
+    coo.col.clear();
+    coo.val.clear();
+    for (int mirror = 0; mirror < 2; ++mirror)
+      for (vertex_t u = 0; u < n; ++u)
+        for (offset_t k = a.row_ptr()[u]; k < a.row_ptr()[u + 1]; ++k) {
+          const vertex_t v = a.col_idx()[k];
+          if (mirror && u == v) continue;  // a self loop stays one entry
+          coo.row.push_back(mirror ? v : u);
+          coo.col.push_back(mirror ? u : v);
+          if (weighted) coo.val.push_back(a.values()[k]);
+        }
   }
   return Graph(Csr<double>::from_coo(coo), {}, directed, weighted);
 }

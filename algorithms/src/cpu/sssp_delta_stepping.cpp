@@ -149,14 +149,15 @@ SsspDistances cpu_delta_stepping(const Context& ctx, const Graph& g, vertex_t so
   const Relax relax{g.adj().view(), dist, delta};
   const IterationCallback& on_iteration = setup.options.on_iteration;
 
-  // Shared between the rounds: the frontier (the current bucket's vertices
-  // from every thread), where each thread copies its share, the next
-  // bucket, and whether to stop.
-  std::vector<vertex_t> frontier{source};
-  std::vector<std::size_t> share(static_cast<std::size_t>(threads) + 1);
-  bucket_t current = 0;
-  std::atomic<bucket_t> next{no_bucket}, far_next{no_bucket};
-  bool stop = false, stopped = false;
+  // Shared between the rounds: the frontier, which is the current bucket
+  // of every thread's bins, each moved into its part (no copy); the next
+  // bucket and the far piles' lowest, each in two slots by the round's
+  // parity, so that one round's are reset while the other's are read; and
+  // whether to stop. Two barriers a round, as gapbs.
+  std::vector<std::vector<vertex_t>> parts(static_cast<std::size_t>(threads));
+  parts[0] = {source};
+  std::atomic<bucket_t> next[2] = {no_bucket, no_bucket}, far_next[2] = {no_bucket, no_bucket};
+  bool stopped = false;
   std::exception_ptr thrown;
   int rounds = 0;
   offset_t relaxed = 0, negative = std::numeric_limits<offset_t>::max();
@@ -164,12 +165,19 @@ SsspDistances cpu_delta_stepping(const Context& ctx, const Graph& g, vertex_t so
 #pragma omp parallel num_threads(threads) reduction(+ : relaxed) reduction(min : negative)
   {
     Bins bins;
-    const int me = omp_get_thread_num();
-    while (true) {
+    const auto me = static_cast<std::size_t>(omp_get_thread_num());
+    bucket_t current = 0;
+    for (int round = 0;; ++round) {
+      const int slot = round & 1;
+      std::size_t frontier = 0;
+      for (const std::vector<vertex_t>& part : parts) {
+        frontier += part.size();
 #pragma omp for schedule(dynamic, 64) nowait
-      for (std::size_t i = 0; i < frontier.size(); ++i) {
-        const vertex_t u = frontier[i];
-        if (bucket_of(load(dist + u), delta) >= current) relax(u, current, bins, relaxed, negative);
+        for (std::size_t i = 0; i < part.size(); ++i) {
+          const vertex_t u = part[i];
+          if (bucket_of(load(dist + u), delta) >= current)
+            relax(u, current, bins, relaxed, negative);
+        }
       }
       // A small remainder of the bucket is this thread's alone to finish.
       for (std::vector<vertex_t>& mine = bins.at(current);
@@ -184,49 +192,42 @@ SsspDistances cpu_delta_stepping(const Context& ctx, const Graph& g, vertex_t so
         while (mine < seen && !shared.compare_exchange_weak(seen, mine)) {
         }
       };
-      lower(next, std::min(bins.first(current), bins.far_min()));
-      lower(far_next, bins.far_min());
+      lower(next[slot], std::min(bins.first(current), bins.far_min()));
+      lower(far_next[slot], bins.far_min());
 #pragma omp barrier
-      // A far pile reaching into the next bucket's ring is filed there.
-      if (next.load() != no_bucket && far_next.load() - next.load() < window)
-        bins.refile_far(next.load(), dist, delta);
-      const bucket_t b = next.load();
-#pragma omp single
+      const bucket_t b = next[slot].load(), far_lowest = far_next[slot].load();
+      const bool last = b == no_bucket;
+      if (!last) {
+        // A far pile reaching into the next bucket's ring is filed there;
+        // then this thread's share of bucket b becomes its frontier part
+        // (the other parts were read before the barrier).
+        if (far_lowest - b < window) bins.refile_far(b, dist, delta);
+        parts[me].swap(bins.at(b));
+        bins.at(b).clear();
+      }
+#pragma omp single nowait
       {
+        next[slot ^ 1].store(no_bucket);  // read last in the round before
+        far_next[slot ^ 1].store(no_bucket);
         ++rounds;
         if (on_iteration) {
           IterationInfo info;
           info.iteration = rounds;
-          info.frontier = static_cast<offset_t>(frontier.size());
+          info.frontier = static_cast<offset_t>(frontier);
           info.elapsed = t0.seconds();
           // An exception may not leave the parallel region: it is kept and
           // thrown after it.
           try {
-            if (!on_iteration(info) && b != no_bucket) stopped = true;
+            if (!on_iteration(info) && !last) stopped = true;
           } catch (...) {
             thrown = std::current_exception();
           }
         }
-        stop = b == no_bucket || stopped || thrown;
       }
-      if (stop) break;
-      // Gather bucket b from every thread into the frontier.
-      share[me + 1] = bins.at(b).size();
+      if (last) break;
 #pragma omp barrier
-#pragma omp single
-      {
-        share[0] = 0;
-        for (int t = 0; t < threads; ++t) share[t + 1] += share[t];
-        frontier.resize(share[threads]);
-        current = b;
-        next.store(no_bucket);
-        far_next.store(no_bucket);
-      }
-      std::vector<vertex_t>& mine = bins.at(b);
-      std::copy(mine.begin(), mine.end(),
-                frontier.begin() + static_cast<std::ptrdiff_t>(share[me]));
-      mine.clear();
-#pragma omp barrier
+      if (stopped || thrown) break;
+      current = b;
     }
   }
   if (thrown) std::rethrow_exception(thrown);

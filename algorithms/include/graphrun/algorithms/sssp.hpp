@@ -41,16 +41,17 @@ enum class SsspMethod {
 
 struct SsspOptions {
   SsspMethod method = SsspMethod::delta_stepping;
-  // Bucket width, > 0, or 0 for automatic: 32 · mean weight / mean
-  // out-degree (Davidson et al.'s rule: a bucket holds about a warp's worth
-  // of edges per vertex), and 1 on an unweighted graph (a bucket per BFS
-  // level). Ignored by bellman_ford.
+  // Bucket width, > 0, or 0 for automatic: c · mean weight / mean
+  // out-degree, c = 2 on the CPU (a bucket costs a barrier; wide ones
+  // re-relax much) and 32 on the GPU (Davidson et al.'s rule: a bucket costs
+  // host round trips); 1 on an unweighted graph (a bucket per BFS level).
+  // Ignored by bellman_ford.
   double delta = 0;
-  // Called after every bucket (delta-stepping) or sweep (bellman_ford), with
-  // IterationInfo.frontier the vertices whose distance is settled below the
-  // bucket's end (delta-stepping) or changed in the sweep (bellman_ford).
-  // false stops the run: the distances are then upper bounds, and `complete`
-  // is false.
+  // Called after every round of delta-stepping (a bucket, or on the CPU a
+  // part of one that came back large), or every sweep of bellman_ford, with
+  // IterationInfo.frontier the vertices the round relaxed first (CPU), the
+  // far pile left (GPU), or the distances the sweep lowered. false stops the
+  // run: the distances are then upper bounds, and `complete` is false.
   IterationCallback on_iteration;
 };
 
