@@ -139,12 +139,14 @@ sssp_row() {  # sssp_row NAME FILE (unweighted; gapbs's converter adds the weigh
   echo "| $name | $n | $m | $source | $(printf %.2f "$t_gap") | $ours | $(awk -v a="$t_gap" -v b="$ours" 'BEGIN {printf "%.2f", a / b}') | $same ($reached) |"
 }
 
-row() {  # row NAME FILE: every kernel asked for
+row() {  # row NAME FILE: every kernel asked for, each row also on stderr as it is made
+  local line
   for k in "${kernels[@]}"; do
     case $k in
-      cc) cc_rows+="$(cc_row "$1" "$2")"$'\n' ;;
-      sssp) sssp_rows+="$(sssp_row "$1" "$2")"$'\n' ;;
+      cc) line=$(cc_row "$1" "$2"); cc_rows+="$line"$'\n' ;;
+      sssp) line=$(sssp_row "$1" "$2"); sssp_rows+="$line"$'\n' ;;
     esac
+    echo "$k $line" >&2
   done
 }
 for g in "${gens[@]}"; do
