@@ -91,8 +91,9 @@ void run_sssp(SsspArgs a) {
           : format("cpu, %d thread%s", ctx.threads(), ctx.threads() == 1 ? "" : "s");
   const std::string how =
       options.method == SsspMethod::bellman_ford
-          ? format("bellman-ford, %d sweeps", r.iterations)
-          : format("delta-stepping, delta %g, %d buckets", r.delta, r.iterations);
+          ? format("bellman-ford, %d sweep%s", r.iterations, r.iterations == 1 ? "" : "s")
+          : format("delta-stepping, delta %g, %d round%s", r.delta, r.iterations,
+                   r.iterations == 1 ? "" : "s");
   print_summary(
       a.common,
       format("sssp: %s, source %s, reached %lld, farthest %.17g, %s, %lld relaxations, "
@@ -119,9 +120,11 @@ Command add_sssp(CLI::App& root) {
                   "Start vertex, an id as written in INPUT (with --abc, a name)")
       ->required()
       ->type_name("ID");
-  sub->add_option("--delta", args->delta,
-                  "Bucket width of delta-stepping; 0 chooses c x mean weight / mean out-degree, c = 2\n"
-                  "on the CPU and 32 on the GPU (1 on an unweighted graph). Wider: fewer rounds, more\nedges relaxed again")
+  sub->add_option(
+         "--delta", args->delta,
+         "Bucket width of delta-stepping; 0 chooses c x mean weight / mean out-degree, c = 2\n"
+         "on the CPU and 32 on the GPU (1 on an unweighted graph). Wider: fewer rounds, "
+         "more\nedges relaxed again")
       ->check(real_in(0, false, 1e300, false, "a bucket width >= 0"))
       ->capture_default_str()
       ->type_name("D");

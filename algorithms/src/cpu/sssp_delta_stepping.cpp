@@ -165,6 +165,7 @@ SsspDistances cpu_delta_stepping(const Context& ctx, const Graph& g, vertex_t so
 #pragma omp parallel num_threads(threads) reduction(+ : relaxed) reduction(min : negative)
   {
     Bins bins;
+    std::vector<vertex_t> batch;
     const auto me = static_cast<std::size_t>(omp_get_thread_num());
     bucket_t current = 0;
     for (int round = 0;; ++round) {
@@ -180,10 +181,12 @@ SsspDistances cpu_delta_stepping(const Context& ctx, const Graph& g, vertex_t so
         }
       }
       // A small remainder of the bucket is this thread's alone to finish.
+      // (Swapped with a batch kept across rounds: both keep their capacity,
+      // where a move would leave the bin to grow again from nothing.)
       for (std::vector<vertex_t>& mine = bins.at(current);
            !mine.empty() && mine.size() < small_bucket;) {
-        const std::vector<vertex_t> batch = std::move(mine);
-        mine.clear();
+        batch.clear();
+        batch.swap(mine);
         for (vertex_t u : batch) relax(u, current, bins, relaxed, negative);
       }
       // The next bucket: the lowest of every ring and far pile.
