@@ -35,15 +35,9 @@ void run_cc(const CcArgs& a) {
   ProgressBar bar(a.strong ? "scc" : "cc", !a.common.quiet);
   // --trials: the mean over that many runs, as the GAP reference's -n
   // reports, so that a comparison is not of one cold run.
-  ComponentsResult r;
-  Stopwatch cc_time;
-  double on_device = 0;  // the GPU's computation alone, without transfers
-  for (int t = 0; t < a.trials; ++t) {
-    r = connected_components(ctx, g, options);
-    on_device += r.compute_seconds;
-  }
-  const double seconds_cc = cc_time.seconds() / a.trials;
-  on_device /= a.trials;
+  const auto trials = run_trials(a.trials, [&] { return connected_components(ctx, g, options); });
+  const auto& r = trials.last;
+  const double seconds_cc = trials.seconds;
   bar.finish();
 
   Stopwatch write_time;
@@ -67,10 +61,7 @@ void run_cc(const CcArgs& a) {
 
   // Strong components of an undirected graph are its weak ones.
   const char* kind = a.strong && g.directed() ? "strong" : "weak";
-  const std::string where =
-      ctx.device() == Device::cuda
-          ? format("cuda (on the device %.6f s of each run)", on_device)
-          : format("cpu, %d thread%s", ctx.threads(), ctx.threads() == 1 ? "" : "s");
+  const std::string where = where_it_ran(ctx, trials.on_device);
   std::string largest = "none";
   if (r.count > 0)
     largest = format("%lld vertices (%.1f%%), named %s", static_cast<long long>(r.largest),
@@ -100,12 +91,7 @@ Command add_cc(CLI::App& root) {
   sub->add_flag("--strong", args->strong,
                 "Strongly connected components (along edge direction); on an undirected graph\n"
                 "they are the weak ones");
-  sub->add_option("--trials", args->trials,
-                  "Run the algorithm N times and report the mean time (as the GAP reference's "
-                  "-n),\nfor measurements; the output is the last run's")
-      ->check(int_in(1, 1000, "a number of trials"))
-      ->capture_default_str()
-      ->type_name("N");
+  add_trials_option(*sub, args->trials);
   sub->add_option("--output,-o", args->output, "Write the result to OUT instead of stdout")
       ->check(output_path())
       ->type_name("OUT");

@@ -50,15 +50,9 @@ void run_sssp(SsspArgs a) {
 
   ProgressBar bar("sssp", !a.common.quiet);
   // --trials: the mean over that many runs, as the GAP reference's -n.
-  SsspResult r;
-  Stopwatch sssp_time;
-  double on_device = 0;
-  for (int t = 0; t < a.trials; ++t) {
-    r = sssp(ctx, g, source, options);
-    on_device += r.compute_seconds;
-  }
-  const double seconds_sssp = sssp_time.seconds() / a.trials;
-  on_device /= a.trials;
+  const auto trials = run_trials(a.trials, [&] { return sssp(ctx, g, source, options); });
+  const auto& r = trials.last;
+  const double seconds_sssp = trials.seconds;
   bar.finish();
 
   Stopwatch write_time;
@@ -85,10 +79,7 @@ void run_sssp(SsspArgs a) {
   }
   const double seconds_write = write_time.seconds();
 
-  const std::string where =
-      ctx.device() == Device::cuda
-          ? format("cuda (on the device %.6f s of each run)", on_device)
-          : format("cpu, %d thread%s", ctx.threads(), ctx.threads() == 1 ? "" : "s");
+  const std::string where = where_it_ran(ctx, trials.on_device);
   const std::string how =
       options.method == SsspMethod::bellman_ford
           ? format("bellman-ford, %d sweep%s", r.iterations, r.iterations == 1 ? "" : "s")
@@ -134,12 +125,7 @@ Command add_sssp(CLI::App& root) {
                   "edges: fast on small-world graphs, slow on roads)")
       ->capture_default_str()
       ->type_name("METHOD");
-  sub->add_option("--trials", args->trials,
-                  "Run the algorithm N times and report the mean time (as the GAP reference's "
-                  "-n),\nfor measurements; the output is the last run's")
-      ->check(int_in(1, 1000, "a number of trials"))
-      ->capture_default_str()
-      ->type_name("N");
+  add_trials_option(*sub, args->trials);
   sub->add_option("--output,-o", args->output, "Write the result to OUT instead of stdout")
       ->check(output_path())
       ->type_name("OUT");

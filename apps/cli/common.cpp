@@ -354,6 +354,21 @@ vertex_t find_source(const CommonOptions& o, const Graph& g, const std::string& 
   return *v;
 }
 
+void add_trials_option(CLI::App& sub, int& trials) {
+  sub.add_option("--trials", trials,
+                 "Run the algorithm N times and report the mean time (as the GAP reference's "
+                 "-n),\nfor measurements; the output is the last run's")
+      ->check(int_in(1, 1000, "a number of trials from 1 to 1000"))
+      ->capture_default_str()
+      ->type_name("N");
+}
+
+std::string where_it_ran(const Context& ctx, double on_device_seconds) {
+  if (ctx.device() == Device::cuda)
+    return format("cuda (on the device %.6f s of each run)", on_device_seconds);
+  return format("cpu, %d thread%s", ctx.threads(), ctx.threads() == 1 ? "" : "s");
+}
+
 TextWriter& put_vertex(TextWriter& w, const Graph& g, vertex_t v) {
   if (g.has_names()) return w.put(g.name(v));
   return w.put(g.input_id(v));

@@ -179,6 +179,33 @@ TextWriter& put_vertex(TextWriter& w, const Graph& g, vertex_t v);
 // Throws graphrun::Error when writing to stdout failed (full disk, closed pipe).
 void check_stdout();
 
+// --trials N (1..1000): run an algorithm N times and report the mean time,
+// as the GAP reference's -n, for measurements (cc, sssp).
+void add_trials_option(CLI::App& sub, int& trials);
+
+// Runs `run` (returning a result with compute_seconds) `trials` times; the
+// last result, the mean seconds of a run and the mean seconds on the device.
+template <class Run>
+auto run_trials(int trials, Run run) {
+  struct Trials {
+    decltype(run()) last;
+    double seconds = 0;
+    double on_device = 0;
+  } t;
+  Stopwatch clock;
+  for (int i = 0; i < trials; ++i) {
+    t.last = run();
+    t.on_device += t.last.compute_seconds;
+  }
+  t.seconds = clock.seconds() / trials;
+  t.on_device /= trials;
+  return t;
+}
+
+// Where a run of a kernel went, for a summary: "cpu, N threads", or on the
+// GPU "cuda (on the device X s of each run)".
+std::string where_it_ran(const Context& ctx, double on_device_seconds);
+
 // printf into a std::string.
 std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 
