@@ -20,6 +20,7 @@
 
 #include "graphrun/algorithms/bfs.hpp"
 #include "graphrun/algorithms/components.hpp"
+#include "graphrun/algorithms/kcore.hpp"
 #include "graphrun/algorithms/mcl.hpp"
 #include "graphrun/algorithms/pagerank.hpp"
 #include "graphrun/algorithms/sssp.hpp"
@@ -174,6 +175,11 @@ class Backend {
   virtual SsspDistances sssp(Context& ctx, const Graph& g, vertex_t source,
                              const SsspSetup& setup) const = 0;
 
+  // Core numbers of g's undirected view (n >= 1): fills core, iterations,
+  // rounds and complete; the driver the rest.
+  virtual KcoreResult core_numbers(Context& ctx, const Graph& g,
+                                   const KcoreOptions& options) const = 0;
+
   // A read as a pattern (entries 1) unless g is weighted; s: S (n_labels ×
   // n); st: Sᵀ.
   virtual ContractProducts contract_products(Context& ctx, const Graph& g, const Csr<double>& s,
@@ -193,6 +199,7 @@ class Backend {
                                     const ComponentsOptions& options);                            \
   static SsspDistances sssp(Context& ctx, const Graph& g, vertex_t source,                        \
                             const SsspSetup& setup);                                              \
+  static KcoreResult core_numbers(Context& ctx, const Graph& g, const KcoreOptions& options);     \
   static ContractProducts contract_products(Context& ctx, const Graph& g, const Csr<double>& s,   \
                                             const Csr<double>& st);
 
@@ -220,6 +227,10 @@ class BackendOf final : public Backend {
   SsspDistances sssp(Context& ctx, const Graph& g, vertex_t source,
                      const SsspSetup& setup) const override {
     return Impl::sssp(ctx, g, source, setup);
+  }
+  KcoreResult core_numbers(Context& ctx, const Graph& g,
+                           const KcoreOptions& options) const override {
+    return Impl::core_numbers(ctx, g, options);
   }
   ContractProducts contract_products(Context& ctx, const Graph& g, const Csr<double>& s,
                                      const Csr<double>& st) const override {

@@ -9,6 +9,7 @@
   COMMAND(bfs)                          \
   COMMAND(cc)                           \
   COMMAND(sssp)                         \
+  COMMAND(kcore)                        \
   COMMAND(spgemm)                       \
   COMMAND(contract)                     \
   COMMAND(mcl)                          \

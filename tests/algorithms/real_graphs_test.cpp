@@ -20,12 +20,14 @@
 
 #include "graphrun/algorithms/bfs.hpp"
 #include "graphrun/algorithms/components.hpp"
+#include "graphrun/algorithms/kcore.hpp"
 #include "graphrun/algorithms/pagerank.hpp"
 #include "graphrun/algorithms/sssp.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/io/load.hpp"
 #include "support/algorithm_oracles.hpp"
 #include "support/components_oracle.hpp"
+#include "support/kcore_oracle.hpp"
 #include "support/shared_graphs.hpp"
 #include "support/sssp_oracle.hpp"
 
@@ -104,6 +106,11 @@ void check_sssp(const Graph& g, const std::string& what) {
   EXPECT_EQ(sssp(ctx, g, 0).distance, test::boost_dijkstra(g, 0)) << what;
 }
 
+void check_kcore(const Graph& g, const std::string& what) {
+  Context ctx(Device::cpu, 2);
+  EXPECT_EQ(core_numbers(ctx, g).core, test::boost_core_numbers(g)) << what;
+}
+
 void check_folder(const fs::path& root, bool also_undirected, int& checked) {
   for (const fs::path& file : graph_files(root)) {
     for (bool undirected : {false, true}) {
@@ -122,6 +129,7 @@ void check_folder(const fs::path& root, bool also_undirected, int& checked) {
       check_pagerank(g, what);
       check_components(g, what);
       check_sssp(g, what);
+      check_kcore(g, what);
       ++checked;
     }
   }

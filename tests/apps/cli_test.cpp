@@ -272,6 +272,24 @@ TEST_F(CliTest, SsspBadInputAndOptionsExit2WithoutOutput) {
   EXPECT_EQ(work_files(), (std::set<std::string>{"n.txt", "g.txt"}));
 }
 
+// ---------------------------------------------------------------- kcore
+
+TEST_F(CliTest, KcoreWritesCoreNumbers) {
+  // small_graph undirected: 10, 20, 30 a triangle; 40 joined to 30 and 10,
+  // so {10, 30, 40} is a triangle too: every vertex of the four has two
+  // neighbours among them (core 2); 50 has only its self loop (core 0).
+  write("g.txt", small_graph);
+  const Result r = run("kcore g.txt --trials 2 --output cores.tsv");
+  ASSERT_EQ(r.status, 0) << describe(r);
+  EXPECT_EQ(slurp(work_ / "cores.tsv"), "10\t2\n20\t2\n30\t2\n40\t2\n50\t0\n");
+  EXPECT_NE(r.err.find("degeneracy 2 (4 vertices in that core)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("(mean of 2)"), std::string::npos) << r.err;
+  const Result gpu = run("kcore g.txt --device cuda --output cores2.tsv");
+  EXPECT_EQ(gpu.status, 2) << describe(gpu);
+  EXPECT_NE(gpu.err.find("CPU only"), std::string::npos) << gpu.err;
+  EXPECT_FALSE(fs::exists(work_ / "cores2.tsv"));
+}
+
 // ---------------------------------------------------------------- info, convert
 
 TEST_F(CliTest, InfoPrintsCounts) {

@@ -1,0 +1,163 @@
+// Core numbers on the CPU (kcore.hpp): parallel peeling over the undirected
+// view of the graph.
+//
+// The view: the neighbours of v are the union of its row in A and in Aᵀ
+// (a directed graph; an undirected one stores both already), without v
+// itself. It is built once as a pattern CSR (a merge of the two sorted
+// rows), so that peeling reads one row per vertex.
+//
+// Peeling (Kabir and Madduri's PKC): level k scans the remaining vertices
+// for degree <= k, claims them, and sub-round after sub-round removes
+// the claimed vertices: each decrements its remaining neighbours' degrees
+// with an atomic fetch_sub, and the one decrement that takes a neighbour
+// from k + 1 to k claims it for the next sub-round. A claimed vertex's core
+// number is k whatever the order of the decrements. The next level is the
+// lowest degree left (the scan's and the decrements' least), so empty
+// levels cost nothing.
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "cpu_backend.hpp"
+#include "graphrun/engine/stopwatch.hpp"
+
+namespace graphrun::detail {
+
+namespace {
+
+// The undirected simple graph of g: rows sorted, no loops, no repeats.
+Csr<double> undirected_view(const Graph& g, int threads) {
+  const vertex_t n = g.n_vertices();
+  const CsrView<double> a = g.adj().view();
+  const bool both = g.directed();
+  const CsrView<double> at = both ? g.transpose().view() : a;
+  // The row of v: A's row merged with Aᵀ's, each entry once, v left out;
+  // `emit` sees the columns in order.
+  auto merge = [&](vertex_t v, auto&& emit) {
+    offset_t i = a.row_ptr[v], j = both ? at.row_ptr[v] : at.row_ptr[v + 1];
+    const offset_t ie = a.row_ptr[v + 1], je = at.row_ptr[v + 1];
+    while (i < ie || j < je) {
+      vertex_t c;
+      if (j >= je || (i < ie && a.col_idx[i] < at.col_idx[j]))
+        c = a.col_idx[i++];
+      else if (i >= ie || at.col_idx[j] < a.col_idx[i])
+        c = at.col_idx[j++];
+      else
+        c = a.col_idx[i++], ++j;
+      if (c != v) emit(c);
+    }
+  };
+  std::vector<offset_t> row_ptr(static_cast<std::size_t>(n) + 1, 0);
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1024)
+  for (vertex_t v = 0; v < n; ++v) {
+    offset_t len = 0;
+    merge(v, [&len](vertex_t) { ++len; });
+    row_ptr[static_cast<std::size_t>(v) + 1] = len;
+  }
+  for (vertex_t v = 0; v < n; ++v) row_ptr[v + 1] += row_ptr[v];
+  std::vector<vertex_t> col_idx(static_cast<std::size_t>(row_ptr[n]));
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1024)
+  for (vertex_t v = 0; v < n; ++v) {
+    offset_t at_k = row_ptr[v];
+    merge(v, [&](vertex_t c) { col_idx[at_k++] = c; });
+  }
+  return Csr<double>(n, n, std::move(row_ptr), std::move(col_idx), {});
+}
+
+}  // namespace
+
+KcoreResult CpuSteps::core_numbers(Context& ctx, const Graph& g, const KcoreOptions& options) {
+  const Stopwatch t0;
+  const int threads = ctx.threads();
+  const Csr<double> u = undirected_view(g, threads);
+  const CsrView<double> s = u.view();
+  const vertex_t n = s.n_rows;
+  KcoreResult r;
+  r.core.assign(static_cast<std::size_t>(n), -1);
+  vertex_t* core = r.core.data();
+  std::vector<vertex_t> degree(static_cast<std::size_t>(n));
+  vertex_t k = std::numeric_limits<vertex_t>::max();  // the first level: the lowest degree
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(min : k)
+  for (vertex_t v = 0; v < n; ++v) {
+    degree[v] = static_cast<vertex_t>(s.row_ptr[v + 1] - s.row_ptr[v]);
+    k = std::min(k, degree[v]);
+  }
+
+  std::vector<vertex_t> frontier, next;
+  frontier.reserve(static_cast<std::size_t>(n));
+  vertex_t left = n;
+  while (left > 0) {
+    // Level k: every remaining vertex of degree <= k, and the lowest degree
+    // above k, where the next level starts.
+    frontier.clear();
+    vertex_t lowest = std::numeric_limits<vertex_t>::max();
+#pragma omp parallel num_threads(threads) reduction(min : lowest)
+    {
+      std::vector<vertex_t> mine;
+#pragma omp for schedule(static) nowait
+      for (vertex_t v = 0; v < n; ++v) {
+        if (core[v] >= 0) continue;
+        if (degree[v] <= k) {
+          core[v] = k;
+          mine.push_back(v);
+        } else {
+          lowest = std::min(lowest, degree[v]);
+        }
+      }
+#pragma omp critical(graphrun_kcore_frontier)
+      frontier.insert(frontier.end(), mine.begin(), mine.end());
+    }
+    // Sub-rounds: remove the claimed vertices; a neighbour brought down to
+    // k is claimed for the next one (and then no longer counts as lowest).
+    while (!frontier.empty()) {
+      ++r.rounds;
+      left -= static_cast<vertex_t>(frontier.size());
+      next.clear();
+#pragma omp parallel num_threads(threads) reduction(min : lowest)
+      {
+        std::vector<vertex_t> mine;
+#pragma omp for schedule(dynamic, 64) nowait
+        for (std::size_t q = 0; q < frontier.size(); ++q) {
+          const vertex_t v = frontier[q];
+          for (offset_t e = s.row_ptr[v]; e < s.row_ptr[v + 1]; ++e) {
+            const vertex_t w = s.col_idx[e];
+            if (std::atomic_ref<vertex_t>(core[w]).load(std::memory_order_relaxed) >= 0) continue;
+            const vertex_t before =
+                std::atomic_ref<vertex_t>(degree[w]).fetch_sub(1, std::memory_order_relaxed);
+            if (before == k + 1) {
+              std::atomic_ref<vertex_t>(core[w]).store(k, std::memory_order_relaxed);
+              mine.push_back(w);
+            } else if (before > k + 1) {
+              lowest = std::min(lowest, before - 1);  // w stays: its degree is now this
+            }
+          }
+        }
+#pragma omp critical(graphrun_kcore_next)
+        next.insert(next.end(), mine.begin(), mine.end());
+      }
+      frontier.swap(next);
+    }
+    ++r.iterations;
+    if (options.on_iteration && left > 0) {
+      IterationInfo info;
+      info.iteration = r.iterations;
+      info.frontier = left;
+      info.elapsed = t0.seconds();
+      if (!options.on_iteration(info)) {
+        r.complete = false;
+        break;
+      }
+    }
+    // The next level: the lowest degree left. A vertex's degree is what its
+    // last decrement left, or, untouched since the scan, what the scan saw;
+    // lowest is the least of both, and every degree left is above k.
+    k = lowest == std::numeric_limits<vertex_t>::max() ? k + 1 : lowest;
+  }
+  return r;
+}
+
+}  // namespace graphrun::detail
