@@ -44,8 +44,9 @@ void run_sssp(SsspArgs a) {
   const Loaded in = load_input(a.common, DeviceCheck::at_load);
   const Graph& g = in.graph;
   const vertex_t source = find_source(a.common, g, a.source);
-  // The CPU reads the adjacency in host memory: have it there now (a cache
-  // file may defer it), so that the sssp time is the algorithm's alone.
+  // Both devices start from the host adjacency (the GPU uploads it): have
+  // it there now (a cache file may defer it), so that the sssp time is the
+  // algorithm's alone.
   g.adj();
 
   ProgressBar bar("sssp", !a.common.quiet);

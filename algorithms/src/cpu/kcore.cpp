@@ -22,6 +22,7 @@
 #include <limits>
 #include <vector>
 
+#include "../iteration_report.hpp"
 #include "cpu_backend.hpp"
 #include "graphrun/engine/stopwatch.hpp"
 
@@ -72,6 +73,7 @@ Csr<double> undirected_view(const Graph& g, int threads) {
 
 KcoreResult CpuSteps::core_numbers(Context& ctx, const Graph& g, const KcoreOptions& options) {
   const Stopwatch t0;
+  const IterationReport report(options.on_iteration, nullptr, t0);
   const int threads = ctx.threads();
   const Csr<double> u = undirected_view(g, threads);
   const CsrView<double> s = u.view();
@@ -142,15 +144,9 @@ KcoreResult CpuSteps::core_numbers(Context& ctx, const Graph& g, const KcoreOpti
       frontier.swap(next);
     }
     ++r.iterations;
-    if (options.on_iteration && left > 0) {
-      IterationInfo info;
-      info.iteration = r.iterations;
-      info.frontier = left;
-      info.elapsed = t0.seconds();
-      if (!options.on_iteration(info)) {
-        r.complete = false;
-        break;
-      }
+    if (left > 0 && !report.level_done({.iteration = r.iterations, .frontier = left})) {
+      r.complete = false;
+      break;
     }
     // The next level: the lowest degree left. A vertex's degree is what its
     // last decrement left, or, untouched since the scan, what the scan saw;

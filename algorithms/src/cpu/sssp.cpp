@@ -4,6 +4,7 @@
 #include <limits>
 #include <vector>
 
+#include "../iteration_report.hpp"
 #include "cpu_backend.hpp"
 #include "graphrun/engine/semiring.hpp"
 #include "graphrun/engine/stopwatch.hpp"
@@ -30,6 +31,7 @@ offset_t first_negative(const CsrView<double>& a, int threads) {
 SsspDistances bellman_ford(Context& ctx, const Graph& g, vertex_t source,
                            const SsspOptions& options) {
   const Stopwatch t0;
+  const IterationReport report(options.on_iteration, nullptr, t0);
   const auto n = static_cast<std::size_t>(g.n_vertices());
   const int threads = ctx.threads();
   SsspDistances r;
@@ -52,15 +54,9 @@ SsspDistances bellman_ford(Context& ctx, const Graph& g, vertex_t source,
         d[v] = y[v];
         ++changed;
       }
-    if (options.on_iteration) {
-      IterationInfo info;
-      info.iteration = r.iterations;
-      info.frontier = changed;
-      info.elapsed = t0.seconds();
-      if (!options.on_iteration(info) && changed > 0) {
-        r.complete = false;
-        break;
-      }
+    if (!report.level_done({.iteration = r.iterations, .frontier = changed}) && changed > 0) {
+      r.complete = false;
+      break;
     }
     if (changed == 0) break;
   }

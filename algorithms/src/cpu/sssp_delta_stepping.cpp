@@ -29,6 +29,7 @@
 #include <limits>
 #include <vector>
 
+#include "../iteration_report.hpp"
 #include "cpu_backend.hpp"
 #include "graphrun/engine/stopwatch.hpp"
 
@@ -147,7 +148,7 @@ SsspDistances cpu_delta_stepping(const Context& ctx, const Graph& g, vertex_t so
   double* dist = r.distance.data();
   dist[source] = 0;
   const Relax relax{g.adj().view(), dist, delta};
-  const IterationCallback& on_iteration = setup.options.on_iteration;
+  const IterationReport report(setup.options.on_iteration, nullptr, t0);
 
   // Shared between the rounds: the frontier, which is the current bucket
   // of every thread's bins, each moved into its part (no copy); the next
@@ -213,18 +214,15 @@ SsspDistances cpu_delta_stepping(const Context& ctx, const Graph& g, vertex_t so
         next[slot ^ 1].store(no_bucket);  // read last in the round before
         far_next[slot ^ 1].store(no_bucket);
         ++rounds;
-        if (on_iteration) {
-          IterationInfo info;
-          info.iteration = rounds;
-          info.frontier = static_cast<offset_t>(frontier);
-          info.elapsed = t0.seconds();
-          // An exception may not leave the parallel region: it is kept and
-          // thrown after it.
-          try {
-            if (!on_iteration(info) && !last) stopped = true;
-          } catch (...) {
-            thrown = std::current_exception();
-          }
+        // An exception may not leave the parallel region: it is kept and
+        // thrown after it.
+        try {
+          if (!report.level_done(
+                  {.iteration = rounds, .frontier = static_cast<offset_t>(frontier)}) &&
+              !last)
+            stopped = true;
+        } catch (...) {
+          thrown = std::current_exception();
         }
       }
       if (last) break;

@@ -30,6 +30,7 @@
 #include <utility>
 #include <vector>
 
+#include "../iteration_report.hpp"
 #include "cuda_backend.hpp"
 #include "device_util.cuh"
 #include "graphrun/engine/device_array.hpp"
@@ -150,7 +151,7 @@ SsspDistances near_far(const Graph& g, vertex_t source, const SsspSetup& setup) 
   check_launch();
 
   const double delta = setup.delta;
-  const IterationCallback& on_iteration = setup.options.on_iteration;
+  const IterationReport report(setup.options.on_iteration, nullptr, t);
   SsspDistances r;
   double floor = 0, threshold = delta;
   vertex_t nq = 1;
@@ -179,18 +180,12 @@ SsspDistances near_far(const Graph& g, vertex_t source, const SsspSetup& setup) 
     GRAPHRUN_CUDA_CHECK(cudaMemcpy(host_far.data(), far_count.data(), sizeof(unsigned long long),
                                    cudaMemcpyDeviceToHost));
     const unsigned long long piled = host_far[0];
-    bool go_on = piled > 0;
-    if (on_iteration) {
-      IterationInfo info;
-      info.iteration = buckets;
-      info.frontier = static_cast<offset_t>(piled);
-      info.elapsed = t.seconds();
-      if (!on_iteration(info) && go_on) {
-        r.complete = false;
-        go_on = false;
-      }
+    if (!report.level_done({.iteration = buckets, .frontier = static_cast<offset_t>(piled)}) &&
+        piled > 0) {
+      r.complete = false;
+      break;
     }
-    if (!go_on) break;
+    if (piled == 0) break;
     // The next threshold: past the lowest live distance of the pile, on
     // delta's grid.
     const bits_t none = ~0ULL;
@@ -265,6 +260,7 @@ SsspDistances bellman_ford(const Graph& g, vertex_t source, const SsspOptions& o
   SsspDistances r;
   GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());
   const Stopwatch t;
+  const IterationReport report(options.on_iteration, nullptr, t);
   DeviceArray<offset_t> negative(1);
   GRAPHRUN_CUDA_CHECK(cudaMemset(negative.data(), 0xff, sizeof(offset_t)));
   if (d_a.values().size() > 0) {
@@ -296,15 +292,9 @@ SsspDistances bellman_ford(const Graph& g, vertex_t source, const SsspOptions& o
     ++r.iterations;
     r.relaxations += d_a.nnz();
     const auto lowered = static_cast<offset_t>(host_changed[0]);
-    if (options.on_iteration) {
-      IterationInfo info;
-      info.iteration = r.iterations;
-      info.frontier = lowered;
-      info.elapsed = t.seconds();
-      if (!options.on_iteration(info) && lowered > 0) {
-        r.complete = false;
-        break;
-      }
+    if (!report.level_done({.iteration = r.iterations, .frontier = lowered}) && lowered > 0) {
+      r.complete = false;
+      break;
     }
     if (lowered == 0) break;
   }
