@@ -10,7 +10,6 @@
 #include "graphrun/io/write.hpp"
 #include "progress.hpp"
 #include "spmv_format_help.hpp"
-#include "vertex_lines.hpp"
 
 namespace graphrun::cli {
 
@@ -65,33 +64,20 @@ void run_bfs(const BfsArgs& a) {
   const double seconds_bfs = bfs_time.seconds();
   bar.finish();
 
-  Stopwatch write_time;
-  {
-    const auto n = static_cast<std::size_t>(g.n_vertices());
-    ProgressBar wbar("write", !a.common.quiet);
-    io::OutputFile out(output);
-    {
-      TextWriter w(out.stream());
-      write_vertex_lines(
-          w, n,
-          [&](TextWriter& line, std::size_t v) {
-            put_vertex(line, g, static_cast<vertex_t>(v)).put('\t').put(r.level[v]);
-            if (a.parents) {
-              line.put('\t');
-              const vertex_t p = r.parent[v];
-              if (p >= 0)
-                put_vertex(line, g, p);
-              else
-                line.put("-1");
-            }
-            line.put('\n');
-          },
-          [&](double f) { wbar.update(f); });
-    }
-    wbar.finish();
-    out.commit();
-  }
-  const double seconds_write = write_time.seconds();
+  const double seconds_write =
+      write_vertex_output(output, static_cast<std::size_t>(g.n_vertices()), !a.common.quiet,
+                          [&](TextWriter& line, std::size_t v) {
+                            put_vertex(line, g, static_cast<vertex_t>(v)).put('\t').put(r.level[v]);
+                            if (a.parents) {
+                              line.put('\t');
+                              const vertex_t p = r.parent[v];
+                              if (p >= 0)
+                                put_vertex(line, g, p);
+                              else
+                                line.put("-1");
+                            }
+                            line.put('\n');
+                          });
 
   std::string where;
   if (ctx.device() == Device::cuda)

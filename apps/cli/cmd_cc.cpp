@@ -7,7 +7,6 @@
 #include "graphrun/algorithms/components.hpp"
 #include "graphrun/io/write.hpp"
 #include "progress.hpp"
-#include "vertex_lines.hpp"
 
 namespace graphrun::cli {
 
@@ -40,24 +39,12 @@ void run_cc(const CcArgs& a) {
   const double seconds_cc = trials.seconds;
   bar.finish();
 
-  Stopwatch write_time;
-  {
-    ProgressBar wbar("write", !a.common.quiet);
-    io::OutputFile out(output);
-    {
-      TextWriter w(out.stream());
-      write_vertex_lines(
-          w, static_cast<std::size_t>(g.n_vertices()),
-          [&](TextWriter& line, std::size_t v) {
-            put_vertex(line, g, static_cast<vertex_t>(v)).put('\t');
-            put_vertex(line, g, r.component[v]).put('\n');
-          },
-          [&](double f) { wbar.update(f); });
-    }
-    wbar.finish();
-    out.commit();
-  }
-  const double seconds_write = write_time.seconds();
+  const double seconds_write =
+      write_vertex_output(output, static_cast<std::size_t>(g.n_vertices()), !a.common.quiet,
+                          [&](TextWriter& line, std::size_t v) {
+                            put_vertex(line, g, static_cast<vertex_t>(v)).put('\t');
+                            put_vertex(line, g, r.component[v]).put('\n');
+                          });
 
   // Strong components of an undirected graph are its weak ones.
   const char* kind = a.strong && g.directed() ? "strong" : "weak";

@@ -7,7 +7,6 @@
 #include "graphrun/engine/error.hpp"
 #include "graphrun/io/write.hpp"
 #include "progress.hpp"
-#include "vertex_lines.hpp"
 
 namespace graphrun::cli {
 
@@ -35,23 +34,11 @@ void run_kcore(const KcoreArgs& a) {
   const KcoreResult& r = trials.last;
   bar.finish();
 
-  Stopwatch write_time;
-  {
-    ProgressBar wbar("write", !a.common.quiet);
-    io::OutputFile out(output);
-    {
-      TextWriter w(out.stream());
-      write_vertex_lines(
-          w, static_cast<std::size_t>(g.n_vertices()),
-          [&](TextWriter& line, std::size_t v) {
-            put_vertex(line, g, static_cast<vertex_t>(v)).put('\t').put(r.core[v]).put('\n');
-          },
-          [&](double f) { wbar.update(f); });
-    }
-    wbar.finish();
-    out.commit();
-  }
-  const double seconds_write = write_time.seconds();
+  const double seconds_write = write_vertex_output(
+      output, static_cast<std::size_t>(g.n_vertices()), !a.common.quiet,
+      [&](TextWriter& line, std::size_t v) {
+        put_vertex(line, g, static_cast<vertex_t>(v)).put('\t').put(r.core[v]).put('\n');
+      });
   print_summary(
       a.common,
       format("kcore: %s, degeneracy %lld (%lld vertices in that core), %d levels in "

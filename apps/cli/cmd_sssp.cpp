@@ -9,7 +9,6 @@
 #include "graphrun/engine/error.hpp"
 #include "graphrun/io/write.hpp"
 #include "progress.hpp"
-#include "vertex_lines.hpp"
 
 namespace graphrun::cli {
 
@@ -56,29 +55,17 @@ void run_sssp(SsspArgs a) {
   const double seconds_sssp = trials.seconds;
   bar.finish();
 
-  Stopwatch write_time;
-  {
-    ProgressBar wbar("write", !a.common.quiet);
-    io::OutputFile out(output);
-    {
-      TextWriter w(out.stream());
-      write_vertex_lines(
-          w, static_cast<std::size_t>(g.n_vertices()),
-          [&](TextWriter& line, std::size_t v) {
-            put_vertex(line, g, static_cast<vertex_t>(v)).put('\t');
-            const double d = r.distance[v];
-            if (std::isfinite(d))
-              line.put(d);
-            else
-              line.put("inf");
-            line.put('\n');
-          },
-          [&](double f) { wbar.update(f); });
-    }
-    wbar.finish();
-    out.commit();
-  }
-  const double seconds_write = write_time.seconds();
+  const double seconds_write =
+      write_vertex_output(output, static_cast<std::size_t>(g.n_vertices()), !a.common.quiet,
+                          [&](TextWriter& line, std::size_t v) {
+                            put_vertex(line, g, static_cast<vertex_t>(v)).put('\t');
+                            const double d = r.distance[v];
+                            if (std::isfinite(d))
+                              line.put(d);
+                            else
+                              line.put("inf");
+                            line.put('\n');
+                          });
 
   const std::string where = where_it_ran(ctx, trials.on_device);
   const std::string how =

@@ -18,6 +18,7 @@
 #include "graphrun/engine/error.hpp"
 #include "graphrun/io/write.hpp"
 #include "progress.hpp"
+#include "vertex_lines.hpp"
 
 namespace graphrun::cli {
 
@@ -367,6 +368,20 @@ std::string where_it_ran(const Context& ctx, double on_device_seconds) {
   if (ctx.device() == Device::cuda)
     return format("cuda (on the device %.6f s of each run)", on_device_seconds);
   return format("cpu, %d thread%s", ctx.threads(), ctx.threads() == 1 ? "" : "s");
+}
+
+double write_vertex_output(const std::string& output, std::size_t n, bool show_progress,
+                           const std::function<void(io::TextWriter&, std::size_t)>& line) {
+  const Stopwatch clock;
+  ProgressBar bar("write", show_progress);
+  io::OutputFile out(output);
+  {
+    TextWriter w(out.stream());
+    write_vertex_lines(w, n, line, [&bar](double f) { bar.update(f); });
+  }
+  bar.finish();
+  out.commit();
+  return clock.seconds();
 }
 
 TextWriter& put_vertex(TextWriter& w, const Graph& g, vertex_t v) {

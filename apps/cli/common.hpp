@@ -206,6 +206,13 @@ auto run_trials(int trials, Run run) {
 // GPU "cuda (on the device X s of each run)".
 std::string where_it_ran(const Context& ctx, double on_device_seconds);
 
+// A per-vertex command's whole output: OUTPUT ("-": stdout) written by
+// write_vertex_lines (vertex_lines.hpp) under a "write" progress bar (when
+// `show_progress`), the file committed only once complete, so a failed run
+// leaves none. Returns the seconds it took.
+double write_vertex_output(const std::string& output, std::size_t n, bool show_progress,
+                           const std::function<void(io::TextWriter&, std::size_t)>& line);
+
 // printf into a std::string.
 std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 
