@@ -24,6 +24,7 @@
 #include "graphrun/algorithms/mcl.hpp"
 #include "graphrun/algorithms/pagerank.hpp"
 #include "graphrun/algorithms/sssp.hpp"
+#include "graphrun/algorithms/triangles.hpp"
 #include "graphrun/engine/context.hpp"
 #include "graphrun/engine/csr.hpp"
 #include "graphrun/engine/graph.hpp"
@@ -141,6 +142,17 @@ struct SsspDistances {
   double compute_seconds = 0;  // the device's computation alone; 0 on the CPU
 };
 
+// ---- Triangles --------------------------------------------------------------
+
+// What a backend counts; the driver derives the coefficients.
+struct TriangleCounts {
+  std::uint64_t total = 0;
+  std::vector<std::uint64_t> per_vertex;  // when asked
+  std::vector<vertex_t> degree;           // always
+  std::uint64_t edges = 0;                // entries of the oriented L
+  double compute_seconds = 0;             // the device's computation alone; 0 on the CPU
+};
+
 // ---- The seam -------------------------------------------------------------
 
 class Backend {
@@ -180,6 +192,10 @@ class Backend {
   virtual KcoreResult core_numbers(Context& ctx, const Graph& g,
                                    const KcoreOptions& options) const = 0;
 
+  // Triangles of g's undirected view (n >= 1).
+  virtual TriangleCounts triangles(Context& ctx, const Graph& g,
+                                   const TriangleOptions& options) const = 0;
+
   // A read as a pattern (entries 1) unless g is weighted; s: S (n_labels ×
   // n); st: Sᵀ.
   virtual ContractProducts contract_products(Context& ctx, const Graph& g, const Csr<double>& s,
@@ -200,6 +216,7 @@ class Backend {
   static SsspDistances sssp(Context& ctx, const Graph& g, vertex_t source,                        \
                             const SsspSetup& setup);                                              \
   static KcoreResult core_numbers(Context& ctx, const Graph& g, const KcoreOptions& options);     \
+  static TriangleCounts triangles(Context& ctx, const Graph& g, const TriangleOptions& options);  \
   static ContractProducts contract_products(Context& ctx, const Graph& g, const Csr<double>& s,   \
                                             const Csr<double>& st);
 
@@ -231,6 +248,10 @@ class BackendOf final : public Backend {
   KcoreResult core_numbers(Context& ctx, const Graph& g,
                            const KcoreOptions& options) const override {
     return Impl::core_numbers(ctx, g, options);
+  }
+  TriangleCounts triangles(Context& ctx, const Graph& g,
+                           const TriangleOptions& options) const override {
+    return Impl::triangles(ctx, g, options);
   }
   ContractProducts contract_products(Context& ctx, const Graph& g, const Csr<double>& s,
                                      const Csr<double>& st) const override {

@@ -10,6 +10,7 @@
   COMMAND(cc)                           \
   COMMAND(sssp)                         \
   COMMAND(kcore)                        \
+  COMMAND(triangles)                    \
   COMMAND(spgemm)                       \
   COMMAND(contract)                     \
   COMMAND(mcl)                          \

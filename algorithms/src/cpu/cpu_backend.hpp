@@ -19,6 +19,10 @@ struct CpuSteps {
 std::vector<vertex_t> cpu_weak_components(const Context& ctx, const Graph& g);
 std::vector<vertex_t> cpu_strong_components(const Graph& g);
 
+// The undirected simple graph of g (undirected_view.cpp): a pattern CSR,
+// rows sorted, no loops, no repeats.
+Csr<double> cpu_undirected_view(const Graph& g, int threads);
+
 // Delta-stepping with setup.delta (sssp_delta_stepping.cpp).
 SsspDistances cpu_delta_stepping(const Context& ctx, const Graph& g, vertex_t source,
                                  const SsspSetup& setup);

@@ -1,10 +1,9 @@
 // Core numbers on the CPU (kcore.hpp): parallel peeling over the undirected
 // view of the graph.
 //
-// The view: the neighbours of v are the union of its row in A and in Aᵀ
-// (a directed graph; an undirected one stores both already), without v
-// itself. It is built once as a pattern CSR (a merge of the two sorted
-// rows), so that peeling reads one row per vertex.
+// The view (undirected_view.cpp): the neighbours of v are the union of its
+// row in A and in Aᵀ, without v itself, built once as a pattern CSR so that
+// peeling reads one row per vertex.
 //
 // Peeling (Kabir and Madduri's PKC): level k scans the remaining vertices
 // for degree <= k, claims them, and sub-round after sub-round removes
@@ -28,54 +27,11 @@
 
 namespace graphrun::detail {
 
-namespace {
-
-// The undirected simple graph of g: rows sorted, no loops, no repeats.
-Csr<double> undirected_view(const Graph& g, int threads) {
-  const vertex_t n = g.n_vertices();
-  const CsrView<double> a = g.adj().view();
-  const bool both = g.directed();
-  const CsrView<double> at = both ? g.transpose().view() : a;
-  // The row of v: A's row merged with Aᵀ's, each entry once, v left out;
-  // `emit` sees the columns in order.
-  auto merge = [&](vertex_t v, auto&& emit) {
-    offset_t i = a.row_ptr[v], j = both ? at.row_ptr[v] : at.row_ptr[v + 1];
-    const offset_t ie = a.row_ptr[v + 1], je = at.row_ptr[v + 1];
-    while (i < ie || j < je) {
-      vertex_t c;
-      if (j >= je || (i < ie && a.col_idx[i] < at.col_idx[j]))
-        c = a.col_idx[i++];
-      else if (i >= ie || at.col_idx[j] < a.col_idx[i])
-        c = at.col_idx[j++];
-      else
-        c = a.col_idx[i++], ++j;
-      if (c != v) emit(c);
-    }
-  };
-  std::vector<offset_t> row_ptr(static_cast<std::size_t>(n) + 1, 0);
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1024)
-  for (vertex_t v = 0; v < n; ++v) {
-    offset_t len = 0;
-    merge(v, [&len](vertex_t) { ++len; });
-    row_ptr[static_cast<std::size_t>(v) + 1] = len;
-  }
-  for (vertex_t v = 0; v < n; ++v) row_ptr[v + 1] += row_ptr[v];
-  std::vector<vertex_t> col_idx(static_cast<std::size_t>(row_ptr[n]));
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1024)
-  for (vertex_t v = 0; v < n; ++v) {
-    offset_t at_k = row_ptr[v];
-    merge(v, [&](vertex_t c) { col_idx[at_k++] = c; });
-  }
-  return Csr<double>(n, n, std::move(row_ptr), std::move(col_idx), {});
-}
-
-}  // namespace
-
 KcoreResult CpuSteps::core_numbers(Context& ctx, const Graph& g, const KcoreOptions& options) {
   const Stopwatch t0;
   const IterationReport report(options.on_iteration, nullptr, t0);
   const int threads = ctx.threads();
-  const Csr<double> u = undirected_view(g, threads);
+  const Csr<double> u = cpu_undirected_view(g, threads);
   const CsrView<double> s = u.view();
   const vertex_t n = s.n_rows;
   KcoreResult r;

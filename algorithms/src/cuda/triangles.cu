@@ -1,0 +1,228 @@
+// Triangles on the GPU (triangles.hpp): the degree-oriented graph L built
+// on the device, then the masked dot-product SpGEMM C<L> = L ·(+,pair) Lᵀ
+// with a thread per entry of L.
+//
+// L from the adjacency, by radix sorts of 64-bit edge keys (hi: tail, lo:
+// head), no host round trip of the entries:
+//   1. the undirected edges once each, as (min, max) keys: an undirected
+//      graph's entries u < v are already that, in order; a directed graph's
+//      entries u != v are folded to (min, max), sorted and made unique;
+//   2. degrees: every key adds one to both its ends;
+//   3. each key turned to point up the (degree, id) order and sorted again:
+//      the keys are then L's entries in row order, rows sorted by id.
+// The count: thread e takes L's entry (v, w) and merges L(v,:) with L(w,:).
+// Orienting by degree keeps both rows under sqrt(2m), so no thread is left
+// with a hub's row. The per-thread counts are summed by block, then by one
+// 64-bit atomic per block; the triangles through each vertex, when asked,
+// by 64-bit atomics at the three corners (as cpu/triangles.cpp).
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <cub/block/block_reduce.cuh>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
+
+#include "cuda_backend.hpp"
+#include "device_util.cuh"
+#include "graphrun/engine/cuda/coo.hpp"
+#include "graphrun/engine/device_array.hpp"
+#include "graphrun/engine/stopwatch.hpp"
+
+namespace graphrun::detail {
+
+namespace {
+
+constexpr int block_size = 256;
+
+using Key = unsigned long long;
+
+__host__ __device__ Key edge_key(vertex_t tail, vertex_t head) {
+  return (static_cast<Key>(static_cast<std::uint32_t>(tail)) << 32) |
+         static_cast<std::uint32_t>(head);
+}
+__device__ vertex_t key_tail(Key k) { return static_cast<vertex_t>(k >> 32); }
+__device__ vertex_t key_head(Key k) { return static_cast<vertex_t>(k & 0xffffffffULL); }
+
+// Runs a CUB device call twice, first for its scratch size (CUB's protocol).
+template <class Call>
+void with_scratch(Call&& call) {
+  std::size_t bytes = 0;
+  GRAPHRUN_CUDA_CHECK(call(nullptr, bytes));
+  DeviceBuffer scratch(bytes);
+  GRAPHRUN_CUDA_CHECK(call(scratch.data(), bytes));
+}
+
+offset_t read_count(const DeviceArray<offset_t>& count) {
+  offset_t host = 0;
+  GRAPHRUN_CUDA_CHECK(cudaMemcpy(&host, count.data(), sizeof host, cudaMemcpyDeviceToHost));
+  return host;
+}
+
+// Keys of the entries: (u, v) where keep_upper and u < v (an undirected
+// graph: each edge once, in order); else (min, max) of every u != v.
+__global__ void fold_entries(CooView<double> a, bool upper_only, Key* keys, unsigned char* keep) {
+  for (offset_t e = blockIdx.x * static_cast<offset_t>(blockDim.x) + threadIdx.x; e < a.nnz;
+       e += static_cast<offset_t>(gridDim.x) * blockDim.x) {
+    const vertex_t u = a.row_idx[e], v = a.col_idx[e];
+    keys[e] = u < v ? edge_key(u, v) : edge_key(v, u);
+    keep[e] = upper_only ? u < v : u != v;
+  }
+}
+
+__global__ void count_degrees(const Key* edges, offset_t m, vertex_t* degree) {
+  for (offset_t e = blockIdx.x * static_cast<offset_t>(blockDim.x) + threadIdx.x; e < m;
+       e += static_cast<offset_t>(gridDim.x) * blockDim.x) {
+    atomicAdd(degree + key_tail(edges[e]), 1);
+    atomicAdd(degree + key_head(edges[e]), 1);
+  }
+}
+
+// Points each edge up the (degree, id) order and counts the rows of L.
+__global__ void orient(Key* edges, offset_t m, const vertex_t* degree, offset_t* row_length) {
+  for (offset_t e = blockIdx.x * static_cast<offset_t>(blockDim.x) + threadIdx.x; e < m;
+       e += static_cast<offset_t>(gridDim.x) * blockDim.x) {
+    // a < b, so on equal degrees b is the higher of the two.
+    const vertex_t a = key_tail(edges[e]), b = key_head(edges[e]);
+    const bool up = degree[b] >= degree[a];
+    const vertex_t tail = up ? a : b;
+    edges[e] = up ? edge_key(a, b) : edge_key(b, a);
+    atomicAdd(reinterpret_cast<unsigned long long*>(row_length + tail), 1ULL);
+  }
+}
+
+__global__ void heads(const Key* edges, offset_t m, vertex_t* col_idx) {
+  for (offset_t e = blockIdx.x * static_cast<offset_t>(blockDim.x) + threadIdx.x; e < m;
+       e += static_cast<offset_t>(gridDim.x) * blockDim.x)
+    col_idx[e] = key_head(edges[e]);
+}
+
+// Thread e: |L(v,:) ∩ L(w,:)| for L's entry e = (v, w).
+template <bool PerVertex>
+__global__ void count_triangles(const Key* edges, offset_t m, const offset_t* row_ptr,
+                                const vertex_t* col_idx, unsigned long long* total,
+                                unsigned long long* through) {
+  using Reduce = cub::BlockReduce<unsigned long long, block_size>;
+  __shared__ typename Reduce::TempStorage scratch;
+  unsigned long long found = 0;
+  for (offset_t e = blockIdx.x * static_cast<offset_t>(blockDim.x) + threadIdx.x; e < m;
+       e += static_cast<offset_t>(gridDim.x) * blockDim.x) {
+    const vertex_t v = key_tail(edges[e]), w = key_head(edges[e]);
+    const vertex_t* a = col_idx + row_ptr[v];
+    const vertex_t* a_end = col_idx + row_ptr[v + 1];
+    const vertex_t* b = col_idx + row_ptr[w];
+    const vertex_t* b_end = col_idx + row_ptr[w + 1];
+    unsigned long long common = 0;
+    while (a < a_end && b < b_end) {
+      const vertex_t x = *a, y = *b;
+      if (x == y) {
+        ++common;
+        if constexpr (PerVertex) atomicAdd(through + x, 1ULL);
+      }
+      a += x <= y;
+      b += y <= x;
+    }
+    if constexpr (PerVertex)
+      if (common > 0) {
+        atomicAdd(through + v, common);
+        atomicAdd(through + w, common);
+      }
+    found += common;
+  }
+  const unsigned long long block_total = Reduce(scratch).Sum(found);
+  if (threadIdx.x == 0 && block_total > 0) atomicAdd(total, block_total);
+}
+
+}  // namespace
+
+TriangleCounts CudaSteps::triangles(Context& ctx, const Graph& g, const TriangleOptions& options) {
+  use_device(ctx, "triangles");
+  const vertex_t n = g.n_vertices();
+  const auto size = static_cast<std::size_t>(n);
+  TriangleCounts r;
+  DeviceArray<Key> edges;
+  offset_t m = 0;
+  {
+    const DeviceCsr<double> d_a = adjacency_on_device(g, false);
+    GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());
+    const Stopwatch t;
+    const cuda::DeviceCoo<double> coo = cuda::build_coo(d_a);
+    const offset_t nnz = d_a.nnz();
+    DeviceArray<Key> folded(static_cast<std::size_t>(nnz));
+    DeviceArray<unsigned char> keep(static_cast<std::size_t>(nnz));
+    if (nnz > 0) {
+      fold_entries<<<grid_for(nnz, block_size), block_size>>>(coo.view(), !g.directed(),
+                                                              folded.data(), keep.data());
+      check_launch();
+    }
+    edges = DeviceArray<Key>(static_cast<std::size_t>(nnz));
+    DeviceArray<offset_t> kept(1);
+    with_scratch([&](void* p, std::size_t& bytes) {
+      return cub::DeviceSelect::Flagged(p, bytes, folded.data(), keep.data(), edges.data(),
+                                        kept.data(), nnz);
+    });
+    m = read_count(kept);
+    const int id_bits = std::max(1, static_cast<int>(std::bit_width(static_cast<unsigned>(n))));
+    if (g.directed() && m > 0) {
+      // Each edge may be stored both ways: sort, then keep one of each.
+      with_scratch([&](void* p, std::size_t& bytes) {
+        return cub::DeviceRadixSort::SortKeys(p, bytes, edges.data(), folded.data(), m, 0,
+                                              32 + id_bits);
+      });
+      with_scratch([&](void* p, std::size_t& bytes) {
+        return cub::DeviceSelect::Unique(p, bytes, folded.data(), edges.data(), kept.data(), m);
+      });
+      m = read_count(kept);
+    }
+    r.compute_seconds += t.seconds();
+  }
+  GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());
+  const Stopwatch t;
+  DeviceArray<vertex_t> degree(size);
+  DeviceArray<offset_t> row_ptr(size + 1);
+  GRAPHRUN_CUDA_CHECK(cudaMemset(degree.data(), 0, size * sizeof(vertex_t)));
+  GRAPHRUN_CUDA_CHECK(cudaMemset(row_ptr.data(), 0, (size + 1) * sizeof(offset_t)));
+  DeviceArray<vertex_t> col_idx(static_cast<std::size_t>(m));
+  DeviceArray<unsigned long long> total(1);
+  GRAPHRUN_CUDA_CHECK(cudaMemset(total.data(), 0, sizeof(unsigned long long)));
+  DeviceArray<unsigned long long> through(options.per_vertex ? size : 0);
+  if (options.per_vertex)
+    GRAPHRUN_CUDA_CHECK(cudaMemset(through.data(), 0, size * sizeof(unsigned long long)));
+  if (m > 0) {
+    const unsigned grid = grid_for(m, block_size);
+    count_degrees<<<grid, block_size>>>(edges.data(), m, degree.data());
+    orient<<<grid, block_size>>>(edges.data(), m, degree.data(), row_ptr.data());
+    check_launch();
+    {
+      const int id_bits = std::max(1, static_cast<int>(std::bit_width(static_cast<unsigned>(n))));
+      DeviceArray<Key> sorted(static_cast<std::size_t>(m));
+      with_scratch([&](void* p, std::size_t& bytes) {
+        return cub::DeviceRadixSort::SortKeys(p, bytes, edges.data(), sorted.data(), m, 0,
+                                              32 + id_bits);
+      });
+      edges = std::move(sorted);
+    }
+    with_scratch([&](void* p, std::size_t& bytes) {
+      return cub::DeviceScan::ExclusiveSum(p, bytes, row_ptr.data(), row_ptr.data(), n + 1);
+    });
+    heads<<<grid, block_size>>>(edges.data(), m, col_idx.data());
+    if (options.per_vertex)
+      count_triangles<true><<<grid, block_size>>>(edges.data(), m, row_ptr.data(), col_idx.data(),
+                                                  total.data(), through.data());
+    else
+      count_triangles<false><<<grid, block_size>>>(edges.data(), m, row_ptr.data(), col_idx.data(),
+                                                   total.data(), nullptr);
+    check_launch();
+  }
+  GRAPHRUN_CUDA_CHECK(cudaMemcpy(&r.total, total.data(), sizeof r.total, cudaMemcpyDeviceToHost));
+  r.compute_seconds += t.seconds();
+  r.edges = static_cast<std::uint64_t>(m);
+  r.degree = degree.download();
+  if (options.per_vertex) {
+    const std::vector<unsigned long long> counts = through.download();
+    r.per_vertex.assign(counts.begin(), counts.end());
+  }
+  return r;
+}
+
+}  // namespace graphrun::detail
