@@ -8,7 +8,7 @@
 # found the same answer.
 #
 #   scripts/gap-vs-gapbs.sh [--threads T] [--reps R] [--device cpu|cuda] [--gapbs DIR]
-#                           [--graphrun BIN] [--kernel cc|sssp]... [--delta D]
+#                           [--graphrun BIN] [--kernel cc|sssp|tc]... [--delta D]
 #                           [--kron S]... [--uniform S]... [FILE...]
 #
 # FILEs are edge lists (SNAP .txt, plain or .gz; '#' comments and carriage
@@ -22,7 +22,9 @@
 # runs on Kronecker, web and social graphs; gapbs's converter gives every
 # edge a weight of 1..255 as its sssp does, written to a weighted edge list
 # that both programs read, from the source of the file's first edge; the
-# check is the number of vertices reached). gapbs is built with make from
+# check is the number of vertices reached) and tc (triangle counting: both
+# orient by degree, gapbs relabelling the vertices when the degrees are
+# skewed; the check is the count). gapbs is built with make from
 # DIR (default ../shared/anchors/gapbs, copied so the source stays clean).
 # Writes a Markdown table per kernel on stdout.
 set -uo pipefail
@@ -45,15 +47,15 @@ while [ $# -gt 0 ]; do
     --delta) delta=$2; shift 2 ;;
     --kron) gens+=("g $2"); shift 2 ;;
     --uniform) gens+=("u $2"); shift 2 ;;
-    -*) echo "usage: $0 [--threads T] [--reps R] [--device cpu|cuda] [--gapbs DIR] [--graphrun BIN] [--kernel cc|sssp]... [--delta D] [--kron S]... [--uniform S]... [FILE...]" >&2; exit 2 ;;
+    -*) echo "usage: $0 [--threads T] [--reps R] [--device cpu|cuda] [--gapbs DIR] [--graphrun BIN] [--kernel cc|sssp|tc]... [--delta D] [--kron S]... [--uniform S]... [FILE...]" >&2; exit 2 ;;
     *) break ;;
   esac
 done
 [[ "$threads" =~ ^[1-9][0-9]*$ ]] || { echo "$0: --threads needs a positive integer, not '$threads'" >&2; exit 2; }
 [[ "$reps" =~ ^[1-9][0-9]*$ ]] || { echo "$0: --reps needs a positive integer, not '$reps'" >&2; exit 2; }
 [[ "$device" =~ ^(cpu|cuda)$ ]] || { echo "$0: --device is cpu or cuda, not '$device'" >&2; exit 2; }
-[ ${#kernels[@]} -gt 0 ] || kernels=(cc sssp)
-for k in "${kernels[@]}"; do [[ "$k" =~ ^(cc|sssp)$ ]] || { echo "$0: --kernel is cc or sssp, not '$k'" >&2; exit 2; }; done
+[ ${#kernels[@]} -gt 0 ] || kernels=(cc sssp tc)
+for k in "${kernels[@]}"; do [[ "$k" =~ ^(cc|sssp|tc)$ ]] || { echo "$0: --kernel is cc, sssp or tc, not '$k'" >&2; exit 2; }; done
 [[ "$delta" =~ ^[0-9]+$ ]] && [ "$delta" -ge 1 ] || { echo "$0: --delta needs a positive integer (gapbs's weights are integers), not '$delta'" >&2; exit 2; }
 for g in "${gens[@]}"; do
   [[ "${g#? }" =~ ^[0-9]+$ ]] && [ "${g#? }" -le 28 ] || { echo "$0: --kron/--uniform need a scale 1..28, not '${g#? }'" >&2; exit 2; }
@@ -69,7 +71,7 @@ cp -r "$gapbs_src" "$work/gapbs"
 # Its converter ends every edge-list line with std::endl, a flush per line:
 # a scale-22 graph would take minutes to write. '\n' in the copy instead.
 sed -i 's/ << std::endl;/ << "\\n";/' "$work/gapbs/src/writer.h"
-make -C "$work/gapbs" -j"$(nproc)" cc sssp converter >"$work/make.log" 2>&1 ||
+make -C "$work/gapbs" -j"$(nproc)" cc sssp tc converter >"$work/make.log" 2>&1 ||
   { echo "$0: building gapbs failed:" >&2; tail -20 "$work/make.log" >&2; exit 1; }
 gapbs=$work/gapbs
 export OMP_NUM_THREADS=$threads
@@ -84,6 +86,7 @@ as_edge_list() {
 
 cc_rows=""
 sssp_rows=""
+tc_rows=""
 cc_row() {  # cc_row NAME FILE
   local name=$1 file=$2 grb=$work/g.grb
   "$bin" convert "$file" "$grb" --undirected --quiet 2>"$work/convert.err" ||
@@ -139,12 +142,35 @@ sssp_row() {  # sssp_row NAME FILE (unweighted; gapbs's converter adds the weigh
   echo "| $name | $n | $m | $source | $(printf %.2f "$t_gap") | $ours | $(awk -v a="$t_gap" -v b="$ours" 'BEGIN {printf "%.2f", a / b}') | $same ($reached) |"
 }
 
+tc_row() {  # tc_row NAME FILE
+  local name=$1 file=$2 grb=$work/g.grb
+  "$bin" convert "$file" "$grb" --undirected --quiet 2>"$work/convert.err" ||
+    { echo "| $name | convert failed: $(head -c 200 "$work/convert.err") | | | | | |"; return; }
+  local out t_gap gap_count summary ours count n m same
+  out=$("$gapbs/tc" -sf "$file" -n "$reps" -a 2>&1) || { echo "| $name | gapbs failed | | | | | |"; return; }
+  t_gap=$(awk '/Average Time/ {print $3 * 1000}' <<<"$out")
+  gap_count=$(awk '$2 == "triangles" {print $1}' <<<"$out" | tail -1)
+  summary=$("$bin" triangles "$grb" --threads "$threads" --device "$device" --trials "$reps" 2>&1 >/dev/null) ||
+    { echo "| $name | graphrun failed: $(tail -c 200 <<<"$summary") | | | | | |"; return; }
+  if [ "$device" = cuda ]; then
+    ours=$(sed -n 's/.*on the device \([0-9.]*\) s.*/\1/p' <<<"$summary" | awk '{printf "%.2f", 1000 * $1}')
+  else
+    ours=$(sed -n 's/.*, triangles \([0-9.]*\) s.*/\1/p' <<<"$summary" | awk '{printf "%.2f", 1000 * $1}')
+  fi
+  n=$(sed -n 's/^triangles: \([0-9]*\) vertices, .*/\1/p' <<<"$summary")
+  m=$(sed -n 's/.*, \([0-9]*\) undirected edges (.*/\1/p' <<<"$summary")
+  count=$(sed -n 's/.*, \([0-9]*\) triangles, .*/\1/p' <<<"$summary")
+  same=no; [ "$gap_count" = "$count" ] && same=yes
+  echo "| $name | $n | $m | $(printf %.2f "$t_gap") | $ours | $(awk -v a="$t_gap" -v b="$ours" 'BEGIN {printf "%.2f", a / b}') | $same ($count) |"
+}
+
 row() {  # row NAME FILE: every kernel asked for, each row also on stderr as it is made
   local line
   for k in "${kernels[@]}"; do
     case $k in
       cc) line=$(cc_row "$1" "$2"); cc_rows+="$line"$'\n' ;;
       sssp) line=$(sssp_row "$1" "$2"); sssp_rows+="$line"$'\n' ;;
+      tc) line=$(tc_row "$1" "$2"); tc_rows+="$line"$'\n' ;;
     esac
     echo "$k $line" >&2
   done
@@ -174,5 +200,11 @@ if [ -n "$sssp_rows" ]; then
   else
     echo "sssp: delta-stepping with delta $delta on both sides, weights 1..255 from gapbs's converter."
   fi
+fi
+if [ -n "$tc_rows" ]; then
+  echo "| graph | vertices | undirected edges | gapbs tc ms | graphrun triangles ms | gapbs / graphrun | same count |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | --- |"
+  printf '%s' "$tc_rows"
+  echo
 fi
 echo "$threads threads, device $device, $reps runs each; times are the kernel alone (no loading)."

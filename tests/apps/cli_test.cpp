@@ -290,6 +290,40 @@ TEST_F(CliTest, KcoreWritesCoreNumbers) {
   EXPECT_FALSE(fs::exists(work_ / "cores2.tsv"));
 }
 
+// ---------------------------------------------------------------- triangles
+
+TEST_F(CliTest, TrianglesPrintsTotalAndWritesPerVertex) {
+  // small_graph: triangles {10, 20, 30} and {10, 30, 40}; 10 and 30 have
+  // three neighbours each, 20 and 40 two, 50 none but its loop: 8 paths of
+  // length 2, transitivity 3 · 2 / 8.
+  write("g.txt", small_graph);
+  const Result total = run("triangles g.txt --trials 2");
+  ASSERT_EQ(total.status, 0) << describe(total);
+  EXPECT_EQ(total.out, "2\n");
+  EXPECT_NE(total.err.find("2 triangles, transitivity 0.750000"), std::string::npos) << total.err;
+  EXPECT_NE(total.err.find("(mean of 2)"), std::string::npos) << total.err;
+  const Result r = run("triangles g.txt --undirected --output t.tsv");
+  ASSERT_EQ(r.status, 0) << describe(r);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(slurp(work_ / "t.tsv"),
+            "10\t2\t0.66666666666666663\n20\t1\t1\n30\t2\t0.66666666666666663\n40\t1\t1\n"
+            "50\t0\t0\n");
+  EXPECT_NE(r.err.find("average clustering 0.666667"), std::string::npos) << r.err;
+}
+
+TEST_F(CliTest, TrianglesBadInputExit2WithoutOutput) {
+  write("bad.txt", "1 2\n2 x\n");
+  const Result bad = run("triangles bad.txt --output t.tsv");
+  EXPECT_EQ(bad.status, 2) << describe(bad);
+  EXPECT_NE(bad.err.find("bad.txt:2"), std::string::npos) << bad.err;
+  write("empty.txt", "");
+  const Result empty = run("triangles empty.txt --output t.tsv");
+  EXPECT_EQ(empty.status, 2) << describe(empty);
+  const Result trials = run("triangles empty.txt --trials 0");
+  EXPECT_EQ(trials.status, 2) << describe(trials);
+  EXPECT_EQ(work_files(), (std::set<std::string>{"bad.txt", "empty.txt"}));
+}
+
 // ---------------------------------------------------------------- info, convert
 
 TEST_F(CliTest, InfoPrintsCounts) {

@@ -2,8 +2,9 @@
 // C<L> = L ·(+,pair) Lᵀ over the degree-oriented graph L.
 //
 // L keeps the entry v -> w of the undirected view when (deg w, w) >
-// (deg v, v); its rows stay sorted by id, so C(v, w) is a merge of two
-// sorted rows. A thread takes a row v of L (dynamic schedule: rows differ in
+// (deg v, v), with the vertices renumbered in that order (as the GAP
+// reference relabels by degree) and each row sorted, so C(v, w) is a merge
+// of two sorted rows. A thread takes a row v of L (dynamic schedule: rows differ in
 // length and so do their neighbours'), merges it with the row of each w in
 // it, and sums. Where the triangles through every vertex are asked, each
 // triangle v < w < x found adds one to each of its three corners: v's count
@@ -15,32 +16,50 @@
 #include <vector>
 
 #include "cpu_backend.hpp"
+#include "undirected_rows.hpp"
 
 namespace graphrun::detail {
 
 namespace {
 
-// The rows of the undirected view `u` that point up the (degree, id) order.
-Csr<double> orient_by_degree(const CsrView<double>& u, const std::vector<vertex_t>& degree,
+// The rank of every vertex in ascending (degree, id) order: a counting sort
+// on the degree, ids ascending within each.
+std::vector<vertex_t> degree_order(const std::vector<vertex_t>& degree, int threads) {
+  const auto n = static_cast<vertex_t>(degree.size());
+  vertex_t top = 0;
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(max : top)
+  for (vertex_t v = 0; v < n; ++v) top = std::max(top, degree[v]);
+  std::vector<vertex_t> next(static_cast<std::size_t>(top) + 2, 0);
+  for (vertex_t d : degree) ++next[static_cast<std::size_t>(d) + 1];
+  for (std::size_t d = 1; d < next.size(); ++d) next[d] += next[d - 1];
+  std::vector<vertex_t> rank(degree.size());
+  for (vertex_t v = 0; v < n; ++v) rank[v] = next[degree[v]]++;
+  return rank;
+}
+
+// L, renumbered by rank: row rank[v] holds the ranks above it among v's
+// neighbours, ascending. Numbering by rank puts the rows of the
+// high-degree vertices, which most merges read, side by side at the end.
+Csr<double> orient_by_degree(const UndirectedRows& rows, const std::vector<vertex_t>& rank,
                              int threads) {
-  const vertex_t n = u.n_rows;
-  auto above = [&degree](vertex_t v, vertex_t w) {
-    return degree[w] > degree[v] || (degree[w] == degree[v] && w > v);
-  };
+  const vertex_t n = rows.n();
   std::vector<offset_t> row_ptr(static_cast<std::size_t>(n) + 1, 0);
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1024)
   for (vertex_t v = 0; v < n; ++v) {
     offset_t len = 0;
-    for (offset_t k = u.row_ptr[v]; k < u.row_ptr[v + 1]; ++k) len += above(v, u.col_idx[k]);
-    row_ptr[static_cast<std::size_t>(v) + 1] = len;
+    rows.walk(v, [&](vertex_t w) { len += rank[w] > rank[v]; });
+    row_ptr[static_cast<std::size_t>(rank[v]) + 1] = len;
   }
-  for (vertex_t v = 0; v < n; ++v) row_ptr[v + 1] += row_ptr[v];
+  for (vertex_t r = 0; r < n; ++r) row_ptr[r + 1] += row_ptr[r];
   std::vector<vertex_t> col_idx(static_cast<std::size_t>(row_ptr[n]));
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1024)
   for (vertex_t v = 0; v < n; ++v) {
-    offset_t at = row_ptr[v];
-    for (offset_t k = u.row_ptr[v]; k < u.row_ptr[v + 1]; ++k)
-      if (above(v, u.col_idx[k])) col_idx[at++] = u.col_idx[k];
+    vertex_t* const begin = col_idx.data() + row_ptr[rank[v]];
+    vertex_t* end = begin;
+    rows.walk(v, [&](vertex_t w) {
+      if (rank[w] > rank[v]) *end++ = rank[w];
+    });
+    std::sort(begin, end);
   }
   return Csr<double>(n, n, std::move(row_ptr), std::move(col_idx), {});
 }
@@ -100,22 +119,24 @@ std::uint64_t count(const CsrView<double>& l, std::uint64_t* through, int thread
 
 TriangleCounts CpuSteps::triangles(Context& ctx, const Graph& g, const TriangleOptions& options) {
   const int threads = ctx.threads();
-  const Csr<double> u = cpu_undirected_view(g, threads);
-  const CsrView<double> s = u.view();
-  const vertex_t n = s.n_rows;
+  const UndirectedRows rows(g);
+  const vertex_t n = rows.n();
   TriangleCounts r;
   r.degree.resize(static_cast<std::size_t>(n));
-#pragma omp parallel for num_threads(threads) schedule(static)
-  for (vertex_t v = 0; v < n; ++v)
-    r.degree[v] = static_cast<vertex_t>(s.row_ptr[v + 1] - s.row_ptr[v]);
-  const Csr<double> l = orient_by_degree(s, r.degree, threads);
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1024)
+  for (vertex_t v = 0; v < n; ++v) r.degree[v] = rows.degree(v);
+  const std::vector<vertex_t> rank = degree_order(r.degree, threads);
+  const Csr<double> l = orient_by_degree(rows, rank, threads);
   r.edges = static_cast<std::uint64_t>(l.nnz());
-  if (options.per_vertex) {
-    r.per_vertex.assign(static_cast<std::size_t>(n), 0);
-    r.total = count<true>(l.view(), r.per_vertex.data(), threads);
-  } else {
+  if (!options.per_vertex) {
     r.total = count<false>(l.view(), nullptr, threads);
+    return r;
   }
+  std::vector<std::uint64_t> by_rank(static_cast<std::size_t>(n), 0);
+  r.total = count<true>(l.view(), by_rank.data(), threads);
+  r.per_vertex.resize(static_cast<std::size_t>(n));
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (vertex_t v = 0; v < n; ++v) r.per_vertex[v] = by_rank[rank[v]];
   return r;
 }
 

@@ -7,9 +7,10 @@
 //   1. the undirected edges once each, as (min, max) keys: an undirected
 //      graph's entries u < v are already that, in order; a directed graph's
 //      entries u != v are folded to (min, max), sorted and made unique;
-//   2. degrees: every key adds one to both its ends;
-//   3. each key turned to point up the (degree, id) order and sorted again:
-//      the keys are then L's entries in row order, rows sorted by id.
+//   2. degrees: every key adds one to both its ends; the vertices sorted by
+//      (degree, id) give each its rank;
+//   3. each key renumbered by rank, pointed up and sorted again: the keys
+//      are then L's entries in row order, rows sorted.
 // The count: thread e takes L's entry (v, w) and merges L(v,:) with L(w,:).
 // Orienting by degree keeps both rows under sqrt(2m), so no thread is left
 // with a hub's row. The per-thread counts are summed by block, then by one
@@ -78,17 +79,33 @@ __global__ void count_degrees(const Key* edges, offset_t m, vertex_t* degree) {
   }
 }
 
-// Points each edge up the (degree, id) order and counts the rows of L.
-__global__ void orient(Key* edges, offset_t m, const vertex_t* degree, offset_t* row_length) {
+// (degree, id) keys of the vertices, whose sorted order gives the ranks.
+__global__ void degree_keys(const vertex_t* degree, vertex_t n, Key* keys) {
+  for (vertex_t v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x)
+    keys[v] = edge_key(degree[v], v);
+}
+
+__global__ void ranks_of(const Key* sorted, vertex_t n, vertex_t* rank) {
+  for (vertex_t r = blockIdx.x * blockDim.x + threadIdx.x; r < n; r += gridDim.x * blockDim.x)
+    rank[key_head(sorted[r])] = r;
+}
+
+// Renumbers each edge by rank, points it up, and counts the rows of L.
+__global__ void orient(Key* edges, offset_t m, const vertex_t* rank, offset_t* row_length) {
   for (offset_t e = blockIdx.x * static_cast<offset_t>(blockDim.x) + threadIdx.x; e < m;
        e += static_cast<offset_t>(gridDim.x) * blockDim.x) {
-    // a < b, so on equal degrees b is the higher of the two.
-    const vertex_t a = key_tail(edges[e]), b = key_head(edges[e]);
-    const bool up = degree[b] >= degree[a];
-    const vertex_t tail = up ? a : b;
-    edges[e] = up ? edge_key(a, b) : edge_key(b, a);
+    const vertex_t a = rank[key_tail(edges[e])], b = rank[key_head(edges[e])];
+    const vertex_t tail = a < b ? a : b;
+    edges[e] = a < b ? edge_key(a, b) : edge_key(b, a);
     atomicAdd(reinterpret_cast<unsigned long long*>(row_length + tail), 1ULL);
   }
+}
+
+// The counts by rank back in vertex order.
+__global__ void by_vertex(const unsigned long long* by_rank, const vertex_t* rank, vertex_t n,
+                          unsigned long long* out) {
+  for (vertex_t v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x)
+    out[v] = by_rank[rank[v]];
 }
 
 __global__ void heads(const Key* edges, offset_t m, vertex_t* col_idx) {
@@ -185,16 +202,34 @@ TriangleCounts CudaSteps::triangles(Context& ctx, const Graph& g, const Triangle
   DeviceArray<vertex_t> col_idx(static_cast<std::size_t>(m));
   DeviceArray<unsigned long long> total(1);
   GRAPHRUN_CUDA_CHECK(cudaMemset(total.data(), 0, sizeof(unsigned long long)));
-  DeviceArray<unsigned long long> through(options.per_vertex ? size : 0);
+  DeviceArray<unsigned long long> through(options.per_vertex ? size : 0);  // by rank
+  DeviceArray<vertex_t> rank;
   if (options.per_vertex)
     GRAPHRUN_CUDA_CHECK(cudaMemset(through.data(), 0, size * sizeof(unsigned long long)));
   if (m > 0) {
     const unsigned grid = grid_for(m, block_size);
+    const int id_bits = std::max(1, static_cast<int>(std::bit_width(static_cast<unsigned>(n))));
     count_degrees<<<grid, block_size>>>(edges.data(), m, degree.data());
-    orient<<<grid, block_size>>>(edges.data(), m, degree.data(), row_ptr.data());
+    check_launch();
+    // The ranks: the vertices sorted by (degree, id). Renumbering by rank
+    // puts the rows of the high-degree vertices, which most merges read,
+    // side by side (as the CPU, and the GAP reference's relabelling).
+    rank = DeviceArray<vertex_t>(size);
+    {
+      DeviceArray<Key> keys(size), sorted(size);
+      const unsigned vertex_grid = grid_for(n, block_size);
+      degree_keys<<<vertex_grid, block_size>>>(degree.data(), n, keys.data());
+      check_launch();
+      with_scratch([&](void* p, std::size_t& bytes) {
+        return cub::DeviceRadixSort::SortKeys(p, bytes, keys.data(), sorted.data(), n, 0,
+                                              32 + id_bits);
+      });
+      ranks_of<<<vertex_grid, block_size>>>(sorted.data(), n, rank.data());
+      check_launch();
+    }
+    orient<<<grid, block_size>>>(edges.data(), m, rank.data(), row_ptr.data());
     check_launch();
     {
-      const int id_bits = std::max(1, static_cast<int>(std::bit_width(static_cast<unsigned>(n))));
       DeviceArray<Key> sorted(static_cast<std::size_t>(m));
       with_scratch([&](void* p, std::size_t& bytes) {
         return cub::DeviceRadixSort::SortKeys(p, bytes, edges.data(), sorted.data(), m, 0,
@@ -219,7 +254,14 @@ TriangleCounts CudaSteps::triangles(Context& ctx, const Graph& g, const Triangle
   r.edges = static_cast<std::uint64_t>(m);
   r.degree = degree.download();
   if (options.per_vertex) {
-    const std::vector<unsigned long long> counts = through.download();
+    std::vector<unsigned long long> counts(size, 0);
+    if (m > 0) {
+      DeviceArray<unsigned long long> ordered(size);
+      by_vertex<<<grid_for(n, block_size), block_size>>>(through.data(), rank.data(), n,
+                                                         ordered.data());
+      check_launch();
+      counts = ordered.download();
+    }
     r.per_vertex.assign(counts.begin(), counts.end());
   }
   return r;

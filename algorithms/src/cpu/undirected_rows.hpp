@@ -1,0 +1,58 @@
+// The rows of a graph's undirected simple view, walked without building it:
+// the neighbours of v are the union of its row in A and in Aᵀ (a directed
+// graph; an undirected one stores both already), without v itself. Each row
+// is a merge of two sorted rows, so a walk sees the neighbours in ascending
+// order, each once. Algorithms defined on the undirected graph (core
+// numbers, triangles) read it through this or through cpu_undirected_view,
+// its CSR.
+#pragma once
+
+#include "graphrun/engine/csr.hpp"
+#include "graphrun/engine/graph.hpp"
+
+namespace graphrun::detail {
+
+class UndirectedRows {
+ public:
+  explicit UndirectedRows(const Graph& g)
+      : a_(g.adj().view()), both_(g.directed()), at_(both_ ? g.transpose().view() : a_) {}
+
+  vertex_t n() const noexcept { return a_.n_rows; }
+
+  // Calls emit(w) for every neighbour w of v, in ascending order.
+  template <class Emit>
+  void walk(vertex_t v, Emit&& emit) const {
+    offset_t i = a_.row_ptr[v];
+    const offset_t ie = a_.row_ptr[v + 1];
+    if (!both_) {
+      for (; i < ie; ++i)
+        if (a_.col_idx[i] != v) emit(a_.col_idx[i]);
+      return;
+    }
+    offset_t j = at_.row_ptr[v];
+    const offset_t je = at_.row_ptr[v + 1];
+    while (i < ie || j < je) {
+      vertex_t c;
+      if (j >= je || (i < ie && a_.col_idx[i] < at_.col_idx[j]))
+        c = a_.col_idx[i++];
+      else if (i >= ie || at_.col_idx[j] < a_.col_idx[i])
+        c = at_.col_idx[j++];
+      else
+        c = a_.col_idx[i++], ++j;
+      if (c != v) emit(c);
+    }
+  }
+
+  vertex_t degree(vertex_t v) const {
+    vertex_t d = 0;
+    walk(v, [&d](vertex_t) { ++d; });
+    return d;
+  }
+
+ private:
+  CsrView<double> a_;
+  bool both_;
+  CsrView<double> at_;
+};
+
+}  // namespace graphrun::detail
