@@ -8,7 +8,7 @@
 # found the same answer.
 #
 #   scripts/gap-vs-gapbs.sh [--threads T] [--reps R] [--device cpu|cuda] [--gapbs DIR]
-#                           [--graphrun BIN] [--kernel cc|sssp|tc]... [--delta D]
+#                           [--graphrun BIN] [--kernel cc|sssp|tc|bc]... [--delta D]
 #                           [--kron S]... [--uniform S]... [FILE...]
 #
 # FILEs are edge lists (SNAP .txt, plain or .gz; '#' comments and carriage
@@ -24,7 +24,9 @@
 # that both programs read, from the source of the file's first edge; the
 # check is the number of vertices reached) and tc (triangle counting: both
 # orient by degree, gapbs relabelling the vertices when the degrees are
-# skewed; the check is the count). gapbs is built with make from
+# skewed; the check is the count) and bc (Brandes from one source, the
+# file's first edge's tail, gapbs -i 1 -r; the check is the vertex of the
+# highest score). gapbs is built with make from
 # DIR (default ../shared/anchors/gapbs, copied so the source stays clean).
 # Writes a Markdown table per kernel on stdout.
 set -uo pipefail
@@ -47,15 +49,15 @@ while [ $# -gt 0 ]; do
     --delta) delta=$2; shift 2 ;;
     --kron) gens+=("g $2"); shift 2 ;;
     --uniform) gens+=("u $2"); shift 2 ;;
-    -*) echo "usage: $0 [--threads T] [--reps R] [--device cpu|cuda] [--gapbs DIR] [--graphrun BIN] [--kernel cc|sssp|tc]... [--delta D] [--kron S]... [--uniform S]... [FILE...]" >&2; exit 2 ;;
+    -*) echo "usage: $0 [--threads T] [--reps R] [--device cpu|cuda] [--gapbs DIR] [--graphrun BIN] [--kernel cc|sssp|tc|bc]... [--delta D] [--kron S]... [--uniform S]... [FILE...]" >&2; exit 2 ;;
     *) break ;;
   esac
 done
 [[ "$threads" =~ ^[1-9][0-9]*$ ]] || { echo "$0: --threads needs a positive integer, not '$threads'" >&2; exit 2; }
 [[ "$reps" =~ ^[1-9][0-9]*$ ]] || { echo "$0: --reps needs a positive integer, not '$reps'" >&2; exit 2; }
 [[ "$device" =~ ^(cpu|cuda)$ ]] || { echo "$0: --device is cpu or cuda, not '$device'" >&2; exit 2; }
-[ ${#kernels[@]} -gt 0 ] || kernels=(cc sssp tc)
-for k in "${kernels[@]}"; do [[ "$k" =~ ^(cc|sssp|tc)$ ]] || { echo "$0: --kernel is cc, sssp or tc, not '$k'" >&2; exit 2; }; done
+[ ${#kernels[@]} -gt 0 ] || kernels=(cc sssp tc bc)
+for k in "${kernels[@]}"; do [[ "$k" =~ ^(cc|sssp|tc|bc)$ ]] || { echo "$0: --kernel is cc, sssp, tc or bc, not '$k'" >&2; exit 2; }; done
 [[ "$delta" =~ ^[0-9]+$ ]] && [ "$delta" -ge 1 ] || { echo "$0: --delta needs a positive integer (gapbs's weights are integers), not '$delta'" >&2; exit 2; }
 for g in "${gens[@]}"; do
   [[ "${g#? }" =~ ^[0-9]+$ ]] && [ "${g#? }" -le 28 ] || { echo "$0: --kron/--uniform need a scale 1..28, not '${g#? }'" >&2; exit 2; }
@@ -71,7 +73,7 @@ cp -r "$gapbs_src" "$work/gapbs"
 # Its converter ends every edge-list line with std::endl, a flush per line:
 # a scale-22 graph would take minutes to write. '\n' in the copy instead.
 sed -i 's/ << std::endl;/ << "\\n";/' "$work/gapbs/src/writer.h"
-make -C "$work/gapbs" -j"$(nproc)" cc sssp tc converter >"$work/make.log" 2>&1 ||
+make -C "$work/gapbs" -j"$(nproc)" cc sssp tc bc converter >"$work/make.log" 2>&1 ||
   { echo "$0: building gapbs failed:" >&2; tail -20 "$work/make.log" >&2; exit 1; }
 gapbs=$work/gapbs
 export OMP_NUM_THREADS=$threads
@@ -87,6 +89,7 @@ as_edge_list() {
 cc_rows=""
 sssp_rows=""
 tc_rows=""
+bc_rows=""
 cc_row() {  # cc_row NAME FILE
   local name=$1 file=$2 grb=$work/g.grb
   "$bin" convert "$file" "$grb" --undirected --quiet 2>"$work/convert.err" ||
@@ -164,6 +167,33 @@ tc_row() {  # tc_row NAME FILE
   echo "| $name | $n | $m | $(printf %.2f "$t_gap") | $ours | $(awk -v a="$t_gap" -v b="$ours" 'BEGIN {printf "%.2f", a / b}') | $same ($count) |"
 }
 
+bc_row() {  # bc_row NAME FILE (through gapbs's converter, so both number the vertices alike)
+  local name=$1 file=$work/b.el grb=$work/g.grb
+  "$gapbs/converter" -f "$2" -s -e "$file" >/dev/null 2>&1 || { echo "| $name | converter failed | | | | | | |"; return; }
+  "$bin" convert "$file" "$grb" --undirected --quiet 2>"$work/convert.err" ||
+    { echo "| $name | convert failed: $(head -c 200 "$work/convert.err") | | | | | | |"; return; }
+  local source out t_gap gap_top summary ours top n m same
+  source=$(head -1 "$file" | awk '{print $1}')
+  out=$("$gapbs/bc" -sf "$file" -n "$reps" -i 1 -r "$source" -a 2>&1) || { echo "| $name | gapbs failed | | | | | | |"; return; }
+  t_gap=$(awk '/Average Time/ {print $3 * 1000}' <<<"$out")
+  # gapbs adds the source's own dependency to its score: its top vertex
+  # other than the source is graphrun's top.
+  gap_top=$(grep -E '^[0-9]+:[0-9.e+-]+$' <<<"$out" | cut -d: -f1 | grep -vx "$source" | head -1)
+  summary=$("$bin" bc "$grb" --source "$source" --threads "$threads" --device "$device" --trials "$reps" \
+            -o /dev/null 2>&1 >/dev/null) ||
+    { echo "| $name | graphrun failed: $(tail -c 200 <<<"$summary") | | | | | | |"; return; }
+  if [ "$device" = cuda ]; then
+    ours=$(sed -n 's/.*on the device \([0-9.]*\) s.*/\1/p' <<<"$summary" | awk '{printf "%.2f", 1000 * $1}')
+  else
+    ours=$(sed -n 's/.*, bc \([0-9.]*\) s.*/\1/p' <<<"$summary" | awk '{printf "%.2f", 1000 * $1}')
+  fi
+  n=$(sed -n 's/^bc: \([0-9]*\) vertices, .*/\1/p' <<<"$summary")
+  m=$(sed -n 's/.*(\([0-9]*\) stored entries).*/\1/p' <<<"$summary")
+  top=$(sed -n 's/.*, highest \([^ ]*\) (.*/\1/p' <<<"$summary")
+  same=no; [ "$gap_top" = "$top" ] && same=yes
+  echo "| $name | $n | $m | $source | $(printf %.2f "$t_gap") | $ours | $(awk -v a="$t_gap" -v b="$ours" 'BEGIN {printf "%.2f", a / b}') | $same ($top) |"
+}
+
 row() {  # row NAME FILE: every kernel asked for, each row also on stderr as it is made
   local line
   for k in "${kernels[@]}"; do
@@ -171,6 +201,7 @@ row() {  # row NAME FILE: every kernel asked for, each row also on stderr as it 
       cc) line=$(cc_row "$1" "$2"); cc_rows+="$line"$'\n' ;;
       sssp) line=$(sssp_row "$1" "$2"); sssp_rows+="$line"$'\n' ;;
       tc) line=$(tc_row "$1" "$2"); tc_rows+="$line"$'\n' ;;
+      bc) line=$(bc_row "$1" "$2"); bc_rows+="$line"$'\n' ;;
     esac
     echo "$k $line" >&2
   done
@@ -205,6 +236,12 @@ if [ -n "$tc_rows" ]; then
   echo "| graph | vertices | undirected edges | gapbs tc ms | graphrun triangles ms | gapbs / graphrun | same count |"
   echo "| --- | ---: | ---: | ---: | ---: | ---: | --- |"
   printf '%s' "$tc_rows"
+  echo
+fi
+if [ -n "$bc_rows" ]; then
+  echo "| graph | vertices | stored entries | source | gapbs bc ms | graphrun bc ms | gapbs / graphrun | same top vertex |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+  printf '%s' "$bc_rows"
   echo
 fi
 echo "$threads threads, device $device, $reps runs each; times are the kernel alone (no loading)."

@@ -18,6 +18,7 @@
 #include <span>
 #include <vector>
 
+#include "graphrun/algorithms/betweenness.hpp"
 #include "graphrun/algorithms/bfs.hpp"
 #include "graphrun/algorithms/components.hpp"
 #include "graphrun/algorithms/kcore.hpp"
@@ -153,6 +154,17 @@ struct TriangleCounts {
   double compute_seconds = 0;             // the device's computation alone; 0 on the CPU
 };
 
+// ---- Betweenness ----------------------------------------------------------
+
+// Brandes' sums over the sources a backend searched (unscaled: each
+// ordered pair counted once per source).
+struct BetweennessSums {
+  std::vector<double> sum;
+  int sources_done = 0;
+  bool complete = true;
+  double compute_seconds = 0;  // the device's computation alone; 0 on the CPU
+};
+
 // ---- The seam -------------------------------------------------------------
 
 class Backend {
@@ -192,6 +204,12 @@ class Backend {
   virtual KcoreResult core_numbers(Context& ctx, const Graph& g,
                                    const KcoreOptions& options) const = 0;
 
+  // Brandes from each of `sources` (valid, distinct), in order; calls
+  // options.on_iteration after each.
+  virtual BetweennessSums betweenness(Context& ctx, const Graph& g,
+                                      std::span<const vertex_t> sources,
+                                      const BetweennessOptions& options) const = 0;
+
   // Triangles of g's undirected view (n >= 1).
   virtual TriangleCounts triangles(Context& ctx, const Graph& g,
                                    const TriangleOptions& options) const = 0;
@@ -217,6 +235,9 @@ class Backend {
                             const SsspSetup& setup);                                              \
   static KcoreResult core_numbers(Context& ctx, const Graph& g, const KcoreOptions& options);     \
   static TriangleCounts triangles(Context& ctx, const Graph& g, const TriangleOptions& options);  \
+  static BetweennessSums betweenness(Context& ctx, const Graph& g,                                \
+                                     std::span<const vertex_t> sources,                           \
+                                     const BetweennessOptions& options);                          \
   static ContractProducts contract_products(Context& ctx, const Graph& g, const Csr<double>& s,   \
                                             const Csr<double>& st);
 
@@ -252,6 +273,10 @@ class BackendOf final : public Backend {
   TriangleCounts triangles(Context& ctx, const Graph& g,
                            const TriangleOptions& options) const override {
     return Impl::triangles(ctx, g, options);
+  }
+  BetweennessSums betweenness(Context& ctx, const Graph& g, std::span<const vertex_t> sources,
+                              const BetweennessOptions& options) const override {
+    return Impl::betweenness(ctx, g, sources, options);
   }
   ContractProducts contract_products(Context& ctx, const Graph& g, const Csr<double>& s,
                                      const Csr<double>& st) const override {

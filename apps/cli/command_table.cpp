@@ -11,6 +11,7 @@
   COMMAND(sssp)                         \
   COMMAND(kcore)                        \
   COMMAND(triangles)                    \
+  COMMAND(bc)                           \
   COMMAND(spgemm)                       \
   COMMAND(contract)                     \
   COMMAND(mcl)                          \

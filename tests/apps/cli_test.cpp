@@ -324,6 +324,30 @@ TEST_F(CliTest, TrianglesBadInputExit2WithoutOutput) {
   EXPECT_EQ(work_files(), (std::set<std::string>{"bad.txt", "empty.txt"}));
 }
 
+// ---------------------------------------------------------------- bc
+
+TEST_F(CliTest, BcWritesNormalizedScores) {
+  // small_graph undirected without its loop: 10 - 20, 20 - 30, 30 - 10,
+  // 30 - 40, 40 - 10. Only 10 and 30 lie inside shortest paths: 20 - 40
+  // has two, one through each; normalized by (n-1)(n-2)/2 = 6 pairs.
+  write("g.txt", small_graph);
+  const Result r = run("bc g.txt --undirected --trials 2 --output bc.tsv");
+  ASSERT_EQ(r.status, 0) << describe(r);
+  const std::string half = "0.083333333333333329";
+  EXPECT_EQ(slurp(work_ / "bc.tsv"), "10\t" + half + "\n20\t0\n30\t" + half + "\n40\t0\n50\t0\n");
+  EXPECT_NE(r.err.find("5 sources (exact)"), std::string::npos) << r.err;
+  const Result one = run("bc g.txt --undirected --source 20 --output one.tsv");
+  ASSERT_EQ(one.status, 0) << describe(one);
+  EXPECT_NE(one.err.find("1 sources (sampled)"), std::string::npos) << one.err;
+  for (const char* args :
+       {"--source 99", "--sources 6", "--sources 2 --source 10", "--sources -1", "--trials 0"}) {
+    const Result bad = run(std::string("bc g.txt --output bad.tsv ") + args);
+    EXPECT_EQ(bad.status, 2) << args << ": " << describe(bad);
+    EXPECT_FALSE(bad.err.empty()) << args;
+  }
+  EXPECT_FALSE(fs::exists(work_ / "bad.tsv"));
+}
+
 // ---------------------------------------------------------------- info, convert
 
 TEST_F(CliTest, InfoPrintsCounts) {

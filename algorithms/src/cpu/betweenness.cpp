@@ -1,0 +1,207 @@
+// Betweenness on the CPU (betweenness.hpp): Brandes from one source at a
+// time, each level of the search and of the sweep back in parallel (the GAP
+// reference's form).
+//
+// The vertices reached are kept in `order`, level after level: level d is
+// order[level[d] .. level[d + 1]).
+//   forward:  each vertex u of level d pushes along its out-edges: a
+//             compare-and-swap on depth claims the unseen, and every edge
+//             to level d + 1 adds σ(u) to its head's σ (an atomic add) and
+//             is marked in a bit per edge as a successor edge;
+//   backward: from the deepest level up, each v pulls
+//             δ(v) = σ(v) Σ (1 + δ(w)) / σ(w) over its marked edges, in
+//             storage order, and adds it to its sum.
+// σ counts paths: integers, which a double adds exactly in any order up to
+// 2^53, so the atomic adds give the same σ on every run and thread count
+// (beyond 2^53 paths, the last bits may differ); δ is a pull in a fixed
+// order. Levels under `parallel_level` vertices run on the calling thread:
+// most of a search's levels are small, and an OpenMP region costs
+// microseconds.
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "../iteration_report.hpp"
+#include "cpu_backend.hpp"
+
+namespace graphrun::detail {
+
+namespace {
+
+constexpr vertex_t parallel_level = 2048;
+
+class Brandes {
+ public:
+  Brandes(const Graph& g, int threads)
+      : a_(g.adj().view()),
+        threads_(threads),
+        depth_(static_cast<std::size_t>(a_.n_rows), -1),
+        sigma_(static_cast<std::size_t>(a_.n_rows), 0.0),
+        delta_(static_cast<std::size_t>(a_.n_rows), 0.0),
+        order_(static_cast<std::size_t>(a_.n_rows)),
+        successor_(static_cast<std::size_t>((a_.nnz + 63) / 64), 0) {}
+
+  // Adds source s's dependencies to sum; returns the levels the search had.
+  int add(vertex_t s, double* sum) {
+    order_[0] = s;
+    depth_[s] = 0;
+    sigma_[s] = 1;
+    level_.assign({0, 1});
+    for (vertex_t d = 0;; ++d) {
+      const vertex_t end = advance(d);
+      if (end == level_.back()) break;
+      level_.push_back(end);
+    }
+    const auto levels = static_cast<int>(level_.size()) - 1;
+    for (int d = levels - 2; d >= 0; --d) accumulate(d, s, sum);
+    reset();
+    return levels;
+  }
+
+ private:
+  template <class T>
+  static std::atomic_ref<T> atomic(T& x) {
+    return std::atomic_ref<T>(x);
+  }
+
+  // Level d + 1 from level d: discovers its vertices, adds the paths to
+  // them, and marks the edges that lead to them (the successor edges);
+  // returns where the level ends in order_.
+  vertex_t advance(vertex_t d) {
+    const vertex_t begin = level_[d], end = level_[d + 1];
+    if (end - begin <= parallel_level) return advance_alone(d);
+    std::atomic<vertex_t> tail{end};
+#pragma omp parallel num_threads(threads_)
+    {
+      std::vector<vertex_t> found;
+#pragma omp for schedule(dynamic, 64) nowait
+      for (vertex_t i = begin; i < end; ++i) {
+        const vertex_t u = order_[i];
+        const double paths = sigma_[u];
+        for (offset_t k = a_.row_ptr[u]; k < a_.row_ptr[u + 1]; ++k) {
+          const vertex_t v = a_.col_idx[k];
+          vertex_t seen = atomic(depth_[v]).load(std::memory_order_relaxed);
+          if (seen == -1 &&
+              atomic(depth_[v]).compare_exchange_strong(seen, d + 1, std::memory_order_relaxed)) {
+            found.push_back(v);
+            seen = d + 1;
+          }
+          if (seen == d + 1) {
+            atomic(sigma_[v]).fetch_add(paths, std::memory_order_relaxed);
+            atomic(successor_[static_cast<std::size_t>(k / 64)])
+                .fetch_or(std::uint64_t{1} << (k % 64), std::memory_order_relaxed);
+          }
+        }
+      }
+      const vertex_t at = tail.fetch_add(static_cast<vertex_t>(found.size()));
+      std::copy(found.begin(), found.end(), order_.begin() + at);
+    }
+    return tail.load();
+  }
+
+  // advance() on the calling thread: no atomics.
+  vertex_t advance_alone(vertex_t d) {
+    const vertex_t begin = level_[d], end = level_[d + 1];
+    vertex_t tail = end;
+    for (vertex_t i = begin; i < end; ++i) {
+      const vertex_t u = order_[i];
+      const double paths = sigma_[u];
+      for (offset_t k = a_.row_ptr[u]; k < a_.row_ptr[u + 1]; ++k) {
+        const vertex_t v = a_.col_idx[k];
+        if (depth_[v] == -1) {
+          depth_[v] = d + 1;
+          order_[tail++] = v;
+        }
+        if (depth_[v] == d + 1) {
+          sigma_[v] += paths;
+          successor_[static_cast<std::size_t>(k / 64)] |= std::uint64_t{1} << (k % 64);
+        }
+      }
+    }
+    return tail;
+  }
+
+  bool is_successor(offset_t k) const {
+    return (successor_[static_cast<std::size_t>(k / 64)] >> (k % 64)) & 1;
+  }
+
+  // δ of level d over its successor edges, added to sum (the source's own
+  // is not a dependency).
+  void accumulate(vertex_t d, vertex_t s, double* sum) {
+    const vertex_t begin = level_[d], end = level_[d + 1];
+    auto pull = [&](vertex_t v) {
+      double share = 0;
+      for (offset_t k = a_.row_ptr[v]; k < a_.row_ptr[v + 1]; ++k)
+        if (is_successor(k)) {
+          const vertex_t w = a_.col_idx[k];
+          share += (1 + delta_[w]) / sigma_[w];
+        }
+      delta_[v] = sigma_[v] * share;
+      if (v != s) sum[v] += delta_[v];
+    };
+    if (end - begin <= parallel_level) {
+      for (vertex_t i = begin; i < end; ++i) pull(order_[i]);
+      return;
+    }
+#pragma omp parallel for num_threads(threads_) schedule(dynamic, 64)
+    for (vertex_t i = begin; i < end; ++i) pull(order_[i]);
+  }
+
+  // Only what the search touched: the reached vertices, and the words of
+  // successor bits over their rows (bits are set only in the rows of
+  // reached vertices, so clearing a whole word shared with another row
+  // loses nothing).
+  void reset() {
+    const vertex_t end = level_.back();
+    auto clear = [this](vertex_t v) {
+      depth_[v] = -1;
+      sigma_[v] = 0;
+      delta_[v] = 0;
+      const offset_t first = a_.row_ptr[v], last = a_.row_ptr[v + 1];
+      if (first == last) return;
+      for (offset_t w = first / 64; w <= (last - 1) / 64; ++w)
+        atomic(successor_[static_cast<std::size_t>(w)]).store(0, std::memory_order_relaxed);
+    };
+    if (end <= 4 * parallel_level) {
+      for (vertex_t i = 0; i < end; ++i) clear(order_[i]);
+      return;
+    }
+#pragma omp parallel for num_threads(threads_) schedule(dynamic, 256)
+    for (vertex_t i = 0; i < end; ++i) clear(order_[i]);
+  }
+
+  CsrView<double> a_;
+  int threads_;
+  std::vector<vertex_t> depth_;
+  std::vector<double> sigma_, delta_;
+  std::vector<vertex_t> order_;
+  std::vector<std::uint64_t> successor_;  // a bit per edge of A: it leads one level down
+  std::vector<vertex_t> level_;
+};
+
+}  // namespace
+
+BetweennessSums CpuSteps::betweenness(Context& ctx, const Graph& g,
+                                      std::span<const vertex_t> sources,
+                                      const BetweennessOptions& options) {
+  const Stopwatch t0;
+  const IterationReport report(options.on_iteration, nullptr, t0);
+  BetweennessSums r;
+  r.sum.assign(static_cast<std::size_t>(g.n_vertices()), 0.0);
+  Brandes brandes(g, ctx.threads());
+  for (vertex_t s : sources) {
+    const int levels = brandes.add(s, r.sum.data());
+    ++r.sources_done;
+    if (!report.level_done({.iteration = r.sources_done, .frontier = levels}) &&
+        r.sources_done < static_cast<int>(sources.size())) {
+      r.complete = false;
+      break;
+    }
+  }
+  return r;
+}
+
+}  // namespace graphrun::detail
