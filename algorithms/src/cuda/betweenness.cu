@@ -1,12 +1,13 @@
 // Betweenness on the GPU (betweenness.hpp): Brandes from one source at a
 // time, as the CPU's steps (cpu/betweenness.cpp), each step a kernel:
-//   discover: the frontier operator's edge-balanced push from level d, a
-//             compare-and-swap on depth keeping each vertex of level d + 1
-//             once, appended straight after level d in `order`;
-//   paths:    a warp per vertex of level d + 1 pulls σ over its in-edges
-//             from level d;
-//   back:     a warp per vertex of level d pulls δ over its out-edges to
-//             level d + 1 and adds it to the vertex's sum.
+//   forward: the frontier operator's edge-balanced push from level d: a
+//            compare-and-swap on depth keeps each vertex of level d + 1 once,
+//            appended straight after level d in `order`; every edge into
+//            level d + 1 adds σ(u) to its head's σ (atomicAdd: path counts
+//            are integers, exact in any order below 2^53) and sets its bit
+//            in the successor bitmap;
+//   back:    a warp per vertex of level d pulls δ over its successor edges
+//            and adds it to the vertex's sum.
 // The host reads the size of each new level (one copy per level) and keeps
 // the levels' bounds. A warp sums its lanes' shares in a fixed tree, so the
 // scores are the same on every run; they differ from the CPU's, which sums
@@ -14,7 +15,6 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
-#include <optional>
 #include <vector>
 
 #include "../iteration_report.hpp"
@@ -33,12 +33,29 @@ namespace {
 constexpr int block_size = 256;
 constexpr int warps_per_block = block_size / 32;
 
-// The push's apply: v joins level `next` the first time it is reached.
-struct Discover {
+// The push's apply on the edge u -> v at position k: v joins level `next`
+// the first time it is reached; every edge into level `next` carries u's
+// paths and is marked as a successor edge.
+struct Advance {
   vertex_t* depth;
+  double* sigma;
+  unsigned* successor;
   vertex_t next;
-  __device__ bool operator()(vertex_t, vertex_t v, offset_t) const {
-    return depth[v] == -1 && atomicCAS(depth + v, -1, next) == -1;
+  __device__ bool operator()(vertex_t u, vertex_t v, offset_t k) const {
+    vertex_t seen = depth[v];
+    bool claimed = false;
+    if (seen == -1) {
+      seen = atomicCAS(depth + v, -1, next);
+      if (seen == -1) {
+        claimed = true;
+        seen = next;
+      }
+    }
+    if (seen == next) {
+      atomicAdd(sigma + v, sigma[u]);
+      atomicOr(successor + k / 32, 1u << (k % 32));
+    }
+    return claimed;
   }
 };
 
@@ -53,39 +70,22 @@ __global__ void start(vertex_t s, vertex_t* depth, double* sigma, vertex_t* orde
   order[0] = s;
 }
 
-// σ(w) for the vertices w of order[begin, end) (level d + 1).
-__global__ void count_paths(const vertex_t* order, vertex_t begin, vertex_t end,
-                            const offset_t* in_row_ptr, const vertex_t* in_col_idx,
-                            const vertex_t* depth, vertex_t d, double* sigma) {
-  const int lane = static_cast<int>(threadIdx.x % 32);
-  for (vertex_t i = begin + static_cast<vertex_t>((blockIdx.x * blockDim.x + threadIdx.x) / 32);
-       i < end; i += static_cast<vertex_t>(gridDim.x * warps_per_block)) {
-    const vertex_t w = order[i];
-    double paths = 0;
-    for (offset_t k = in_row_ptr[w] + lane; k < in_row_ptr[w + 1]; k += 32) {
-      const vertex_t u = in_col_idx[k];
-      if (depth[u] == d) paths += sigma[u];
-    }
-    paths = warp_sum(paths);
-    if (lane == 0) sigma[w] = paths;
-  }
-}
-
-// δ(v) for the vertices v of order[begin, end) (level d), added to sum but
-// for the source's own.
+// δ(v) for the vertices v of order[begin, end) (a level), over their
+// successor edges, added to sum but for the source's own.
 __global__ void accumulate(const vertex_t* order, vertex_t begin, vertex_t end,
-                           const offset_t* row_ptr, const vertex_t* col_idx, const vertex_t* depth,
-                           vertex_t d, const double* sigma, double* delta, double* sum,
-                           vertex_t s) {
+                           const offset_t* row_ptr, const vertex_t* col_idx,
+                           const unsigned* successor, const double* sigma, double* delta,
+                           double* sum, vertex_t s) {
   const int lane = static_cast<int>(threadIdx.x % 32);
   for (vertex_t i = begin + static_cast<vertex_t>((blockIdx.x * blockDim.x + threadIdx.x) / 32);
        i < end; i += static_cast<vertex_t>(gridDim.x * warps_per_block)) {
     const vertex_t v = order[i];
     double share = 0;
-    for (offset_t k = row_ptr[v] + lane; k < row_ptr[v + 1]; k += 32) {
-      const vertex_t w = col_idx[k];
-      if (depth[w] == d + 1) share += (1 + delta[w]) / sigma[w];
-    }
+    for (offset_t k = row_ptr[v] + lane; k < row_ptr[v + 1]; k += 32)
+      if ((successor[k / 32] >> (k % 32)) & 1u) {
+        const vertex_t w = col_idx[k];
+        share += (1 + delta[w]) / sigma[w];
+      }
     share = warp_sum(share);
     if (lane == 0) {
       delta[v] = sigma[v] * share;
@@ -117,9 +117,10 @@ BetweennessSums CudaSteps::betweenness(Context& ctx, const Graph& g,
   const vertex_t n = g.n_vertices();
   const auto size = static_cast<std::size_t>(n);
   const DeviceCsr<double> d_a = adjacency_on_device(g, false);
-  std::optional<DeviceCsr<double>> d_at;  // the in-edges of a directed graph
-  if (g.directed()) d_at.emplace(device_transpose(d_a));
-  const CsrView<double> a = d_a.view(), in = d_at ? d_at->view() : a;
+  const CsrView<double> a = d_a.view();
+  const auto words = static_cast<std::size_t>((a.nnz + 31) / 32);
+  DeviceArray<unsigned> successor(words);
+  GRAPHRUN_CUDA_CHECK(cudaMemset(successor.data(), 0, words * sizeof(unsigned)));
   DeviceArray<vertex_t> depth(size), order(size);
   DeviceArray<double> sigma(size), delta(size), sum(size);
   GRAPHRUN_CUDA_CHECK(cudaMemset(depth.data(), 0xff, size * sizeof(vertex_t)));  // -1
@@ -144,8 +145,8 @@ BetweennessSums CudaSteps::betweenness(Context& ctx, const Graph& g,
       const vertex_t begin = level[d], end = level[d + 1];
       GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(counts.data(), 0, sizeof(FrontierCounts)));
       cuda::frontier::advance_push(a.row_ptr, a.col_idx, order.data() + begin, end - begin, edges,
-                                   Discover{depth.data(), d + 1}, order.data() + end, counts.data(),
-                                   scratch);
+                                   Advance{depth.data(), sigma.data(), successor.data(), d + 1},
+                                   order.data() + end, counts.data(), scratch);
       GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(host_counts.data(), counts.data(), sizeof(FrontierCounts),
                                           cudaMemcpyDeviceToHost));
       GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(nullptr));
@@ -153,20 +154,20 @@ BetweennessSums CudaSteps::betweenness(Context& ctx, const Graph& g,
       if (found == 0) break;
       edges = static_cast<offset_t>(host_counts[0].edges);
       level.push_back(end + found);
-      count_paths<<<warp_grid(found), block_size>>>(order.data(), end, end + found, in.row_ptr,
-                                                    in.col_idx, depth.data(), d, sigma.data());
-      check_launch();
     }
     const auto levels = static_cast<vertex_t>(level.size()) - 1;
     for (vertex_t d = levels - 2; d >= 0; --d) {
       accumulate<<<warp_grid(level[d + 1] - level[d]), block_size>>>(
-          order.data(), level[d], level[d + 1], a.row_ptr, a.col_idx, depth.data(), d, sigma.data(),
-          delta.data(), sum.data(), s);
+          order.data(), level[d], level[d + 1], a.row_ptr, a.col_idx, successor.data(),
+          sigma.data(), delta.data(), sum.data(), s);
       check_launch();
     }
     reset<<<grid_for(level.back(), block_size), block_size>>>(
         order.data(), level.back(), depth.data(), sigma.data(), delta.data());
     check_launch();
+    // The whole bitmap: a memset of nnz / 8 bytes costs less than finding
+    // the reached rows' words.
+    GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(successor.data(), 0, words * sizeof(unsigned)));
     ++r.sources_done;
     if (options.on_iteration) GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(nullptr));
     if (!report.level_done({.iteration = r.sources_done, .frontier = levels}) &&
