@@ -39,8 +39,11 @@ same edges; NetworkX ignores self loops, as graphrun does), and
     graphrun triangles FILE --output OUT --quiet
 
 must give nx.triangles exactly and nx.clustering within 1e-12 for every vertex.
+With --algorithm bc, `graphrun bc FILE [--undirected] --output OUT --quiet` must
+give nx.betweenness_centrality (exact, normalized) within 1e-9 for every vertex,
+directed and undirected as --mode says.
 
-Usage: scripts/check_networkx.py PATH/TO/graphrun [--algorithm pagerank|triangles]
+Usage: scripts/check_networkx.py PATH/TO/graphrun [--algorithm pagerank|triangles|bc]
            [--datasets DIR]
            [--only NAME ...] [--max-edges M] [--mode directed|undirected|both]
            [--jobs J] [--python-only]
@@ -313,10 +316,60 @@ def check_triangles(task):
     return row
 
 
+def check_bc(task):
+    """One (graph, mode) betweenness check; returns a result row (dict)."""
+    name, path, undirected, exe = task
+    row = {"graph": name, "file": os.path.basename(path),
+           "mode": "undirected" if undirected else "directed"}
+    t0 = time.time()
+    try:
+        if path.endswith(".mtx.gz"):
+            g, weighted = read_mtx(path, undirected)
+        else:
+            g, weighted = read_edge_list(path, undirected)
+        if weighted and not all(math.isfinite(w) for _, _, w in g.edges(data="weight")):
+            raise Skip("non-finite weights: graphrun rejects the file")
+        row.update(n=g.number_of_nodes(), edges=g.number_of_edges(), weighted=weighted)
+        # A symmetric DiGraph has the paths of the undirected graph; NetworkX
+        # scales an undirected Graph's sums as graphrun scales them.
+        expect = nx.betweenness_centrality(nx.Graph(g) if undirected else g)
+        row["nx_s"] = time.time() - t0
+        if exe is None:
+            row["status"] = "nx only"
+            return row
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "bc.tsv")
+            cmd = [exe, "bc", path, "--output", out, "--quiet"]
+            if undirected:
+                cmd.insert(3, "--undirected")
+            t1 = time.time()
+            p = subprocess.run(cmd, capture_output=True, text=True)
+            row["graphrun_s"] = time.time() - t1
+            if p.returncode != 0:
+                row["status"] = "FAIL"
+                row["why"] = "graphrun exit %d: %s" % (p.returncode, p.stderr.strip()[-300:])
+                return row
+            got = read_graphrun_ranks(out)
+        if set(got) != set(expect):
+            row["status"] = "FAIL"
+            row["why"] = "vertex sets differ (%d vs %d)" % (len(got), len(expect))
+            return row
+        worst = max((abs(got[v] - expect[v]) for v in expect), default=0.0)
+        row["l1"] = worst
+        row["status"] = "ok" if worst <= 1e-9 else "FAIL"
+    except Skip as e:
+        row["status"] = "skip"
+        row["why"] = str(e)
+    except Exception as e:  # report and go on with the other graphs
+        row["status"] = "FAIL"
+        row["why"] = "%s: %s" % (type(e).__name__, e)
+    return row
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("graphrun", nargs="?", help="path to the graphrun executable")
-    ap.add_argument("--algorithm", choices=("pagerank", "triangles"), default="pagerank")
+    ap.add_argument("--algorithm", choices=("pagerank", "triangles", "bc"), default="pagerank")
     ap.add_argument("--datasets", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "datasets"))
     ap.add_argument("--only", nargs="*", help="dataset folder names to check")
     ap.add_argument("--max-edges", type=int, default=0,
@@ -356,7 +409,8 @@ def main():
     print("-" * len(header))
     failed = 0
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        for r in pool.map(check if args.algorithm == "pagerank" else check_triangles, tasks):
+        run = {"pagerank": check, "triangles": check_triangles, "bc": check_bc}[args.algorithm]
+        for r in pool.map(run, tasks):
             l1 = "%.2e" % r["l1"] if "l1" in r else "-"
             print("%-22s %-30s %-10s %8s %9s %3s %10s %7s %7s  %s%s" % (
                 r["graph"], r["file"][:30], r["mode"], r.get("n", "-"), r.get("edges", "-"),
@@ -368,6 +422,9 @@ def main():
     checked = len(tasks)
     if args.algorithm == "pagerank":
         print("%d checks, %d failed (limit L1 <= %g)" % (checked, failed, LIMIT))
+    elif args.algorithm == "bc":
+        print("%d checks, %d failed (the L1 column is the largest difference; limit 1e-9)"
+              % (checked, failed))
     else:
         print("%d checks, %d failed (triangles equal, clustering within 1e-12; "
               "the L1 column is the largest clustering difference)" % (checked, failed))
