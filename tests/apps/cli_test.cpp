@@ -284,10 +284,6 @@ TEST_F(CliTest, KcoreWritesCoreNumbers) {
   EXPECT_EQ(slurp(work_ / "cores.tsv"), "10\t2\n20\t2\n30\t2\n40\t2\n50\t0\n");
   EXPECT_NE(r.err.find("degeneracy 2 (4 vertices in that core)"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("(mean of 2)"), std::string::npos) << r.err;
-  const Result gpu = run("kcore g.txt --device cuda --output cores2.tsv");
-  EXPECT_EQ(gpu.status, 2) << describe(gpu);
-  EXPECT_NE(gpu.err.find("CPU only"), std::string::npos) << gpu.err;
-  EXPECT_FALSE(fs::exists(work_ / "cores2.tsv"));
 }
 
 // ---------------------------------------------------------------- triangles

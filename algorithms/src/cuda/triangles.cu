@@ -4,9 +4,7 @@
 //
 // L from the adjacency, by radix sorts of 64-bit edge keys (hi: tail, lo:
 // head), no host round trip of the entries:
-//   1. the undirected edges once each, as (min, max) keys: an undirected
-//      graph's entries u < v are already that, in order; a directed graph's
-//      entries u != v are folded to (min, max), sorted and made unique;
+//   1. the undirected edges once each, as (min, max) keys (edge_keys.cuh);
 //   2. degrees: every key adds one to both its ends; the vertices sorted by
 //      (degree, id) give each its rank;
 //   3. each key renumbered by rank, pointed up and sorted again: the keys
@@ -22,11 +20,10 @@
 #include <cub/block/block_reduce.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
-#include <cub/device/device_select.cuh>
 
 #include "cuda_backend.hpp"
 #include "device_util.cuh"
-#include "graphrun/engine/cuda/coo.hpp"
+#include "edge_keys.cuh"
 #include "graphrun/engine/device_array.hpp"
 #include "graphrun/engine/stopwatch.hpp"
 
@@ -36,40 +33,7 @@ namespace {
 
 constexpr int block_size = 256;
 
-using Key = unsigned long long;
-
-__host__ __device__ Key edge_key(vertex_t tail, vertex_t head) {
-  return (static_cast<Key>(static_cast<std::uint32_t>(tail)) << 32) |
-         static_cast<std::uint32_t>(head);
-}
-__device__ vertex_t key_tail(Key k) { return static_cast<vertex_t>(k >> 32); }
-__device__ vertex_t key_head(Key k) { return static_cast<vertex_t>(k & 0xffffffffULL); }
-
-// Runs a CUB device call twice, first for its scratch size (CUB's protocol).
-template <class Call>
-void with_scratch(Call&& call) {
-  std::size_t bytes = 0;
-  GRAPHRUN_CUDA_CHECK(call(nullptr, bytes));
-  DeviceBuffer scratch(bytes);
-  GRAPHRUN_CUDA_CHECK(call(scratch.data(), bytes));
-}
-
-offset_t read_count(const DeviceArray<offset_t>& count) {
-  offset_t host = 0;
-  GRAPHRUN_CUDA_CHECK(cudaMemcpy(&host, count.data(), sizeof host, cudaMemcpyDeviceToHost));
-  return host;
-}
-
-// Keys of the entries: (u, v) where keep_upper and u < v (an undirected
-// graph: each edge once, in order); else (min, max) of every u != v.
-__global__ void fold_entries(CooView<double> a, bool upper_only, Key* keys, unsigned char* keep) {
-  for (offset_t e = blockIdx.x * static_cast<offset_t>(blockDim.x) + threadIdx.x; e < a.nnz;
-       e += static_cast<offset_t>(gridDim.x) * blockDim.x) {
-    const vertex_t u = a.row_idx[e], v = a.col_idx[e];
-    keys[e] = u < v ? edge_key(u, v) : edge_key(v, u);
-    keep[e] = upper_only ? u < v : u != v;
-  }
-}
+using Key = EdgeKey;
 
 __global__ void count_degrees(const Key* edges, offset_t m, vertex_t* degree) {
   for (offset_t e = blockIdx.x * static_cast<offset_t>(blockDim.x) + threadIdx.x; e < m;
@@ -157,44 +121,12 @@ TriangleCounts CudaSteps::triangles(Context& ctx, const Graph& g, const Triangle
   const vertex_t n = g.n_vertices();
   const auto size = static_cast<std::size_t>(n);
   TriangleCounts r;
-  DeviceArray<Key> edges;
-  offset_t m = 0;
-  {
-    const DeviceCsr<double> d_a = adjacency_on_device(g, false);
-    GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());
-    const Stopwatch t;
-    const cuda::DeviceCoo<double> coo = cuda::build_coo(d_a);
-    const offset_t nnz = d_a.nnz();
-    DeviceArray<Key> folded(static_cast<std::size_t>(nnz));
-    DeviceArray<unsigned char> keep(static_cast<std::size_t>(nnz));
-    if (nnz > 0) {
-      fold_entries<<<grid_for(nnz, block_size), block_size>>>(coo.view(), !g.directed(),
-                                                              folded.data(), keep.data());
-      check_launch();
-    }
-    edges = DeviceArray<Key>(static_cast<std::size_t>(nnz));
-    DeviceArray<offset_t> kept(1);
-    with_scratch([&](void* p, std::size_t& bytes) {
-      return cub::DeviceSelect::Flagged(p, bytes, folded.data(), keep.data(), edges.data(),
-                                        kept.data(), nnz);
-    });
-    m = read_count(kept);
-    const int id_bits = std::max(1, static_cast<int>(std::bit_width(static_cast<unsigned>(n))));
-    if (g.directed() && m > 0) {
-      // Each edge may be stored both ways: sort, then keep one of each.
-      with_scratch([&](void* p, std::size_t& bytes) {
-        return cub::DeviceRadixSort::SortKeys(p, bytes, edges.data(), folded.data(), m, 0,
-                                              32 + id_bits);
-      });
-      with_scratch([&](void* p, std::size_t& bytes) {
-        return cub::DeviceSelect::Unique(p, bytes, folded.data(), edges.data(), kept.data(), m);
-      });
-      m = read_count(kept);
-    }
-    r.compute_seconds += t.seconds();
-  }
+  const DeviceCsr<double> d_a = adjacency_on_device(g, false);
   GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());
   const Stopwatch t;
+  UndirectedEdges undirected = undirected_edges(d_a, g.directed());
+  DeviceArray<Key> edges = std::move(undirected.keys);
+  const offset_t m = undirected.m;
   DeviceArray<vertex_t> degree(size);
   DeviceArray<offset_t> row_ptr(size + 1);
   GRAPHRUN_CUDA_CHECK(cudaMemset(degree.data(), 0, size * sizeof(vertex_t)));
@@ -208,7 +140,7 @@ TriangleCounts CudaSteps::triangles(Context& ctx, const Graph& g, const Triangle
     GRAPHRUN_CUDA_CHECK(cudaMemset(through.data(), 0, size * sizeof(unsigned long long)));
   if (m > 0) {
     const unsigned grid = grid_for(m, block_size);
-    const int id_bits = std::max(1, static_cast<int>(std::bit_width(static_cast<unsigned>(n))));
+    const int bits = edge_key_bits(n);
     count_degrees<<<grid, block_size>>>(edges.data(), m, degree.data());
     check_launch();
     // The ranks: the vertices sorted by (degree, id). Renumbering by rank
@@ -221,8 +153,7 @@ TriangleCounts CudaSteps::triangles(Context& ctx, const Graph& g, const Triangle
       degree_keys<<<vertex_grid, block_size>>>(degree.data(), n, keys.data());
       check_launch();
       with_scratch([&](void* p, std::size_t& bytes) {
-        return cub::DeviceRadixSort::SortKeys(p, bytes, keys.data(), sorted.data(), n, 0,
-                                              32 + id_bits);
+        return cub::DeviceRadixSort::SortKeys(p, bytes, keys.data(), sorted.data(), n, 0, bits);
       });
       ranks_of<<<vertex_grid, block_size>>>(sorted.data(), n, rank.data());
       check_launch();
@@ -232,8 +163,7 @@ TriangleCounts CudaSteps::triangles(Context& ctx, const Graph& g, const Triangle
     {
       DeviceArray<Key> sorted(static_cast<std::size_t>(m));
       with_scratch([&](void* p, std::size_t& bytes) {
-        return cub::DeviceRadixSort::SortKeys(p, bytes, edges.data(), sorted.data(), m, 0,
-                                              32 + id_bits);
+        return cub::DeviceRadixSort::SortKeys(p, bytes, edges.data(), sorted.data(), m, 0, bits);
       });
       edges = std::move(sorted);
     }
@@ -250,7 +180,7 @@ TriangleCounts CudaSteps::triangles(Context& ctx, const Graph& g, const Triangle
     check_launch();
   }
   GRAPHRUN_CUDA_CHECK(cudaMemcpy(&r.total, total.data(), sizeof r.total, cudaMemcpyDeviceToHost));
-  r.compute_seconds += t.seconds();
+  r.compute_seconds = t.seconds();
   r.edges = static_cast<std::uint64_t>(m);
   r.degree = degree.download();
   if (options.per_vertex) {

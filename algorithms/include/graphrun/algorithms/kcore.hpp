@@ -36,9 +36,9 @@ struct KcoreResult {
   offset_t rounds = 0;         // sub-rounds over all levels (each a parallel step)
   bool complete = true;        // false when on_iteration stopped the run
   double seconds = 0;
+  double compute_seconds = 0;  // on the GPU, the device's part alone; 0 on the CPU
 };
 
-// Device::cpu only for now: Device::cuda throws DeviceError.
 KcoreResult core_numbers(Context& ctx, const Graph& g, const KcoreOptions& options = {});
 
 }  // namespace graphrun
