@@ -22,6 +22,7 @@
 #include "graphrun/algorithms/bfs.hpp"
 #include "graphrun/algorithms/components.hpp"
 #include "graphrun/algorithms/kcore.hpp"
+#include "graphrun/algorithms/louvain.hpp"
 #include "graphrun/algorithms/mcl.hpp"
 #include "graphrun/algorithms/pagerank.hpp"
 #include "graphrun/algorithms/sssp.hpp"
@@ -165,6 +166,26 @@ struct BetweennessSums {
   double compute_seconds = 0;  // the device's computation alone; 0 on the CPU
 };
 
+// ---- Louvain ---------------------------------------------------------------
+
+// One level's graph: W symmetric (a loop W(c, c) is the inner weight of
+// what c stands for), k its row sums, two_m their total.
+struct LouvainLevel {
+  const Csr<double>& w;
+  std::span<const double> k;
+  double two_m;
+};
+
+// What local moving did: community[v] of every vertex of the level (a
+// vertex id of the level: the community's first label), sweeps, moves, and
+// the level's modularity after it.
+struct LouvainMoves {
+  std::vector<vertex_t> community;
+  int sweeps = 0;
+  offset_t moves = 0;
+  double modularity = 0;
+};
+
 // ---- The seam -------------------------------------------------------------
 
 class Backend {
@@ -210,6 +231,10 @@ class Backend {
                                       std::span<const vertex_t> sources,
                                       const BetweennessOptions& options) const = 0;
 
+  // Louvain's local moving on one level (from singletons).
+  virtual LouvainMoves louvain_moves(Context& ctx, const LouvainLevel& level,
+                                     const LouvainOptions& options) const = 0;
+
   // Triangles of g's undirected view (n >= 1).
   virtual TriangleCounts triangles(Context& ctx, const Graph& g,
                                    const TriangleOptions& options) const = 0;
@@ -235,6 +260,8 @@ class Backend {
                             const SsspSetup& setup);                                              \
   static KcoreResult core_numbers(Context& ctx, const Graph& g, const KcoreOptions& options);     \
   static TriangleCounts triangles(Context& ctx, const Graph& g, const TriangleOptions& options);  \
+  static LouvainMoves louvain_moves(Context& ctx, const LouvainLevel& level,                      \
+                                    const LouvainOptions& options);                               \
   static BetweennessSums betweenness(Context& ctx, const Graph& g,                                \
                                      std::span<const vertex_t> sources,                           \
                                      const BetweennessOptions& options);                          \
@@ -273,6 +300,10 @@ class BackendOf final : public Backend {
   TriangleCounts triangles(Context& ctx, const Graph& g,
                            const TriangleOptions& options) const override {
     return Impl::triangles(ctx, g, options);
+  }
+  LouvainMoves louvain_moves(Context& ctx, const LouvainLevel& level,
+                             const LouvainOptions& options) const override {
+    return Impl::louvain_moves(ctx, level, options);
   }
   BetweennessSums betweenness(Context& ctx, const Graph& g, std::span<const vertex_t> sources,
                               const BetweennessOptions& options) const override {

@@ -12,6 +12,7 @@
   COMMAND(kcore)                        \
   COMMAND(triangles)                    \
   COMMAND(bc)                           \
+  COMMAND(louvain)                      \
   COMMAND(spgemm)                       \
   COMMAND(contract)                     \
   COMMAND(mcl)                          \

@@ -1,0 +1,99 @@
+// graphrun louvain: communities by modularity (algorithms/louvain.hpp).
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "common.hpp"
+#include "graphrun/algorithms/louvain.hpp"
+#include "graphrun/io/write.hpp"
+#include "progress.hpp"
+
+namespace graphrun::cli {
+
+namespace {
+
+struct LouvainArgs {
+  CommonOptions common;
+  double resolution = 1.0;
+  std::uint64_t seed = 1;
+  int trials = 1;
+  std::string output;
+};
+
+void run_louvain(LouvainArgs a) {
+  // Modularity needs weights >= 0: the loader refuses a negative one at
+  // its line.
+  a.common.non_negative_weights = true;
+  a.common.negative_weight_hint = "modularity needs weights >= 0";
+  Context ctx = make_context(a.common, "louvain", DeviceCheck::at_load);
+  const std::string output = a.output.empty() ? std::string("-") : a.output;
+  check_output_path(output);
+  const Loaded in = load_input(a.common, DeviceCheck::at_load);
+  const Graph& g = in.graph;
+  if (ctx.device() == Device::cpu) g.adj();  // a cache file may defer it
+
+  LouvainOptions options;
+  options.resolution = a.resolution;
+  options.seed = a.seed;
+  ProgressBar bar("louvain", !a.common.quiet);
+  const auto trials = run_trials(a.trials, [&] { return louvain(ctx, g, options); });
+  const LouvainResult& r = trials.last;
+  bar.finish();
+
+  const double seconds_write =
+      write_vertex_output(output, static_cast<std::size_t>(g.n_vertices()), !a.common.quiet,
+                          [&](TextWriter& line, std::size_t v) {
+                            put_vertex(line, g, static_cast<vertex_t>(v)).put('\t');
+                            line.put(r.community[v]).put('\n');
+                          });
+  print_summary(
+      a.common,
+      format("louvain: %s, %lld communities, modularity %.6f, %d levels, %d sweeps, %s, "
+             "load %.3f s, louvain %.4f s%s, write %.3f s",
+             graph_size(g).c_str(), static_cast<long long>(r.n_communities), r.modularity, r.levels,
+             r.sweeps, where_it_ran(ctx, trials.on_device).c_str(), in.seconds, trials.seconds,
+             a.trials > 1 ? format(" (mean of %d)", a.trials).c_str() : "", seconds_write));
+}
+
+}  // namespace
+
+Command add_louvain(CLI::App& root) {
+  auto args = std::make_shared<LouvainArgs>();
+  CLI::App* sub = root.add_subcommand(
+      "louvain",
+      "Communities by modularity: the Louvain method\n"
+      "Level after level, every vertex joins the neighbouring community that raises the\n"
+      "modularity most, until no move gains; then the communities are contracted into the\n"
+      "vertices of the next level's graph (S·W·Sᵀ by the SpGEMM). The graph is taken as\n"
+      "undirected (a directed graph's two directions summed), self loops ignored.");
+  add_common_options(*sub, args->common);
+  sub->add_option("--resolution,-r", args->resolution,
+                  "γ of the modularity Σ in_c/2m - γ (tot_c/2m)²: larger gives more, smaller\n"
+                  "communities")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber)
+      ->type_name("R");
+  sub->add_option("--seed", args->seed,
+                  "Seed of the order the vertices are visited in; the same seed gives the same\n"
+                  "communities on every thread count")
+      ->capture_default_str()
+      ->type_name("S");
+  add_trials_option(*sub, args->trials);
+  sub->add_option("--output,-o", args->output, "Write the result to OUT instead of stdout")
+      ->check(output_path())
+      ->type_name("OUT");
+  sub->footer(
+      std::string(
+          "OUTPUT:\n"
+          "  One tab-separated line per vertex in ascending id order: 'ID<TAB>COMMUNITY',\n"
+          "  communities numbered from 0, largest first. The summary gives the count, the\n"
+          "  modularity (computed on the input graph), the levels and the sweeps. The CPU\n"
+          "  only for now: --device cuda is refused (exit status 2). Weights must be >= 0.\n") +
+      input_help() + exit_status_help +
+      "\nEXAMPLE:\n"
+      "  graphrun louvain com-dblp.ungraph.txt.gz --undirected --output communities.tsv\n"
+      "  graphrun louvain yeast-ppi.abc --abc --resolution 2 -o communities.tsv\n");
+  return {sub, [args] { run_louvain(*args); }};
+}
+
+}  // namespace graphrun::cli
