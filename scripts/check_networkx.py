@@ -39,11 +39,16 @@ same edges; NetworkX ignores self loops, as graphrun does), and
     graphrun triangles FILE --output OUT --quiet
 
 must give nx.triangles exactly and nx.clustering within 1e-12 for every vertex.
+With --algorithm louvain, `graphrun louvain FILE --output OUT --quiet` must give
+communities whose modularity (nx.community.modularity on the undirected graph,
+weights summed both ways, loops dropped: graphrun's view) is within 0.005 of the
+best of the reference's over three seeds: igraph's community_multilevel where
+python3-igraph is installed, else NetworkX's louvain_communities.
 With --algorithm bc, `graphrun bc FILE [--undirected] --output OUT --quiet` must
 give nx.betweenness_centrality (exact, normalized) within 1e-9 for every vertex,
 directed and undirected as --mode says.
 
-Usage: scripts/check_networkx.py PATH/TO/graphrun [--algorithm pagerank|triangles|bc]
+Usage: scripts/check_networkx.py PATH/TO/graphrun [--algorithm pagerank|triangles|bc|louvain]
            [--datasets DIR]
            [--only NAME ...] [--max-edges M] [--mode directed|undirected|both]
            [--jobs J] [--python-only]
@@ -366,10 +371,93 @@ def check_bc(task):
     return row
 
 
+LOUVAIN_SLACK = 0.005
+
+
+def louvain_reference(g):
+    """(name, best modularity over seeds 1..3) of igraph or NetworkX."""
+    try:
+        import igraph
+        import random
+
+        nodes = list(g.nodes())
+        index = {v: i for i, v in enumerate(nodes)}
+        ig = igraph.Graph(n=len(nodes), edges=[(index[u], index[v]) for u, v in g.edges()])
+        ig.es["weight"] = [w for _, _, w in g.edges(data="weight", default=1.0)]
+        best = -1.0
+        for seed in (1, 2, 3):
+            random.seed(seed)
+            parts = ig.community_multilevel(weights="weight")
+            best = max(best, ig.modularity(parts.membership, weights="weight"))
+        return "igraph", best
+    except ImportError:
+        best = max(nx.community.modularity(g, nx.community.louvain_communities(g, seed=s))
+                   for s in (1, 2, 3))
+        return "networkx", best
+
+
+def check_louvain(task):
+    """One graph's Louvain communities; returns a result row (dict)."""
+    name, path, _, exe = task
+    row = {"graph": name, "file": os.path.basename(path), "mode": "undirected"}
+    t0 = time.time()
+    try:
+        if path.endswith(".mtx.gz"):
+            d, weighted = read_mtx(path, False)
+        else:
+            d, weighted = read_edge_list(path, False)
+        if weighted and not all(math.isfinite(w) and w >= 0 for _, _, w in d.edges(data="weight")):
+            raise Skip("negative or non-finite weights: graphrun rejects the file")
+        g = nx.Graph()
+        g.add_nodes_from(d.nodes())
+        for u, v, w in d.edges(data="weight", default=1.0):
+            if u == v:
+                continue
+            if g.has_edge(u, v):
+                g[u][v]["weight"] += w
+            else:
+                g.add_edge(u, v, weight=w)
+        row.update(n=g.number_of_nodes(), edges=g.number_of_edges(), weighted=weighted)
+        if g.number_of_edges() == 0:
+            raise Skip("no edges")
+        ref_name, ref = louvain_reference(g)
+        row["nx_s"] = time.time() - t0
+        if exe is None:
+            row["status"] = "nx only"
+            return row
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "communities.tsv")
+            t1 = time.time()
+            p = subprocess.run([exe, "louvain", path, "--output", out, "--quiet"],
+                               capture_output=True, text=True)
+            row["graphrun_s"] = time.time() - t1
+            if p.returncode != 0:
+                row["status"] = "FAIL"
+                row["why"] = "graphrun exit %d: %s" % (p.returncode, p.stderr.strip()[-300:])
+                return row
+            parts = {}
+            with open(out) as f:
+                for line in f:
+                    v, c = line.split()
+                    parts.setdefault(int(c), set()).add(int(v))
+        q = nx.community.modularity(g, list(parts.values()))
+        row["l1"] = ref - q  # how far below the reference
+        row["why"] = "Q %.4f, %s %.4f" % (q, ref_name, ref)
+        row["status"] = "ok" if q >= ref - LOUVAIN_SLACK else "FAIL"
+    except Skip as e:
+        row["status"] = "skip"
+        row["why"] = str(e)
+    except Exception as e:  # report and go on with the other graphs
+        row["status"] = "FAIL"
+        row["why"] = "%s: %s" % (type(e).__name__, e)
+    return row
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("graphrun", nargs="?", help="path to the graphrun executable")
-    ap.add_argument("--algorithm", choices=("pagerank", "triangles", "bc"), default="pagerank")
+    ap.add_argument("--algorithm", choices=("pagerank", "triangles", "bc", "louvain"),
+                    default="pagerank")
     ap.add_argument("--datasets", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "datasets"))
     ap.add_argument("--only", nargs="*", help="dataset folder names to check")
     ap.add_argument("--max-edges", type=int, default=0,
@@ -396,7 +484,7 @@ def main():
             if lines > args.max_edges:
                 continue
         modes = {"directed": [False], "undirected": [True], "both": [False, True]}[args.mode]
-        if args.algorithm == "triangles":
+        if args.algorithm in ("triangles", "louvain"):
             modes = [False]  # direction is ignored: one graph either way
         if path.endswith(".mtx.gz") and mtx_is_symmetric(path):
             modes = [True] if args.mode != "directed" else []  # one graph either way
@@ -409,7 +497,8 @@ def main():
     print("-" * len(header))
     failed = 0
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        run = {"pagerank": check, "triangles": check_triangles, "bc": check_bc}[args.algorithm]
+        run = {"pagerank": check, "triangles": check_triangles, "bc": check_bc,
+               "louvain": check_louvain}[args.algorithm]
         for r in pool.map(run, tasks):
             l1 = "%.2e" % r["l1"] if "l1" in r else "-"
             print("%-22s %-30s %-10s %8s %9s %3s %10s %7s %7s  %s%s" % (
@@ -422,6 +511,9 @@ def main():
     checked = len(tasks)
     if args.algorithm == "pagerank":
         print("%d checks, %d failed (limit L1 <= %g)" % (checked, failed, LIMIT))
+    elif args.algorithm == "louvain":
+        print("%d checks, %d failed (the L1 column is the reference's modularity less "
+              "graphrun's; limit %g)" % (checked, failed, LOUVAIN_SLACK))
     elif args.algorithm == "bc":
         print("%d checks, %d failed (the L1 column is the largest difference; limit 1e-9)"
               % (checked, failed))
