@@ -174,6 +174,9 @@ struct LouvainLevel {
   const Csr<double>& w;
   std::span<const double> k;
   double two_m;
+  // Where the moves start: empty, every vertex alone; else a community id
+  // in 0..n-1 per vertex (the refinement of a finished partition).
+  std::span<const vertex_t> start = {};
 };
 
 // What local moving did: community[v] of every vertex of the level (a
@@ -231,7 +234,7 @@ class Backend {
                                       std::span<const vertex_t> sources,
                                       const BetweennessOptions& options) const = 0;
 
-  // Louvain's local moving on one level (from singletons).
+  // Louvain's local moving on one level (from singletons, or level.start).
   virtual LouvainMoves louvain_moves(Context& ctx, const LouvainLevel& level,
                                      const LouvainOptions& options) const = 0;
 

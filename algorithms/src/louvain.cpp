@@ -143,6 +143,15 @@ LouvainResult louvain(Context& ctx, const Graph& g, const LouvainOptions& option
     }
   }
 
+  // Refinement: the input vertices moved once more between the communities
+  // found, from that partition (a vertex placed well at a coarse level may
+  // sit better next door); it can only raise Q.
+  if (two_m > 0 && r.levels > 0 && r.complete) {
+    const detail::LouvainMoves moves = backend.louvain_moves(ctx, {w0, k0, two_m, of}, options);
+    r.sweeps += moves.sweeps;
+    of = moves.community;
+  }
+
   // Largest first; ties by the smallest input vertex (the first seen).
   std::vector<vertex_t> size(static_cast<std::size_t>(n), 0), first(static_cast<std::size_t>(n), n);
   for (vertex_t v = 0; v < n; ++v) {

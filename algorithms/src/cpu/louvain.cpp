@@ -60,9 +60,14 @@ LouvainMoves CpuSteps::louvain_moves(Context& ctx, const LouvainLevel& level,
   const double two_m = level.two_m, gamma = options.resolution;
   LouvainMoves r;
   r.community.resize(static_cast<std::size_t>(n));
-  std::vector<double> tot(static_cast<std::size_t>(n));
-  std::vector<vertex_t> size(static_cast<std::size_t>(n), 1), target(static_cast<std::size_t>(n));
-  for (vertex_t v = 0; v < n; ++v) r.community[v] = v, tot[v] = level.k[v];
+  std::vector<double> tot(static_cast<std::size_t>(n), 0.0);
+  std::vector<vertex_t> size(static_cast<std::size_t>(n), 0), target(static_cast<std::size_t>(n));
+  for (vertex_t v = 0; v < n; ++v) {
+    const vertex_t c = level.start.empty() ? v : level.start[v];
+    r.community[v] = c;
+    tot[c] += level.k[v];
+    ++size[c];
+  }
   std::vector<std::vector<vertex_t>> group(batches);
   for (vertex_t v = 0; v < n; ++v)
     group[mix(static_cast<std::uint64_t>(v) ^ mix(options.seed)) % batches].push_back(v);

@@ -13,7 +13,9 @@
 // than `tolerance`), then aggregation: the communities become the vertices
 // of the next level's graph, the contraction C = S·W·Sᵀ by graphrun's
 // SpGEMM (contract.hpp), its diagonal kept as each community's inner
-// weight. It stops when a level moves no vertex.
+// weight. It stops when a level moves no vertex; then the input vertices
+// are moved once more between the communities found (a refinement, which
+// can only raise Q).
 //
 // The moves are made in parallel and deterministically: each sweep visits
 // the vertices in `batches` groups (by a hash of the vertex and the seed);
