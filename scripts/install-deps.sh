@@ -2,7 +2,7 @@
 # Installs what graphrun needs to build and test on Debian 12 (bookworm),
 # skipping what is already there. Run as root or with sudo available.
 #   build:   cmake g++ zlib CLI11 (OpenMP comes with g++)
-#   tests:   GoogleTest, Boost.Graph (oracle), python3 + NetworkX/SciPy (oracle)
+#   tests:   GoogleTest, Boost.Graph (oracle), python3 + NetworkX/SciPy/igraph (oracles)
 #   bench:   SuiteSparse:GraphBLAS (the CPU anchor)
 #   experiment: mcl (van Dongen's program, the reference of the MCL comparison),
 #            libgd (the PNG bar charts)
@@ -12,7 +12,7 @@
 # backend when nvcc is found (PATH or /usr/local/cuda).
 set -euo pipefail
 pkgs=(cmake g++ make pkg-config zlib1g-dev libcli11-dev libgtest-dev libboost-graph-dev
-      libgraphblas-dev python3 python3-networkx python3-scipy clang-format gzip mcl libgd-dev
+      libgraphblas-dev python3 python3-networkx python3-scipy python3-igraph clang-format gzip mcl libgd-dev
       clang libomp-dev libclang-rt-dev)
 missing=()
 for p in "${pkgs[@]}"; do
