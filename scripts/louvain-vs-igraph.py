@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""graphrun's Louvain beside igraph's community_multilevel, side by side in one run.
+
+For every graph FILE (SNAP edge list or Matrix Market, plain or .gz): the graph
+is read once by Python (undirected, weights summed both ways, self loops
+dropped: graphrun's view) and once by `graphrun convert` into a .grb cache; then
+
+    igraph.Graph.community_multilevel(weights=...)       (one thread: igraph has no parallel Louvain)
+    graphrun louvain CACHE --threads T --trials R        (the louvain time from its summary)
+
+each R times (igraph: seeds 1..R; graphrun: the seed 1 R times, the mean time).
+The table gives the times, the ratio igraph / graphrun (> 1: graphrun is
+faster), the modularity of each (NetworkX's formula on the same graph, by
+igraph's own modularity() for both partitions) and their difference.
+
+Usage: scripts/louvain-vs-igraph.py [--graphrun build/graphrun] [--threads T] [--reps R] FILE...
+Needs /usr/bin/python3 with python3-igraph (Debian).
+"""
+
+import argparse
+import gzip
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+import igraph
+
+
+def open_text(path):
+    return gzip.open(path, "rt") if path.endswith(".gz") else open(path)
+
+
+def read_graph(path):
+    """(vertex count, {(u, v): weight}) with u < v, ids renumbered densely."""
+    edges = {}
+    ids = {}
+    mtx = ".mtx" in path
+    with open_text(path) as f:
+        header_done = False
+        for line in f:
+            if line.startswith("%%"):
+                continue
+            s = line.strip()
+            if not s or s[0] in "#%":
+                continue
+            fields = s.split()
+            if mtx and not header_done:
+                header_done = True
+                for i in range(1, int(fields[0]) + 1):
+                    ids.setdefault(i, len(ids))
+                continue
+            u, v = int(fields[0]), int(fields[1])
+            w = float(fields[2]) if len(fields) > 2 and not fields[2].startswith("#") else 1.0
+            a, b = ids.setdefault(u, len(ids)), ids.setdefault(v, len(ids))
+            if a == b:
+                continue
+            key = (min(a, b), max(a, b))
+            edges[key] = edges.get(key, 0.0) + w
+    return len(ids), edges
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("files", nargs="+")
+    ap.add_argument("--graphrun", default="build/graphrun")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--reps", type=int, default=3)
+    args = ap.parse_args()
+    print("| graph | vertices | edges | igraph s | graphrun s | igraph / graphrun | Q igraph | Q graphrun | difference |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for path in args.files:
+        try:
+            n, edges = read_graph(path)
+        except ValueError:
+            print("| %s | non-numeric ids: skipped | | | | | | | |" % os.path.basename(path))
+            continue
+        g = igraph.Graph(n=n, edges=list(edges.keys()))
+        g.es["weight"] = list(edges.values())
+        times, qs = [], []
+        for seed in range(1, args.reps + 1):
+            random.seed(seed)
+            t = time.perf_counter()
+            parts = g.community_multilevel(weights="weight")
+            times.append(time.perf_counter() - t)
+            qs.append(g.modularity(parts.membership, weights="weight"))
+        with tempfile.TemporaryDirectory() as tmp:
+            grb = os.path.join(tmp, "g.grb")
+            out = os.path.join(tmp, "c.tsv")
+            subprocess.run([args.graphrun, "convert", path, grb, "--quiet"], check=True)
+            p = subprocess.run([args.graphrun, "louvain", grb, "--threads", str(args.threads),
+                                "--trials", str(args.reps), "--output", out],
+                               capture_output=True, text=True, check=True)
+            seconds = float(re.search(r"louvain ([0-9.]+) s", p.stderr).group(1))
+            # graphrun's communities on igraph's numbering (first appearance in the file).
+            membership = [0] * n
+            names = list(read_ids(path))
+            label = {}
+            with open(out) as f:
+                for line in f:
+                    v, c = line.split()
+                    label[int(v)] = int(c)
+            for i, v in enumerate(names):
+                membership[i] = label[v]
+            q_ours = g.modularity(membership, weights="weight")
+        t_ig = sum(times) / len(times)
+        q_ig = sum(qs) / len(qs)
+        print("| %s | %d | %d | %.3f | %.3f | %.2f | %.4f | %.4f | %+.4f |" % (
+            os.path.basename(path), n, len(edges), t_ig, seconds, t_ig / seconds, q_ig, q_ours,
+            q_ours - q_ig), flush=True)
+    print()
+    print("igraph: mean over seeds 1..%d (one thread); graphrun: %d threads, mean of %d runs; "
+          "Q: igraph's mean." % (args.reps, args.threads, args.reps))
+    return 0
+
+
+def read_ids(path):
+    """The input ids in the order read_graph numbered them."""
+    ids = {}
+    mtx = ".mtx" in path
+    with open_text(path) as f:
+        header_done = False
+        for line in f:
+            if line.startswith("%%"):
+                continue
+            s = line.strip()
+            if not s or s[0] in "#%":
+                continue
+            fields = s.split()
+            if mtx and not header_done:
+                header_done = True
+                for i in range(1, int(fields[0]) + 1):
+                    ids.setdefault(i, len(ids))
+                continue
+            u, v = int(fields[0]), int(fields[1])
+            ids.setdefault(u, len(ids))
+            ids.setdefault(v, len(ids))
+    return ids.keys()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
