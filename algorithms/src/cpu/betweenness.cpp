@@ -22,10 +22,12 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "../iteration_report.hpp"
 #include "cpu_backend.hpp"
+#include "graphrun/engine/csr_assembly.hpp"
 
 namespace graphrun::detail {
 
@@ -35,14 +37,28 @@ constexpr vertex_t parallel_level = 2048;
 
 class Brandes {
  public:
+  // The arrays are filled by all threads, so that their pages are first
+  // touched in parallel (a serial fill of tens of megabytes would be a
+  // large part of one search on a big graph).
   Brandes(const Graph& g, int threads)
       : a_(g.adj().view()),
         threads_(threads),
-        depth_(static_cast<std::size_t>(a_.n_rows), -1),
-        sigma_(static_cast<std::size_t>(a_.n_rows), 0.0),
-        delta_(static_cast<std::size_t>(a_.n_rows), 0.0),
-        order_(static_cast<std::size_t>(a_.n_rows)),
-        successor_(static_cast<std::size_t>((a_.nnz + 63) / 64), 0) {}
+        depth_(detail::scratch<vertex_t>(static_cast<std::size_t>(a_.n_rows))),
+        sigma_(detail::scratch<double>(static_cast<std::size_t>(a_.n_rows))),
+        delta_(detail::scratch<double>(static_cast<std::size_t>(a_.n_rows))),
+        order_(detail::scratch<vertex_t>(static_cast<std::size_t>(a_.n_rows))),
+        words_((a_.nnz + 63) / 64),
+        successor_(detail::scratch<std::uint64_t>(static_cast<std::size_t>(words_))),
+        found_(static_cast<std::size_t>(threads)) {
+#pragma omp parallel for num_threads(threads_) schedule(static)
+    for (vertex_t v = 0; v < a_.n_rows; ++v) {
+      depth_[v] = -1;
+      sigma_[v] = 0;
+      delta_[v] = 0;
+    }
+#pragma omp parallel for num_threads(threads_) schedule(static)
+    for (offset_t w = 0; w < words_; ++w) successor_[w] = 0;
+  }
 
   // Adds source s's dependencies to sum; returns the levels the search had.
   int add(vertex_t s, double* sum) {
@@ -76,7 +92,8 @@ class Brandes {
     std::atomic<vertex_t> tail{end};
 #pragma omp parallel num_threads(threads_)
     {
-      std::vector<vertex_t> found;
+      std::vector<vertex_t>& found = found_[static_cast<std::size_t>(omp_get_thread_num())];
+      found.clear();
 #pragma omp for schedule(dynamic, 64) nowait
       for (vertex_t i = begin; i < end; ++i) {
         const vertex_t u = order_[i];
@@ -97,7 +114,7 @@ class Brandes {
         }
       }
       const vertex_t at = tail.fetch_add(static_cast<vertex_t>(found.size()));
-      std::copy(found.begin(), found.end(), order_.begin() + at);
+      std::copy(found.begin(), found.end(), order_.get() + at);
     }
     return tail.load();
   }
@@ -175,10 +192,12 @@ class Brandes {
 
   CsrView<double> a_;
   int threads_;
-  std::vector<vertex_t> depth_;
-  std::vector<double> sigma_, delta_;
-  std::vector<vertex_t> order_;
-  std::vector<std::uint64_t> successor_;  // a bit per edge of A: it leads one level down
+  std::unique_ptr<vertex_t[]> depth_;
+  std::unique_ptr<double[]> sigma_, delta_;
+  std::unique_ptr<vertex_t[]> order_;
+  offset_t words_;
+  std::unique_ptr<std::uint64_t[]> successor_;  // a bit per edge of A: it leads one level down
+  std::vector<std::vector<vertex_t>> found_;    // each thread's part of the next level
   std::vector<vertex_t> level_;
 };
 

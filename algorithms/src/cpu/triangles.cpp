@@ -5,17 +5,19 @@
 // (deg v, v), with the vertices renumbered in that order (as the GAP
 // reference relabels by degree) and each row sorted, so C(v, w) is a merge
 // of two sorted rows. A thread takes a row v of L (dynamic schedule: rows differ in
-// length and so do their neighbours'), merges it with the row of each w in
-// it, and sums. Where the triangles through every vertex are asked, each
-// triangle v < w < x found adds one to each of its three corners: v's count
+// length and so do their neighbours'), merges the part of it past each w in
+// it with w's row (both hold only ranks above w), and sums. Where the triangles through every
+// vertex are asked, each triangle v < w < x found adds one to each of its three corners: v's count
 // once per row, w's once per merge, x's once per match, by relaxed atomic
 // adds (the counts are integers: the order of the adds cannot change them).
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "cpu_backend.hpp"
+#include "graphrun/engine/csr_assembly.hpp"
 #include "undirected_rows.hpp"
 
 namespace graphrun::detail {
@@ -40,10 +42,22 @@ std::vector<vertex_t> degree_order(const std::vector<vertex_t>& degree, int thre
 // L, renumbered by rank: row rank[v] holds the ranks above it among v's
 // neighbours, ascending. Numbering by rank puts the rows of the
 // high-degree vertices, which most merges read, side by side at the end.
-Csr<double> orient_by_degree(const UndirectedRows& rows, const std::vector<vertex_t>& rank,
-                             int threads) {
+// The arrays are left uninitialized and first written by the threads that
+// fill them (a serial zero-fill of L's entries is a large share of the
+// count on a big graph).
+struct Oriented {
+  std::unique_ptr<offset_t[]> row_ptr;
+  std::unique_ptr<vertex_t[]> col_idx;
+  CsrView<double> view;
+};
+
+Oriented orient_by_degree(const UndirectedRows& rows, const std::vector<vertex_t>& rank,
+                          int threads) {
   const vertex_t n = rows.n();
-  std::vector<offset_t> row_ptr(static_cast<std::size_t>(n) + 1, 0);
+  Oriented l;
+  l.row_ptr = detail::scratch<offset_t>(static_cast<std::size_t>(n) + 1);
+  offset_t* row_ptr = l.row_ptr.get();
+  row_ptr[0] = 0;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1024)
   for (vertex_t v = 0; v < n; ++v) {
     offset_t len = 0;
@@ -51,17 +65,19 @@ Csr<double> orient_by_degree(const UndirectedRows& rows, const std::vector<verte
     row_ptr[static_cast<std::size_t>(rank[v]) + 1] = len;
   }
   for (vertex_t r = 0; r < n; ++r) row_ptr[r + 1] += row_ptr[r];
-  std::vector<vertex_t> col_idx(static_cast<std::size_t>(row_ptr[n]));
+  l.col_idx = detail::scratch<vertex_t>(static_cast<std::size_t>(row_ptr[n]));
+  vertex_t* col_idx = l.col_idx.get();
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1024)
   for (vertex_t v = 0; v < n; ++v) {
-    vertex_t* const begin = col_idx.data() + row_ptr[rank[v]];
+    vertex_t* const begin = col_idx + row_ptr[rank[v]];
     vertex_t* end = begin;
     rows.walk(v, [&](vertex_t w) {
       if (rank[w] > rank[v]) *end++ = rank[w];
     });
     std::sort(begin, end);
   }
-  return Csr<double>(n, n, std::move(row_ptr), std::move(col_idx), {});
+  l.view = {n, n, row_ptr[n], row_ptr, col_idx, nullptr};
+  return l;
 }
 
 // |a ∩ b| of two sorted rows; `match` sees each common entry. Branch-free
@@ -99,13 +115,15 @@ std::uint64_t count(const CsrView<double>& l, std::uint64_t* through, int thread
     for (const vertex_t* w = row; w < row_end; ++w) {
       const vertex_t* other = l.col_idx + l.row_ptr[*w];
       const vertex_t* other_end = l.col_idx + l.row_ptr[*w + 1];
+      // L(w,:) holds only ranks above w: v's row is merged from past w on
+      // (the GAP reference's early stop, in the other direction).
       if constexpr (PerVertex) {
-        const std::uint64_t c = intersect(row, row_end, other, other_end,
+        const std::uint64_t c = intersect(w + 1, row_end, other, other_end,
                                           [through](vertex_t x) { add(through, x, 1); });
         if (c > 0) add(through, *w, c);
         found += c;
       } else {
-        found += intersect(row, row_end, other, other_end, [](vertex_t) {});
+        found += intersect(w + 1, row_end, other, other_end, [](vertex_t) {});
       }
     }
     if constexpr (PerVertex)
@@ -126,14 +144,14 @@ TriangleCounts CpuSteps::triangles(Context& ctx, const Graph& g, const TriangleO
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1024)
   for (vertex_t v = 0; v < n; ++v) r.degree[v] = rows.degree(v);
   const std::vector<vertex_t> rank = degree_order(r.degree, threads);
-  const Csr<double> l = orient_by_degree(rows, rank, threads);
-  r.edges = static_cast<std::uint64_t>(l.nnz());
+  const Oriented l = orient_by_degree(rows, rank, threads);
+  r.edges = static_cast<std::uint64_t>(l.view.nnz);
   if (!options.per_vertex) {
-    r.total = count<false>(l.view(), nullptr, threads);
+    r.total = count<false>(l.view, nullptr, threads);
     return r;
   }
   std::vector<std::uint64_t> by_rank(static_cast<std::size_t>(n), 0);
-  r.total = count<true>(l.view(), by_rank.data(), threads);
+  r.total = count<true>(l.view, by_rank.data(), threads);
   r.per_vertex.resize(static_cast<std::size_t>(n));
 #pragma omp parallel for num_threads(threads) schedule(static)
   for (vertex_t v = 0; v < n; ++v) r.per_vertex[v] = by_rank[rank[v]];
