@@ -176,6 +176,25 @@ def read_mtx(path, undirected):
     return g, weighted
 
 
+def read_graph(path, undirected):
+    """(DiGraph, weighted) of a Matrix Market or edge-list file."""
+    if path.endswith(".mtx.gz"):
+        return read_mtx(path, undirected)
+    return read_edge_list(path, undirected)
+
+
+def run_graphrun(cmd, row):
+    """Runs cmd, timing it in row; False (row marked FAIL) when it fails."""
+    t = time.time()
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    row["graphrun_s"] = time.time() - t
+    if p.returncode != 0:
+        row["status"] = "FAIL"
+        row["why"] = "graphrun exit %d: %s" % (p.returncode, p.stderr.strip()[-300:])
+        return False
+    return True
+
+
 def graph_files(root):
     for d in sorted(os.listdir(root)):
         folder = os.path.join(root, d)
@@ -216,10 +235,7 @@ def check(task):
            "mode": "undirected" if undirected else "directed"}
     t0 = time.time()
     try:
-        if path.endswith(".mtx.gz"):
-            g, weighted = read_mtx(path, undirected)
-        else:
-            g, weighted = read_edge_list(path, undirected)
+        g, weighted = read_graph(path, undirected)
         row.update(n=g.number_of_nodes(), edges=g.number_of_edges(), weighted=weighted)
         if weighted and not all(math.isfinite(w) for _, _, w in g.edges(data="weight")):
             raise Skip("non-finite weights: graphrun rejects the file")
@@ -239,12 +255,7 @@ def check(task):
                    "--max-iter", str(MAX_ITER), "--quiet"]
             if undirected:
                 cmd.insert(3, "--undirected")
-            t1 = time.time()
-            p = subprocess.run(cmd, capture_output=True, text=True)
-            row["graphrun_s"] = time.time() - t1
-            if p.returncode != 0:
-                row["status"] = "FAIL"
-                row["why"] = "graphrun exit %d: %s" % (p.returncode, p.stderr.strip()[-300:])
+            if not run_graphrun(cmd, row):
                 return row
             got = read_graphrun_ranks(out)
         if set(got) != set(expect):
@@ -269,10 +280,7 @@ def check_triangles(task):
     row = {"graph": name, "file": os.path.basename(path), "mode": "undirected"}
     t0 = time.time()
     try:
-        if path.endswith(".mtx.gz"):
-            d, weighted = read_mtx(path, False)
-        else:
-            d, weighted = read_edge_list(path, False)
+        d, weighted = read_graph(path, False)
         if weighted and not all(math.isfinite(w) for _, _, w in d.edges(data="weight")):
             raise Skip("non-finite weights: graphrun rejects the file")
         g = nx.Graph(d)
@@ -285,13 +293,7 @@ def check_triangles(task):
             return row
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "triangles.tsv")
-            t1 = time.time()
-            p = subprocess.run([exe, "triangles", path, "--output", out, "--quiet"],
-                               capture_output=True, text=True)
-            row["graphrun_s"] = time.time() - t1
-            if p.returncode != 0:
-                row["status"] = "FAIL"
-                row["why"] = "graphrun exit %d: %s" % (p.returncode, p.stderr.strip()[-300:])
+            if not run_graphrun([exe, "triangles", path, "--output", out, "--quiet"], row):
                 return row
             got_t, got_c = {}, {}
             with open(out) as f:
@@ -328,10 +330,7 @@ def check_bc(task):
            "mode": "undirected" if undirected else "directed"}
     t0 = time.time()
     try:
-        if path.endswith(".mtx.gz"):
-            g, weighted = read_mtx(path, undirected)
-        else:
-            g, weighted = read_edge_list(path, undirected)
+        g, weighted = read_graph(path, undirected)
         if weighted and not all(math.isfinite(w) for _, _, w in g.edges(data="weight")):
             raise Skip("non-finite weights: graphrun rejects the file")
         row.update(n=g.number_of_nodes(), edges=g.number_of_edges(), weighted=weighted)
@@ -347,12 +346,7 @@ def check_bc(task):
             cmd = [exe, "bc", path, "--output", out, "--quiet"]
             if undirected:
                 cmd.insert(3, "--undirected")
-            t1 = time.time()
-            p = subprocess.run(cmd, capture_output=True, text=True)
-            row["graphrun_s"] = time.time() - t1
-            if p.returncode != 0:
-                row["status"] = "FAIL"
-                row["why"] = "graphrun exit %d: %s" % (p.returncode, p.stderr.strip()[-300:])
+            if not run_graphrun(cmd, row):
                 return row
             got = read_graphrun_ranks(out)
         if set(got) != set(expect):
@@ -402,10 +396,7 @@ def check_louvain(task):
     row = {"graph": name, "file": os.path.basename(path), "mode": "undirected"}
     t0 = time.time()
     try:
-        if path.endswith(".mtx.gz"):
-            d, weighted = read_mtx(path, False)
-        else:
-            d, weighted = read_edge_list(path, False)
+        d, weighted = read_graph(path, False)
         if weighted and not all(math.isfinite(w) and w >= 0 for _, _, w in d.edges(data="weight")):
             raise Skip("negative or non-finite weights: graphrun rejects the file")
         g = nx.Graph()
@@ -427,13 +418,7 @@ def check_louvain(task):
             return row
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "communities.tsv")
-            t1 = time.time()
-            p = subprocess.run([exe, "louvain", path, "--output", out, "--quiet"],
-                               capture_output=True, text=True)
-            row["graphrun_s"] = time.time() - t1
-            if p.returncode != 0:
-                row["status"] = "FAIL"
-                row["why"] = "graphrun exit %d: %s" % (p.returncode, p.stderr.strip()[-300:])
+            if not run_graphrun([exe, "louvain", path, "--output", out, "--quiet"], row):
                 return row
             parts = {}
             with open(out) as f:

@@ -35,7 +35,7 @@ def open_text(path):
 
 
 def read_graph(path):
-    """(vertex count, {(u, v): weight}) with u < v, ids renumbered densely."""
+    """(input ids in dense order, {(u, v): weight}) with u < v dense ids."""
     edges = {}
     ids = {}
     mtx = ".mtx" in path
@@ -60,7 +60,7 @@ def read_graph(path):
                 continue
             key = (min(a, b), max(a, b))
             edges[key] = edges.get(key, 0.0) + w
-    return len(ids), edges
+    return list(ids.keys()), edges
 
 
 def main():
@@ -74,10 +74,11 @@ def main():
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for path in args.files:
         try:
-            n, edges = read_graph(path)
+            names, edges = read_graph(path)
         except ValueError:
             print("| %s | non-numeric ids: skipped | | | | | | | |" % os.path.basename(path))
             continue
+        n = len(names)
         g = igraph.Graph(n=n, edges=list(edges.keys()))
         g.es["weight"] = list(edges.values())
         times, qs = [], []
@@ -97,7 +98,6 @@ def main():
             seconds = float(re.search(r"louvain ([0-9.]+) s", p.stderr).group(1))
             # graphrun's communities on igraph's numbering (first appearance in the file).
             membership = [0] * n
-            names = list(read_ids(path))
             label = {}
             with open(out) as f:
                 for line in f:
@@ -115,30 +115,6 @@ def main():
     print("igraph: mean over seeds 1..%d (one thread); graphrun: %d threads, mean of %d runs; "
           "Q: igraph's mean." % (args.reps, args.threads, args.reps))
     return 0
-
-
-def read_ids(path):
-    """The input ids in the order read_graph numbered them."""
-    ids = {}
-    mtx = ".mtx" in path
-    with open_text(path) as f:
-        header_done = False
-        for line in f:
-            if line.startswith("%%"):
-                continue
-            s = line.strip()
-            if not s or s[0] in "#%":
-                continue
-            fields = s.split()
-            if mtx and not header_done:
-                header_done = True
-                for i in range(1, int(fields[0]) + 1):
-                    ids.setdefault(i, len(ids))
-                continue
-            u, v = int(fields[0]), int(fields[1])
-            ids.setdefault(u, len(ids))
-            ids.setdefault(v, len(ids))
-    return ids.keys()
 
 
 if __name__ == "__main__":

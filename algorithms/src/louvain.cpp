@@ -14,46 +14,30 @@
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/stopwatch.hpp"
 #include "iteration_report.hpp"
+#include "undirected_rows.hpp"
 
 namespace graphrun {
 
 namespace {
 
-// W: g undirected and weighted, loops left out. An undirected graph's A
-// is W already; a directed graph's rows of A and Aᵀ are merged, the weights
-// of u -> v and v -> u summed. Negative weights are refused.
+// W: g undirected and weighted, loops left out (undirected_rows.hpp: a
+// directed graph's u -> v and v -> u summed). Negative weights are refused.
 Csr<double> weighted_undirected(const Graph& g) {
-  const vertex_t n = g.n_vertices();
   const CsrView<double> a = g.adj().view();
-  const bool both = g.directed();
-  const CsrView<double> at = both ? g.transpose().view() : a;
-  auto weight = [](const CsrView<double>& m, offset_t k) { return m.values ? m.values[k] : 1.0; };
   for (offset_t k = 0; a.values && k < a.nnz; ++k)
     if (!(a.values[k] >= 0))
       throw ArgumentError("louvain: modularity needs weights >= 0; an edge has weight " +
                           std::to_string(a.values[k]));
+  const detail::UndirectedRows rows(g);
+  const vertex_t n = rows.n();
   std::vector<offset_t> row_ptr(static_cast<std::size_t>(n) + 1, 0);
   std::vector<vertex_t> col_idx;
   std::vector<double> values;
-  col_idx.reserve(static_cast<std::size_t>(both ? 2 * a.nnz : a.nnz));
-  values.reserve(col_idx.capacity());
   for (vertex_t v = 0; v < n; ++v) {
-    offset_t i = a.row_ptr[v], j = both ? at.row_ptr[v] : at.row_ptr[v + 1];
-    const offset_t ie = a.row_ptr[v + 1], je = at.row_ptr[v + 1];
-    while (i < ie || j < je) {
-      vertex_t c;
-      double x;
-      if (j >= je || (i < ie && a.col_idx[i] < at.col_idx[j])) {
-        c = a.col_idx[i], x = weight(a, i), ++i;
-      } else if (i >= ie || at.col_idx[j] < a.col_idx[i]) {
-        c = at.col_idx[j], x = weight(at, j), ++j;
-      } else {
-        c = a.col_idx[i], x = weight(a, i) + weight(at, j), ++i, ++j;
-      }
-      if (c == v) continue;
+    rows.walk_weighted(v, [&](vertex_t c, double x) {
       col_idx.push_back(c);
       values.push_back(x);
-    }
+    });
     row_ptr[static_cast<std::size_t>(v) + 1] = static_cast<offset_t>(col_idx.size());
   }
   return Csr<double>(n, n, std::move(row_ptr), std::move(col_idx), std::move(values));
@@ -136,8 +120,7 @@ LouvainResult louvain(Context& ctx, const Graph& g, const LouvainOptions& option
         break;
       }
       const Graph lg(std::move(w), {}, false, true);
-      Context cpu(Device::cpu, ctx.threads());
-      ContractResult c = contract(cpu, lg, next, count, {.keep_loops = true});
+      ContractResult c = contract(ctx, lg, next, count, {.keep_loops = true});
       w = std::move(c.quotient);
       k = row_sums(w);
     }

@@ -29,7 +29,12 @@ void run_bc(const BcArgs& a) {
   Context ctx = make_context(a.common, "bc", DeviceCheck::at_load);
   const std::string output = a.output.empty() ? std::string("-") : a.output;
   check_output_path(output);
-  for (const std::string& s : a.from) check_source_before_load(a.common, s);
+  for (std::size_t i = 0; i < a.from.size(); ++i) {
+    check_source_before_load(a.common, a.from[i]);
+    for (std::size_t j = 0; j < i; ++j)
+      if (a.from[j] == a.from[i])
+        throw ArgumentError("bc: --source " + a.from[i] + " is given twice");
+  }
   const Loaded in = load_input(a.common, DeviceCheck::at_load);
   const Graph& g = in.graph;
   if (ctx.device() == Device::cpu) g.adj();  // a cache file may defer it

@@ -71,7 +71,6 @@ Command add_louvain(CLI::App& root) {
                   "γ of the modularity Σ in_c/2m - γ (tot_c/2m)²: larger gives more, smaller\n"
                   "communities")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber)
       ->type_name("R");
   sub->add_option("--seed", args->seed,
                   "Seed of the order the vertices are visited in; the same seed gives the same\n"

@@ -16,9 +16,9 @@
 #include <memory>
 #include <vector>
 
+#include "../undirected_rows.hpp"
 #include "cpu_backend.hpp"
 #include "graphrun/engine/csr_assembly.hpp"
-#include "undirected_rows.hpp"
 
 namespace graphrun::detail {
 

@@ -4,8 +4,8 @@
 #include <utility>
 #include <vector>
 
+#include "../undirected_rows.hpp"
 #include "cpu_backend.hpp"
-#include "undirected_rows.hpp"
 
 namespace graphrun::detail {
 

@@ -53,6 +53,12 @@ __global__ void heads(const EdgeKey* keys, offset_t count, vertex_t* col_idx) {
 
 }  // namespace
 
+void key_heads(const EdgeKey* keys, offset_t count, vertex_t* col_idx) {
+  if (count == 0) return;
+  heads<<<grid_for(count, block_size), block_size>>>(keys, count, col_idx);
+  check_launch();
+}
+
 int edge_key_bits(vertex_t n) {
   return 32 + std::max(1, static_cast<int>(std::bit_width(static_cast<unsigned>(n))));
 }
@@ -115,10 +121,7 @@ DeviceCsr<double> undirected_view(const DeviceCsr<double>& a, bool directed) {
     return cub::DeviceScan::ExclusiveSum(p, bytes, row_ptr.data(), row_ptr.data(), n + 1);
   });
   DeviceArray<vertex_t> col_idx(static_cast<std::size_t>(entries));
-  if (entries > 0) {
-    heads<<<grid_for(entries, block_size), block_size>>>(sorted.data(), entries, col_idx.data());
-    check_launch();
-  }
+  key_heads(sorted.data(), entries, col_idx.data());
   return DeviceCsr<double>(n, n, std::move(row_ptr), std::move(col_idx), DeviceArray<double>());
 }
 

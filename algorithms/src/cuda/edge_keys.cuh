@@ -39,6 +39,10 @@ void with_scratch(Call&& call) {
 // The radix sorts' key width: 32 bits of tail above the bits of n.
 int edge_key_bits(vertex_t n);
 
+// col_idx[e] = the head of keys[e], e < count: the columns of a CSR whose
+// entries are the sorted keys.
+void key_heads(const EdgeKey* keys, offset_t count, vertex_t* col_idx);
+
 struct UndirectedEdges {
   DeviceArray<EdgeKey> keys;  // the first m are the edges
   offset_t m = 0;

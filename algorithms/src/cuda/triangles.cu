@@ -72,12 +72,6 @@ __global__ void by_vertex(const unsigned long long* by_rank, const vertex_t* ran
     out[v] = by_rank[rank[v]];
 }
 
-__global__ void heads(const Key* edges, offset_t m, vertex_t* col_idx) {
-  for (offset_t e = blockIdx.x * static_cast<offset_t>(blockDim.x) + threadIdx.x; e < m;
-       e += static_cast<offset_t>(gridDim.x) * blockDim.x)
-    col_idx[e] = key_head(edges[e]);
-}
-
 // Thread e: |L(v,:) ∩ L(w,:)| for L's entry e = (v, w).
 template <bool PerVertex>
 __global__ void count_triangles(const Key* edges, offset_t m, const offset_t* row_ptr,
@@ -170,7 +164,7 @@ TriangleCounts CudaSteps::triangles(Context& ctx, const Graph& g, const Triangle
     with_scratch([&](void* p, std::size_t& bytes) {
       return cub::DeviceScan::ExclusiveSum(p, bytes, row_ptr.data(), row_ptr.data(), n + 1);
     });
-    heads<<<grid, block_size>>>(edges.data(), m, col_idx.data());
+    key_heads(edges.data(), m, col_idx.data());
     if (options.per_vertex)
       count_triangles<true><<<grid, block_size>>>(edges.data(), m, row_ptr.data(), col_idx.data(),
                                                   total.data(), through.data());

@@ -3,8 +3,8 @@
 // graph; an undirected one stores both already), without v itself. Each row
 // is a merge of two sorted rows, so a walk sees the neighbours in ascending
 // order, each once. Algorithms defined on the undirected graph (core
-// numbers, triangles) read it through this or through cpu_undirected_view,
-// its CSR.
+// numbers, triangles, Louvain) read it through this or through
+// cpu_undirected_view, its CSR.
 #pragma once
 
 #include "graphrun/engine/csr.hpp"
@@ -19,28 +19,38 @@ class UndirectedRows {
 
   vertex_t n() const noexcept { return a_.n_rows; }
 
-  // Calls emit(w) for every neighbour w of v, in ascending order.
+  // Calls emit(w, weight) for every neighbour w of v, in ascending order:
+  // the weight of v -> w plus, on a directed graph, that of w -> v (1 for
+  // an entry of a pattern).
   template <class Emit>
-  void walk(vertex_t v, Emit&& emit) const {
+  void walk_weighted(vertex_t v, Emit&& emit) const {
     offset_t i = a_.row_ptr[v];
     const offset_t ie = a_.row_ptr[v + 1];
     if (!both_) {
       for (; i < ie; ++i)
-        if (a_.col_idx[i] != v) emit(a_.col_idx[i]);
+        if (a_.col_idx[i] != v) emit(a_.col_idx[i], a_.value(i));
       return;
     }
     offset_t j = at_.row_ptr[v];
     const offset_t je = at_.row_ptr[v + 1];
     while (i < ie || j < je) {
       vertex_t c;
-      if (j >= je || (i < ie && a_.col_idx[i] < at_.col_idx[j]))
-        c = a_.col_idx[i++];
-      else if (i >= ie || at_.col_idx[j] < a_.col_idx[i])
-        c = at_.col_idx[j++];
-      else
-        c = a_.col_idx[i++], ++j;
-      if (c != v) emit(c);
+      double x;
+      if (j >= je || (i < ie && a_.col_idx[i] < at_.col_idx[j])) {
+        c = a_.col_idx[i], x = a_.value(i), ++i;
+      } else if (i >= ie || at_.col_idx[j] < a_.col_idx[i]) {
+        c = at_.col_idx[j], x = at_.value(j), ++j;
+      } else {
+        c = a_.col_idx[i], x = a_.value(i) + at_.value(j), ++i, ++j;
+      }
+      if (c != v) emit(c, x);
     }
+  }
+
+  // Calls emit(w) for every neighbour w of v, in ascending order.
+  template <class Emit>
+  void walk(vertex_t v, Emit&& emit) const {
+    walk_weighted(v, [&emit](vertex_t w, double) { emit(w); });
   }
 
   vertex_t degree(vertex_t v) const {
