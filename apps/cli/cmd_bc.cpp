@@ -64,11 +64,13 @@ void run_bc(const BcArgs& a) {
       if (r.score[v] > r.score[best]) best = v;
     top = format("%s (%.6g)", g.label(static_cast<vertex_t>(best)).c_str(), r.score[best]);
   }
-  const bool exact = r.iterations == g.n_vertices();
+  const char* kind = !a.from.empty()                  ? "given"
+                     : r.iterations == g.n_vertices() ? "exact"
+                                                      : "sampled";
   print_summary(
       a.common,
       format("bc: %s, %d sources (%s), highest %s, %s, load %.3f s, bc %.4f s%s, write %.3f s",
-             graph_size(g).c_str(), r.iterations, exact ? "exact" : "sampled", top.c_str(),
+             graph_size(g).c_str(), r.iterations, kind, top.c_str(),
              where_it_ran(ctx, trials.on_device).c_str(), in.seconds, trials.seconds,
              a.trials > 1 ? format(" (mean of %d)", a.trials).c_str() : "", seconds_write));
 }

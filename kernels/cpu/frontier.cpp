@@ -15,7 +15,7 @@ void bitmap_to_queue(const std::uint8_t* bitmap, vertex_t n, std::vector<vertex_
                      int threads) {
   queue.clear();
   // Static blocks, concatenated in thread order: increasing vertices.
-  std::vector<std::vector<vertex_t>> local(std::max(threads, 1));
+  PerThread<std::vector<vertex_t>> local(threads);
 #pragma omp parallel num_threads(threads)
   {
     std::vector<vertex_t>& mine = local[omp_get_thread_num()];
@@ -23,7 +23,8 @@ void bitmap_to_queue(const std::uint8_t* bitmap, vertex_t n, std::vector<vertex_
     for (vertex_t v = 0; v < n; ++v)
       if (bitmap[v] != 0) mine.push_back(v);
   }
-  for (auto& l : local) queue.insert(queue.end(), l.begin(), l.end());
+  for (int t = 0; t < local.size(); ++t)
+    queue.insert(queue.end(), local[t].begin(), local[t].end());
 }
 
 }  // namespace graphrun::cpu

@@ -334,7 +334,7 @@ TEST_F(CliTest, BcWritesNormalizedScores) {
   EXPECT_NE(r.err.find("5 sources (exact)"), std::string::npos) << r.err;
   const Result one = run("bc g.txt --undirected --source 20 --output one.tsv");
   ASSERT_EQ(one.status, 0) << describe(one);
-  EXPECT_NE(one.err.find("1 sources (sampled)"), std::string::npos) << one.err;
+  EXPECT_NE(one.err.find("1 sources (given)"), std::string::npos) << one.err;
   for (const char* args :
        {"--source 99", "--sources 6", "--sources 2 --source 10", "--sources -1", "--trials 0"}) {
     const Result bad = run(std::string("bc g.txt --output bad.tsv ") + args);

@@ -28,6 +28,7 @@
 #include "../iteration_report.hpp"
 #include "cpu_backend.hpp"
 #include "graphrun/engine/csr_assembly.hpp"
+#include "graphrun/engine/per_thread.hpp"
 
 namespace graphrun::detail {
 
@@ -49,7 +50,7 @@ class Brandes {
         order_(detail::scratch<vertex_t>(static_cast<std::size_t>(a_.n_rows))),
         words_((a_.nnz + 63) / 64),
         successor_(detail::scratch<std::uint64_t>(static_cast<std::size_t>(words_))),
-        found_(static_cast<std::size_t>(threads)) {
+        found_(threads) {
 #pragma omp parallel for num_threads(threads_) schedule(static)
     for (vertex_t v = 0; v < a_.n_rows; ++v) {
       depth_[v] = -1;
@@ -92,9 +93,9 @@ class Brandes {
     std::atomic<vertex_t> tail{end};
 #pragma omp parallel num_threads(threads_)
     {
-      std::vector<vertex_t>& found = found_[static_cast<std::size_t>(omp_get_thread_num())];
+      std::vector<vertex_t>& found = found_[omp_get_thread_num()];
       found.clear();
-#pragma omp for schedule(dynamic, 64) nowait
+#pragma omp for schedule(dynamic, chunk(end - begin)) nowait
       for (vertex_t i = begin; i < end; ++i) {
         const vertex_t u = order_[i];
         const double paths = sigma_[u];
@@ -141,6 +142,13 @@ class Brandes {
     return tail;
   }
 
+  // Vertices per chunk of a parallel level: 64, fewer where the level has
+  // only a few thousand vertices, where a chunk of 64 of R-MAT's hubs would
+  // hold a large part of the level's edges and leave the other threads idle.
+  int chunk(vertex_t vertices) const {
+    return static_cast<int>(std::clamp<vertex_t>(vertices / (16 * threads_), 1, 64));
+  }
+
   bool is_successor(offset_t k) const {
     return (successor_[static_cast<std::size_t>(k / 64)] >> (k % 64)) & 1;
   }
@@ -163,7 +171,7 @@ class Brandes {
       for (vertex_t i = begin; i < end; ++i) pull(order_[i]);
       return;
     }
-#pragma omp parallel for num_threads(threads_) schedule(dynamic, 64)
+#pragma omp parallel for num_threads(threads_) schedule(dynamic, chunk(end - begin))
     for (vertex_t i = begin; i < end; ++i) pull(order_[i]);
   }
 
@@ -197,7 +205,7 @@ class Brandes {
   std::unique_ptr<vertex_t[]> order_;
   offset_t words_;
   std::unique_ptr<std::uint64_t[]> successor_;  // a bit per edge of A: it leads one level down
-  std::vector<std::vector<vertex_t>> found_;    // each thread's part of the next level
+  PerThread<std::vector<vertex_t>> found_;      // each thread's part of the next level
   std::vector<vertex_t> level_;
 };
 

@@ -72,7 +72,7 @@ __global__ void by_vertex(const unsigned long long* by_rank, const vertex_t* ran
     out[v] = by_rank[rank[v]];
 }
 
-// Thread e: |L(v,:) ∩ L(w,:)| for L's entry e = (v, w).
+// Thread e: |L(v,:) ∩ L(w,:)| for L's entry e = (v, w), as the CPU merges it.
 template <bool PerVertex>
 __global__ void count_triangles(const Key* edges, offset_t m, const offset_t* row_ptr,
                                 const vertex_t* col_idx, unsigned long long* total,
@@ -83,7 +83,9 @@ __global__ void count_triangles(const Key* edges, offset_t m, const offset_t* ro
   for (offset_t e = blockIdx.x * static_cast<offset_t>(blockDim.x) + threadIdx.x; e < m;
        e += static_cast<offset_t>(gridDim.x) * blockDim.x) {
     const vertex_t v = key_tail(edges[e]), w = key_head(edges[e]);
-    const vertex_t* a = col_idx + row_ptr[v];
+    // L's rows are sorted and edges[e] is L's entry e, so v's row past w
+    // starts at e + 1: what comes before it is <= w, and w's row is all > w.
+    const vertex_t* a = col_idx + e + 1;
     const vertex_t* a_end = col_idx + row_ptr[v + 1];
     const vertex_t* b = col_idx + row_ptr[w];
     const vertex_t* b_end = col_idx + row_ptr[w + 1];

@@ -24,6 +24,7 @@
 
 #include "graphrun/engine/context.hpp"
 #include "graphrun/engine/csr.hpp"
+#include "graphrun/engine/per_thread.hpp"
 #include "graphrun/kernels/cpu/partition.hpp"
 #include "graphrun/kernels/frontier.hpp"
 
@@ -37,11 +38,14 @@ template <class T, class Apply>
 FrontierCounts advance_push(const CsrView<T>& a, std::span<const vertex_t> frontier,
                             std::vector<vertex_t>& next, const Apply& apply, int threads) {
   const std::size_t nq = frontier.size();
-  std::vector<std::vector<vertex_t>> local(std::max(threads, 1));
+  PerThread<std::vector<vertex_t>> local(threads);
+  std::vector<std::size_t> at(static_cast<std::size_t>(local.size()) + 1, 0);
   unsigned long long new_edges = 0, max_degree = 0;
+  next.clear();
 #pragma omp parallel num_threads(threads) reduction(+ : new_edges) reduction(max : max_degree)
   {
-    std::vector<vertex_t>& mine = local[omp_get_thread_num()];
+    const int t = omp_get_thread_num();
+    std::vector<vertex_t>& mine = local[t];
 #pragma omp for schedule(dynamic, 64) nowait
     for (std::size_t q = 0; q < nq; ++q) {
       const vertex_t u = frontier[q];
@@ -55,9 +59,16 @@ FrontierCounts advance_push(const CsrView<T>& a, std::span<const vertex_t> front
         max_degree = std::max(max_degree, d);
       }
     }
+    // Each thread's part copied in parallel, in thread order.
+    at[static_cast<std::size_t>(t) + 1] = mine.size();
+#pragma omp barrier
+#pragma omp single
+    {
+      for (std::size_t i = 1; i < at.size(); ++i) at[i] += at[i - 1];
+      next.resize(at.back());
+    }
+    std::copy(mine.begin(), mine.end(), next.begin() + static_cast<std::ptrdiff_t>(at[t]));
   }
-  next.clear();
-  for (auto& l : local) next.insert(next.end(), l.begin(), l.end());
   FrontierCounts c{};
   c.vertices = next.size();
   c.edges = new_edges;
