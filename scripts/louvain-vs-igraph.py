@@ -6,15 +6,16 @@ is read once by Python (undirected, weights summed both ways, self loops
 dropped: graphrun's view) and once by `graphrun convert` into a .grb cache; then
 
     igraph.Graph.community_multilevel(weights=...)       (one thread: igraph has no parallel Louvain)
-    graphrun louvain CACHE --threads T --trials R        (the louvain time from its summary)
+    graphrun louvain CACHE --threads T --device D --trials R   (the louvain time from its summary)
 
 each R times (igraph: seeds 1..R; graphrun: the seed 1 R times, the mean time).
 The table gives the times, the ratio igraph / graphrun (> 1: graphrun is
 faster), the modularity of each (NetworkX's formula on the same graph, by
 igraph's own modularity() for both partitions) and their difference.
 
-Usage: scripts/louvain-vs-igraph.py [--graphrun build/graphrun] [--threads T] [--reps R] FILE...
-Needs /usr/bin/python3 with python3-igraph (Debian).
+Usage: scripts/louvain-vs-igraph.py [--graphrun build/graphrun] [--threads T] [--device cpu|cuda]
+                                    [--reps R] FILE...
+Needs igraph for Python (Debian's python3-igraph, for /usr/bin/python3).
 """
 
 import argparse
@@ -69,6 +70,7 @@ def main():
     ap.add_argument("--graphrun", default="build/graphrun")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
     args = ap.parse_args()
     print("| graph | vertices | edges | igraph s | graphrun s | igraph / graphrun | Q igraph | Q graphrun | difference |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
@@ -93,7 +95,8 @@ def main():
             out = os.path.join(tmp, "c.tsv")
             subprocess.run([args.graphrun, "convert", path, grb, "--quiet"], check=True)
             p = subprocess.run([args.graphrun, "louvain", grb, "--threads", str(args.threads),
-                                "--trials", str(args.reps), "--output", out],
+                                "--device", args.device, "--trials", str(args.reps),
+                                "--output", out],
                                capture_output=True, text=True, check=True)
             seconds = float(re.search(r"louvain ([0-9.]+) s", p.stderr).group(1))
             # graphrun's communities on igraph's numbering (first appearance in the file).
@@ -112,8 +115,8 @@ def main():
             os.path.basename(path), n, len(edges), t_ig, seconds, t_ig / seconds, q_ig, q_ours,
             q_ours - q_ig), flush=True)
     print()
-    print("igraph: mean over seeds 1..%d (one thread); graphrun: %d threads, mean of %d runs; "
-          "Q: igraph's mean." % (args.reps, args.threads, args.reps))
+    print("igraph: mean over seeds 1..%d (one thread); graphrun: device %s, %d threads, mean of "
+          "%d runs; Q: igraph's mean." % (args.reps, args.device, args.threads, args.reps))
     return 0
 
 

@@ -179,6 +179,29 @@ struct LouvainLevel {
   std::span<const vertex_t> start = {};
 };
 
+// The rules both backends follow step for step, so that they reach the
+// same communities and the same bits (louvain_test, cuda/louvain_test):
+//   - a sweep visits the vertices in louvain_batches groups, vertex v in
+//     group louvain_group(v, seed), each group in vertex order;
+//   - a level's Q is summed over blocks of louvain_sum_block vertices: per
+//     block, in vertex order, Σ inner(v) / 2m and Σ γ (tot_v / 2m)²; then
+//     the blocks' first sums in order, less their second sums in order.
+constexpr int louvain_batches = 16;
+constexpr vertex_t louvain_sum_block = 1024;
+
+// SplitMix64's finaliser: a well-mixed hash.
+constexpr std::uint64_t louvain_mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+constexpr int louvain_group(vertex_t v, std::uint64_t seed) {
+  return static_cast<int>(louvain_mix(static_cast<std::uint64_t>(v) ^ louvain_mix(seed)) %
+                          louvain_batches);
+}
+
 // What local moving did: community[v] of every vertex of the level (a
 // vertex id of the level: the community's first label), sweeps, moves, and
 // the level's modularity after it.

@@ -1,7 +1,7 @@
 // Louvain communities (louvain.hpp). The driver: the level-0 graph, the
 // level loop with its aggregation by contraction (contract.hpp), the
 // numbering and the modularity; the backend moves the vertices of a level
-// (cpu/louvain.cpp).
+// (cpu/louvain.cpp, cuda/louvain.cu).
 #include "graphrun/algorithms/louvain.hpp"
 
 #include <algorithm>
@@ -120,7 +120,11 @@ LouvainResult louvain(Context& ctx, const Graph& g, const LouvainOptions& option
         break;
       }
       const Graph lg(std::move(w), {}, false, true);
-      ContractResult c = contract(ctx, lg, next, count, {.keep_loops = true});
+      // The GPU's SpGEMM sums in a fixed order when asked: the same levels
+      // run to run (the CPU's do on a given thread count anyway).
+      Context aggregate = ctx;
+      aggregate.set_deterministic(true);
+      ContractResult c = contract(aggregate, lg, next, count, {.keep_loops = true});
       w = std::move(c.quotient);
       k = row_sums(w);
     }

@@ -86,8 +86,9 @@ Command add_louvain(CLI::App& root) {
           "OUTPUT:\n"
           "  One tab-separated line per vertex in ascending id order: 'ID<TAB>COMMUNITY',\n"
           "  communities numbered from 0, largest first. The summary gives the count, the\n"
-          "  modularity (computed on the input graph), the levels and the sweeps. The CPU\n"
-          "  only for now: --device cuda is refused (exit status 2). Weights must be >= 0.\n") +
+          "  modularity (computed on the input graph), the levels and the sweeps. Weights\n"
+          "  must be >= 0. --device cuda moves the vertices on the GPU by the CPU's rules:\n"
+          "  the same communities as the CPU where the weights are integers.\n") +
       input_help() + exit_status_help +
       "\nEXAMPLE:\n"
       "  graphrun louvain com-dblp.ungraph.txt.gz --undirected --output communities.tsv\n"

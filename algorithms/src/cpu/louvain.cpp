@@ -1,19 +1,21 @@
 // Louvain's local moving on the CPU (louvain.hpp): sweeps of deterministic
 // parallel moves.
 //
-// A sweep visits the vertices in `batches` groups, by a hash of the vertex
-// and the seed. The vertices of a group decide in parallel from the state
-// before the group: each sums its edge weights per neighbouring community in
-// a thread-local dense array (touched entries listed, then cleared), and
-// takes the community of the largest gain
+// A sweep visits the vertices in louvain_batches groups, by a hash of the
+// vertex and the seed (backend.hpp). The vertices of a group decide in
+// parallel from the state before the group: each sums its edge weights per
+// neighbouring community in a thread-local dense array (touched entries
+// listed, then cleared), and takes the community of the largest gain
 //     ΔQ(c) ∝ w(v, c) - γ k_v tot_c / 2m
 // (its own community, with v taken out, when none is strictly larger;
 // otherwise the lowest id among the best). Then the group's moves are
 // applied on one thread in vertex order, so the totals are the same sums in
-// the same order whatever the thread count. The sweep's Q is summed the
-// same way: per vertex in parallel, then in vertex order.
+// the same order whatever the thread count. The sweep's Q is summed in
+// fixed blocks of vertices (backend.hpp), whatever the thread count. The
+// GPU (cuda/louvain.cu) follows the same steps to the same bits.
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -23,30 +25,29 @@ namespace graphrun::detail {
 
 namespace {
 
-constexpr int batches = 16;
-
-// SplitMix64's finaliser: a well-mixed hash of the vertex and the seed.
-std::uint64_t mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
+// Q of the level in louvain_sum_block blocks (backend.hpp), as the GPU.
 double level_modularity(const CsrView<double>& w, const std::vector<vertex_t>& community,
                         const std::vector<double>& tot, double two_m, double gamma, int threads) {
   const vertex_t n = w.n_rows;
-  std::vector<double> inner(static_cast<std::size_t>(n), 0.0);
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1024)
-  for (vertex_t v = 0; v < n; ++v) {
-    double x = 0;
-    for (offset_t e = w.row_ptr[v]; e < w.row_ptr[v + 1]; ++e)
-      if (community[w.col_idx[e]] == community[v]) x += w.values[e];
-    inner[v] = x;
+  const vertex_t blocks = (n + louvain_sum_block - 1) / louvain_sum_block;
+  std::vector<double> inner(static_cast<std::size_t>(blocks)), outer(inner.size());
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+  for (vertex_t b = 0; b < blocks; ++b) {
+    double in = 0, out = 0;
+    const vertex_t last = std::min(n, (b + 1) * louvain_sum_block);
+    for (vertex_t v = b * louvain_sum_block; v < last; ++v) {
+      double x = 0;
+      for (offset_t e = w.row_ptr[v]; e < w.row_ptr[v + 1]; ++e)
+        if (community[w.col_idx[e]] == community[v]) x += w.values[e];
+      in += x / two_m;
+      out += gamma * (tot[v] / two_m) * (tot[v] / two_m);
+    }
+    inner[b] = in;
+    outer[b] = out;
   }
   double q = 0;
-  for (vertex_t v = 0; v < n; ++v) q += inner[v] / two_m;
-  for (vertex_t c = 0; c < n; ++c) q -= gamma * (tot[c] / two_m) * (tot[c] / two_m);
+  for (double x : inner) q += x;
+  for (double x : outer) q -= x;
   return q;
 }
 
@@ -68,9 +69,8 @@ LouvainMoves CpuSteps::louvain_moves(Context& ctx, const LouvainLevel& level,
     tot[c] += level.k[v];
     ++size[c];
   }
-  std::vector<std::vector<vertex_t>> group(batches);
-  for (vertex_t v = 0; v < n; ++v)
-    group[mix(static_cast<std::uint64_t>(v) ^ mix(options.seed)) % batches].push_back(v);
+  std::vector<std::vector<vertex_t>> group(louvain_batches);
+  for (vertex_t v = 0; v < n; ++v) group[louvain_group(v, options.seed)].push_back(v);
   vertex_t* community = r.community.data();
 
   // Each thread's per-community sums, cleared after every vertex.

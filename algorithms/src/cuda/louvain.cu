@@ -1,12 +1,414 @@
-// Louvain has no GPU local moving yet (louvain.hpp): Device::cuda is refused
-// with a DeviceError that says so.
+// Louvain's local moving on the GPU (louvain.hpp): the CPU's sweeps
+// (cpu/louvain.cpp) step for step, so that both reach the same
+// communities and the same bits (backend.hpp states the shared rules).
+//
+// Once per level: the members of the 16 groups, and for each group the list
+// of its members' edges (loops left out), member by member in storage order.
+// Per group of a sweep:
+//   1. keys: every edge (v, u) of the group gets (v's place in the group,
+//      community of u); a stable radix sort (CUB) puts each member's edges
+//      together, grouped by community, each group of edges still in storage
+//      order;
+//   2. decide: a thread per member walks its runs. A run's sum is w(v, c),
+//      added in the CPU's order; the best community is chosen by the CPU's
+//      rule (the largest gain; the lowest id among equals; the own
+//      community unless another is strictly better; two singletons join
+//      only towards the lower id). The runs come in increasing community
+//      order, so the first largest is the lowest id;
+//   3. apply: the moves' events (-k_v from the old community, +k_v to the
+//      new, in vertex order) sorted stably by community; a thread per
+//      community applies its run in order, as the CPU's serial loop does.
+// The group's decisions all read the state before the group, as on the CPU.
+// After a sweep, Q: the inner weight of each vertex (a thread per vertex, in
+// storage order), the block sums of louvain_sum_block vertices (a thread
+// per block), the blocks added on the host in order.
+// The arithmetic is written with the _rn intrinsics where a product meets a
+// sum, so that nvcc does not fuse them into an FMA the CPU does not do.
+#include <thrust/iterator/counting_iterator.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
+#include <vector>
+
 #include "cuda_backend.hpp"
-#include "graphrun/engine/error.hpp"
+#include "device_util.cuh"
+#include "edge_keys.cuh"
+#include "graphrun/engine/device_array.hpp"
 
 namespace graphrun::detail {
 
-LouvainMoves CudaSteps::louvain_moves(Context&, const LouvainLevel&, const LouvainOptions&) {
-  throw DeviceError("louvain: there is no GPU version yet; run it with Device::cpu");
+namespace {
+
+constexpr int block_size = 256;
+
+using Key = unsigned long long;
+
+// The lengths of the members' rows without their loops.
+__global__ void member_lengths(const vertex_t* members, vertex_t count, const offset_t* row_ptr,
+                               const vertex_t* col_idx, offset_t* length) {
+  for (vertex_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x) {
+    const vertex_t v = members[i];
+    offset_t len = 0;
+    for (offset_t e = row_ptr[v]; e < row_ptr[v + 1]; ++e) len += col_idx[e] != v;
+    length[i] = len;
+  }
+}
+
+// The group's edge list: entry[j] the position in W, owner[j] the member.
+__global__ void member_entries(const vertex_t* members, vertex_t count, const offset_t* row_ptr,
+                               const vertex_t* col_idx, const offset_t* at, offset_t* entry,
+                               std::uint32_t* owner) {
+  for (vertex_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x) {
+    const vertex_t v = members[i];
+    offset_t j = at[i];
+    for (offset_t e = row_ptr[v]; e < row_ptr[v + 1]; ++e)
+      if (col_idx[e] != v) {
+        entry[j] = e;
+        owner[j] = static_cast<std::uint32_t>(i);
+        ++j;
+      }
+  }
+}
+
+__global__ void make_keys(const offset_t* entry, const std::uint32_t* owner, offset_t m,
+                          const vertex_t* col_idx, const vertex_t* community, int community_bits,
+                          Key* keys, std::uint32_t* order) {
+  for (offset_t j = blockIdx.x * static_cast<offset_t>(blockDim.x) + threadIdx.x; j < m;
+       j += static_cast<offset_t>(gridDim.x) * blockDim.x) {
+    keys[j] = (static_cast<Key>(owner[j]) << community_bits) |
+              static_cast<Key>(static_cast<std::uint32_t>(community[col_idx[entry[j]]]));
+    order[j] = static_cast<std::uint32_t>(j);
+  }
+}
+
+struct Decide {
+  const vertex_t* members;
+  vertex_t count;
+  const offset_t* at;  // the members' runs of sorted keys: at[i] .. at[i + 1]
+  const Key* keys;
+  const std::uint32_t* order;  // the sorted keys' places in the edge list
+  const offset_t* entry;
+  const double* values;
+  const double* k;
+  const double* tot;
+  const vertex_t* size;
+  const vertex_t* community;
+  Key community_mask;
+  double two_m, gamma;
+  vertex_t* target;
+  std::uint8_t* moves;
+};
+
+__global__ void decide(Decide d) {
+  for (vertex_t i = blockIdx.x * blockDim.x + threadIdx.x; i < d.count;
+       i += gridDim.x * blockDim.x) {
+    const vertex_t v = d.members[i];
+    const vertex_t own = d.community[v];
+    const double kv = d.k[v];
+    const double gamma_kv = __dmul_rn(d.gamma, kv);
+    const bool alone = d.size[own] == 1;
+    double w_own = 0, best_gain = 0;
+    vertex_t best = -1;
+    for (offset_t p = d.at[i], end = d.at[i + 1]; p < end;) {
+      const auto c = static_cast<vertex_t>(d.keys[p] & d.community_mask);
+      double w = 0;
+      do {
+        w = __dadd_rn(w, d.values[d.entry[d.order[p]]]);
+        ++p;
+      } while (p < end && static_cast<vertex_t>(d.keys[p] & d.community_mask) == c);
+      if (c == own) {
+        w_own = w;
+        continue;
+      }
+      if (alone && d.size[c] == 1 && c > own) continue;
+      const double gain = __dsub_rn(w, __ddiv_rn(__dmul_rn(gamma_kv, d.tot[c]), d.two_m));
+      if (best < 0 || gain > best_gain) {
+        best = c;
+        best_gain = gain;
+      }
+    }
+    const double own_gain =
+        __dsub_rn(w_own, __ddiv_rn(__dmul_rn(gamma_kv, __dsub_rn(d.tot[own], kv)), d.two_m));
+    const vertex_t to = best >= 0 && best_gain > own_gain ? best : own;
+    d.target[i] = to;
+    d.moves[i] = to != own;
+  }
+}
+
+// Two events per moved member j (its place in the group: moved[j]), in
+// member order: leaving its community, joining the new one.
+__global__ void move_events(const std::uint32_t* moved, vertex_t n_moved, const vertex_t* members,
+                            const vertex_t* target, const vertex_t* community, Key* keys,
+                            std::uint32_t* events) {
+  for (vertex_t j = blockIdx.x * blockDim.x + threadIdx.x; j < n_moved;
+       j += gridDim.x * blockDim.x) {
+    const std::uint32_t i = moved[j];
+    keys[2 * j] = static_cast<Key>(static_cast<std::uint32_t>(community[members[i]]));
+    keys[2 * j + 1] = static_cast<Key>(static_cast<std::uint32_t>(target[i]));
+    events[2 * j] = 2 * static_cast<std::uint32_t>(j);
+    events[2 * j + 1] = 2 * static_cast<std::uint32_t>(j) + 1;
+  }
+}
+
+// A thread per community run of the sorted events: its total, changed in
+// vertex order.
+__global__ void apply_totals(const Key* keys, const std::uint32_t* events, vertex_t n_events,
+                             const std::uint32_t* moved, const vertex_t* members, const double* k,
+                             double* tot) {
+  for (vertex_t p = blockIdx.x * blockDim.x + threadIdx.x; p < n_events;
+       p += gridDim.x * blockDim.x) {
+    if (p > 0 && keys[p - 1] == keys[p]) continue;
+    const auto c = static_cast<vertex_t>(keys[p]);
+    double t = tot[c];
+    for (vertex_t q = p; q < n_events && keys[q] == keys[p]; ++q) {
+      const std::uint32_t event = events[q];
+      const double kv = k[members[moved[event / 2]]];
+      t = event % 2 == 0 ? __dsub_rn(t, kv) : __dadd_rn(t, kv);
+    }
+    tot[c] = t;
+  }
+}
+
+__global__ void apply_moves(const std::uint32_t* moved, vertex_t n_moved, const vertex_t* members,
+                            const vertex_t* target, vertex_t* community, vertex_t* size) {
+  for (vertex_t j = blockIdx.x * blockDim.x + threadIdx.x; j < n_moved;
+       j += gridDim.x * blockDim.x) {
+    const std::uint32_t i = moved[j];
+    const vertex_t v = members[i];
+    atomicSub(size + community[v], 1);
+    atomicAdd(size + target[i], 1);
+    community[v] = target[i];
+  }
+}
+
+// inner[v]: the weight of v's edges inside its community, in storage order.
+__global__ void inner_weights(const offset_t* row_ptr, const vertex_t* col_idx,
+                              const double* values, const vertex_t* community, vertex_t n,
+                              double* inner) {
+  for (vertex_t v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x) {
+    double x = 0;
+    for (offset_t e = row_ptr[v]; e < row_ptr[v + 1]; ++e)
+      if (community[col_idx[e]] == community[v]) x = __dadd_rn(x, values[e]);
+    inner[v] = x;
+  }
+}
+
+__global__ void block_sums(const double* inner, const double* tot, vertex_t n, double two_m,
+                           double gamma, double* in_sum, double* out_sum) {
+  const vertex_t blocks = (n + louvain_sum_block - 1) / louvain_sum_block;
+  for (vertex_t b = blockIdx.x * blockDim.x + threadIdx.x; b < blocks;
+       b += gridDim.x * blockDim.x) {
+    double in = 0, out = 0;
+    const vertex_t last = min(n, (b + 1) * louvain_sum_block);
+    for (vertex_t v = b * louvain_sum_block; v < last; ++v) {
+      in = __dadd_rn(in, __ddiv_rn(inner[v], two_m));
+      const double share = __ddiv_rn(tot[v], two_m);
+      out = __dadd_rn(out, __dmul_rn(__dmul_rn(gamma, share), share));
+    }
+    in_sum[b] = in;
+    out_sum[b] = out;
+  }
+}
+
+// Scratch for CUB calls, grown as needed and kept across them.
+class Scratch {
+ public:
+  template <class Call>
+  void run(Call&& call) {
+    std::size_t bytes = 0;
+    GRAPHRUN_CUDA_CHECK(call(nullptr, bytes));
+    if (bytes > buffer_.bytes()) buffer_ = DeviceBuffer(bytes);
+    GRAPHRUN_CUDA_CHECK(call(buffer_.data(), bytes));
+  }
+
+ private:
+  DeviceBuffer buffer_;
+};
+
+struct Group {
+  vertex_t first = 0, count = 0;  // its members: members[first .. first + count)
+  DeviceArray<offset_t> at;       // count + 1: where each member's edges start
+  DeviceArray<offset_t> entry;    // its members' edges (positions in W)
+  DeviceArray<std::uint32_t> owner;
+  offset_t m = 0;
+};
+
+int bits_for(std::uint64_t x) { return std::max(1, static_cast<int>(std::bit_width(x))); }
+
+}  // namespace
+
+LouvainMoves CudaSteps::louvain_moves(Context& ctx, const LouvainLevel& level,
+                                      const LouvainOptions& options) {
+  use_device(ctx, "louvain");
+  const vertex_t n = level.w.n_rows();
+  const auto size_n = static_cast<std::size_t>(n);
+  const double two_m = level.two_m, gamma = options.resolution;
+  LouvainMoves r;
+  if (n == 0) return r;
+
+  // The start, on the host as the CPU makes it (the same sums in order).
+  std::vector<vertex_t> community(size_n), size(size_n, 0);
+  std::vector<double> tot(size_n, 0.0);
+  for (vertex_t v = 0; v < n; ++v) {
+    const vertex_t c = level.start.empty() ? v : level.start[v];
+    community[v] = c;
+    tot[c] += level.k[v];
+    ++size[c];
+  }
+  std::vector<std::vector<vertex_t>> group_members(louvain_batches);
+  for (vertex_t v = 0; v < n; ++v) group_members[louvain_group(v, options.seed)].push_back(v);
+  std::vector<vertex_t> members;
+  members.reserve(size_n);
+  std::vector<Group> groups(louvain_batches);
+  for (int g = 0; g < louvain_batches; ++g) {
+    groups[g].first = static_cast<vertex_t>(members.size());
+    groups[g].count = static_cast<vertex_t>(group_members[g].size());
+    members.insert(members.end(), group_members[g].begin(), group_members[g].end());
+  }
+
+  const DeviceCsr<double> w = upload(level.w, true);
+  const offset_t* row_ptr = w.row_ptr().data();
+  const vertex_t* col_idx = w.col_idx().data();
+  const double* values = w.values().data();
+  const DeviceArray<double> d_k{level.k};
+  DeviceArray<double> d_tot{std::span<const double>(tot)};
+  DeviceArray<vertex_t> d_size{std::span<const vertex_t>(size)};
+  DeviceArray<vertex_t> d_community{std::span<const vertex_t>(community)};
+  const DeviceArray<vertex_t> d_members{std::span<const vertex_t>(members)};
+  Scratch scratch;
+
+  // Each group's edge list, once.
+  offset_t most_edges = 0;
+  vertex_t most_members = 0;
+  for (Group& grp : groups) {
+    if (grp.count == 0) continue;
+    const vertex_t* mem = d_members.data() + grp.first;
+    const unsigned grid = grid_for(grp.count, block_size);
+    grp.at = DeviceArray<offset_t>(static_cast<std::size_t>(grp.count) + 1);
+    GRAPHRUN_CUDA_CHECK(cudaMemset(grp.at.data(), 0, grp.at.size() * sizeof(offset_t)));
+    member_lengths<<<grid, block_size>>>(mem, grp.count, row_ptr, col_idx, grp.at.data());
+    check_launch();
+    scratch.run([&](void* p, std::size_t& bytes) {
+      return cub::DeviceScan::ExclusiveSum(p, bytes, grp.at.data(), grp.at.data(), grp.count + 1);
+    });
+    GRAPHRUN_CUDA_CHECK(
+        cudaMemcpy(&grp.m, grp.at.data() + grp.count, sizeof(offset_t), cudaMemcpyDeviceToHost));
+    if (grp.m > static_cast<offset_t>(UINT32_MAX))
+      throw DeviceError("louvain: a group of " + std::to_string(grp.m) +
+                        " edges is beyond the GPU version's 2^32 per group");
+    grp.entry = DeviceArray<offset_t>(static_cast<std::size_t>(grp.m));
+    grp.owner = DeviceArray<std::uint32_t>(static_cast<std::size_t>(grp.m));
+    member_entries<<<grid, block_size>>>(mem, grp.count, row_ptr, col_idx, grp.at.data(),
+                                         grp.entry.data(), grp.owner.data());
+    check_launch();
+    most_edges = std::max(most_edges, grp.m);
+    most_members = std::max(most_members, grp.count);
+  }
+
+  const int community_bits = bits_for(static_cast<std::uint64_t>(n - 1));
+  const int key_bits = community_bits + bits_for(static_cast<std::uint64_t>(most_members));
+  const Key community_mask = (Key{1} << community_bits) - 1;
+  const auto edges_size = static_cast<std::size_t>(most_edges);
+  DeviceArray<Key> keys(edges_size), sorted_keys(edges_size);
+  DeviceArray<std::uint32_t> order(edges_size), sorted_order(edges_size);
+  const auto members_size = static_cast<std::size_t>(most_members);
+  DeviceArray<vertex_t> target(members_size);
+  DeviceArray<std::uint8_t> moves(members_size);
+  DeviceArray<std::uint32_t> moved(members_size);
+  DeviceArray<Key> event_keys(2 * members_size), sorted_event_keys(2 * members_size);
+  DeviceArray<std::uint32_t> events(2 * members_size), sorted_events(2 * members_size);
+  DeviceArray<int> n_moved(1);
+  Pinned<int> host_moved(1);
+
+  const vertex_t blocks = (n + louvain_sum_block - 1) / louvain_sum_block;
+  DeviceArray<double> inner(size_n), in_sum(static_cast<std::size_t>(blocks)),
+      out_sum(static_cast<std::size_t>(blocks));
+  auto modularity = [&] {
+    inner_weights<<<grid_for(n, block_size), block_size>>>(row_ptr, col_idx, values,
+                                                           d_community.data(), n, inner.data());
+    check_launch();
+    block_sums<<<grid_for(blocks, block_size), block_size>>>(inner.data(), d_tot.data(), n, two_m,
+                                                             gamma, in_sum.data(), out_sum.data());
+    check_launch();
+    double q = 0;
+    for (double x : in_sum.download()) q += x;
+    for (double x : out_sum.download()) q -= x;
+    return q;
+  };
+
+  double q = modularity();
+  for (;;) {
+    offset_t moved_in_sweep = 0;
+    for (Group& grp : groups) {
+      if (grp.m == 0) continue;  // members with no edges but loops stay
+      const vertex_t* mem = d_members.data() + grp.first;
+      make_keys<<<grid_for(grp.m, block_size), block_size>>>(
+          grp.entry.data(), grp.owner.data(), grp.m, col_idx, d_community.data(), community_bits,
+          keys.data(), order.data());
+      check_launch();
+      scratch.run([&](void* p, std::size_t& bytes) {
+        return cub::DeviceRadixSort::SortPairs(p, bytes, keys.data(), sorted_keys.data(),
+                                               order.data(), sorted_order.data(), grp.m, 0,
+                                               key_bits);
+      });
+      const unsigned grid = grid_for(grp.count, block_size);
+      decide<<<grid, block_size>>>({.members = mem,
+                                    .count = grp.count,
+                                    .at = grp.at.data(),
+                                    .keys = sorted_keys.data(),
+                                    .order = sorted_order.data(),
+                                    .entry = grp.entry.data(),
+                                    .values = values,
+                                    .k = d_k.data(),
+                                    .tot = d_tot.data(),
+                                    .size = d_size.data(),
+                                    .community = d_community.data(),
+                                    .community_mask = community_mask,
+                                    .two_m = two_m,
+                                    .gamma = gamma,
+                                    .target = target.data(),
+                                    .moves = moves.data()});
+      check_launch();
+      scratch.run([&](void* p, std::size_t& bytes) {
+        return cub::DeviceSelect::Flagged(p, bytes, thrust::counting_iterator<std::uint32_t>(0),
+                                          moves.data(), moved.data(), n_moved.data(), grp.count);
+      });
+      GRAPHRUN_CUDA_CHECK(
+          cudaMemcpy(host_moved.data(), n_moved.data(), sizeof(int), cudaMemcpyDeviceToHost));
+      const vertex_t count = host_moved[0];
+      if (count == 0) continue;
+      const unsigned move_grid = grid_for(count, block_size);
+      move_events<<<move_grid, block_size>>>(moved.data(), count, mem, target.data(),
+                                             d_community.data(), event_keys.data(), events.data());
+      check_launch();
+      scratch.run([&](void* p, std::size_t& bytes) {
+        return cub::DeviceRadixSort::SortPairs(p, bytes, event_keys.data(),
+                                               sorted_event_keys.data(), events.data(),
+                                               sorted_events.data(), 2 * count, 0, community_bits);
+      });
+      apply_totals<<<grid_for(2 * count, block_size), block_size>>>(
+          sorted_event_keys.data(), sorted_events.data(), 2 * count, moved.data(), mem, d_k.data(),
+          d_tot.data());
+      check_launch();
+      apply_moves<<<move_grid, block_size>>>(moved.data(), count, mem, target.data(),
+                                             d_community.data(), d_size.data());
+      check_launch();
+      moved_in_sweep += count;
+    }
+    ++r.sweeps;
+    r.moves += moved_in_sweep;
+    const double next = modularity();
+    const double gained = next - q;
+    q = next;
+    if (moved_in_sweep == 0 || gained < options.tolerance) break;
+  }
+  r.modularity = q;
+  r.community = d_community.download();
+  return r;
 }
 
 }  // namespace graphrun::detail

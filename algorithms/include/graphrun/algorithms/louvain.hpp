@@ -23,7 +23,12 @@
 // and their moves are applied in vertex order. Two singletons never join
 // each other crosswise: a singleton moves into another singleton only when
 // that one's id is lower (as Grappolo does). So the communities are the
-// same for a given seed on every thread count.
+// same for a given seed on every thread count. The GPU (Device::cuda)
+// takes the same steps in the same arithmetic order: on graphs whose
+// weights are integers (unweighted graphs among them) it finds the CPU's
+// communities bit for bit; with fractional weights its aggregation sums
+// in another (fixed) order, so later levels may differ in the last bits.
+// Both are deterministic for a seed.
 #pragma once
 
 #include <cstdint>
