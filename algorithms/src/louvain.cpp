@@ -22,50 +22,79 @@ namespace {
 
 // W: g undirected and weighted, loops left out (undirected_rows.hpp: a
 // directed graph's u -> v and v -> u summed). Negative weights are refused.
-Csr<double> weighted_undirected(const Graph& g) {
+// Rows in parallel: counted, then filled (each row's walk is independent).
+Csr<double> weighted_undirected(const Graph& g, int threads) {
   const CsrView<double> a = g.adj().view();
-  for (offset_t k = 0; a.values && k < a.nnz; ++k)
-    if (!(a.values[k] >= 0))
-      throw ArgumentError("louvain: modularity needs weights >= 0; an edge has weight " +
-                          std::to_string(a.values[k]));
+  offset_t negative = a.nnz;  // the first entry < 0 (or NaN)
+  if (a.values) {
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(min : negative)
+    for (offset_t k = 0; k < a.nnz; ++k)
+      if (!(a.values[k] >= 0)) negative = std::min(negative, k);
+  }
+  if (negative < a.nnz)
+    throw ArgumentError("louvain: modularity needs weights >= 0; an edge has weight " +
+                        std::to_string(a.values[negative]));
   const detail::UndirectedRows rows(g);
   const vertex_t n = rows.n();
   std::vector<offset_t> row_ptr(static_cast<std::size_t>(n) + 1, 0);
-  std::vector<vertex_t> col_idx;
-  std::vector<double> values;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1024)
+  for (vertex_t v = 0; v < n; ++v) row_ptr[static_cast<std::size_t>(v) + 1] = rows.degree(v);
+  std::partial_sum(row_ptr.begin(), row_ptr.end(), row_ptr.begin());
+  std::vector<vertex_t> col_idx(static_cast<std::size_t>(row_ptr.back()));
+  std::vector<double> values(col_idx.size());
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1024)
   for (vertex_t v = 0; v < n; ++v) {
+    offset_t e = row_ptr[v];
     rows.walk_weighted(v, [&](vertex_t c, double x) {
-      col_idx.push_back(c);
-      values.push_back(x);
+      col_idx[static_cast<std::size_t>(e)] = c;
+      values[static_cast<std::size_t>(e)] = x;
+      ++e;
     });
-    row_ptr[static_cast<std::size_t>(v) + 1] = static_cast<offset_t>(col_idx.size());
   }
   return Csr<double>(n, n, std::move(row_ptr), std::move(col_idx), std::move(values));
 }
 
-std::vector<double> row_sums(const Csr<double>& w) {
+std::vector<double> row_sums(const Csr<double>& w, int threads) {
   const CsrView<double> v = w.view();
   std::vector<double> k(static_cast<std::size_t>(v.n_rows), 0.0);
-  for (vertex_t r = 0; r < v.n_rows; ++r)
-    for (offset_t e = v.row_ptr[r]; e < v.row_ptr[r + 1]; ++e) k[r] += v.values[e];
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1024)
+  for (vertex_t r = 0; r < v.n_rows; ++r) {
+    double x = 0;
+    for (offset_t e = v.row_ptr[r]; e < v.row_ptr[r + 1]; ++e) x += v.values[e];
+    k[r] = x;
+  }
   return k;
 }
 
-// Q of labels in 0..n-1 on W (row sums k, total two_m), summed in vertex
-// order.
+// Q of labels in 0..n-1 on W (row sums k, total two_m), summed in blocks of
+// detail::louvain_sum_block vertices as the level's Q (backend.hpp): the same bits
+// on every thread count.
 double modularity_of(const Csr<double>& w, const std::vector<double>& k, double two_m,
-                     std::span<const vertex_t> label, double gamma) {
+                     std::span<const vertex_t> label, double gamma, int threads) {
   if (two_m == 0) return 0;
   const CsrView<double> m = w.view();
-  std::vector<double> tot(static_cast<std::size_t>(m.n_rows), 0.0);
-  double inner = 0;
-  for (vertex_t v = 0; v < m.n_rows; ++v) {
-    tot[label[v]] += k[v];
-    for (offset_t e = m.row_ptr[v]; e < m.row_ptr[v + 1]; ++e)
-      if (label[m.col_idx[e]] == label[v]) inner += m.values[e];
+  const vertex_t n = m.n_rows;
+  std::vector<double> tot(static_cast<std::size_t>(n), 0.0);
+  for (vertex_t v = 0; v < n; ++v) tot[label[v]] += k[v];
+  const vertex_t blocks = (n + detail::louvain_sum_block - 1) / detail::louvain_sum_block;
+  std::vector<double> inner(static_cast<std::size_t>(blocks)), outer(inner.size());
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+  for (vertex_t b = 0; b < blocks; ++b) {
+    double in = 0, out = 0;
+    const vertex_t last = std::min(n, (b + 1) * detail::louvain_sum_block);
+    for (vertex_t v = b * detail::louvain_sum_block; v < last; ++v) {
+      double x = 0;
+      for (offset_t e = m.row_ptr[v]; e < m.row_ptr[v + 1]; ++e)
+        if (label[m.col_idx[e]] == label[v]) x += m.values[e];
+      in += x / two_m;
+      out += gamma * (tot[v] / two_m) * (tot[v] / two_m);
+    }
+    inner[b] = in;
+    outer[b] = out;
   }
-  double q = inner / two_m;
-  for (double t : tot) q -= gamma * (t / two_m) * (t / two_m);
+  double q = 0;
+  for (double x : inner) q += x;
+  for (double x : outer) q -= x;
   return q;
 }
 
@@ -76,6 +105,7 @@ void check_options(const LouvainOptions& o) {
   if (!(o.tolerance >= 0) || !std::isfinite(o.tolerance))
     throw ArgumentError("louvain: the tolerance must be a number >= 0");
   if (o.max_levels < 1) throw ArgumentError("louvain: max_levels must be >= 1");
+  if (o.gpu_min_vertices < 0) throw ArgumentError("louvain: gpu_min_vertices must be >= 0");
 }
 
 }  // namespace
@@ -86,10 +116,29 @@ LouvainResult louvain(Context& ctx, const Graph& g, const LouvainOptions& option
   const vertex_t n = g.n_vertices();
   LouvainResult r;
   if (n == 0) return r;
-  const detail::Backend& backend = detail::backend_for(ctx, "louvain");
+  const int threads = ctx.threads();
   const detail::IterationReport report(options.on_iteration, nullptr, t0);
-  const Csr<double> w0 = weighted_undirected(g);
-  const std::vector<double> k0 = row_sums(w0);
+  // Where a level runs: on ctx's device, except that on the GPU a level of
+  // fewer than gpu_min_vertices vertices is moved and contracted on the
+  // CPU (the same steps to the same bits; see louvain.hpp).
+  Context host(Device::cpu, threads);
+  const auto small = [&](vertex_t level_n) {
+    return ctx.device() != Device::cpu && level_n < options.gpu_min_vertices;
+  };
+  const auto context_for = [&](vertex_t level_n) -> Context& {
+    return small(level_n) ? host : ctx;
+  };
+  const auto moves_for = [&](vertex_t level_n) -> const detail::Backend& {
+    Context& c = context_for(level_n);
+    return detail::backend_for(c, "louvain");
+  };
+  // A device without a backend, or with no GPU, is refused before any
+  // work, even where every level would be small enough for the CPU.
+  detail::backend_for(ctx, "louvain");
+  if (ctx.device() == Device::cuda && cuda_device_count() == 0)
+    throw DeviceError("louvain: no CUDA device found");
+  const Csr<double> w0 = weighted_undirected(g, threads);
+  const std::vector<double> k0 = row_sums(w0, threads);
   const double two_m = std::accumulate(k0.begin(), k0.end(), 0.0);
 
   // of[v]: the vertex of the current level that input vertex v is in.
@@ -99,11 +148,12 @@ LouvainResult louvain(Context& ctx, const Graph& g, const LouvainOptions& option
     Csr<double> w = w0;
     std::vector<double> k = k0;
     for (int level = 1; level <= options.max_levels; ++level) {
-      const detail::LouvainMoves moves = backend.louvain_moves(ctx, {w, k, two_m}, options);
+      const vertex_t level_n = w.n_rows();
+      const detail::LouvainMoves moves =
+          moves_for(level_n).louvain_moves(context_for(level_n), {w, k, two_m}, options);
       r.sweeps += moves.sweeps;
       if (moves.moves == 0) break;
       // The communities numbered by first appearance in vertex order.
-      const vertex_t level_n = w.n_rows();
       std::vector<vertex_t> label(static_cast<std::size_t>(level_n), -1);
       vertex_t count = 0;
       for (vertex_t v = 0; v < level_n; ++v) {
@@ -122,11 +172,11 @@ LouvainResult louvain(Context& ctx, const Graph& g, const LouvainOptions& option
       const Graph lg(std::move(w), {}, false, true);
       // The GPU's SpGEMM sums in a fixed order when asked: the same levels
       // run to run (the CPU's do on a given thread count anyway).
-      Context aggregate = ctx;
+      Context aggregate = context_for(level_n);
       aggregate.set_deterministic(true);
       ContractResult c = contract(aggregate, lg, next, count, {.keep_loops = true});
       w = std::move(c.quotient);
-      k = row_sums(w);
+      k = row_sums(w, threads);
     }
   }
 
@@ -134,7 +184,8 @@ LouvainResult louvain(Context& ctx, const Graph& g, const LouvainOptions& option
   // found, from that partition (a vertex placed well at a coarse level may
   // sit better next door); it can only raise Q.
   if (two_m > 0 && r.levels > 0 && r.complete) {
-    const detail::LouvainMoves moves = backend.louvain_moves(ctx, {w0, k0, two_m, of}, options);
+    const detail::LouvainMoves moves =
+        moves_for(n).louvain_moves(context_for(n), {w0, k0, two_m, of}, options);
     r.sweeps += moves.sweeps;
     of = moves.community;
   }
@@ -156,12 +207,12 @@ LouvainResult louvain(Context& ctx, const Graph& g, const LouvainOptions& option
   r.community.resize(static_cast<std::size_t>(n));
   for (vertex_t v = 0; v < n; ++v) r.community[v] = rank[of[v]];
   r.n_communities = static_cast<vertex_t>(used.size());
-  r.modularity = modularity_of(w0, k0, two_m, r.community, options.resolution);
+  r.modularity = modularity_of(w0, k0, two_m, r.community, options.resolution, threads);
   r.seconds = t0.seconds();
   return r;
 }
 
-double modularity(Context&, const Graph& g, std::span<const vertex_t> community,
+double modularity(Context& ctx, const Graph& g, std::span<const vertex_t> community,
                   double resolution) {
   const vertex_t n = g.n_vertices();
   if (community.size() != static_cast<std::size_t>(n))
@@ -172,10 +223,10 @@ double modularity(Context&, const Graph& g, std::span<const vertex_t> community,
       throw ArgumentError("modularity: community " + std::to_string(c) + " is outside 0.." +
                           std::to_string(n - 1));
   if (!(resolution > 0)) throw ArgumentError("modularity: the resolution must be > 0");
-  const Csr<double> w = weighted_undirected(g);
-  const std::vector<double> k = row_sums(w);
+  const Csr<double> w = weighted_undirected(g, ctx.threads());
+  const std::vector<double> k = row_sums(w, ctx.threads());
   const double two_m = std::accumulate(k.begin(), k.end(), 0.0);
-  return modularity_of(w, k, two_m, community, resolution);
+  return modularity_of(w, k, two_m, community, resolution, ctx.threads());
 }
 
 }  // namespace graphrun

@@ -5,7 +5,7 @@
 // graph with hubs, and on the shipped and shared real graphs; with
 // fractional weights, the same first level and a modularity within 1e-9 of
 // the textbook one; the same bits run to run; the resolution and the seed;
-// the callback. Skips where there is no CUDA backend or no GPU.
+// the callback; small levels left to the CPU. Skips where there is no CUDA backend or no GPU.
 #include "graphrun/algorithms/louvain.hpp"
 
 #include <gtest/gtest.h>
@@ -29,10 +29,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Every level on the GPU, however small (the default moves small levels
+// on the CPU).
 LouvainOptions seeded(std::uint64_t seed, double resolution = 1.0) {
   LouvainOptions o;
   o.seed = seed;
   o.resolution = resolution;
+  o.gpu_min_vertices = 0;
   return o;
 }
 
@@ -108,6 +111,15 @@ TEST_F(CudaLouvain, PowerLawWithHubsLarge) {
   expect_same(g, seeded(1), "power law 300k");
 }
 
+// The default: levels under gpu_min_vertices on the CPU, the rest on the
+// GPU, the same result.
+TEST_F(CudaLouvain, SmallLevelsOnTheCpuSameResultLarge) {
+  const Graph g = test::random_graph(test::GraphShape::power_law, 300'000, 12, true, false, 30);
+  LouvainOptions o;
+  o.gpu_min_vertices = 100'000;
+  expect_same(g, o, "levels of >= 100k vertices on the GPU");
+}
+
 TEST_F(CudaLouvain, FractionalWeightsDeterministicAndClose) {
   const Graph g = test::random_graph(test::GraphShape::power_law, 20'000, 8, true, true, 41);
   const LouvainResult cpu = louvain(cpu_, g, seeded(2));
@@ -124,7 +136,7 @@ TEST_F(CudaLouvain, FractionalWeightsDeterministicAndClose) {
 
 TEST_F(CudaLouvain, CallbackStops) {
   const Graph g = test::random_graph(test::GraphShape::power_law, 20'000, 8, false, false, 4);
-  LouvainOptions o;
+  LouvainOptions o = seeded(1);
   o.on_iteration = [](const IterationInfo& info) { return info.iteration < 1; };
   const LouvainResult got = louvain(gpu_, g, o);
   const LouvainResult want = louvain(cpu_, g, o);
@@ -135,7 +147,7 @@ TEST_F(CudaLouvain, CallbackStops) {
 
 TEST_F(CudaLouvain, LoopsAloneAndTwoVertices) {
   const Graph loops = test::weighted_graph(3, {0, 1, 2}, {0, 1, 2}, {1.0, 1.0, 1.0});
-  const LouvainResult r = louvain(gpu_, loops);
+  const LouvainResult r = louvain(gpu_, loops, seeded(1));
   EXPECT_EQ(r.community, (std::vector<vertex_t>{0, 1, 2}));  // loops are ignored: singletons
   EXPECT_EQ(r.modularity, 0.0);
   const Graph pair = test::weighted_graph(3, {0, 1, 1}, {1, 0, 1}, {2.0, 2.0, 5.0});
