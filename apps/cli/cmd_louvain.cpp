@@ -46,12 +46,19 @@ void run_louvain(LouvainArgs a) {
                             put_vertex(line, g, static_cast<vertex_t>(v)).put('\t');
                             line.put(r.community[v]).put('\n');
                           });
+  // Small levels run on the host (LouvainOptions::gpu_min_vertices): no
+  // device-only time to give.
+  const std::string where =
+      ctx.device() == Device::cuda
+          ? format("cuda (levels of >= %d vertices; smaller ones on %d CPU threads)",
+                   options.gpu_min_vertices, ctx.threads())
+          : where_it_ran(ctx, 0);
   print_summary(
       a.common,
       format("louvain: %s, %lld communities, modularity %.6f, %d levels, %d sweeps, %s, "
              "load %.3f s, louvain %.4f s%s, write %.3f s",
              graph_size(g).c_str(), static_cast<long long>(r.n_communities), r.modularity, r.levels,
-             r.sweeps, where_it_ran(ctx, trials.on_device).c_str(), in.seconds, trials.seconds,
+             r.sweeps, where.c_str(), in.seconds, trials.seconds,
              a.trials > 1 ? format(" (mean of %d)", a.trials).c_str() : "", seconds_write));
 }
 
@@ -88,7 +95,9 @@ Command add_louvain(CLI::App& root) {
           "  communities numbered from 0, largest first. The summary gives the count, the\n"
           "  modularity (computed on the input graph), the levels and the sweeps. Weights\n"
           "  must be >= 0. --device cuda moves the vertices on the GPU by the CPU's rules:\n"
-          "  the same communities as the CPU where the weights are integers.\n") +
+          "  the same communities as the CPU where the weights are integers. Levels of\n"
+          "  fewer than 262144 vertices run on the CPU (--threads) even then: there the\n"
+          "  GPU's launches cost more than they gain.\n") +
       input_help() + exit_status_help +
       "\nEXAMPLE:\n"
       "  graphrun louvain com-dblp.ungraph.txt.gz --undirected --output communities.tsv\n"

@@ -10,22 +10,18 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "graphrun/engine/error.hpp"
-#include "graphrun/io/load.hpp"
 #include "support/random_graphs.hpp"
-#include "support/shared_graphs.hpp"
+#include "support/real_graphs.hpp"
 
 namespace graphrun {
 namespace {
 
 #if defined(GRAPHRUN_HAVE_CUDA)
-
-namespace fs = std::filesystem;
 
 class CudaBetweenness : public ::testing::Test {
  protected:
@@ -87,24 +83,14 @@ TEST_F(CudaBetweenness, CallbackStops) {
 }
 
 TEST_F(CudaBetweenness, ShippedAndSharedGraphsLarge) {
-  std::vector<fs::path> files = test::shipped_graph_files();
-  for (const fs::path& f : test::graph_files(GRAPHRUN_DATASETS)) files.push_back(f);
-  int checked = 0;
-  for (const fs::path& file : files) {
-    io::LoadOptions lo;
-    lo.undirected = true;
-    Graph g;
-    try {
-      g = io::load_graph(file.string(), lo);
-    } catch (const InputError&) {
-      continue;  // not a graph with numeric ids
-    }
-    if (g.n_vertices() < 3) continue;
-    BetweennessOptions o;
-    o.sources = std::min<vertex_t>(g.n_vertices(), 8);
-    expect_same(g, o, file.filename().string());
-    ++checked;
-  }
+  const int checked = test::for_each_real_graph(test::taken_undirected(true),
+                                                [&](const Graph& g, const std::string& name) {
+                                                  if (g.n_vertices() < 3) return false;
+                                                  BetweennessOptions o;
+                                                  o.sources = std::min<vertex_t>(g.n_vertices(), 8);
+                                                  expect_same(g, o, name);
+                                                  return true;
+                                                });
   EXPECT_GE(checked, 8);
 }
 

@@ -8,23 +8,19 @@
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "graphrun/engine/error.hpp"
-#include "graphrun/io/load.hpp"
 #include "support/components_oracle.hpp"
 #include "support/random_graphs.hpp"
-#include "support/shared_graphs.hpp"
+#include "support/real_graphs.hpp"
 
 namespace graphrun {
 namespace {
 
 #if defined(GRAPHRUN_HAVE_CUDA)
-
-namespace fs = std::filesystem;
 
 class CudaComponents : public ::testing::Test {
  protected:
@@ -131,24 +127,15 @@ TEST_F(CudaComponents, EmptyGraph) {
 }
 
 TEST_F(CudaComponents, ShippedAndSharedGraphsLarge) {
-  std::vector<fs::path> files = test::shipped_graph_files();
-  for (const fs::path& f : test::graph_files(GRAPHRUN_DATASETS)) files.push_back(f);
   int checked = 0;
-  for (const fs::path& file : files)
-    for (bool undirected : {false, true}) {
-      io::LoadOptions lo;
-      lo.undirected = undirected;
-      Graph g;
-      try {
-        g = io::load_graph(file.string(), lo);
-      } catch (const InputError&) {
-        continue;  // not a graph with numeric ids
-      }
-      const std::string where = file.filename().string() + (undirected ? " undirected" : "");
-      expect_same(g, false, where);
-      expect_same(g, true, where);
-      ++checked;
-    }
+  for (bool undirected : {false, true})
+    checked += test::for_each_real_graph(
+        test::taken_undirected(undirected), [&](const Graph& g, const std::string& name) {
+          const std::string where = name + (undirected ? " undirected" : "");
+          expect_same(g, false, where);
+          expect_same(g, true, where);
+          return true;
+        });
   EXPECT_GE(checked, 8);
 }
 

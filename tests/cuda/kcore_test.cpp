@@ -7,23 +7,19 @@
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "graphrun/engine/error.hpp"
-#include "graphrun/io/load.hpp"
 #include "support/kcore_oracle.hpp"
 #include "support/random_graphs.hpp"
-#include "support/shared_graphs.hpp"
+#include "support/real_graphs.hpp"
 
 namespace graphrun {
 namespace {
 
 #if defined(GRAPHRUN_HAVE_CUDA)
-
-namespace fs = std::filesystem;
 
 class CudaKcore : public ::testing::Test {
  protected:
@@ -92,20 +88,10 @@ TEST_F(CudaKcore, CallbackStops) {
 }
 
 TEST_F(CudaKcore, ShippedAndSharedGraphsLarge) {
-  std::vector<fs::path> files = test::shipped_graph_files();
-  for (const fs::path& f : test::graph_files(GRAPHRUN_DATASETS)) files.push_back(f);
-  int checked = 0;
-  for (const fs::path& file : files) {
-    Graph g;
-    try {
-      g = io::load_graph(file.string(), {});
-    } catch (const InputError&) {
-      continue;  // not a graph with numeric ids
-    }
-    if (g.n_vertices() == 0) continue;
-    expect_same(g, file.filename().string());
-    ++checked;
-  }
+  const int checked = test::for_each_real_graph({}, [&](const Graph& g, const std::string& name) {
+    expect_same(g, name);
+    return true;
+  });
   EXPECT_GE(checked, 8);
 }
 

@@ -12,22 +12,18 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "graphrun/engine/error.hpp"
-#include "graphrun/io/load.hpp"
 #include "support/random_graphs.hpp"
-#include "support/shared_graphs.hpp"
+#include "support/real_graphs.hpp"
 
 namespace graphrun {
 namespace {
 
 #if defined(GRAPHRUN_HAVE_CUDA)
-
-namespace fs = std::filesystem;
 
 // Every level on the GPU, however small (the default moves small levels
 // on the CPU).
@@ -155,25 +151,15 @@ TEST_F(CudaLouvain, LoopsAloneAndTwoVertices) {
 }
 
 TEST_F(CudaLouvain, ShippedAndSharedGraphsLarge) {
-  std::vector<fs::path> files = test::shipped_graph_files();
-  for (const fs::path& f : test::graph_files(GRAPHRUN_DATASETS)) files.push_back(f);
-  int checked = 0;
-  for (const fs::path& file : files) {
-    Graph g;
-    try {
-      g = io::load_graph(file.string(), {});
-    } catch (const InputError&) {
-      continue;  // not a graph with numeric ids
-    }
-    if (g.n_vertices() == 0) continue;
+  const int checked = test::for_each_real_graph({}, [&](const Graph& g, const std::string& name) {
     const CsrView<double> a = g.adj().view();
     const bool integers = !a.values || std::all_of(a.values, a.values + a.nnz, [](double x) {
       return x >= 0 && x == std::round(x);
     });
-    if (!integers) continue;
-    expect_same(g, seeded(1), file.filename().string());
-    ++checked;
-  }
+    if (!integers) return false;
+    expect_same(g, seeded(1), name);
+    return true;
+  });
   EXPECT_GE(checked, 8);
 }
 

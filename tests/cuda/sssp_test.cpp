@@ -10,23 +10,19 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <filesystem>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "graphrun/engine/error.hpp"
-#include "graphrun/io/load.hpp"
 #include "support/random_graphs.hpp"
-#include "support/shared_graphs.hpp"
+#include "support/real_graphs.hpp"
 #include "support/sssp_oracle.hpp"
 
 namespace graphrun {
 namespace {
 
 #if defined(GRAPHRUN_HAVE_CUDA)
-
-namespace fs = std::filesystem;
 
 class CudaSssp : public ::testing::Test {
  protected:
@@ -136,26 +132,16 @@ TEST_F(CudaSssp, CallbackSeesEveryBucketAndStops) {
 }
 
 TEST_F(CudaSssp, ShippedAndSharedGraphsLarge) {
-  std::vector<fs::path> files = test::shipped_graph_files();
-  for (const fs::path& f : test::graph_files(GRAPHRUN_DATASETS)) files.push_back(f);
-  int checked = 0;
-  for (const fs::path& file : files) {
-    io::LoadOptions lo;
-    lo.undirected = true;
-    Graph g;
-    try {
-      g = io::load_graph(file.string(), lo);
-    } catch (const InputError&) {
-      continue;  // not a graph with numeric ids
-    }
-    if (g.n_vertices() == 0) continue;
-    bool negative = false;
-    if (!g.is_pattern())
-      for (double w : g.adj().values()) negative = negative || w < 0;
-    if (negative) continue;
-    expect_same(g, 0, 0, file.filename().string());
-    ++checked;
-  }
+  const int checked = test::for_each_real_graph(test::taken_undirected(true),
+                                                [&](const Graph& g, const std::string& name) {
+                                                  bool negative = false;
+                                                  if (!g.is_pattern())
+                                                    for (double w : g.adj().values())
+                                                      negative = negative || w < 0;
+                                                  if (negative) return false;
+                                                  expect_same(g, 0, 0, name);
+                                                  return true;
+                                                });
   EXPECT_GE(checked, 8);
 }
 

@@ -8,23 +8,19 @@
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "graphrun/engine/error.hpp"
-#include "graphrun/io/load.hpp"
 #include "support/random_graphs.hpp"
-#include "support/shared_graphs.hpp"
+#include "support/real_graphs.hpp"
 #include "support/triangles_oracle.hpp"
 
 namespace graphrun {
 namespace {
 
 #if defined(GRAPHRUN_HAVE_CUDA)
-
-namespace fs = std::filesystem;
 
 class CudaTriangles : public ::testing::Test {
  protected:
@@ -109,24 +105,13 @@ TEST_F(CudaTriangles, CliqueWithRepeatsAndLoops) {
 }
 
 TEST_F(CudaTriangles, ShippedAndSharedGraphsLarge) {
-  std::vector<fs::path> files = test::shipped_graph_files();
-  for (const fs::path& f : test::graph_files(GRAPHRUN_DATASETS)) files.push_back(f);
   int checked = 0;
-  for (const fs::path& file : files) {
-    for (bool undirected : {false, true}) {
-      io::LoadOptions lo;
-      lo.undirected = undirected;
-      Graph g;
-      try {
-        g = io::load_graph(file.string(), lo);
-      } catch (const InputError&) {
-        continue;  // not a graph with numeric ids
-      }
-      if (g.n_vertices() == 0) continue;
-      expect_same(g, file.filename().string() + (undirected ? " undirected" : ""));
-      ++checked;
-    }
-  }
+  for (bool undirected : {false, true})
+    checked += test::for_each_real_graph(test::taken_undirected(undirected),
+                                         [&](const Graph& g, const std::string& name) {
+                                           expect_same(g, name + (undirected ? " undirected" : ""));
+                                           return true;
+                                         });
   EXPECT_GE(checked, 8);
 }
 
