@@ -14,6 +14,7 @@
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/stopwatch.hpp"
 #include "iteration_report.hpp"
+#include "louvain_modularity.hpp"
 #include "undirected_rows.hpp"
 
 namespace graphrun {
@@ -66,36 +67,14 @@ std::vector<double> row_sums(const Csr<double>& w, int threads) {
   return k;
 }
 
-// Q of labels in 0..n-1 on W (row sums k, total two_m), summed in blocks of
-// detail::louvain_sum_block vertices as the level's Q (backend.hpp): the same bits
-// on every thread count.
+// Q of labels in 0..n-1 on W (row sums k, total two_m), in the blocks of
+// the level's Q (louvain_modularity.hpp).
 double modularity_of(const Csr<double>& w, const std::vector<double>& k, double two_m,
                      std::span<const vertex_t> label, double gamma, int threads) {
   if (two_m == 0) return 0;
-  const CsrView<double> m = w.view();
-  const vertex_t n = m.n_rows;
-  std::vector<double> tot(static_cast<std::size_t>(n), 0.0);
-  for (vertex_t v = 0; v < n; ++v) tot[label[v]] += k[v];
-  const vertex_t blocks = (n + detail::louvain_sum_block - 1) / detail::louvain_sum_block;
-  std::vector<double> inner(static_cast<std::size_t>(blocks)), outer(inner.size());
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-  for (vertex_t b = 0; b < blocks; ++b) {
-    double in = 0, out = 0;
-    const vertex_t last = std::min(n, (b + 1) * detail::louvain_sum_block);
-    for (vertex_t v = b * detail::louvain_sum_block; v < last; ++v) {
-      double x = 0;
-      for (offset_t e = m.row_ptr[v]; e < m.row_ptr[v + 1]; ++e)
-        if (label[m.col_idx[e]] == label[v]) x += m.values[e];
-      in += x / two_m;
-      out += gamma * (tot[v] / two_m) * (tot[v] / two_m);
-    }
-    inner[b] = in;
-    outer[b] = out;
-  }
-  double q = 0;
-  for (double x : inner) q += x;
-  for (double x : outer) q -= x;
-  return q;
+  std::vector<double> tot(k.size(), 0.0);
+  for (std::size_t v = 0; v < k.size(); ++v) tot[label[v]] += k[v];
+  return detail::louvain_modularity(w.view(), label, tot, two_m, gamma, threads);
 }
 
 void check_options(const LouvainOptions& o) {

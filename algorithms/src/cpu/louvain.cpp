@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "../louvain_modularity.hpp"
 #include "cpu_backend.hpp"
 #include "graphrun/engine/per_thread.hpp"
 
@@ -84,32 +85,6 @@ class CommunitySums {
   std::size_t mask_ = 7;
 };
 
-// Q of the level in louvain_sum_block blocks (backend.hpp), as the GPU.
-double level_modularity(const CsrView<double>& w, const std::vector<vertex_t>& community,
-                        const std::vector<double>& tot, double two_m, double gamma, int threads) {
-  const vertex_t n = w.n_rows;
-  const vertex_t blocks = (n + louvain_sum_block - 1) / louvain_sum_block;
-  std::vector<double> inner(static_cast<std::size_t>(blocks)), outer(inner.size());
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-  for (vertex_t b = 0; b < blocks; ++b) {
-    double in = 0, out = 0;
-    const vertex_t last = std::min(n, (b + 1) * louvain_sum_block);
-    for (vertex_t v = b * louvain_sum_block; v < last; ++v) {
-      double x = 0;
-      for (offset_t e = w.row_ptr[v]; e < w.row_ptr[v + 1]; ++e)
-        if (community[w.col_idx[e]] == community[v]) x += w.values[e];
-      in += x / two_m;
-      out += gamma * (tot[v] / two_m) * (tot[v] / two_m);
-    }
-    inner[b] = in;
-    outer[b] = out;
-  }
-  double q = 0;
-  for (double x : inner) q += x;
-  for (double x : outer) q -= x;
-  return q;
-}
-
 }  // namespace
 
 LouvainMoves CpuSteps::louvain_moves(Context& ctx, const LouvainLevel& level,
@@ -135,7 +110,7 @@ LouvainMoves CpuSteps::louvain_moves(Context& ctx, const LouvainLevel& level,
   // Each thread's per-community sums: an open-addressing table sized to the
   // vertex's row, cleared after every vertex.
   PerThread<CommunitySums> sums(threads);
-  double q = level_modularity(w, r.community, tot, two_m, gamma, threads);
+  double q = louvain_modularity(w, r.community, tot, two_m, gamma, threads);
   for (;;) {
     offset_t moved = 0;
     for (const std::vector<vertex_t>& members : group) {
@@ -183,7 +158,7 @@ LouvainMoves CpuSteps::louvain_moves(Context& ctx, const LouvainLevel& level,
     }
     ++r.sweeps;
     r.moves += moved;
-    const double next = level_modularity(w, r.community, tot, two_m, gamma, threads);
+    const double next = louvain_modularity(w, r.community, tot, two_m, gamma, threads);
     const double gained = next - q;
     q = next;
     if (moved == 0 || gained < options.tolerance) break;
