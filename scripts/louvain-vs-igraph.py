@@ -14,7 +14,10 @@ faster), the modularity of each (NetworkX's formula on the same graph, by
 igraph's own modularity() for both partitions) and their difference.
 
 Usage: scripts/louvain-vs-igraph.py [--graphrun build/graphrun] [--threads T] [--device cpu|cuda]
-                                    [--reps R] FILE...
+                                    [--gpu-min-entries N] [--reps R] FILE...
+
+--gpu-min-entries is passed to graphrun louvain (with --device cuda: the levels
+with fewer entries run on the CPU; 0 puts them all on the GPU).
 Needs igraph for Python (Debian's python3-igraph, for /usr/bin/python3).
 """
 
@@ -71,6 +74,7 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
+    ap.add_argument("--gpu-min-entries", type=int)
     args = ap.parse_args()
     print("| graph | vertices | edges | igraph s | graphrun s | igraph / graphrun | Q igraph | Q graphrun | difference |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
@@ -96,7 +100,9 @@ def main():
             subprocess.run([args.graphrun, "convert", path, grb, "--quiet"], check=True)
             p = subprocess.run([args.graphrun, "louvain", grb, "--threads", str(args.threads),
                                 "--device", args.device, "--trials", str(args.reps),
-                                "--output", out],
+                                "--output", out] +
+                               ([] if args.gpu_min_entries is None else
+                                ["--gpu-min-entries", str(args.gpu_min_entries)]),
                                capture_output=True, text=True, check=True)
             seconds = float(re.search(r"louvain ([0-9.]+) s", p.stderr).group(1))
             # graphrun's communities on igraph's numbering (first appearance in the file).
@@ -115,8 +121,11 @@ def main():
             os.path.basename(path), n, len(edges), t_ig, seconds, t_ig / seconds, q_ig, q_ours,
             q_ours - q_ig), flush=True)
     print()
-    print("igraph: mean over seeds 1..%d (one thread); graphrun: device %s, %d threads, mean of "
-          "%d runs; Q: igraph's mean." % (args.reps, args.device, args.threads, args.reps))
+    print("igraph: mean over seeds 1..%d (one thread); graphrun: device %s, %d threads%s, mean of "
+          "%d runs; Q: igraph's mean." % (
+              args.reps, args.device, args.threads,
+              "" if args.gpu_min_entries is None else
+              ", --gpu-min-entries %d" % args.gpu_min_entries, args.reps))
     return 0
 
 

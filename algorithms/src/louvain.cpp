@@ -84,10 +84,14 @@ void check_options(const LouvainOptions& o) {
   if (!(o.tolerance >= 0) || !std::isfinite(o.tolerance))
     throw ArgumentError("louvain: the tolerance must be a number >= 0");
   if (o.max_levels < 1) throw ArgumentError("louvain: max_levels must be >= 1");
-  if (o.gpu_min_vertices < 0) throw ArgumentError("louvain: gpu_min_vertices must be >= 0");
 }
 
 }  // namespace
+
+offset_t louvain_gpu_min_entries(const LouvainOptions& options, int threads) {
+  constexpr offset_t per_thread = offset_t{1} << 16;
+  return options.gpu_min_entries >= 0 ? options.gpu_min_entries : per_thread * std::max(threads, 1);
+}
 
 LouvainResult louvain(Context& ctx, const Graph& g, const LouvainOptions& options) {
   const Stopwatch t0;
@@ -97,18 +101,17 @@ LouvainResult louvain(Context& ctx, const Graph& g, const LouvainOptions& option
   if (n == 0) return r;
   const int threads = ctx.threads();
   const detail::IterationReport report(options.on_iteration, nullptr, t0);
-  // Where a level runs: on ctx's device, except that on the GPU a level of
-  // fewer than gpu_min_vertices vertices is moved and contracted on the
-  // CPU (the same steps to the same bits; see louvain.hpp).
+  // Where a level runs: on ctx's device, except that on the GPU a level
+  // with fewer than louvain_gpu_min_entries entries is moved and
+  // contracted on the CPU (the same steps to the same bits; see
+  // louvain.hpp).
   Context host(Device::cpu, threads);
-  const auto small = [&](vertex_t level_n) {
-    return ctx.device() != Device::cpu && level_n < options.gpu_min_vertices;
+  const offset_t gpu_min = louvain_gpu_min_entries(options, threads);
+  const auto context_for = [&](const Csr<double>& level) -> Context& {
+    return ctx.device() != Device::cpu && level.nnz() < gpu_min ? host : ctx;
   };
-  const auto context_for = [&](vertex_t level_n) -> Context& {
-    return small(level_n) ? host : ctx;
-  };
-  const auto moves_for = [&](vertex_t level_n) -> const detail::Backend& {
-    Context& c = context_for(level_n);
+  const auto moves_for = [&](const Csr<double>& level) -> const detail::Backend& {
+    Context& c = context_for(level);
     return detail::backend_for(c, "louvain");
   };
   // A device without a backend, or with no GPU, is refused before any
@@ -129,7 +132,7 @@ LouvainResult louvain(Context& ctx, const Graph& g, const LouvainOptions& option
     for (int level = 1; level <= options.max_levels; ++level) {
       const vertex_t level_n = w.n_rows();
       const detail::LouvainMoves moves =
-          moves_for(level_n).louvain_moves(context_for(level_n), {w, k, two_m}, options);
+          moves_for(w).louvain_moves(context_for(w), {w, k, two_m}, options);
       r.sweeps += moves.sweeps;
       if (moves.moves == 0) break;
       // The communities numbered by first appearance in vertex order.
@@ -148,10 +151,10 @@ LouvainResult louvain(Context& ctx, const Graph& g, const LouvainOptions& option
         r.complete = false;
         break;
       }
-      const Graph lg(std::move(w), {}, false, true);
       // The GPU's SpGEMM sums in a fixed order when asked: the same levels
       // run to run (the CPU's do on a given thread count anyway).
-      Context aggregate = context_for(level_n);
+      Context aggregate = context_for(w);
+      const Graph lg(std::move(w), {}, false, true);
       aggregate.set_deterministic(true);
       ContractResult c = contract(aggregate, lg, next, count, {.keep_loops = true});
       w = std::move(c.quotient);
@@ -164,7 +167,7 @@ LouvainResult louvain(Context& ctx, const Graph& g, const LouvainOptions& option
   // sit better next door); it can only raise Q.
   if (two_m > 0 && r.levels > 0 && r.complete) {
     const detail::LouvainMoves moves =
-        moves_for(n).louvain_moves(context_for(n), {w0, k0, two_m, of}, options);
+        moves_for(w0).louvain_moves(context_for(w0), {w0, k0, two_m, of}, options);
     r.sweeps += moves.sweeps;
     of = moves.community;
   }

@@ -17,6 +17,7 @@ struct LouvainArgs {
   double resolution = 1.0;
   std::uint64_t seed = 1;
   int trials = 1;
+  offset_t gpu_min_entries = -1;  // the library's default
   std::string output;
 };
 
@@ -35,6 +36,7 @@ void run_louvain(LouvainArgs a) {
   LouvainOptions options;
   options.resolution = a.resolution;
   options.seed = a.seed;
+  options.gpu_min_entries = a.gpu_min_entries;
   ProgressBar bar("louvain", !a.common.quiet);
   const auto trials = run_trials(a.trials, [&] { return louvain(ctx, g, options); });
   const LouvainResult& r = trials.last;
@@ -46,12 +48,13 @@ void run_louvain(LouvainArgs a) {
                             put_vertex(line, g, static_cast<vertex_t>(v)).put('\t');
                             line.put(r.community[v]).put('\n');
                           });
-  // Small levels run on the host (LouvainOptions::gpu_min_vertices): no
+  // Small levels run on the host (LouvainOptions::gpu_min_entries): no
   // device-only time to give.
   const std::string where =
       ctx.device() == Device::cuda
-          ? format("cuda (levels of >= %d vertices; smaller ones on %d CPU threads)",
-                   options.gpu_min_vertices, ctx.threads())
+          ? format("cuda (levels of >= %lld entries; smaller ones on %d CPU threads)",
+                   static_cast<long long>(louvain_gpu_min_entries(options, ctx.threads())),
+                   ctx.threads())
           : where_it_ran(ctx, 0);
   print_summary(
       a.common,
@@ -84,6 +87,13 @@ Command add_louvain(CLI::App& root) {
                   "communities on every thread count")
       ->capture_default_str()
       ->type_name("S");
+  sub->add_option("--gpu-min-entries", args->gpu_min_entries,
+                  "With --device cuda: levels whose graph has fewer stored entries run on the CPU\n"
+                  "(--threads), where a GPU sweep's fixed cost outweighs its speed; 0 puts every\n"
+                  "level on the GPU. Default: 65536 per thread. The communities are the same\n"
+                  "either way")
+      ->check(CLI::NonNegativeNumber)
+      ->type_name("N");
   add_trials_option(*sub, args->trials);
   sub->add_option("--output,-o", args->output, "Write the result to OUT instead of stdout")
       ->check(output_path())
@@ -96,8 +106,7 @@ Command add_louvain(CLI::App& root) {
           "  modularity (computed on the input graph), the levels and the sweeps. Weights\n"
           "  must be >= 0. --device cuda moves the vertices on the GPU by the CPU's rules:\n"
           "  the same communities as the CPU where the weights are integers. Levels of\n"
-          "  fewer than 262144 vertices run on the CPU (--threads) even then: there the\n"
-          "  GPU's launches cost more than they gain.\n") +
+          "  fewer than --gpu-min-entries entries run on the CPU (--threads) even then.\n") +
       input_help() + exit_status_help +
       "\nEXAMPLE:\n"
       "  graphrun louvain com-dblp.ungraph.txt.gz --undirected --output communities.tsv\n"

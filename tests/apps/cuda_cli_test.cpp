@@ -204,6 +204,32 @@ TEST_F(CudaCliTest, BfsOnTheGpuGivesTheCpuLevels) {
   }
 }
 
+// Louvain on the GPU, every level there (--gpu-min-entries 0) or only the
+// large ones (none here: the default puts these graphs on the CPU), gives the
+// CPU's communities line for line on these integer-weighted graphs.
+TEST_F(CudaCliTest, LouvainOnTheGpuGivesTheCpuCommunities) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  for (const std::string& input : inputs) {
+    const Result cpu = run("louvain " + input + " --device cpu");
+    ASSERT_EQ(cpu.status, 0) << describe(cpu);
+    for (const char* min : {"0", "1000000"}) {
+      const Result gpu = run("louvain " + input + " --device cuda --gpu-min-entries " + min);
+      ASSERT_EQ(gpu.status, 0) << describe(gpu);
+      EXPECT_EQ(gpu.out, cpu.out) << min;
+      EXPECT_NE(gpu.err.find("levels of >= " + std::string(min) + " entries"), std::string::npos)
+          << describe(gpu);
+    }
+  }
+}
+
+TEST_F(CudaCliTest, LouvainNegativeGpuMinEntriesIsAUsageError) {
+  const Result r = run("louvain '" + karate + "' --gpu-min-entries -1 -o '" +
+                       (work_ / "out.tsv").string() + "'");
+  EXPECT_EQ(r.status, 2) << describe(r);
+  EXPECT_NE(r.err.find("--gpu-min-entries"), std::string::npos) << describe(r);
+  EXPECT_TRUE(work_is_empty());
+}
+
 // bench spgemm's --tune: the overrides run (the table row is there, nnz(C)
 // agrees with cuSPARSE), and a bad key or value is a usage error.
 TEST_F(CudaCliTest, BenchSpgemmTuneOverridesRunAndBadOnesAreUsageErrors) {

@@ -31,7 +31,7 @@ LouvainOptions seeded(std::uint64_t seed, double resolution = 1.0) {
   LouvainOptions o;
   o.seed = seed;
   o.resolution = resolution;
-  o.gpu_min_vertices = 0;
+  o.gpu_min_entries = 0;
   return o;
 }
 
@@ -107,13 +107,13 @@ TEST_F(CudaLouvain, PowerLawWithHubsLarge) {
   expect_same(g, seeded(1), "power law 300k");
 }
 
-// The default: levels under gpu_min_vertices on the CPU, the rest on the
-// GPU, the same result.
+// Levels under gpu_min_entries on the CPU, the rest on the GPU: the same
+// result.
 TEST_F(CudaLouvain, SmallLevelsOnTheCpuSameResultLarge) {
   const Graph g = test::random_graph(test::GraphShape::power_law, 300'000, 12, true, false, 30);
   LouvainOptions o;
-  o.gpu_min_vertices = 100'000;
-  expect_same(g, o, "levels of >= 100k vertices on the GPU");
+  o.gpu_min_entries = 1'000'000;
+  expect_same(g, o, "levels of >= 1M entries on the GPU");
 }
 
 TEST_F(CudaLouvain, FractionalWeightsDeterministicAndClose) {

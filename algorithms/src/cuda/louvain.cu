@@ -3,18 +3,20 @@
 // communities and the same bits (backend.hpp states the shared rules).
 //
 // Once per level: the members of the 16 groups, and for each group the list
-// of its members' edges (loops left out), member by member in storage order.
-// Per group of a sweep:
+// of its members' edges (loops left out; neighbour and weight), member by
+// member in storage order. Per group of a sweep:
 //   1. keys: every edge (v, u) of the group gets (v's place in the group,
-//      community of u); a stable radix sort (CUB) puts each member's edges
-//      together, grouped by community, each group of edges still in storage
-//      order;
-//   2. decide: a thread per member walks its runs. A run's sum is w(v, c),
-//      added in the CPU's order; the best community is chosen by the CPU's
-//      rule (the largest gain; the lowest id among equals; the own
-//      community unless another is strictly better; two singletons join
-//      only towards the lower id). The runs come in increasing community
-//      order, so the first largest is the lowest id;
+//      community of u); a stable radix sort (CUB) carries the weights along
+//      and puts each member's edges together, grouped by community, each
+//      group of edges still in storage order;
+//   2. decide: a tile of lanes per member (1 to 32, from the group's mean
+//      row length) walks its sorted edges; the lane that meets the start of
+//      a run adds the run up alone, in order, so that w(v, c) is the CPU's
+//      sum to the bit. Each lane keeps its best community by the CPU's rule
+//      (the largest gain; the lowest id among equals; two singletons join
+//      only towards the lower id), and the tile reduces the lanes' bests by
+//      the same total order, then keeps the own community unless another is
+//      strictly better;
 //   3. apply: the moves' events (-k_v from the old community, +k_v to the
 //      new, in vertex order) sorted stably by community; a thread per
 //      community applies its run in order, as the CPU's serial loop does.
@@ -24,6 +26,7 @@
 // per block), the blocks added on the host in order.
 // The arithmetic is written with the _rn intrinsics where a product meets a
 // sum, so that nvcc does not fuse them into an FMA the CPU does not do.
+#include <cooperative_groups.h>
 #include <thrust/iterator/counting_iterator.h>
 
 #include <algorithm>
@@ -43,6 +46,8 @@ namespace graphrun::detail {
 
 namespace {
 
+namespace cg = cooperative_groups;
+
 constexpr int block_size = 256;
 
 using Key = unsigned long long;
@@ -58,31 +63,30 @@ __global__ void member_lengths(const vertex_t* members, vertex_t count, const of
   }
 }
 
-// The group's edge list: entry[j] the position in W, owner[j] the member.
+// The group's edge list: neighbour[j] and weight[j] of the edge, owner[j]
+// the member's place in the group.
 __global__ void member_entries(const vertex_t* members, vertex_t count, const offset_t* row_ptr,
-                               const vertex_t* col_idx, const offset_t* at, offset_t* entry,
-                               std::uint32_t* owner) {
+                               const vertex_t* col_idx, const double* values, const offset_t* at,
+                               vertex_t* neighbour, double* weight, std::uint32_t* owner) {
   for (vertex_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x) {
     const vertex_t v = members[i];
     offset_t j = at[i];
     for (offset_t e = row_ptr[v]; e < row_ptr[v + 1]; ++e)
       if (col_idx[e] != v) {
-        entry[j] = e;
+        neighbour[j] = col_idx[e];
+        weight[j] = values[e];
         owner[j] = static_cast<std::uint32_t>(i);
         ++j;
       }
   }
 }
 
-__global__ void make_keys(const offset_t* entry, const std::uint32_t* owner, offset_t m,
-                          const vertex_t* col_idx, const vertex_t* community, int community_bits,
-                          Key* keys, std::uint32_t* order) {
+__global__ void make_keys(const vertex_t* neighbour, const std::uint32_t* owner, offset_t m,
+                          const vertex_t* community, int community_bits, Key* keys) {
   for (offset_t j = blockIdx.x * static_cast<offset_t>(blockDim.x) + threadIdx.x; j < m;
-       j += static_cast<offset_t>(gridDim.x) * blockDim.x) {
+       j += static_cast<offset_t>(gridDim.x) * blockDim.x)
     keys[j] = (static_cast<Key>(owner[j]) << community_bits) |
-              static_cast<Key>(static_cast<std::uint32_t>(community[col_idx[entry[j]]]));
-    order[j] = static_cast<std::uint32_t>(j);
-  }
+              static_cast<Key>(static_cast<std::uint32_t>(community[neighbour[j]]));
 }
 
 struct Decide {
@@ -90,9 +94,7 @@ struct Decide {
   vertex_t count;
   const offset_t* at;  // the members' runs of sorted keys: at[i] .. at[i + 1]
   const Key* keys;
-  const std::uint32_t* order;  // the sorted keys' places in the edge list
-  const offset_t* entry;
-  const double* values;
+  const double* weight;  // the sorted keys' weights
   const double* k;
   const double* tot;
   const vertex_t* size;
@@ -103,40 +105,100 @@ struct Decide {
   std::uint8_t* moves;
 };
 
+// A lane's best community so far: the larger gain wins, the lower id among
+// equal gains (best < 0: none yet). A total order, so the tile's reduction
+// picks what the CPU's walk in community order picks.
+struct Best {
+  double gain;
+  vertex_t community;
+};
+
+__device__ Best better(Best a, Best b) {
+  if (a.community < 0) return b;
+  if (b.community < 0) return a;
+  if (b.gain > a.gain || (b.gain == a.gain && b.community < a.community)) return b;
+  return a;
+}
+
+template <int Tile>
 __global__ void decide(Decide d) {
-  for (vertex_t i = blockIdx.x * blockDim.x + threadIdx.x; i < d.count;
-       i += gridDim.x * blockDim.x) {
+  const auto tile = cg::tiled_partition<Tile>(cg::this_thread_block());
+  const vertex_t tiles = gridDim.x * (blockDim.x / Tile);
+  for (vertex_t i = blockIdx.x * (blockDim.x / Tile) + threadIdx.x / Tile; i < d.count;
+       i += tiles) {
     const vertex_t v = d.members[i];
     const vertex_t own = d.community[v];
     const double kv = d.k[v];
     const double gamma_kv = __dmul_rn(d.gamma, kv);
     const bool alone = d.size[own] == 1;
-    double w_own = 0, best_gain = 0;
-    vertex_t best = -1;
-    for (offset_t p = d.at[i], end = d.at[i + 1]; p < end;) {
+    const offset_t begin = d.at[i], end = d.at[i + 1];
+    double w_own = 0;
+    bool has_own = false;
+    Best best{0, -1};
+    for (offset_t p = begin + tile.thread_rank(); p < end; p += Tile) {
       const auto c = static_cast<vertex_t>(d.keys[p] & d.community_mask);
+      if (p > begin && static_cast<vertex_t>(d.keys[p - 1] & d.community_mask) == c) continue;
       double w = 0;
+      offset_t q = p;
       do {
-        w = __dadd_rn(w, d.values[d.entry[d.order[p]]]);
-        ++p;
-      } while (p < end && static_cast<vertex_t>(d.keys[p] & d.community_mask) == c);
+        w = __dadd_rn(w, d.weight[q]);
+        ++q;
+      } while (q < end && static_cast<vertex_t>(d.keys[q] & d.community_mask) == c);
       if (c == own) {
         w_own = w;
+        has_own = true;
         continue;
       }
       if (alone && d.size[c] == 1 && c > own) continue;
-      const double gain = __dsub_rn(w, __ddiv_rn(__dmul_rn(gamma_kv, d.tot[c]), d.two_m));
-      if (best < 0 || gain > best_gain) {
-        best = c;
-        best_gain = gain;
-      }
+      best = better(best, {__dsub_rn(w, __ddiv_rn(__dmul_rn(gamma_kv, d.tot[c]), d.two_m)), c});
     }
-    const double own_gain =
-        __dsub_rn(w_own, __ddiv_rn(__dmul_rn(gamma_kv, __dsub_rn(d.tot[own], kv)), d.two_m));
-    const vertex_t to = best >= 0 && best_gain > own_gain ? best : own;
-    d.target[i] = to;
-    d.moves[i] = to != own;
+    // The own community's sum from the lane that met it (at most one).
+    const unsigned holder = tile.ballot(has_own);
+    if (holder != 0) w_own = tile.shfl(w_own, __ffs(holder) - 1);
+    for (int offset = Tile / 2; offset > 0; offset /= 2)
+      best =
+          better(best, {tile.shfl_down(best.gain, offset), tile.shfl_down(best.community, offset)});
+    if (tile.thread_rank() == 0) {
+      const double own_gain =
+          __dsub_rn(w_own, __ddiv_rn(__dmul_rn(gamma_kv, __dsub_rn(d.tot[own], kv)), d.two_m));
+      const vertex_t to = best.community >= 0 && best.gain > own_gain ? best.community : own;
+      d.target[i] = to;
+      d.moves[i] = to != own;
+    }
   }
+}
+
+// The tile for a group whose members have `mean` edges each: about one lane
+// per edge, at most a warp.
+int tile_for(double mean) {
+  int tile = 1;
+  while (tile < 32 && tile < mean) tile *= 2;
+  return tile;
+}
+
+void launch_decide(int tile, vertex_t count, const Decide& d) {
+  const auto grid = [&](int t) { return grid_for(count, block_size / t); };
+  switch (tile) {
+    case 1:
+      decide<1><<<grid(1), block_size>>>(d);
+      break;
+    case 2:
+      decide<2><<<grid(2), block_size>>>(d);
+      break;
+    case 4:
+      decide<4><<<grid(4), block_size>>>(d);
+      break;
+    case 8:
+      decide<8><<<grid(8), block_size>>>(d);
+      break;
+    case 16:
+      decide<16><<<grid(16), block_size>>>(d);
+      break;
+    default:
+      decide<32><<<grid(32), block_size>>>(d);
+      break;
+  }
+  check_launch();
 }
 
 // Two events per moved member j (its place in the group: moved[j]), in
@@ -230,9 +292,10 @@ class Scratch {
 };
 
 struct Group {
-  vertex_t first = 0, count = 0;  // its members: members[first .. first + count)
-  DeviceArray<offset_t> at;       // count + 1: where each member's edges start
-  DeviceArray<offset_t> entry;    // its members' edges (positions in W)
+  vertex_t first = 0, count = 0;    // its members: members[first .. first + count)
+  DeviceArray<offset_t> at;         // count + 1: where each member's edges start
+  DeviceArray<vertex_t> neighbour;  // its members' edges
+  DeviceArray<double> weight;
   DeviceArray<std::uint32_t> owner;
   offset_t m = 0;
 };
@@ -300,10 +363,11 @@ LouvainMoves CudaSteps::louvain_moves(Context& ctx, const LouvainLevel& level,
     if (grp.m > static_cast<offset_t>(UINT32_MAX))
       throw DeviceError("louvain: a group of " + std::to_string(grp.m) +
                         " edges is beyond the GPU version's 2^32 per group");
-    grp.entry = DeviceArray<offset_t>(static_cast<std::size_t>(grp.m));
+    grp.neighbour = DeviceArray<vertex_t>(static_cast<std::size_t>(grp.m));
+    grp.weight = DeviceArray<double>(static_cast<std::size_t>(grp.m));
     grp.owner = DeviceArray<std::uint32_t>(static_cast<std::size_t>(grp.m));
-    member_entries<<<grid, block_size>>>(mem, grp.count, row_ptr, col_idx, grp.at.data(),
-                                         grp.entry.data(), grp.owner.data());
+    member_entries<<<grid, block_size>>>(mem, grp.count, row_ptr, col_idx, values, grp.at.data(),
+                                         grp.neighbour.data(), grp.weight.data(), grp.owner.data());
     check_launch();
     most_edges = std::max(most_edges, grp.m);
     most_members = std::max(most_members, grp.count);
@@ -314,7 +378,7 @@ LouvainMoves CudaSteps::louvain_moves(Context& ctx, const LouvainLevel& level,
   const Key community_mask = (Key{1} << community_bits) - 1;
   const auto edges_size = static_cast<std::size_t>(most_edges);
   DeviceArray<Key> keys(edges_size), sorted_keys(edges_size);
-  DeviceArray<std::uint32_t> order(edges_size), sorted_order(edges_size);
+  DeviceArray<double> sorted_weight(edges_size);
   const auto members_size = static_cast<std::size_t>(most_members);
   DeviceArray<vertex_t> target(members_size);
   DeviceArray<std::uint8_t> moves(members_size);
@@ -346,33 +410,30 @@ LouvainMoves CudaSteps::louvain_moves(Context& ctx, const LouvainLevel& level,
     for (Group& grp : groups) {
       if (grp.m == 0) continue;  // members with no edges but loops stay
       const vertex_t* mem = d_members.data() + grp.first;
-      make_keys<<<grid_for(grp.m, block_size), block_size>>>(
-          grp.entry.data(), grp.owner.data(), grp.m, col_idx, d_community.data(), community_bits,
-          keys.data(), order.data());
+      make_keys<<<grid_for(grp.m, block_size), block_size>>>(grp.neighbour.data(), grp.owner.data(),
+                                                             grp.m, d_community.data(),
+                                                             community_bits, keys.data());
       check_launch();
       scratch.run([&](void* p, std::size_t& bytes) {
         return cub::DeviceRadixSort::SortPairs(p, bytes, keys.data(), sorted_keys.data(),
-                                               order.data(), sorted_order.data(), grp.m, 0,
+                                               grp.weight.data(), sorted_weight.data(), grp.m, 0,
                                                key_bits);
       });
-      const unsigned grid = grid_for(grp.count, block_size);
-      decide<<<grid, block_size>>>({.members = mem,
-                                    .count = grp.count,
-                                    .at = grp.at.data(),
-                                    .keys = sorted_keys.data(),
-                                    .order = sorted_order.data(),
-                                    .entry = grp.entry.data(),
-                                    .values = values,
-                                    .k = d_k.data(),
-                                    .tot = d_tot.data(),
-                                    .size = d_size.data(),
-                                    .community = d_community.data(),
-                                    .community_mask = community_mask,
-                                    .two_m = two_m,
-                                    .gamma = gamma,
-                                    .target = target.data(),
-                                    .moves = moves.data()});
-      check_launch();
+      launch_decide(tile_for(static_cast<double>(grp.m) / grp.count), grp.count,
+                    {.members = mem,
+                     .count = grp.count,
+                     .at = grp.at.data(),
+                     .keys = sorted_keys.data(),
+                     .weight = sorted_weight.data(),
+                     .k = d_k.data(),
+                     .tot = d_tot.data(),
+                     .size = d_size.data(),
+                     .community = d_community.data(),
+                     .community_mask = community_mask,
+                     .two_m = two_m,
+                     .gamma = gamma,
+                     .target = target.data(),
+                     .moves = moves.data()});
       scratch.run([&](void* p, std::size_t& bytes) {
         return cub::DeviceSelect::Flagged(p, bytes, thrust::counting_iterator<std::uint32_t>(0),
                                           moves.data(), moved.data(), n_moved.data(), grp.count);

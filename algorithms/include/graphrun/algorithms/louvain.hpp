@@ -47,14 +47,17 @@ struct LouvainOptions {
   // A level's local moving ends when a sweep raises Q by less than this.
   double tolerance = 1e-7;
   int max_levels = 100;
-  // On Device::cuda, a level (or the final refinement) of fewer vertices is
-  // moved and contracted on the CPU, on the context's threads: there the
-  // GPU's per-group launches and host round trips cost more than its
-  // parallelism gains (measured: a level of 82k vertices and 1M entries
-  // swept 2.3x faster on 16 cores than on an H200; one of 1M vertices and
-  // 20M entries 14x faster on the H200). The steps are the same on both,
-  // so the result does not change. 0 puts every level on the GPU.
-  vertex_t gpu_min_vertices = vertex_t{1} << 18;
+  // On Device::cuda, a level (or the final refinement) whose graph has
+  // fewer stored entries is moved and contracted on the CPU, on the
+  // context's threads: a GPU sweep has a fixed cost (16 groups of sorts,
+  // launches and a host round trip each, ~5 ms on an H200) that a CPU
+  // sweep of a small level beats, and the CPU's cost per entry falls with
+  // its threads. < 0 (the default): 65536 entries per thread (2^20 on 16
+  // threads: soc-Slashdot0902's 1.0M-entry first level ran faster on 16
+  // cores, the 2-20M-entry levels of a 1M-vertex LFR graph faster on the
+  // H200). The steps are the same on both, so the result does not change.
+  // 0 puts every level on the GPU.
+  offset_t gpu_min_entries = -1;
   // Called after every level with IterationInfo.iteration the level,
   // .residual the modularity and .frontier the communities; false stops
   // (`complete` false, the communities of the levels done).
@@ -73,6 +76,10 @@ struct LouvainResult {
 };
 
 LouvainResult louvain(Context& ctx, const Graph& g, const LouvainOptions& options = {});
+
+// The entries under which a level runs on the CPU within a GPU run:
+// options.gpu_min_entries, or where it is < 0, 65536 per thread.
+offset_t louvain_gpu_min_entries(const LouvainOptions& options, int threads);
 
 // Q of a partition (community[v] in any numbering, -1 not allowed) of g
 // taken as louvain() takes it (undirected, loops ignored), computed
