@@ -5,6 +5,7 @@
 #include "graphrun/algorithms/betweenness.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <random>
 #include <string>
@@ -86,8 +87,19 @@ BetweennessResult betweenness(Context& ctx, const Graph& g, const BetweennessOpt
   }
   if (scaled && r.iterations > 0 && r.iterations < n) scale *= nn / r.iterations;
   r.score = std::move(sums.sum);
-  if (scaled)
-    for (double& x : r.score) x *= scale;
+  // σ counts shortest paths in a double: past 1.8e308 (a grid of 600 x 600
+  // from a corner has C(1198, 599) ~ 1e359 paths to its far corner) it
+  // becomes inf, and the dependencies that divide by it inf or NaN. A score
+  // that is not finite is refused, not written.
+  bool finite = true;
+  for (double& x : r.score) {
+    finite &= std::isfinite(x);
+    if (scaled) x *= scale;
+  }
+  if (!finite)
+    throw SizeError(
+        "betweenness: the shortest paths from a source outnumber what a double can count "
+        "(1.8e308; long grid-like graphs reach it), so the scores would not be finite");
   r.seconds = t0.seconds();
   return r;
 }

@@ -132,6 +132,22 @@ TEST(Betweenness, PathClosedForm) {
   expect_close(r.score, want, "path");
 }
 
+// From a grid's corner the path counts are binomials: C(58, 29) ~ 3e16 on
+// 30 x 30 (past 2^53, still finite: the oracle's scores), C(1198, 599) ~
+// 1e359 on 600 x 600, past a double: refused, no scores that are not finite.
+TEST(Betweenness, GridPathCountsUpToADoublesRange) {
+  Context ctx(Device::cpu, 2);
+  BetweennessOptions o;
+  o.from = {0};
+  o.normalized = false;
+  const Graph small = test::grid_graph(30, 30);
+  const BetweennessResult r = betweenness(ctx, small, o);
+  std::vector<double> want = test::brandes_from(small, r.source);
+  for (double& x : want) x *= 900.0 / 2;  // one source of 900, halved: undirected
+  expect_close(r.score, want, "30 x 30 grid");
+  EXPECT_THROW(betweenness(ctx, test::grid_graph(600, 600), o), SizeError);
+}
+
 TEST(Betweenness, BadOptionsAreArgumentErrors) {
   const Graph g = test::random_graph(GraphShape::chain, 10, 1, false, false, 1);
   Context ctx(Device::cpu, 2);

@@ -82,6 +82,15 @@ TEST_F(CudaBetweenness, CallbackStops) {
   expect_same(g, o, "stopped");
 }
 
+// Grids from a corner: the CPU's scores where the path counts fit a double
+// (30 x 30: ~3e16), the same SizeError where they do not (600 x 600).
+TEST_F(CudaBetweenness, GridPathCountsUpToADoublesRange) {
+  BetweennessOptions o;
+  o.from = {0};
+  expect_same(test::grid_graph(30, 30), o, "30 x 30 grid");
+  EXPECT_THROW(betweenness(gpu_, test::grid_graph(600, 600), o), SizeError);
+}
+
 TEST_F(CudaBetweenness, ShippedAndSharedGraphsLarge) {
   const int checked = test::for_each_real_graph(test::taken_undirected(true),
                                                 [&](const Graph& g, const std::string& name) {

@@ -212,14 +212,14 @@ TEST(Abc, LinesWithAndWithoutWeightsMix) {
 
 // ---------------------------------------------------------------- errors
 
-struct BadCase {
+struct BadAbcCase {
   const char* name;
   const char* text;
   std::int64_t line;
   const char* fragment;
 };
 
-const BadCase bad_cases[] = {
+const BadAbcCase bad_abc_cases[] = {
     {"one_field_first", "# h\nYKR068C\n", 2,
      "expected 2 or 3 columns (source, target [, weight]), found 1"},
     {"four_fields_first", "a b 1 x\n", 1, "expected 2 or 3 columns"},
@@ -235,10 +235,10 @@ const BadCase bad_cases[] = {
     {"stray_carriage_return", "a b\nb\rc d\n", 2, "carriage return"},
 };
 
-class AbcErrors : public ::testing::TestWithParam<BadCase> {};
+class AbcErrors : public ::testing::TestWithParam<BadAbcCase> {};
 
 TEST_P(AbcErrors, NameFileAndLine) {
-  const BadCase& c = GetParam();
+  const BadAbcCase& c = GetParam();
   TempDir dir;
   const std::string path = write_file(dir.file(std::string(c.name) + ".abc"), c.text);
   expect_input_error([&] { read_abc(path); }, path, c.line, c.fragment);
@@ -246,7 +246,7 @@ TEST_P(AbcErrors, NameFileAndLine) {
   expect_input_error([&] { read_abc(gz); }, gz, c.line, c.fragment);
 }
 
-INSTANTIATE_TEST_SUITE_P(Malformed, AbcErrors, ::testing::ValuesIn(bad_cases),
+INSTANTIATE_TEST_SUITE_P(Malformed, AbcErrors, ::testing::ValuesIn(bad_abc_cases),
                          [](const auto& test_info) { return std::string(test_info.param.name); });
 
 TEST(AbcErrors, EmptyFileHasNoEdgesAsInAnEdgeList) {

@@ -245,6 +245,24 @@ inline Graph weighted_graph(vertex_t n, std::vector<vertex_t> row, std::vector<v
   return Graph(Csr<double>::from_coo(coo), {}, true, true);
 }
 
+// The rows x cols 5-point grid, undirected, unweighted: vertex r * cols + c.
+// From a corner it has C(r + c, r) shortest paths to (r, c), past a
+// double's range on a 600 x 600 grid.
+inline Graph grid_graph(vertex_t rows, vertex_t cols) {
+  Coo<double> coo;
+  coo.n_rows = coo.n_cols = rows * cols;
+  auto add = [&](vertex_t u, vertex_t v) {
+    coo.row.insert(coo.row.end(), {u, v});
+    coo.col.insert(coo.col.end(), {v, u});
+  };
+  for (vertex_t r = 0; r < rows; ++r)
+    for (vertex_t c = 0; c < cols; ++c) {
+      if (c + 1 < cols) add(r * cols + c, r * cols + c + 1);
+      if (r + 1 < rows) add(r * cols + c, (r + 1) * cols + c);
+    }
+  return Graph(Csr<double>::from_coo(coo), {}, false, false);
+}
+
 // An undirected one is A + Aᵀ off the diagonal of the directed graph A
 // (repeated edges summed first), as the loader makes it: each weight is then
 // a sum of the same two terms both ways, so the stored matrix is exactly
