@@ -212,6 +212,32 @@ struct LouvainMoves {
   double modularity = 0;
 };
 
+// Where local moving starts, the same on every backend: each vertex's
+// community (level.start, or alone), the communities' total degrees (summed
+// in vertex order) and sizes, and the members of each of the
+// louvain_batches groups in vertex order.
+struct LouvainStart {
+  std::vector<vertex_t> community, size;
+  std::vector<double> tot;
+  std::vector<std::vector<vertex_t>> group;
+};
+
+inline LouvainStart louvain_start(const LouvainLevel& level, std::uint64_t seed) {
+  const vertex_t n = level.w.n_rows();
+  const auto size_n = static_cast<std::size_t>(n);
+  LouvainStart s{std::vector<vertex_t>(size_n), std::vector<vertex_t>(size_n, 0),
+                 std::vector<double>(size_n, 0.0),
+                 std::vector<std::vector<vertex_t>>(louvain_batches)};
+  for (vertex_t v = 0; v < n; ++v) {
+    const vertex_t c = level.start.empty() ? v : level.start[v];
+    s.community[v] = c;
+    s.tot[c] += level.k[v];
+    ++s.size[c];
+    s.group[louvain_group(v, seed)].push_back(v);
+  }
+  return s;
+}
+
 // ---- The seam -------------------------------------------------------------
 
 class Backend {

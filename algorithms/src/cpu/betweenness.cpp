@@ -14,9 +14,12 @@
 // σ counts paths: integers, which a double adds exactly in any order up to
 // 2^53, so the atomic adds give the same σ on every run and thread count
 // (beyond 2^53 paths, the last bits may differ); δ is a pull in a fixed
-// order. Levels under `parallel_level` vertices run on the calling thread:
-// most of a search's levels are small, and an OpenMP region costs
-// microseconds.
+// order. Levels of at most `parallel_level` vertices and `parallel_edges`
+// edges run on the calling thread: most of a search's levels are small, and
+// an OpenMP region costs microseconds. Both bounds: on an R-MAT graph a
+// level of a few hundred vertices near the source can hold a large share of
+// all the edges (its hubs), and on one thread it is a serial part that the
+// other threads wait out.
 #include <omp.h>
 
 #include <algorithm>
@@ -35,6 +38,7 @@ namespace graphrun::detail {
 namespace {
 
 constexpr vertex_t parallel_level = 2048;
+constexpr offset_t parallel_edges = offset_t{1} << 15;
 
 class Brandes {
  public:
@@ -89,7 +93,7 @@ class Brandes {
   // returns where the level ends in order_.
   vertex_t advance(vertex_t d) {
     const vertex_t begin = level_[d], end = level_[d + 1];
-    if (end - begin <= parallel_level) return advance_alone(d);
+    if (small(d)) return advance_alone(d);
     std::atomic<vertex_t> tail{end};
 #pragma omp parallel num_threads(threads_)
     {
@@ -142,6 +146,19 @@ class Brandes {
     return tail;
   }
 
+  // Whether level d is one for the calling thread alone: few vertices and
+  // few edges out of them.
+  bool small(vertex_t d) const {
+    const vertex_t begin = level_[d], end = level_[d + 1];
+    if (end - begin > parallel_level) return false;
+    offset_t edges = 0;
+    for (vertex_t i = begin; i < end; ++i) {
+      const vertex_t v = order_[i];
+      edges += a_.row_ptr[v + 1] - a_.row_ptr[v];
+    }
+    return edges <= parallel_edges;
+  }
+
   // Vertices per chunk of a parallel level: 64, fewer where the level has
   // only a few thousand vertices, where a chunk of 64 of R-MAT's hubs would
   // hold a large part of the level's edges and leave the other threads idle.
@@ -167,7 +184,7 @@ class Brandes {
       delta_[v] = sigma_[v] * share;
       if (v != s) sum[v] += delta_[v];
     };
-    if (end - begin <= parallel_level) {
+    if (small(d)) {
       for (vertex_t i = begin; i < end; ++i) pull(order_[i]);
       return;
     }

@@ -93,18 +93,13 @@ LouvainMoves CpuSteps::louvain_moves(Context& ctx, const LouvainLevel& level,
   const CsrView<double> w = level.w.view();
   const vertex_t n = w.n_rows;
   const double two_m = level.two_m, gamma = options.resolution;
+  LouvainStart start = louvain_start(level, options.seed);
   LouvainMoves r;
-  r.community.resize(static_cast<std::size_t>(n));
-  std::vector<double> tot(static_cast<std::size_t>(n), 0.0);
-  std::vector<vertex_t> size(static_cast<std::size_t>(n), 0), target(static_cast<std::size_t>(n));
-  for (vertex_t v = 0; v < n; ++v) {
-    const vertex_t c = level.start.empty() ? v : level.start[v];
-    r.community[v] = c;
-    tot[c] += level.k[v];
-    ++size[c];
-  }
-  std::vector<std::vector<vertex_t>> group(louvain_batches);
-  for (vertex_t v = 0; v < n; ++v) group[louvain_group(v, options.seed)].push_back(v);
+  r.community = std::move(start.community);
+  std::vector<double>& tot = start.tot;
+  std::vector<vertex_t>& size = start.size;
+  const std::vector<std::vector<vertex_t>>& group = start.group;
+  std::vector<vertex_t> target(static_cast<std::size_t>(n));
   vertex_t* community = r.community.data();
 
   // Each thread's per-community sums: an open-addressing table sized to the

@@ -27,13 +27,26 @@ __host__ __device__ inline EdgeKey edge_key(vertex_t tail, vertex_t head) {
 __device__ inline vertex_t key_tail(EdgeKey k) { return static_cast<vertex_t>(k >> 32); }
 __device__ inline vertex_t key_head(EdgeKey k) { return static_cast<vertex_t>(k & 0xffffffffULL); }
 
-// Runs a CUB device call twice, first for its scratch size (CUB's protocol).
+// Scratch for CUB device calls, grown as needed and kept across them: run()
+// makes the call twice, first for its scratch size (CUB's protocol).
+class CubScratch {
+ public:
+  template <class Call>
+  void run(Call&& call) {
+    std::size_t bytes = 0;
+    GRAPHRUN_CUDA_CHECK(call(nullptr, bytes));
+    if (bytes > buffer_.bytes()) buffer_ = DeviceBuffer(bytes);
+    GRAPHRUN_CUDA_CHECK(call(buffer_.data(), bytes));
+  }
+
+ private:
+  DeviceBuffer buffer_;
+};
+
+// One CUB call with scratch of its own.
 template <class Call>
 void with_scratch(Call&& call) {
-  std::size_t bytes = 0;
-  GRAPHRUN_CUDA_CHECK(call(nullptr, bytes));
-  DeviceBuffer scratch(bytes);
-  GRAPHRUN_CUDA_CHECK(call(scratch.data(), bytes));
+  CubScratch().run(call);
 }
 
 // The radix sorts' key width: 32 bits of tail above the bits of n.

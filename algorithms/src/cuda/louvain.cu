@@ -276,21 +276,6 @@ __global__ void block_sums(const double* inner, const double* tot, vertex_t n, d
   }
 }
 
-// Scratch for CUB calls, grown as needed and kept across them.
-class Scratch {
- public:
-  template <class Call>
-  void run(Call&& call) {
-    std::size_t bytes = 0;
-    GRAPHRUN_CUDA_CHECK(call(nullptr, bytes));
-    if (bytes > buffer_.bytes()) buffer_ = DeviceBuffer(bytes);
-    GRAPHRUN_CUDA_CHECK(call(buffer_.data(), bytes));
-  }
-
- private:
-  DeviceBuffer buffer_;
-};
-
 struct Group {
   vertex_t first = 0, count = 0;    // its members: members[first .. first + count)
   DeviceArray<offset_t> at;         // count + 1: where each member's edges start
@@ -314,16 +299,8 @@ LouvainMoves CudaSteps::louvain_moves(Context& ctx, const LouvainLevel& level,
   if (n == 0) return r;
 
   // The start, on the host as the CPU makes it (the same sums in order).
-  std::vector<vertex_t> community(size_n), size(size_n, 0);
-  std::vector<double> tot(size_n, 0.0);
-  for (vertex_t v = 0; v < n; ++v) {
-    const vertex_t c = level.start.empty() ? v : level.start[v];
-    community[v] = c;
-    tot[c] += level.k[v];
-    ++size[c];
-  }
-  std::vector<std::vector<vertex_t>> group_members(louvain_batches);
-  for (vertex_t v = 0; v < n; ++v) group_members[louvain_group(v, options.seed)].push_back(v);
+  const LouvainStart start = louvain_start(level, options.seed);
+  const std::vector<std::vector<vertex_t>>& group_members = start.group;
   std::vector<vertex_t> members;
   members.reserve(size_n);
   std::vector<Group> groups(louvain_batches);
@@ -338,11 +315,11 @@ LouvainMoves CudaSteps::louvain_moves(Context& ctx, const LouvainLevel& level,
   const vertex_t* col_idx = w.col_idx().data();
   const double* values = w.values().data();
   const DeviceArray<double> d_k{level.k};
-  DeviceArray<double> d_tot{std::span<const double>(tot)};
-  DeviceArray<vertex_t> d_size{std::span<const vertex_t>(size)};
-  DeviceArray<vertex_t> d_community{std::span<const vertex_t>(community)};
+  DeviceArray<double> d_tot{std::span<const double>(start.tot)};
+  DeviceArray<vertex_t> d_size{std::span<const vertex_t>(start.size)};
+  DeviceArray<vertex_t> d_community{std::span<const vertex_t>(start.community)};
   const DeviceArray<vertex_t> d_members{std::span<const vertex_t>(members)};
-  Scratch scratch;
+  CubScratch scratch;
 
   // Each group's edge list, once.
   offset_t most_edges = 0;
