@@ -8,7 +8,7 @@
 # found the same answer.
 #
 #   scripts/gap-vs-gapbs.sh [--threads T] [--reps R] [--device cpu|cuda] [--gapbs DIR]
-#                           [--graphrun BIN] [--kernel cc|sssp|tc|bc]... [--delta D]
+#                           [--graphrun BIN] [--kernel bfs|pr|cc|sssp|tc|bc]... [--delta D]
 #                           [--kron S]... [--uniform S]... [FILE...]
 #
 # FILEs are edge lists (SNAP .txt, plain or .gz; '#' comments and carriage
@@ -17,7 +17,13 @@
 # own generated graphs (Graph500 Kronecker / uniform random, 2^S vertices,
 # degree 16), written out by its converter. Every graph is taken as
 # undirected (gapbs -s, graphrun --undirected). Kernels (--kernel, default
-# all): cc (weak components; gapbs's cc is Afforest, as graphrun's) and sssp
+# all): bfs (direction-optimizing on both sides, from the first edge's tail;
+# graphrun has no --trials here, so it runs R times and its summaries'
+# times are averaged; the check is the number of vertices reached, gapbs's
+# from its -l step counts), pr (PageRank to an L1 change below 1e-6,
+# damping 0.85, at most 100 iterations: gapbs's Gauss-Seidel pull in float,
+# graphrun's Jacobi iteration in double, so the iteration counts differ
+# and are shown; the check is the top vertex), cc (weak components; gapbs's cc is Afforest, as graphrun's) and sssp
 # (delta-stepping, both with bucket width --delta, default 2 as the GAP
 # runs on Kronecker, web and social graphs; gapbs's converter gives every
 # edge a weight of 1..255 as its sssp does, written to a weighted edge list
@@ -49,15 +55,15 @@ while [ $# -gt 0 ]; do
     --delta) delta=$2; shift 2 ;;
     --kron) gens+=("g $2"); shift 2 ;;
     --uniform) gens+=("u $2"); shift 2 ;;
-    -*) echo "usage: $0 [--threads T] [--reps R] [--device cpu|cuda] [--gapbs DIR] [--graphrun BIN] [--kernel cc|sssp|tc|bc]... [--delta D] [--kron S]... [--uniform S]... [FILE...]" >&2; exit 2 ;;
+    -*) echo "usage: $0 [--threads T] [--reps R] [--device cpu|cuda] [--gapbs DIR] [--graphrun BIN] [--kernel bfs|pr|cc|sssp|tc|bc]... [--delta D] [--kron S]... [--uniform S]... [FILE...]" >&2; exit 2 ;;
     *) break ;;
   esac
 done
 [[ "$threads" =~ ^[1-9][0-9]*$ ]] || { echo "$0: --threads needs a positive integer, not '$threads'" >&2; exit 2; }
 [[ "$reps" =~ ^[1-9][0-9]*$ ]] || { echo "$0: --reps needs a positive integer, not '$reps'" >&2; exit 2; }
 [[ "$device" =~ ^(cpu|cuda)$ ]] || { echo "$0: --device is cpu or cuda, not '$device'" >&2; exit 2; }
-[ ${#kernels[@]} -gt 0 ] || kernels=(cc sssp tc bc)
-for k in "${kernels[@]}"; do [[ "$k" =~ ^(cc|sssp|tc|bc)$ ]] || { echo "$0: --kernel is cc, sssp, tc or bc, not '$k'" >&2; exit 2; }; done
+[ ${#kernels[@]} -gt 0 ] || kernels=(bfs pr cc sssp tc bc)
+for k in "${kernels[@]}"; do [[ "$k" =~ ^(bfs|pr|cc|sssp|tc|bc)$ ]] || { echo "$0: --kernel is bfs, pr, cc, sssp, tc or bc, not '$k'" >&2; exit 2; }; done
 [[ "$delta" =~ ^[0-9]+$ ]] && [ "$delta" -ge 1 ] || { echo "$0: --delta needs a positive integer (gapbs's weights are integers), not '$delta'" >&2; exit 2; }
 for g in "${gens[@]}"; do
   [[ "${g#? }" =~ ^[0-9]+$ ]] && [ "${g#? }" -le 28 ] || { echo "$0: --kron/--uniform need a scale 1..28, not '${g#? }'" >&2; exit 2; }
@@ -73,7 +79,7 @@ cp -r "$gapbs_src" "$work/gapbs"
 # Its converter ends every edge-list line with std::endl, a flush per line:
 # a scale-22 graph would take minutes to write. '\n' in the copy instead.
 sed -i 's/ << std::endl;/ << "\\n";/' "$work/gapbs/src/writer.h"
-make -C "$work/gapbs" -j"$(nproc)" cc sssp tc bc converter >"$work/make.log" 2>&1 ||
+make -C "$work/gapbs" -j"$(nproc)" bfs pr cc sssp tc bc converter >"$work/make.log" 2>&1 ||
   { echo "$0: building gapbs failed:" >&2; tail -20 "$work/make.log" >&2; exit 1; }
 gapbs=$work/gapbs
 export OMP_NUM_THREADS=$threads
@@ -86,6 +92,8 @@ as_edge_list() {
   else $cat "$1" | tr -d '\r' | grep -v '^[#%]' | awk '{print $1, $2}' >"$2.el" && echo "$2.el"; fi
 }
 
+bfs_rows=""
+pr_rows=""
 cc_rows=""
 sssp_rows=""
 tc_rows=""
@@ -194,10 +202,66 @@ bc_row() {  # bc_row NAME FILE (through gapbs's converter, so both number the ve
   echo "| $name | $n | $m | $source | $(printf %.2f "$t_gap") | $ours | $(awk -v a="$t_gap" -v b="$ours" 'BEGIN {printf "%.2f", a / b}') | $same ($top) |"
 }
 
+# mean_of_runs R CMD...: CMD run R times; the mean of the seconds each
+# summary gives (on the device for cuda, else after KERNEL), in ms.
+mean_of_runs() {
+  local reps=$1 kernel=$2; shift 2
+  local i summary
+  for ((i = 0; i < reps; i++)); do
+    summary=$("$@" 2>&1 >/dev/null) || return 1
+    if [ "$device" = cuda ]; then sed -n 's/.*on the device \([0-9.]*\) s.*/\1/p' <<<"$summary"
+    else sed -n "s/.*, $kernel \([0-9.]*\) s.*/\1/p" <<<"$summary"; fi
+  done | awk '{s += $1; n++} END {if (n) printf "%.2f", 1000 * s / n}'
+}
+
+bfs_row() {  # bfs_row NAME FILE (through gapbs's converter, so both number the vertices alike)
+  local name=$1 file=$work/b.el grb=$work/g.grb
+  "$gapbs/converter" -f "$2" -s -e "$file" >/dev/null 2>&1 || { echo "| $name | converter failed | | | | | | |"; return; }
+  "$bin" convert "$file" "$grb" --undirected --quiet 2>"$work/convert.err" ||
+    { echo "| $name | convert failed: $(head -c 200 "$work/convert.err") | | | | | | |"; return; }
+  local source out t_gap gap_reached summary ours reached n m same
+  source=$(head -1 "$file" | awk '{print $1}')
+  out=$("$gapbs/bfs" -sf "$file" -n "$reps" -r "$source" 2>&1) || { echo "| $name | gapbs failed | | | | | | |"; return; }
+  t_gap=$(awk '/Average Time/ {print $3 * 1000}' <<<"$out")
+  # Its step log: every td/bu line counts the vertices that step reached.
+  gap_reached=$("$gapbs/bfs" -sf "$file" -n 1 -r "$source" -l 2>&1 | awk '$1 == "td" || $1 == "bu" {s += $2} END {print s + 1}')
+  summary=$("$bin" bfs "$grb" --source "$source" --threads "$threads" --device "$device" -o /dev/null 2>&1 >/dev/null) ||
+    { echo "| $name | graphrun failed: $(tail -c 200 <<<"$summary") | | | | | | |"; return; }
+  ours=$(mean_of_runs "$reps" bfs "$bin" bfs "$grb" --source "$source" --threads "$threads" --device "$device" -o /dev/null)
+  n=$(sed -n 's/^bfs: \([0-9]*\) vertices, .*/\1/p' <<<"$summary")
+  m=$(sed -n 's/.*(\([0-9]*\) stored entries).*/\1/p' <<<"$summary")
+  reached=$(sed -n 's/.*, reached \([0-9]*\),.*/\1/p' <<<"$summary")
+  same=no; [ "$gap_reached" = "$reached" ] && same=yes
+  echo "| $name | $n | $m | $source | $(printf %.2f "$t_gap") | $ours | $(awk -v a="$t_gap" -v b="$ours" 'BEGIN {printf "%.2f", a / b}') | $same ($reached) |"
+}
+
+pr_row() {  # pr_row NAME FILE
+  local name=$1 file=$work/b.el grb=$work/g.grb
+  "$gapbs/converter" -f "$2" -s -e "$file" >/dev/null 2>&1 || { echo "| $name | converter failed | | | | | | |"; return; }
+  "$bin" convert "$file" "$grb" --undirected --quiet 2>"$work/convert.err" ||
+    { echo "| $name | convert failed: $(head -c 200 "$work/convert.err") | | | | | | |"; return; }
+  local out t_gap gap_iters gap_top summary ours iters top n m same
+  out=$("$gapbs/pr" -sf "$file" -n "$reps" -i 100 -t 1e-6 -a 2>&1) || { echo "| $name | gapbs failed | | | | | | |"; return; }
+  t_gap=$(awk '/Average Time/ {print $3 * 1000}' <<<"$out")
+  gap_top=$(grep -E '^[0-9]+:[0-9.e+-]+$' <<<"$out" | head -1 | cut -d: -f1)
+  gap_iters=$("$gapbs/pr" -sf "$file" -n 1 -i 100 -t 1e-6 -l 2>&1 | awk 'NF == 2 && $1 ~ /^[0-9]+$/ {n++} END {print n}')
+  summary=$("$bin" pagerank "$grb" --tol 1e-6 --max-iter 100 -k 1 --threads "$threads" --device "$device" 2>&1) ||
+    { echo "| $name | graphrun failed: $(tail -c 200 <<<"$summary") | | | | | | |"; return; }
+  ours=$(mean_of_runs "$reps" rank "$bin" pagerank "$grb" --tol 1e-6 --max-iter 100 -k 0 --threads "$threads" --device "$device")
+  n=$(sed -n 's/^pagerank: \([0-9]*\) vertices, .*/\1/p' <<<"$summary")
+  m=$(sed -n 's/.*(\([0-9]*\) stored entries).*/\1/p' <<<"$summary")
+  iters=$(sed -n 's/.*, \([0-9]*\) iterations (.*/\1/p' <<<"$summary")
+  top=$(grep -E '^[0-9]+'$'\t' <<<"$summary" | head -1 | cut -f1)
+  same=no; [ "$gap_top" = "$top" ] && same=yes
+  echo "| $name | $n | $m | $gap_iters / $iters | $(printf %.2f "$t_gap") | $ours | $(awk -v a="$t_gap" -v b="$ours" 'BEGIN {printf "%.2f", a / b}') | $same ($top) |"
+}
+
 row() {  # row NAME FILE: every kernel asked for, each row also on stderr as it is made
   local line
   for k in "${kernels[@]}"; do
     case $k in
+      bfs) line=$(bfs_row "$1" "$2"); bfs_rows+="$line"$'\n' ;;
+      pr) line=$(pr_row "$1" "$2"); pr_rows+="$line"$'\n' ;;
       cc) line=$(cc_row "$1" "$2"); cc_rows+="$line"$'\n' ;;
       sssp) line=$(sssp_row "$1" "$2"); sssp_rows+="$line"$'\n' ;;
       tc) line=$(tc_row "$1" "$2"); tc_rows+="$line"$'\n' ;;
@@ -215,6 +279,19 @@ for input in "$@"; do
   file=$(as_edge_list "$input" "$work/input") || { echo "| $(basename "$input") | unreadable | | | | | |"; continue; }
   row "$(basename "$input")" "$file"
 done
+if [ -n "$bfs_rows" ]; then
+  echo "| graph | vertices | stored entries | source | gapbs bfs ms | graphrun bfs ms | gapbs / graphrun | same vertices reached |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+  printf '%s' "$bfs_rows"
+  echo
+fi
+if [ -n "$pr_rows" ]; then
+  echo "| graph | vertices | stored entries | iterations gapbs / graphrun | gapbs pr ms | graphrun pagerank ms | gapbs / graphrun | same top vertex |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+  printf '%s' "$pr_rows"
+  echo
+  echo "pr: to an L1 change below 1e-6, damping 0.85; gapbs's Gauss-Seidel pull in float, graphrun's Jacobi iteration in double."
+fi
 if [ -n "$cc_rows" ]; then
   echo "| graph | vertices | stored edges | gapbs cc ms | graphrun cc ms | gapbs / graphrun | same components |"
   echo "| --- | ---: | ---: | ---: | ---: | ---: | --- |"

@@ -133,8 +133,8 @@ struct LevelIs {
 // edges reach one v at once.
 struct ClaimUnvisited {
   std::int32_t* level;
-  vertex_t* parent;  // nullptr: no parents
-  std::uint8_t* visited;
+  vertex_t* parent;       // nullptr: no parents
+  std::uint8_t* visited;  // nullptr: the caller reads visits off level
   std::int32_t depth;
 
   GRAPHRUN_HD bool operator()(vertex_t u, vertex_t v) const {
@@ -148,7 +148,7 @@ struct ClaimUnvisited {
     if (!lv.compare_exchange_strong(expected, depth, std::memory_order_relaxed)) return false;
 #endif
     if (parent) parent[v] = u;
-    visited[v] = 1;
+    if (visited) visited[v] = 1;
     return true;
   }
 };
