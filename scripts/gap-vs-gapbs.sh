@@ -177,9 +177,7 @@ tc_row() {  # tc_row NAME FILE
 
 bc_row() {  # bc_row NAME FILE (through gapbs's converter, so both number the vertices alike)
   local name=$1 file=$work/b.el grb=$work/g.grb
-  "$gapbs/converter" -f "$2" -s -e "$file" >/dev/null 2>&1 || { echo "| $name | converter failed | | | | | | |"; return; }
-  "$bin" convert "$file" "$grb" --undirected --quiet 2>"$work/convert.err" ||
-    { echo "| $name | convert failed: $(head -c 200 "$work/convert.err") | | | | | | |"; return; }
+  through_converter "$name" "$2" || return
   local source out t_gap gap_top summary ours top n m same
   source=$(head -1 "$file" | awk '{print $1}')
   out=$("$gapbs/bc" -sf "$file" -n "$reps" -i 1 -r "$source" -a 2>&1) || { echo "| $name | gapbs failed | | | | | | |"; return; }
@@ -202,6 +200,16 @@ bc_row() {  # bc_row NAME FILE (through gapbs's converter, so both number the ve
   echo "| $name | $n | $m | $source | $(printf %.2f "$t_gap") | $ours | $(awk -v a="$t_gap" -v b="$ours" 'BEGIN {printf "%.2f", a / b}') | $same ($top) |"
 }
 
+# through_converter NAME FILE: FILE through gapbs's converter into
+# $work/b.el (so that both programs number the vertices alike) and from it
+# graphrun's $work/g.grb; where either fails, the table row that says so,
+# and status 1.
+through_converter() {
+  "$gapbs/converter" -f "$2" -s -e "$work/b.el" >/dev/null 2>&1 || { echo "| $1 | converter failed | | | | | | |"; return 1; }
+  "$bin" convert "$work/b.el" "$work/g.grb" --undirected --quiet 2>"$work/convert.err" ||
+    { echo "| $1 | convert failed: $(head -c 200 "$work/convert.err") | | | | | | |"; return 1; }
+}
+
 # mean_of_runs R CMD...: CMD run R times; the mean of the seconds each
 # summary gives (on the device for cuda, else after KERNEL), in ms.
 mean_of_runs() {
@@ -216,9 +224,7 @@ mean_of_runs() {
 
 bfs_row() {  # bfs_row NAME FILE (through gapbs's converter, so both number the vertices alike)
   local name=$1 file=$work/b.el grb=$work/g.grb
-  "$gapbs/converter" -f "$2" -s -e "$file" >/dev/null 2>&1 || { echo "| $name | converter failed | | | | | | |"; return; }
-  "$bin" convert "$file" "$grb" --undirected --quiet 2>"$work/convert.err" ||
-    { echo "| $name | convert failed: $(head -c 200 "$work/convert.err") | | | | | | |"; return; }
+  through_converter "$name" "$2" || return
   local source out t_gap gap_reached summary ours reached n m same
   source=$(head -1 "$file" | awk '{print $1}')
   out=$("$gapbs/bfs" -sf "$file" -n "$reps" -r "$source" 2>&1) || { echo "| $name | gapbs failed | | | | | | |"; return; }
@@ -237,9 +243,7 @@ bfs_row() {  # bfs_row NAME FILE (through gapbs's converter, so both number the 
 
 pr_row() {  # pr_row NAME FILE
   local name=$1 file=$work/b.el grb=$work/g.grb
-  "$gapbs/converter" -f "$2" -s -e "$file" >/dev/null 2>&1 || { echo "| $name | converter failed | | | | | | |"; return; }
-  "$bin" convert "$file" "$grb" --undirected --quiet 2>"$work/convert.err" ||
-    { echo "| $name | convert failed: $(head -c 200 "$work/convert.err") | | | | | | |"; return; }
+  through_converter "$name" "$2" || return
   local out t_gap gap_iters gap_top summary ours iters top n m same
   out=$("$gapbs/pr" -sf "$file" -n "$reps" -i 100 -t 1e-6 -a 2>&1) || { echo "| $name | gapbs failed | | | | | | |"; return; }
   t_gap=$(awk '/Average Time/ {print $3 * 1000}' <<<"$out")
