@@ -98,6 +98,14 @@ cc_rows=""
 sssp_rows=""
 tc_rows=""
 bc_rows=""
+# kernel_ms KERNEL <<<SUMMARY: the time a graphrun summary gives, in ms: on
+# the GPU the device's time (the graph on it, as gapbs's is in memory), on
+# the CPU the one after KERNEL ("cc 0.0058 s").
+kernel_ms() {
+  if [ "$device" = cuda ]; then sed -n 's/.*on the device \([0-9.]*\) s.*/\1/p'
+  else sed -n "s/.*, $1 \([0-9.]*\) s.*/\1/p"; fi | awk '{print 1000 * $1}'
+}
+
 cc_row() {  # cc_row NAME FILE
   local name=$1 file=$2 grb=$work/g.grb
   "$bin" convert "$file" "$grb" --undirected --quiet 2>"$work/convert.err" ||
@@ -108,11 +116,7 @@ cc_row() {  # cc_row NAME FILE
   gap_count=$(awk '/There are/ {print $3}' <<<"$out")
   summary=$("$bin" cc "$grb" --threads "$threads" --device "$device" --trials "$reps" -o /dev/null 2>&1 >/dev/null) ||
     { echo "| $name | graphrun failed: $(tail -c 200 <<<"$summary") | | | | | |"; return; }
-  if [ "$device" = cuda ]; then  # the device's time: the graph on it, as gapbs's is in memory
-    ours=$(sed -n 's/.*on the device \([0-9.]*\) s.*/\1/p' <<<"$summary" | awk '{printf "%.2f", 1000 * $1}')
-  else
-    ours=$(sed -n 's/.*, cc \([0-9.]*\) s.*/\1/p' <<<"$summary" | awk '{printf "%.2f", 1000 * $1}')
-  fi
+  ours=$(kernel_ms cc <<<"$summary" | awk '{printf "%.2f", $1}')
   n=$(sed -n 's/^cc: \([0-9]*\) vertices, .*/\1/p' <<<"$summary")
   m=$(sed -n 's/.*(\([0-9]*\) stored entries).*/\1/p' <<<"$summary")
   count=$(sed -n 's/.*, \([0-9]*\) weak components.*/\1/p' <<<"$summary")
@@ -141,11 +145,7 @@ sssp_row() {  # sssp_row NAME FILE (unweighted; gapbs's converter adds the weigh
   summary=$("$bin" sssp "$grb" --source "$source" "${ours_delta[@]}" --threads "$threads" --device "$device" \
             --trials "$reps" -o /dev/null 2>&1 >/dev/null) ||
     { echo "| $name | graphrun failed: $(tail -c 200 <<<"$summary") | | | | | |"; return; }
-  if [ "$device" = cuda ]; then
-    ours=$(sed -n 's/.*on the device \([0-9.]*\) s.*/\1/p' <<<"$summary" | awk '{printf "%.2f", 1000 * $1}')
-  else
-    ours=$(sed -n 's/.*, sssp \([0-9.]*\) s.*/\1/p' <<<"$summary" | awk '{printf "%.2f", 1000 * $1}')
-  fi
+  ours=$(kernel_ms sssp <<<"$summary" | awk '{printf "%.2f", $1}')
   n=$(sed -n 's/^sssp: \([0-9]*\) vertices, .*/\1/p' <<<"$summary")
   m=$(sed -n 's/^sssp: [0-9]* vertices, \([0-9]*\) edges.*/\1/p' <<<"$summary")
   reached=$(sed -n 's/.*, reached \([0-9]*\),.*/\1/p' <<<"$summary")
@@ -163,11 +163,7 @@ tc_row() {  # tc_row NAME FILE
   gap_count=$(awk '$2 == "triangles" {print $1}' <<<"$out" | tail -1)
   summary=$("$bin" triangles "$grb" --threads "$threads" --device "$device" --trials "$reps" 2>&1 >/dev/null) ||
     { echo "| $name | graphrun failed: $(tail -c 200 <<<"$summary") | | | | | |"; return; }
-  if [ "$device" = cuda ]; then
-    ours=$(sed -n 's/.*on the device \([0-9.]*\) s.*/\1/p' <<<"$summary" | awk '{printf "%.2f", 1000 * $1}')
-  else
-    ours=$(sed -n 's/.*, triangles \([0-9.]*\) s.*/\1/p' <<<"$summary" | awk '{printf "%.2f", 1000 * $1}')
-  fi
+  ours=$(kernel_ms triangles <<<"$summary" | awk '{printf "%.2f", $1}')
   n=$(sed -n 's/^triangles: \([0-9]*\) vertices, .*/\1/p' <<<"$summary")
   m=$(sed -n 's/.*, \([0-9]*\) undirected edges (.*/\1/p' <<<"$summary")
   count=$(sed -n 's/.*, \([0-9]*\) triangles, .*/\1/p' <<<"$summary")
@@ -188,11 +184,7 @@ bc_row() {  # bc_row NAME FILE (through gapbs's converter, so both number the ve
   summary=$("$bin" bc "$grb" --source "$source" --threads "$threads" --device "$device" --trials "$reps" \
             -o /dev/null 2>&1 >/dev/null) ||
     { echo "| $name | graphrun failed: $(tail -c 200 <<<"$summary") | | | | | | |"; return; }
-  if [ "$device" = cuda ]; then
-    ours=$(sed -n 's/.*on the device \([0-9.]*\) s.*/\1/p' <<<"$summary" | awk '{printf "%.2f", 1000 * $1}')
-  else
-    ours=$(sed -n 's/.*, bc \([0-9.]*\) s.*/\1/p' <<<"$summary" | awk '{printf "%.2f", 1000 * $1}')
-  fi
+  ours=$(kernel_ms bc <<<"$summary" | awk '{printf "%.2f", $1}')
   n=$(sed -n 's/^bc: \([0-9]*\) vertices, .*/\1/p' <<<"$summary")
   m=$(sed -n 's/.*(\([0-9]*\) stored entries).*/\1/p' <<<"$summary")
   top=$(sed -n 's/.*, highest \([^ ]*\) (.*/\1/p' <<<"$summary")
@@ -210,16 +202,15 @@ through_converter() {
     { echo "| $1 | convert failed: $(head -c 200 "$work/convert.err") | | | | | | |"; return 1; }
 }
 
-# mean_of_runs R CMD...: CMD run R times; the mean of the seconds each
-# summary gives (on the device for cuda, else after KERNEL), in ms.
+# mean_of_runs R KERNEL CMD...: CMD run R times; the mean of the times
+# each summary gives (kernel_ms KERNEL), in ms.
 mean_of_runs() {
   local reps=$1 kernel=$2; shift 2
   local i summary
   for ((i = 0; i < reps; i++)); do
     summary=$("$@" 2>&1 >/dev/null) || return 1
-    if [ "$device" = cuda ]; then sed -n 's/.*on the device \([0-9.]*\) s.*/\1/p' <<<"$summary"
-    else sed -n "s/.*, $kernel \([0-9.]*\) s.*/\1/p" <<<"$summary"; fi
-  done | awk '{s += $1; n++} END {if (n) printf "%.2f", 1000 * s / n}'
+    kernel_ms "$kernel" <<<"$summary"
+  done | awk '{s += $1; n++} END {if (n) printf "%.2f", s / n}'
 }
 
 bfs_row() {  # bfs_row NAME FILE (through gapbs's converter, so both number the vertices alike)
@@ -231,6 +222,7 @@ bfs_row() {  # bfs_row NAME FILE (through gapbs's converter, so both number the 
   t_gap=$(awk '/Average Time/ {print $3 * 1000}' <<<"$out")
   # Its step log: every td/bu line counts the vertices that step reached.
   gap_reached=$("$gapbs/bfs" -sf "$file" -n 1 -r "$source" -l 2>&1 | awk '$1 == "td" || $1 == "bu" {s += $2} END {print s + 1}')
+  # One run for the summary's counts (and to warm up), R more for the time.
   summary=$("$bin" bfs "$grb" --source "$source" --threads "$threads" --device "$device" -o /dev/null 2>&1 >/dev/null) ||
     { echo "| $name | graphrun failed: $(tail -c 200 <<<"$summary") | | | | | | |"; return; }
   ours=$(mean_of_runs "$reps" bfs "$bin" bfs "$grb" --source "$source" --threads "$threads" --device "$device" -o /dev/null)
@@ -249,6 +241,7 @@ pr_row() {  # pr_row NAME FILE
   t_gap=$(awk '/Average Time/ {print $3 * 1000}' <<<"$out")
   gap_top=$(grep -E '^[0-9]+:[0-9.e+-]+$' <<<"$out" | head -1 | cut -d: -f1)
   gap_iters=$("$gapbs/pr" -sf "$file" -n 1 -i 100 -t 1e-6 -l 2>&1 | awk 'NF == 2 && $1 ~ /^[0-9]+$/ {n++} END {print n}')
+  # One run for the top vertex and the counts (and to warm up), R more for the time.
   summary=$("$bin" pagerank "$grb" --tol 1e-6 --max-iter 100 -k 1 --threads "$threads" --device "$device" 2>&1) ||
     { echo "| $name | graphrun failed: $(tail -c 200 <<<"$summary") | | | | | | |"; return; }
   ours=$(mean_of_runs "$reps" rank "$bin" pagerank "$grb" --tol 1e-6 --max-iter 100 -k 0 --threads "$threads" --device "$device")
