@@ -1,5 +1,6 @@
 // graphrun bc: betweenness centrality (algorithms/betweenness.hpp).
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -90,7 +91,8 @@ Command add_bc(CLI::App& root) {
   sub->add_option("--sources,-k", args->sources,
                   "Estimate from K sources drawn at random (0: every vertex, exact); scores\n"
                   "are scaled by n / K, as NetworkX's betweenness_centrality(k=K)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(int_in(0, std::numeric_limits<long long>::max(),
+                     "a number of sources >= 0 (0: every vertex)"))
       ->type_name("K");
   sub->add_option("--seed", args->seed, "Seed of the sample of --sources")
       ->capture_default_str()

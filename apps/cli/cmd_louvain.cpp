@@ -1,5 +1,6 @@
 // graphrun louvain: communities by modularity (algorithms/louvain.hpp).
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -92,7 +93,7 @@ Command add_louvain(CLI::App& root) {
                   "(--threads), where a GPU sweep's fixed cost outweighs its speed; 0 puts every\n"
                   "level on the GPU. Default: 65536 per thread. The communities are the same\n"
                   "either way")
-      ->check(CLI::NonNegativeNumber)
+      ->check(int_in(0, std::numeric_limits<long long>::max(), "a number of entries >= 0"))
       ->type_name("N");
   add_trials_option(*sub, args->trials);
   sub->add_option("--output,-o", args->output, "Write the result to OUT instead of stdout")
