@@ -133,8 +133,8 @@ if [ "$sanitize" = 1 ] && command -v compute-sanitizer >/dev/null; then
   # the runs side by side and beside the plain GPU test run: memcheck on every GPU test binary; racecheck on
   # those whose kernels share memory between threads (SpMV tiles and carries,
   # SpGEMM hash tables, PageRank's block reductions, MCL's segmented sort, row statistics'
-  # shared histogram, BFS's block scans in
-  # its device-side level loop). Each run is capped at
+  # shared histogram, the block scans of the device-side loops of BFS, SSSP
+  # and betweenness). Each run is capped at
   # SANITIZER_LIMIT seconds; a cap reached reads FAIL (124).
   san_limit=${SANITIZER_LIMIT:-450}
   shards=${SANITIZER_SHARDS:-1}
@@ -179,7 +179,8 @@ if [ "$sanitize" = 1 ] && command -v compute-sanitizer >/dev/null; then
     [ -z "$racecheck_only" ] || [[ "$name" =~ $racecheck_only ]] || continue
     case "$name" in
       test_cuda_spmv | test_cuda_spgemm | test_cuda_pagerank | test_cuda_mcl | test_cuda_contract | \
-      test_cuda_deterministic | test_cuda_device_memory | test_cuda_bfs | test_cuda_row_stats)
+      test_cuda_deterministic | test_cuda_device_memory | test_cuda_bfs | test_cuda_row_stats | \
+      test_cuda_sssp | test_cuda_betweenness)
         sanitize racecheck "$t" ;;
     esac
   done

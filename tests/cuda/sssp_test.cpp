@@ -9,7 +9,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -128,6 +130,84 @@ TEST_F(CudaSssp, CallbackSeesEveryBucketAndStops) {
     EXPECT_EQ(r.iterations, 10);
     EXPECT_EQ(r.distance[5], 5);
     EXPECT_TRUE(std::isinf(r.distance[49]));
+  }
+}
+
+// A search that leaves the device-side loop and comes back: a chain from
+// the source (thin steps, on the device), a hub of more edges than the loop
+// takes, a fan of 100,000 vertices (a near queue fatter than the loop's
+// grid: steps on the host), a second fan as wide, then a long chain off it
+// (thin again), with weights 1..255 so that buckets split the far pile on
+// both sides. The distances are Dijkstra's, and the loop ends the same
+// buckets as the host's steps alone (a callback keeps the search there).
+TEST_F(CudaSssp, DeviceLoopLeavesAndResumesLarge) {
+  const vertex_t chain = 100, fan = 100'000, tail = 3000;
+  const vertex_t hub = chain, first = hub + 1, second = first + fan, end = second + fan;
+  const vertex_t n = end + tail;
+  std::vector<vertex_t> row, col;
+  std::vector<double> val;
+  std::uint64_t state = 12345;
+  const auto weight = [&] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<double>(1 + (state >> 33) % 255);
+  };
+  const auto add = [&](vertex_t u, vertex_t v) {
+    const double w = weight();
+    row.insert(row.end(), {u, v});
+    col.insert(col.end(), {v, u});
+    val.insert(val.end(), {w, w});
+  };
+  for (vertex_t v = 0; v < chain; ++v) add(v, v + 1);  // 0 .. hub
+  for (vertex_t i = 0; i < fan; ++i) {
+    add(hub, first + i);
+    add(first + i, second + i);
+  }
+  add(second + fan / 2, end);
+  for (vertex_t v = end; v + 1 < n; ++v) add(v, v + 1);
+  Coo<double> coo;
+  coo.n_rows = coo.n_cols = n;
+  coo.row = std::move(row);
+  coo.col = std::move(col);
+  coo.val = std::move(val);
+  const Graph g(Csr<double>::from_coo(coo), {}, false, true);
+  const std::vector<double> want = test::boost_dijkstra(g, 0);
+  for (double delta : {0.0, 1.0, 300.0}) {
+    SsspOptions o;
+    o.delta = delta;
+    const SsspResult looped = sssp(gpu_, g, 0, o);
+    ASSERT_EQ(looped.distance, want) << "delta " << delta;
+    EXPECT_TRUE(looped.complete);
+    o.on_iteration = [](const IterationInfo&) { return true; };
+    const SsspResult stepped = sssp(gpu_, g, 0, o);
+    ASSERT_EQ(stepped.distance, want) << "delta " << delta;
+    EXPECT_EQ(looped.iterations, stepped.iterations) << "delta " << delta;
+    EXPECT_GT(looped.iterations, 1) << "delta " << delta;
+  }
+}
+
+// A 5-point grid, thousands of thin buckets deep (the loop's case), with
+// random weights: Dijkstra's distances, the host's buckets.
+TEST_F(CudaSssp, GridAsDijkstraLarge) {
+  const Graph grid = test::grid_graph(300, 300);
+  std::vector<double> w(grid.adj().col_idx().size());
+  const Csr<double>& a = grid.adj();
+  for (vertex_t u = 0; u < a.n_rows(); ++u)
+    for (offset_t k = a.row_ptr()[u]; k < a.row_ptr()[u + 1]; ++k) {
+      const vertex_t v = a.col_idx()[k];
+      const auto lo = static_cast<std::uint64_t>(std::min(u, v)),
+                 hi = static_cast<std::uint64_t>(std::max(u, v));
+      w[static_cast<std::size_t>(k)] =
+          static_cast<double>(1 + (lo * 2654435761ULL + hi * 40503ULL) % 255);  // symmetric
+    }
+  const Graph g(Csr<double>(a.n_rows(), a.n_cols(), a.row_ptr(), a.col_idx(), w), {}, false, true);
+  const std::vector<double> want = test::boost_dijkstra(g, 0);
+  for (double delta : {0.0, 2.0}) {
+    SsspOptions o;
+    o.delta = delta;
+    const SsspResult looped = sssp(gpu_, g, 0, o);
+    ASSERT_EQ(looped.distance, want) << "delta " << delta;
+    o.on_iteration = [](const IterationInfo&) { return true; };
+    EXPECT_EQ(looped.iterations, sssp(gpu_, g, 0, o).iterations) << "delta " << delta;
   }
 }
 

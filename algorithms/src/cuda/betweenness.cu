@@ -234,19 +234,12 @@ BetweennessSums CudaSteps::betweenness(Context& ctx, const Graph& g,
   DeviceArray<FrontierCounts> counts(1);
   Pinned<FrontierCounts> host_counts(1);
   cuda::PushScratch scratch(n);
-  // The device-side loops: two blocks per SM (a quick grid barrier, enough
-  // to hide the gathers' latency on thin levels), the counters' ring, the
-  // levels' bounds for the sweep back.
-  const auto loop_blocks = [](const void* kernel) {
-    int per_sm = 0;
-    GRAPHRUN_CUDA_CHECK(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_size, 0));
-    if (per_sm < 1)
-      throw DeviceError("betweenness: a device-side level loop does not fit on an SM");
-    return static_cast<unsigned>(multiprocessors() * std::min(per_sm, 2));
-  };
-  const unsigned forward_blocks = loop_blocks(reinterpret_cast<const void*>(forward_loop));
-  const unsigned backward_blocks = loop_blocks(reinterpret_cast<const void*>(backward_loop));
+  // The device-side loops (device_util.cuh: two blocks per SM), the
+  // counters' ring, the levels' bounds for the sweep back.
+  const unsigned forward_blocks =
+      cooperative_blocks(reinterpret_cast<const void*>(forward_loop), block_size, "betweenness");
+  const unsigned backward_blocks =
+      cooperative_blocks(reinterpret_cast<const void*>(backward_loop), block_size, "betweenness");
   DeviceArray<FrontierCounts> ring(std::size_t{kLoopLevels} + 1);
   Pinned<FrontierCounts> host_ring(std::size_t{kLoopLevels} + 1);
   DeviceArray<int> levels_run(1);

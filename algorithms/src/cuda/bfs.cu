@@ -313,15 +313,9 @@ class GpuBfs {
   // then the same bookkeeping as a step at a time, from the counters' ring.
   // Returns the levels done.
   int level_loop(std::int32_t depth, BfsLevels& r, BfsResult& res) {
-    if (loop_blocks_ == 0) {
-      int per_sm = 0;
-      GRAPHRUN_CUDA_CHECK(
-          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, level_loop_kernel, kBlock, 0));
-      if (per_sm < 1) throw DeviceError("bfs: the device-side level loop does not fit on an SM");
-      // Two blocks per SM: enough to hide the gathers' latency on the
-      // frontiers this loop takes, few enough for a quick grid barrier.
-      loop_blocks_ = static_cast<unsigned>(multiprocessors() * std::min(per_sm, 2));
-    }
+    if (loop_blocks_ == 0)
+      loop_blocks_ =
+          cooperative_blocks(reinterpret_cast<const void*>(level_loop_kernel), kBlock, "bfs");
     StepStats start{};
     start.vertices = static_cast<unsigned long long>(r.n_f);
     start.edges = static_cast<unsigned long long>(r.m_f);

@@ -104,4 +104,17 @@ inline unsigned grid_for(long long work, int block, int per_sm = 8) {
 
 inline void check_launch() { GRAPHRUN_CUDA_CHECK(cudaGetLastError()); }
 
+// Blocks for a persistent cooperative kernel (a device-side level loop, one
+// grid-wide barrier per level): two per SM, enough to hide the gathers'
+// latency on the thin frontiers such a loop takes and few enough for a
+// quick barrier; fewer where the kernel's resources allow only one.
+// DeviceError naming `algorithm` where not even one block fits on an SM.
+inline unsigned cooperative_blocks(const void* kernel, int block, const char* algorithm) {
+  int per_sm = 0;
+  GRAPHRUN_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, 0));
+  if (per_sm < 1)
+    throw DeviceError(std::string(algorithm) + ": a device-side level loop does not fit on an SM");
+  return static_cast<unsigned>(multiprocessors() * (per_sm < 2 ? per_sm : 2));
+}
+
 }  // namespace graphrun::detail
