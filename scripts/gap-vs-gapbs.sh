@@ -18,9 +18,8 @@
 # degree 16), written out by its converter. Every graph is taken as
 # undirected (gapbs -s, graphrun --undirected). Kernels (--kernel, default
 # all): bfs (direction-optimizing on both sides, from the first edge's tail;
-# graphrun has no --trials here, so it runs R times and its summaries'
-# times are averaged; the check is the number of vertices reached, gapbs's
-# from its -l step counts), pr (PageRank to an L1 change below 1e-6,
+# the check is the number of vertices reached, gapbs's from its -l step
+# counts), pr (PageRank to an L1 change below 1e-6,
 # damping 0.85, at most 100 iterations: gapbs's Gauss-Seidel pull in float,
 # graphrun's Jacobi iteration in double, so the iteration counts differ
 # and are shown; the check is the top vertex), cc (weak components; gapbs's cc is Afforest, as graphrun's) and sssp
@@ -222,10 +221,10 @@ bfs_row() {  # bfs_row NAME FILE (through gapbs's converter, so both number the 
   t_gap=$(awk '/Average Time/ {print $3 * 1000}' <<<"$out")
   # Its step log: every td/bu line counts the vertices that step reached.
   gap_reached=$("$gapbs/bfs" -sf "$file" -n 1 -r "$source" -l 2>&1 | awk '$1 == "td" || $1 == "bu" {s += $2} END {print s + 1}')
-  # One run for the summary's counts (and to warm up), R more for the time.
-  summary=$("$bin" bfs "$grb" --source "$source" --threads "$threads" --device "$device" -o /dev/null 2>&1 >/dev/null) ||
+  # The mean of R searches in one process, as gapbs's -n.
+  summary=$("$bin" bfs "$grb" --source "$source" --threads "$threads" --device "$device" --trials "$reps" -o /dev/null 2>&1 >/dev/null) ||
     { echo "| $name | graphrun failed: $(tail -c 200 <<<"$summary") | | | | | | |"; return; }
-  ours=$(mean_of_runs "$reps" bfs "$bin" bfs "$grb" --source "$source" --threads "$threads" --device "$device" -o /dev/null)
+  ours=$(kernel_ms bfs <<<"$summary" | awk '{printf "%.2f", $1}')
   n=$(sed -n 's/^bfs: \([0-9]*\) vertices, .*/\1/p' <<<"$summary")
   m=$(sed -n 's/.*(\([0-9]*\) stored entries).*/\1/p' <<<"$summary")
   reached=$(sed -n 's/.*, reached \([0-9]*\),.*/\1/p' <<<"$summary")

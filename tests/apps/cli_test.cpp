@@ -192,7 +192,18 @@ TEST_F(CliTest, BfsUnknownSourceIsAnError) {
   EXPECT_EQ(r.status, 2) << describe(r);
   EXPECT_NE(r.err.find("graphrun: error:"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("source vertex 77 does not occur in p.txt"), std::string::npos) << r.err;
+  const Result trials = run("bfs p.txt --source 1 --trials 0 --output levels.tsv");
+  EXPECT_EQ(trials.status, 2) << describe(trials);
   EXPECT_EQ(work_files(), (std::set<std::string>{"p.txt"}));
+}
+
+// --trials: the same levels, the summary's time the mean of the searches.
+TEST_F(CliTest, BfsTrialsGiveTheSameLevels) {
+  write("p.txt", "1 2\n2 3\n3 4\n9 8\n");
+  const Result r = run("bfs p.txt --source 1 --trials 3");
+  ASSERT_EQ(r.status, 0) << describe(r);
+  EXPECT_EQ(r.out, "1\t0\n2\t1\n3\t2\n4\t3\n8\t-1\n9\t-1\n");
+  EXPECT_NE(r.err.find("(mean of 3)"), std::string::npos) << r.err;
 }
 
 // ---------------------------------------------------------------- cc
