@@ -104,6 +104,36 @@ TEST_F(CudaTriangles, CliqueWithRepeatsAndLoops) {
   expect_same(g, "clique");
 }
 
+// A grid with one diagonal in every cell, undirected: flat degrees, so the
+// count runs on the graph's own ids (no renumbering); two triangles a cell,
+// and a vertex's count is the number of cells' triangles it is a corner of.
+TEST_F(CudaTriangles, TriangulatedGridOnItsOwnIds) {
+  const vertex_t side = 150, n = side * side;
+  std::vector<vertex_t> row, col;
+  const auto add = [&](vertex_t u, vertex_t v) {
+    row.insert(row.end(), {u, v});
+    col.insert(col.end(), {v, u});
+  };
+  for (vertex_t r = 0; r < side; ++r)
+    for (vertex_t c = 0; c < side; ++c) {
+      const vertex_t v = r * side + c;
+      if (c + 1 < side) add(v, v + 1);
+      if (r + 1 < side) add(v, v + side);
+      if (r + 1 < side && c + 1 < side) add(v, v + side + 1);
+    }
+  Coo<double> coo;
+  coo.n_rows = coo.n_cols = n;
+  coo.row = std::move(row);
+  coo.col = std::move(col);
+  const Graph g(Csr<double>::from_coo(coo), {}, false, false);
+  const TriangleResult r = triangles(gpu_, g);
+  EXPECT_EQ(r.total, 2ull * (side - 1) * (side - 1));
+  EXPECT_EQ(r.per_vertex[0], 2u);         // the corner of the cell's two triangles
+  EXPECT_EQ(r.per_vertex[side + 1], 6u);  // an inner vertex: six around it
+  EXPECT_EQ(r.per_vertex[side - 1], 1u);  // the other corner: one
+  expect_same(g, "triangulated grid");
+}
+
 TEST_F(CudaTriangles, ShippedAndSharedGraphsLarge) {
   int checked = 0;
   for (bool undirected : {false, true})
