@@ -83,20 +83,25 @@ __global__ void by_vertex(const unsigned long long* by_rank, const vertex_t* ran
     out[v] = by_rank[rank[v]];
 }
 
-// Thread e: |L(v,:) ∩ L(w,:)| for L's entry e = (v, w), as the CPU merges it.
-template <bool PerVertex>
-__global__ void count_triangles(const Key* edges, offset_t m, const offset_t* row_ptr,
-                                const vertex_t* col_idx, unsigned long long* total,
-                                unsigned long long* through) {
+// Thread e: |L(v,:) ∩ L(w,:)| for L's entry e = (v, w), as the CPU merges
+// it. Renumbered: the entries are the sorted keys `edges` (tail, head by
+// rank); otherwise L's entry e is (row[e], col_idx[e]) on the graph's ids.
+template <bool PerVertex, bool Renumbered>
+__global__ void count_triangles(const Key* edges, const vertex_t* row, offset_t m,
+                                const offset_t* row_ptr, const vertex_t* col_idx,
+                                unsigned long long* total, unsigned long long* through) {
   using Reduce = cub::BlockReduce<unsigned long long, block_size>;
   __shared__ typename Reduce::TempStorage scratch;
   unsigned long long found = 0;
   for (offset_t e = blockIdx.x * static_cast<offset_t>(blockDim.x) + threadIdx.x; e < m;
        e += static_cast<offset_t>(gridDim.x) * blockDim.x) {
-    const vertex_t v = key_tail(edges[e]), w = key_head(edges[e]);
-    // L's rows are sorted and edges[e] is L's entry e, so v's row past w
-    // starts at e + 1: what comes before it is <= w, and w's row is all > w.
-    const vertex_t* a = col_idx + e + 1;
+    const vertex_t v = Renumbered ? key_tail(edges[e]) : row[e];
+    const vertex_t w = Renumbered ? key_head(edges[e]) : col_idx[e];
+    // Renumbered, L's rows are sorted by rank and edges[e] is L's entry e,
+    // so v's row past w starts at e + 1: what comes before it is <= w, and
+    // w's row is all > w. On the graph's ids the orientation is not the
+    // ids' order: both rows are read whole.
+    const vertex_t* a = col_idx + (Renumbered ? e + 1 : row_ptr[v]);
     const vertex_t* a_end = col_idx + row_ptr[v + 1];
     const vertex_t* b = col_idx + row_ptr[w];
     const vertex_t* b_end = col_idx + row_ptr[w + 1];
@@ -119,6 +124,21 @@ __global__ void count_triangles(const Key* edges, offset_t m, const offset_t* ro
   }
   const unsigned long long block_total = Reduce(scratch).Sum(found);
   if (threadIdx.x == 0 && block_total > 0) atomicAdd(total, block_total);
+}
+
+// The count over L's m entries; the triangles through each vertex too
+// where `through` is not nullptr.
+template <bool Renumbered>
+void count(const Key* edges, const vertex_t* row, offset_t m, const offset_t* row_ptr,
+           const vertex_t* col_idx, unsigned long long* total, unsigned long long* through) {
+  const unsigned grid = grid_for(m, block_size);
+  if (through)
+    count_triangles<true, Renumbered>
+        <<<grid, block_size>>>(edges, row, m, row_ptr, col_idx, total, through);
+  else
+    count_triangles<false, Renumbered>
+        <<<grid, block_size>>>(edges, row, m, row_ptr, col_idx, total, nullptr);
+  check_launch();
 }
 
 // ---- Without renumbering --------------------------------------------------
@@ -179,42 +199,6 @@ __global__ void oriented_rows(const offset_t* row_ptr, const vertex_t* col_idx,
   }
 }
 
-// Thread e: |L(v,:) ∩ L(w,:)| for L's entry e = (v, w), both rows whole.
-template <bool PerVertex>
-__global__ void count_unnumbered(const vertex_t* row, const offset_t* row_ptr,
-                                 const vertex_t* col_idx, offset_t m, unsigned long long* total,
-                                 unsigned long long* through) {
-  using Reduce = cub::BlockReduce<unsigned long long, block_size>;
-  __shared__ typename Reduce::TempStorage scratch;
-  unsigned long long found = 0;
-  for (offset_t e = blockIdx.x * static_cast<offset_t>(blockDim.x) + threadIdx.x; e < m;
-       e += static_cast<offset_t>(gridDim.x) * blockDim.x) {
-    const vertex_t v = row[e], w = col_idx[e];
-    const vertex_t* a = col_idx + row_ptr[v];
-    const vertex_t* a_end = col_idx + row_ptr[v + 1];
-    const vertex_t* b = col_idx + row_ptr[w];
-    const vertex_t* b_end = col_idx + row_ptr[w + 1];
-    unsigned long long common = 0;
-    while (a < a_end && b < b_end) {
-      const vertex_t x = *a, y = *b;
-      if (x == y) {
-        ++common;
-        if constexpr (PerVertex) atomicAdd(through + x, 1ULL);
-      }
-      a += x <= y;
-      b += y <= x;
-    }
-    if constexpr (PerVertex)
-      if (common > 0) {
-        atomicAdd(through + v, common);
-        atomicAdd(through + w, common);
-      }
-    found += common;
-  }
-  const unsigned long long block_total = Reduce(scratch).Sum(found);
-  if (threadIdx.x == 0 && block_total > 0) atomicAdd(total, block_total);
-}
-
 // The GAP reference's WorthRelabelling: 10 or more edges per vertex and,
 // over up to 1000 vertices spread evenly, a mean above 1.3 times the median.
 bool worth_renumbering(const DeviceArray<vertex_t>& degree, vertex_t n, offset_t entries) {
@@ -259,14 +243,8 @@ void count_without_renumbering(const DeviceCsr<double>& a, const DeviceArray<ver
                                                degree.data(), n, row_ptr.data(), col_idx.data(),
                                                row.data());
     check_launch();
-    const unsigned grid = grid_for(m, block_size);
-    if (options.per_vertex)
-      count_unnumbered<true><<<grid, block_size>>>(row.data(), row_ptr.data(), col_idx.data(), m,
-                                                   total.data(), through.data());
-    else
-      count_unnumbered<false><<<grid, block_size>>>(row.data(), row_ptr.data(), col_idx.data(), m,
-                                                    total.data(), nullptr);
-    check_launch();
+    count<false>(nullptr, row.data(), m, row_ptr.data(), col_idx.data(), total.data(),
+                 options.per_vertex ? through.data() : nullptr);
   }
   GRAPHRUN_CUDA_CHECK(cudaMemcpy(&r.total, total.data(), sizeof r.total, cudaMemcpyDeviceToHost));
   r.compute_seconds = t.seconds();
@@ -349,13 +327,8 @@ TriangleCounts CudaSteps::triangles(Context& ctx, const Graph& g, const Triangle
       return cub::DeviceScan::ExclusiveSum(p, bytes, row_ptr.data(), row_ptr.data(), n + 1);
     });
     key_heads(edges.data(), m, col_idx.data());
-    if (options.per_vertex)
-      count_triangles<true><<<grid, block_size>>>(edges.data(), m, row_ptr.data(), col_idx.data(),
-                                                  total.data(), through.data());
-    else
-      count_triangles<false><<<grid, block_size>>>(edges.data(), m, row_ptr.data(), col_idx.data(),
-                                                   total.data(), nullptr);
-    check_launch();
+    count<true>(edges.data(), nullptr, m, row_ptr.data(), col_idx.data(), total.data(),
+                options.per_vertex ? through.data() : nullptr);
   }
   GRAPHRUN_CUDA_CHECK(cudaMemcpy(&r.total, total.data(), sizeof r.total, cudaMemcpyDeviceToHost));
   r.compute_seconds = t.seconds();
