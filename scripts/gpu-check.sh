@@ -12,7 +12,8 @@
 #                  (e.g. '^test_cuda_spmv$'), skipping the full CPU suite
 #   SANITIZE_ONLY=REGEX  compute-sanitizer only the GPU test executables matching
 #                  it (the others still run, without the tools); SANITIZER_LIMIT=S caps each;
-#                  MEMCHECK_ONLY / RACECHECK_ONLY narrow one tool alone (default SANITIZE_ONLY);
+#                  MEMCHECK_ONLY / RACECHECK_ONLY narrow one tool alone (default SANITIZE_ONLY;
+#                  racecheck's default list is the binaries below, RACECHECK_ONLY takes any);
 #                  SANITIZER_SHARDS=K splits each executable's tests into K runs side by side
 #                  (GoogleTest's sharding), each capped on its own; SANITIZER_FILTER=PATTERNS
 #                  runs only the tests matching these GoogleTest patterns under the tools
@@ -133,8 +134,9 @@ if [ "$sanitize" = 1 ] && command -v compute-sanitizer >/dev/null; then
   # the runs side by side and beside the plain GPU test run: memcheck on every GPU test binary; racecheck on
   # those whose kernels share memory between threads (SpMV tiles and carries,
   # SpGEMM hash tables, PageRank's block reductions, MCL's segmented sort, row statistics'
-  # shared histogram, the block scans of the device-side loops of BFS, SSSP
-  # and betweenness). Each run is capped at
+  # shared histogram, BFS's block scans in its device-side level loop, which
+  # SSSP's and betweenness's loops share; RACECHECK_ONLY names any binary,
+  # those two included). Each run is capped at
   # SANITIZER_LIMIT seconds; a cap reached reads FAIL (124).
   san_limit=${SANITIZER_LIMIT:-450}
   shards=${SANITIZER_SHARDS:-1}
@@ -176,11 +178,14 @@ if [ "$sanitize" = 1 ] && command -v compute-sanitizer >/dev/null; then
     if [ -z "$memcheck_only" ] || [[ "$name" =~ $memcheck_only ]]; then
       sanitize memcheck "$t" --leak-check full
     fi
+    if [ -n "${RACECHECK_ONLY:-}" ]; then
+      [[ "$name" =~ $RACECHECK_ONLY ]] && sanitize racecheck "$t"
+      continue
+    fi
     [ -z "$racecheck_only" ] || [[ "$name" =~ $racecheck_only ]] || continue
     case "$name" in
       test_cuda_spmv | test_cuda_spgemm | test_cuda_pagerank | test_cuda_mcl | test_cuda_contract | \
-      test_cuda_deterministic | test_cuda_device_memory | test_cuda_bfs | test_cuda_row_stats | \
-      test_cuda_sssp | test_cuda_betweenness)
+      test_cuda_deterministic | test_cuda_device_memory | test_cuda_bfs | test_cuda_row_stats)
         sanitize racecheck "$t" ;;
     esac
   done
