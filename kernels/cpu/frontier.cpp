@@ -6,25 +6,48 @@
 
 namespace graphrun::cpu {
 
-void queue_to_bitmap(std::span<const vertex_t> queue, std::uint8_t* bitmap, vertex_t n) {
-  std::fill(bitmap, bitmap + n, std::uint8_t{0});
-  for (vertex_t v : queue) bitmap[v] = 1;
+void queue_to_bitmap(std::span<const vertex_t> queue, std::uint8_t* bitmap, vertex_t n,
+                     int threads) {
+  const auto nq = static_cast<std::ptrdiff_t>(queue.size());
+  if (threads <= 1 || n + nq < cpu_min_parallel_work) {
+    std::fill(bitmap, bitmap + n, std::uint8_t{0});
+    for (vertex_t v : queue) bitmap[v] = 1;
+    return;
+  }
+  // Cleared, then set (the queue's vertices are distinct: no two threads
+  // write one byte), a barrier between.
+#pragma omp parallel num_threads(threads)
+  {
+#pragma omp for schedule(static)
+    for (vertex_t v = 0; v < n; ++v) bitmap[v] = 0;
+#pragma omp for schedule(static)
+    for (std::ptrdiff_t i = 0; i < nq; ++i) bitmap[queue[static_cast<std::size_t>(i)]] = 1;
+  }
 }
 
 void bitmap_to_queue(const std::uint8_t* bitmap, vertex_t n, std::vector<vertex_t>& queue,
                      int threads) {
   queue.clear();
-  // Static blocks, concatenated in thread order: increasing vertices.
+  // Static blocks, each thread's found vertices copied to their place in
+  // thread order: increasing vertices.
   PerThread<std::vector<vertex_t>> local(threads);
+  std::vector<std::size_t> at(static_cast<std::size_t>(local.size()) + 1, 0);
 #pragma omp parallel num_threads(threads)
   {
-    std::vector<vertex_t>& mine = local[omp_get_thread_num()];
+    const int t = omp_get_thread_num();
+    std::vector<vertex_t>& mine = local[t];
 #pragma omp for schedule(static)
     for (vertex_t v = 0; v < n; ++v)
       if (bitmap[v] != 0) mine.push_back(v);
+    at[static_cast<std::size_t>(t) + 1] = mine.size();
+#pragma omp barrier
+#pragma omp single
+    {
+      for (std::size_t i = 1; i < at.size(); ++i) at[i] += at[i - 1];
+      queue.resize(at.back());
+    }
+    std::copy(mine.begin(), mine.end(), queue.begin() + static_cast<std::ptrdiff_t>(at[t]));
   }
-  for (int t = 0; t < local.size(); ++t)
-    queue.insert(queue.end(), local[t].begin(), local[t].end());
 }
 
 }  // namespace graphrun::cpu

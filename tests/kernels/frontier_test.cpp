@@ -283,7 +283,7 @@ TEST(FrontierConversions, QueueAndBitmapRoundTrip) {
         for (std::size_t i = shuffled.size(); i > 1; --i)
           std::swap(shuffled[i - 1], shuffled[rng.below(static_cast<std::int64_t>(i))]);
         std::vector<std::uint8_t> bitmap(n, 9);  // every byte is written
-        cpu::queue_to_bitmap(shuffled, bitmap.data(), n);
+        cpu::queue_to_bitmap(shuffled, bitmap.data(), n, threads);
         for (vertex_t v = 0; v < n; ++v)
           ASSERT_EQ(bitmap[v], std::binary_search(queue.begin(), queue.end(), v) ? 1 : 0);
         std::vector<vertex_t> back{42};

@@ -100,7 +100,7 @@ class CpuBfs {
       front_.resize(n_);
       next_.resize(n_);
     }
-    cpu::queue_to_bitmap(queue_, front_.data(), n_);
+    cpu::queue_to_bitmap(queue_, front_.data(), n_, threads_);
     queue_.clear();
   }
 

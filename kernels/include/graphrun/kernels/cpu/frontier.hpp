@@ -132,8 +132,9 @@ FrontierCounts advance_pull(const CsrView<T>& at, const offset_t* out_row_ptr, c
   return c;
 }
 
-// bitmap[0, n) = 1 on the queue's vertices, 0 elsewhere.
-void queue_to_bitmap(std::span<const vertex_t> queue, std::uint8_t* bitmap, vertex_t n);
+// bitmap[0, n) = 1 on the queue's vertices (distinct), 0 elsewhere.
+void queue_to_bitmap(std::span<const vertex_t> queue, std::uint8_t* bitmap, vertex_t n,
+                     int threads);
 
 // queue = the vertices v < n with bitmap[v] != 0, in increasing order.
 void bitmap_to_queue(const std::uint8_t* bitmap, vertex_t n, std::vector<vertex_t>& queue,
