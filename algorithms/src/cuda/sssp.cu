@@ -36,12 +36,10 @@
 #include <cuda_runtime.h>
 #include <math_constants.h>
 
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <limits>
-#include <utility>
+#include <optional>
 #include <vector>
 
 #include "../iteration_report.hpp"
