@@ -190,7 +190,7 @@ TEST_F(CudaFrontier, ConversionsMatchTheHost) {
       for (vertex_t v = 0; v < n; ++v)
         if (rng.coin(share)) queue.push_back(v);
       std::vector<std::uint8_t> want(n);
-      cpu::queue_to_bitmap(queue, want.data(), n);
+      cpu::queue_to_bitmap(queue, want.data(), n, 2);
       const std::string where = "n " + std::to_string(n) + " share " + std::to_string(share);
 
       const DeviceArray<vertex_t> dqueue{std::span<const vertex_t>(queue)};
