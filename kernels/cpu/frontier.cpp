@@ -28,25 +28,15 @@ void queue_to_bitmap(std::span<const vertex_t> queue, std::uint8_t* bitmap, vert
 void bitmap_to_queue(const std::uint8_t* bitmap, vertex_t n, std::vector<vertex_t>& queue,
                      int threads) {
   queue.clear();
-  // Static blocks, each thread's found vertices copied to their place in
-  // thread order: increasing vertices.
-  PerThread<std::vector<vertex_t>> local(threads);
-  std::vector<std::size_t> at(static_cast<std::size_t>(local.size()) + 1, 0);
+  // Static blocks joined in thread order: increasing vertices.
+  ThreadLists lists(threads);
 #pragma omp parallel num_threads(threads)
   {
-    const int t = omp_get_thread_num();
-    std::vector<vertex_t>& mine = local[t];
+    std::vector<vertex_t>& mine = lists.mine();
 #pragma omp for schedule(static)
     for (vertex_t v = 0; v < n; ++v)
       if (bitmap[v] != 0) mine.push_back(v);
-    at[static_cast<std::size_t>(t) + 1] = mine.size();
-#pragma omp barrier
-#pragma omp single
-    {
-      for (std::size_t i = 1; i < at.size(); ++i) at[i] += at[i - 1];
-      queue.resize(at.back());
-    }
-    std::copy(mine.begin(), mine.end(), queue.begin() + static_cast<std::ptrdiff_t>(at[t]));
+    lists.join(queue);
   }
 }
 

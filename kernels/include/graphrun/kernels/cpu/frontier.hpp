@@ -30,6 +30,37 @@
 
 namespace graphrun::cpu {
 
+// Lists of vertices, one per thread of a parallel region, joined end to end
+// in thread order with each thread copying its own part (a push's next
+// queue, a bitmap's vertices).
+class ThreadLists {
+ public:
+  explicit ThreadLists(int threads)
+      : local_(threads), at_(static_cast<std::size_t>(local_.size()) + 1, 0) {}
+
+  // The calling thread's list.
+  std::vector<vertex_t>& mine() { return local_[omp_get_thread_num()]; }
+
+  // out = the lists end to end. Called by every thread of the region, once
+  // it has appended all it will (a barrier inside).
+  void join(std::vector<vertex_t>& out) {
+    const int t = omp_get_thread_num();
+    const std::vector<vertex_t>& list = local_[t];
+    at_[static_cast<std::size_t>(t) + 1] = list.size();
+#pragma omp barrier
+#pragma omp single
+    {
+      for (std::size_t i = 1; i < at_.size(); ++i) at_[i] += at_[i - 1];
+      out.resize(at_.back());
+    }
+    std::copy(list.begin(), list.end(), out.begin() + static_cast<std::ptrdiff_t>(at_[t]));
+  }
+
+ private:
+  PerThread<std::vector<vertex_t>> local_;
+  std::vector<std::size_t> at_;
+};
+
 // Push: next = the out-neighbours v of the frontier's vertices u for which
 // apply(u, v) returns true. Counts: vertices and edges (out-edges of next,
 // in A) and max_degree; a push reads all of the frontier's out-edges, which
@@ -38,14 +69,12 @@ template <class T, class Apply>
 FrontierCounts advance_push(const CsrView<T>& a, std::span<const vertex_t> frontier,
                             std::vector<vertex_t>& next, const Apply& apply, int threads) {
   const std::size_t nq = frontier.size();
-  PerThread<std::vector<vertex_t>> local(threads);
-  std::vector<std::size_t> at(static_cast<std::size_t>(local.size()) + 1, 0);
+  ThreadLists lists(threads);
   unsigned long long new_edges = 0, max_degree = 0;
   next.clear();
 #pragma omp parallel num_threads(threads) reduction(+ : new_edges) reduction(max : max_degree)
   {
-    const int t = omp_get_thread_num();
-    std::vector<vertex_t>& mine = local[t];
+    std::vector<vertex_t>& mine = lists.mine();
 #pragma omp for schedule(dynamic, 64) nowait
     for (std::size_t q = 0; q < nq; ++q) {
       const vertex_t u = frontier[q];
@@ -59,15 +88,7 @@ FrontierCounts advance_push(const CsrView<T>& a, std::span<const vertex_t> front
         max_degree = std::max(max_degree, d);
       }
     }
-    // Each thread's part copied in parallel, in thread order.
-    at[static_cast<std::size_t>(t) + 1] = mine.size();
-#pragma omp barrier
-#pragma omp single
-    {
-      for (std::size_t i = 1; i < at.size(); ++i) at[i] += at[i - 1];
-      next.resize(at.back());
-    }
-    std::copy(mine.begin(), mine.end(), next.begin() + static_cast<std::ptrdiff_t>(at[t]));
+    lists.join(next);
   }
   FrontierCounts c{};
   c.vertices = next.size();
