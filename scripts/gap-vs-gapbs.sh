@@ -97,6 +97,12 @@ cc_rows=""
 sssp_rows=""
 tc_rows=""
 bc_rows=""
+# time_cells GAP_MS OURS_MS: a row's three time cells, gapbs's, graphrun's
+# and gapbs / graphrun.
+time_cells() {
+  printf '%.2f | %s | %s' "$1" "$2" "$(awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}')"
+}
+
 # kernel_ms KERNEL <<<SUMMARY: the time a graphrun summary gives, in ms: on
 # the GPU the device's time (the graph on it, as gapbs's is in memory), on
 # the CPU the one after KERNEL ("cc 0.0058 s").
@@ -124,7 +130,7 @@ cc_row() {  # cc_row NAME FILE
   if [[ "$file" == *.mtx ]]; then isolated=$(($(grep -v '^%' "$file" | head -1 | awk '{print $1}') - n))
   else maxid=$(awk 'BEGIN {m = 0} {if ($1 + 0 > m) m = $1 + 0; if ($2 + 0 > m) m = $2 + 0} END {print m}' "$file"); isolated=$((maxid + 1 - n)); fi
   same=no; [ "$gap_count" = $((count + isolated)) ] && same=yes
-  echo "| $name | $n | $m | $(printf %.2f "$t_gap") | $ours | $(awk -v a="$t_gap" -v b="$ours" 'BEGIN {printf "%.2f", a / b}') | $same ($count) |"
+  echo "| $name | $n | $m | $(time_cells "$t_gap" "$ours") | $same ($count) |"
 }
 
 sssp_row() {  # sssp_row NAME FILE (unweighted; gapbs's converter adds the weights)
@@ -149,7 +155,7 @@ sssp_row() {  # sssp_row NAME FILE (unweighted; gapbs's converter adds the weigh
   m=$(sed -n 's/^sssp: [0-9]* vertices, \([0-9]*\) edges.*/\1/p' <<<"$summary")
   reached=$(sed -n 's/.*, reached \([0-9]*\),.*/\1/p' <<<"$summary")
   same=no; [ "$gap_reached" = "$reached" ] && same=yes
-  echo "| $name | $n | $m | $source | $(printf %.2f "$t_gap") | $ours | $(awk -v a="$t_gap" -v b="$ours" 'BEGIN {printf "%.2f", a / b}') | $same ($reached) |"
+  echo "| $name | $n | $m | $source | $(time_cells "$t_gap" "$ours") | $same ($reached) |"
 }
 
 tc_row() {  # tc_row NAME FILE
@@ -167,7 +173,7 @@ tc_row() {  # tc_row NAME FILE
   m=$(sed -n 's/.*, \([0-9]*\) undirected edges (.*/\1/p' <<<"$summary")
   count=$(sed -n 's/.*, \([0-9]*\) triangles, .*/\1/p' <<<"$summary")
   same=no; [ "$gap_count" = "$count" ] && same=yes
-  echo "| $name | $n | $m | $(printf %.2f "$t_gap") | $ours | $(awk -v a="$t_gap" -v b="$ours" 'BEGIN {printf "%.2f", a / b}') | $same ($count) |"
+  echo "| $name | $n | $m | $(time_cells "$t_gap" "$ours") | $same ($count) |"
 }
 
 bc_row() {  # bc_row NAME FILE (through gapbs's converter, so both number the vertices alike)
@@ -188,7 +194,7 @@ bc_row() {  # bc_row NAME FILE (through gapbs's converter, so both number the ve
   m=$(sed -n 's/.*(\([0-9]*\) stored entries).*/\1/p' <<<"$summary")
   top=$(sed -n 's/.*, highest \([^ ]*\) (.*/\1/p' <<<"$summary")
   same=no; [ "$gap_top" = "$top" ] && same=yes
-  echo "| $name | $n | $m | $source | $(printf %.2f "$t_gap") | $ours | $(awk -v a="$t_gap" -v b="$ours" 'BEGIN {printf "%.2f", a / b}') | $same ($top) |"
+  echo "| $name | $n | $m | $source | $(time_cells "$t_gap" "$ours") | $same ($top) |"
 }
 
 # through_converter NAME FILE: FILE through gapbs's converter into
@@ -229,7 +235,7 @@ bfs_row() {  # bfs_row NAME FILE (through gapbs's converter, so both number the 
   m=$(sed -n 's/.*(\([0-9]*\) stored entries).*/\1/p' <<<"$summary")
   reached=$(sed -n 's/.*, reached \([0-9]*\),.*/\1/p' <<<"$summary")
   same=no; [ "$gap_reached" = "$reached" ] && same=yes
-  echo "| $name | $n | $m | $source | $(printf %.2f "$t_gap") | $ours | $(awk -v a="$t_gap" -v b="$ours" 'BEGIN {printf "%.2f", a / b}') | $same ($reached) |"
+  echo "| $name | $n | $m | $source | $(time_cells "$t_gap" "$ours") | $same ($reached) |"
 }
 
 pr_row() {  # pr_row NAME FILE
@@ -249,7 +255,7 @@ pr_row() {  # pr_row NAME FILE
   iters=$(sed -n 's/.*, \([0-9]*\) iterations (.*/\1/p' <<<"$summary")
   top=$(grep -E '^[0-9]+'$'\t' <<<"$summary" | head -1 | cut -f1)
   same=no; [ "$gap_top" = "$top" ] && same=yes
-  echo "| $name | $n | $m | $gap_iters / $iters | $(printf %.2f "$t_gap") | $ours | $(awk -v a="$t_gap" -v b="$ours" 'BEGIN {printf "%.2f", a / b}') | $same ($top) |"
+  echo "| $name | $n | $m | $gap_iters / $iters | $(time_cells "$t_gap" "$ours") | $same ($top) |"
 }
 
 row() {  # row NAME FILE: every kernel asked for, each row also on stderr as it is made
