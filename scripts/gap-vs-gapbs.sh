@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
 # graphrun's GAP kernels beside the GAP reference (gapbs), on the same graph
-# file and the same threads: each kernel's time alone (gapbs's "Average
-# Time" over its -n trials; graphrun's mean over as many --trials, from
-# its summary, the graph loaded from a .grb cache made once; on the GPU the
-# time on the device, with the graph there, as gapbs's is in memory), the
-# ratio gapbs / graphrun (> 1: graphrun is faster) and a check that both
-# found the same answer.
+# file and the same threads: each kernel's time alone (the median of
+# gapbs's -n trials, from its "Trial Time" lines, and of as many graphrun
+# --trials, from its summary, the graph loaded from a .grb cache made once;
+# with --stat mean, gapbs's "Average Time" and graphrun's mean instead; on
+# the GPU graphrun's time is the mean time on the device, with the graph
+# there, as gapbs's is in memory), the ratio gapbs / graphrun (> 1:
+# graphrun is faster) and a check that both found the same answer. The
+# median is the default because a mean over the runs of a shared machine
+# with every core busy is one slow run away from another figure: the
+# first run of a process, whose memory is still being faulted in, or one
+# that a core taken by something else held back at every barrier.
 #
-#   scripts/gap-vs-gapbs.sh [--threads T] [--reps R] [--device cpu|cuda] [--gapbs DIR]
-#                           [--graphrun BIN] [--kernel bfs|pr|cc|sssp|tc|bc]... [--delta D]
-#                           [--kron S]... [--uniform S]... [FILE...]
+#   scripts/gap-vs-gapbs.sh [--threads T] [--reps R] [--stat median|mean] [--device cpu|cuda]
+#                           [--gapbs DIR] [--graphrun BIN] [--kernel bfs|pr|cc|sssp|tc|bc]...
+#                           [--delta D] [--kron S]... [--uniform S]... [FILE...]
 #
 # FILEs are edge lists (SNAP .txt, plain or .gz; '#' comments and carriage
 # returns dropped) or
@@ -37,6 +42,7 @@
 set -uo pipefail
 threads=$(nproc)
 reps=5
+stat=median
 device=cpu
 gapbs_src=$(cd "$(dirname "$0")/.." && pwd)/../shared/anchors/gapbs
 bin=build/graphrun
@@ -47,6 +53,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --threads) threads=$2; shift 2 ;;
     --reps) reps=$2; shift 2 ;;
+    --stat) stat=$2; shift 2 ;;
     --device) device=$2; shift 2 ;;
     --gapbs) gapbs_src=$2; shift 2 ;;
     --graphrun) bin=$2; shift 2 ;;
@@ -54,12 +61,13 @@ while [ $# -gt 0 ]; do
     --delta) delta=$2; shift 2 ;;
     --kron) gens+=("g $2"); shift 2 ;;
     --uniform) gens+=("u $2"); shift 2 ;;
-    -*) echo "usage: $0 [--threads T] [--reps R] [--device cpu|cuda] [--gapbs DIR] [--graphrun BIN] [--kernel bfs|pr|cc|sssp|tc|bc]... [--delta D] [--kron S]... [--uniform S]... [FILE...]" >&2; exit 2 ;;
+    -*) echo "usage: $0 [--threads T] [--reps R] [--stat median|mean] [--device cpu|cuda] [--gapbs DIR] [--graphrun BIN] [--kernel bfs|pr|cc|sssp|tc|bc]... [--delta D] [--kron S]... [--uniform S]... [FILE...]" >&2; exit 2 ;;
     *) break ;;
   esac
 done
 [[ "$threads" =~ ^[1-9][0-9]*$ ]] || { echo "$0: --threads needs a positive integer, not '$threads'" >&2; exit 2; }
 [[ "$reps" =~ ^[1-9][0-9]*$ ]] || { echo "$0: --reps needs a positive integer, not '$reps'" >&2; exit 2; }
+[[ "$stat" =~ ^(median|mean)$ ]] || { echo "$0: --stat is median or mean, not '$stat'" >&2; exit 2; }
 [[ "$device" =~ ^(cpu|cuda)$ ]] || { echo "$0: --device is cpu or cuda, not '$device'" >&2; exit 2; }
 [ ${#kernels[@]} -gt 0 ] || kernels=(bfs pr cc sssp tc bc)
 for k in "${kernels[@]}"; do [[ "$k" =~ ^(bfs|pr|cc|sssp|tc|bc)$ ]] || { echo "$0: --kernel is bfs, pr, cc, sssp, tc or bc, not '$k'" >&2; exit 2; }; done
@@ -103,12 +111,31 @@ time_cells() {
   printf '%.2f | %s | %s' "$1" "$2" "$(awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}')"
 }
 
+# summarize <<<VALUES: the median (--stat median) or the mean of one value
+# per line, with four decimals; nothing for no values.
+summarize() {
+  sort -g | awk -v stat="$stat" '{v[n++] = $1; s += $1}
+    END {if (!n) exit; if (stat == "mean") m = s / n; else if (n % 2) m = v[int(n / 2)];
+         else m = (v[n / 2 - 1] + v[n / 2]) / 2; printf "%.4f", m}'
+}
+
+# gap_ms <<<OUTPUT: gapbs's time in ms over its trials (its "Trial Time"
+# lines, one per trial).
+gap_ms() {
+  awk '/^Trial Time/ {print $3 * 1000}' | summarize
+}
+
 # kernel_ms KERNEL <<<SUMMARY: the time a graphrun summary gives, in ms: on
 # the GPU the device's time (the graph on it, as gapbs's is in memory), on
-# the CPU the one after KERNEL ("cc 0.0058 s").
+# the CPU the median of the --trials runs ("median 0.0058 s") or, with
+# --stat mean or one run, the mean after KERNEL ("cc 0.0058 s").
 kernel_ms() {
-  if [ "$device" = cuda ]; then sed -n 's/.*on the device \([0-9.]*\) s.*/\1/p'
-  else sed -n "s/.*, $1 \([0-9.]*\) s.*/\1/p"; fi | awk '{print 1000 * $1}'
+  local summary
+  summary=$(cat)
+  if [ "$device" = cuda ]; then sed -n 's/.*on the device \([0-9.]*\) s.*/\1/p' <<<"$summary"
+  elif [ "$stat" = median ] && grep -q '; median [0-9.]* s' <<<"$summary"; then
+    sed -n 's/.*; median \([0-9.]*\) s.*/\1/p' <<<"$summary"
+  else sed -n "s/.*, $1 \([0-9.]*\) s.*/\1/p" <<<"$summary"; fi | awk '{print 1000 * $1}'
 }
 
 cc_row() {  # cc_row NAME FILE
@@ -117,7 +144,7 @@ cc_row() {  # cc_row NAME FILE
     { echo "| $name | convert failed: $(head -c 200 "$work/convert.err") | | | | | |"; return; }
   local out t_gap gap_count ours summary count n m maxid isolated same
   out=$("$gapbs/cc" -sf "$file" -n "$reps" -a 2>&1) || { echo "| $name | gapbs failed | | | | | |"; return; }
-  t_gap=$(awk '/Average Time/ {print $3 * 1000}' <<<"$out")
+  t_gap=$(gap_ms <<<"$out")
   gap_count=$(awk '/There are/ {print $3}' <<<"$out")
   summary=$("$bin" cc "$grb" --threads "$threads" --device "$device" --trials "$reps" -o /dev/null 2>&1 >/dev/null) ||
     { echo "| $name | graphrun failed: $(tail -c 200 <<<"$summary") | | | | | |"; return; }
@@ -141,7 +168,7 @@ sssp_row() {  # sssp_row NAME FILE (unweighted; gapbs's converter adds the weigh
   local source out t_gap gap_reached summary ours reached n m same
   source=$(head -1 "$wel" | awk '{print $1}')
   out=$("$gapbs/sssp" -f "$wel" -n "$reps" -r "$source" -d "$delta" -a 2>&1) || { echo "| $name | gapbs failed | | | | | |"; return; }
-  t_gap=$(awk '/Average Time/ {print $3 * 1000}' <<<"$out")
+  t_gap=$(gap_ms <<<"$out")
   gap_reached=$(awk '/SSSP Tree reaches/ {print $4}' <<<"$out")
   # The GPU takes its own bucket width (sssp.hpp: wide buckets, few host
   # round trips); the CPU gapbs's.
@@ -164,7 +191,7 @@ tc_row() {  # tc_row NAME FILE
     { echo "| $name | convert failed: $(head -c 200 "$work/convert.err") | | | | | |"; return; }
   local out t_gap gap_count summary ours count n m same
   out=$("$gapbs/tc" -sf "$file" -n "$reps" -a 2>&1) || { echo "| $name | gapbs failed | | | | | |"; return; }
-  t_gap=$(awk '/Average Time/ {print $3 * 1000}' <<<"$out")
+  t_gap=$(gap_ms <<<"$out")
   gap_count=$(awk '$2 == "triangles" {print $1}' <<<"$out" | tail -1)
   summary=$("$bin" triangles "$grb" --threads "$threads" --device "$device" --trials "$reps" 2>&1 >/dev/null) ||
     { echo "| $name | graphrun failed: $(tail -c 200 <<<"$summary") | | | | | |"; return; }
@@ -182,7 +209,7 @@ bc_row() {  # bc_row NAME FILE (through gapbs's converter, so both number the ve
   local source out t_gap gap_top summary ours top n m same
   source=$(head -1 "$file" | awk '{print $1}')
   out=$("$gapbs/bc" -sf "$file" -n "$reps" -i 1 -r "$source" -a 2>&1) || { echo "| $name | gapbs failed | | | | | | |"; return; }
-  t_gap=$(awk '/Average Time/ {print $3 * 1000}' <<<"$out")
+  t_gap=$(gap_ms <<<"$out")
   # gapbs adds the source's own dependency to its score: its top vertex
   # other than the source is graphrun's top.
   gap_top=$(grep -E '^[0-9]+:[0-9.e+-]+$' <<<"$out" | cut -d: -f1 | grep -vx "$source" | head -1)
@@ -207,15 +234,15 @@ through_converter() {
     { echo "| $1 | convert failed: $(head -c 200 "$work/convert.err") | | | | | | |"; return 1; }
 }
 
-# mean_of_runs R KERNEL CMD...: CMD run R times; the mean of the times
-# each summary gives (kernel_ms KERNEL), in ms.
-mean_of_runs() {
+# of_runs R KERNEL CMD...: CMD run R times; the median (or mean) of the
+# times each summary gives (kernel_ms KERNEL), in ms.
+of_runs() {
   local reps=$1 kernel=$2; shift 2
   local i summary
   for ((i = 0; i < reps; i++)); do
     summary=$("$@" 2>&1 >/dev/null) || return 1
     kernel_ms "$kernel" <<<"$summary"
-  done | awk '{s += $1; n++} END {if (n) printf "%.2f", s / n}'
+  done | summarize | awk '{printf "%.2f", $1}'
 }
 
 bfs_row() {  # bfs_row NAME FILE (through gapbs's converter, so both number the vertices alike)
@@ -224,10 +251,10 @@ bfs_row() {  # bfs_row NAME FILE (through gapbs's converter, so both number the 
   local source out t_gap gap_reached summary ours reached n m same
   source=$(head -1 "$file" | awk '{print $1}')
   out=$("$gapbs/bfs" -sf "$file" -n "$reps" -r "$source" 2>&1) || { echo "| $name | gapbs failed | | | | | | |"; return; }
-  t_gap=$(awk '/Average Time/ {print $3 * 1000}' <<<"$out")
+  t_gap=$(gap_ms <<<"$out")
   # Its step log: every td/bu line counts the vertices that step reached.
   gap_reached=$("$gapbs/bfs" -sf "$file" -n 1 -r "$source" -l 2>&1 | awk '$1 == "td" || $1 == "bu" {s += $2} END {print s + 1}')
-  # The mean of R searches in one process, as gapbs's -n.
+  # R searches in one process, as gapbs's -n.
   summary=$("$bin" bfs "$grb" --source "$source" --threads "$threads" --device "$device" --trials "$reps" -o /dev/null 2>&1 >/dev/null) ||
     { echo "| $name | graphrun failed: $(tail -c 200 <<<"$summary") | | | | | | |"; return; }
   ours=$(kernel_ms bfs <<<"$summary" | awk '{printf "%.2f", $1}')
@@ -243,13 +270,13 @@ pr_row() {  # pr_row NAME FILE
   through_converter "$name" "$2" || return
   local out t_gap gap_iters gap_top summary ours iters top n m same
   out=$("$gapbs/pr" -sf "$file" -n "$reps" -i 100 -t 1e-6 -a 2>&1) || { echo "| $name | gapbs failed | | | | | | |"; return; }
-  t_gap=$(awk '/Average Time/ {print $3 * 1000}' <<<"$out")
+  t_gap=$(gap_ms <<<"$out")
   gap_top=$(grep -E '^[0-9]+:[0-9.e+-]+$' <<<"$out" | head -1 | cut -d: -f1)
   gap_iters=$("$gapbs/pr" -sf "$file" -n 1 -i 100 -t 1e-6 -l 2>&1 | awk 'NF == 2 && $1 ~ /^[0-9]+$/ {n++} END {print n}')
   # One run for the top vertex and the counts (and to warm up), R more for the time.
   summary=$("$bin" pagerank "$grb" --tol 1e-6 --max-iter 100 -k 1 --threads "$threads" --device "$device" 2>&1) ||
     { echo "| $name | graphrun failed: $(tail -c 200 <<<"$summary") | | | | | | |"; return; }
-  ours=$(mean_of_runs "$reps" rank "$bin" pagerank "$grb" --tol 1e-6 --max-iter 100 -k 0 --threads "$threads" --device "$device")
+  ours=$(of_runs "$reps" rank "$bin" pagerank "$grb" --tol 1e-6 --max-iter 100 -k 0 --threads "$threads" --device "$device")
   n=$(sed -n 's/^pagerank: \([0-9]*\) vertices, .*/\1/p' <<<"$summary")
   m=$(sed -n 's/.*(\([0-9]*\) stored entries).*/\1/p' <<<"$summary")
   iters=$(sed -n 's/.*, \([0-9]*\) iterations (.*/\1/p' <<<"$summary")
@@ -323,4 +350,8 @@ if [ -n "$bc_rows" ]; then
   printf '%s' "$bc_rows"
   echo
 fi
-echo "$threads threads, device $device, $reps runs each; times are the kernel alone (no loading)."
+if [ "$device" = cuda ]; then
+  echo "$threads threads, device cuda, $reps runs each; times are the kernel alone (no loading): gapbs's the $stat of its runs, graphrun's the mean time on the device."
+else
+  echo "$threads threads, device cpu, $reps runs each; times are the kernel alone (no loading), the $stat of each side's runs."
+fi

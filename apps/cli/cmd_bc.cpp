@@ -73,7 +73,7 @@ void run_bc(const BcArgs& a) {
       format("bc: %s, %d sources (%s), highest %s, %s, load %.3f s, bc %.4f s%s, write %.3f s",
              graph_size(g).c_str(), r.iterations, kind, top.c_str(),
              where_it_ran(ctx, trials.on_device).c_str(), in.seconds, trials.seconds,
-             a.trials > 1 ? format(" (mean of %d)", a.trials).c_str() : "", seconds_write));
+             trials_note(trials.each).c_str(), seconds_write));
 }
 
 }  // namespace

@@ -84,13 +84,12 @@ void run_bfs(const BfsArgs& a) {
   std::string where = where_it_ran(ctx, trials.on_device);
   if (ctx.device() == Device::cuda && r.pull_steps > 0)
     where += format(", pull SpMV %s", std::string(to_string(r.format)).c_str());
-  print_summary(
-      a.common,
-      format("bfs: %s, source %s, reached %lld, deepest level %d (%d push, %d pull "
-             "steps), %s, load %.3f s, bfs %.4f s%s, write %.3f s",
-             graph_size(g).c_str(), a.source.c_str(), static_cast<long long>(r.reached),
-             r.depth - 1, r.push_steps, r.pull_steps, where.c_str(), in.seconds, seconds_bfs,
-             a.trials > 1 ? format(" (mean of %d)", a.trials).c_str() : "", seconds_write));
+  print_summary(a.common,
+                format("bfs: %s, source %s, reached %lld, deepest level %d (%d push, %d pull "
+                       "steps), %s, load %.3f s, bfs %.4f s%s, write %.3f s",
+                       graph_size(g).c_str(), a.source.c_str(), static_cast<long long>(r.reached),
+                       r.depth - 1, r.push_steps, r.pull_steps, where.c_str(), in.seconds,
+                       seconds_bfs, trials_note(trials.each).c_str(), seconds_write));
 }
 
 }  // namespace

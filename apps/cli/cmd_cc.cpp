@@ -54,13 +54,12 @@ void run_cc(const CcArgs& a) {
     largest = format("%lld vertices (%.1f%%), named %s", static_cast<long long>(r.largest),
                      100.0 * double(r.largest) / double(g.n_vertices()),
                      g.label(r.largest_component).c_str());
-  print_summary(
-      a.common,
-      format("cc: %s, %lld %s components, largest %s, %s, load %.3f s, cc %.4f s%s, "
-             "write %.3f s",
-             graph_size(g).c_str(), static_cast<long long>(r.count), kind, largest.c_str(),
-             where.c_str(), in.seconds, seconds_cc,
-             a.trials > 1 ? format(" (mean of %d)", a.trials).c_str() : "", seconds_write));
+  print_summary(a.common,
+                format("cc: %s, %lld %s components, largest %s, %s, load %.3f s, cc %.4f s%s, "
+                       "write %.3f s",
+                       graph_size(g).c_str(), static_cast<long long>(r.count), kind,
+                       largest.c_str(), where.c_str(), in.seconds, seconds_cc,
+                       trials_note(trials.each).c_str(), seconds_write));
 }
 
 }  // namespace

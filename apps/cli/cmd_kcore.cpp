@@ -42,7 +42,7 @@ void run_kcore(const KcoreArgs& a) {
              graph_size(g).c_str(), static_cast<long long>(r.degeneracy),
              static_cast<long long>(r.in_top_core), r.iterations, static_cast<long long>(r.rounds),
              where_it_ran(ctx, trials.on_device).c_str(), in.seconds, trials.seconds,
-             a.trials > 1 ? format(" (mean of %d)", a.trials).c_str() : "", seconds_write));
+             trials_note(trials.each).c_str(), seconds_write));
 }
 
 }  // namespace

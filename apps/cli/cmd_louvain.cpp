@@ -57,13 +57,12 @@ void run_louvain(LouvainArgs a) {
                    static_cast<long long>(louvain_gpu_min_entries(options, ctx.threads())),
                    ctx.threads())
           : where_it_ran(ctx, 0);
-  print_summary(
-      a.common,
-      format("louvain: %s, %lld communities, modularity %.6f, %d levels, %d sweeps, %s, "
-             "load %.3f s, louvain %.4f s%s, write %.3f s",
-             graph_size(g).c_str(), static_cast<long long>(r.n_communities), r.modularity, r.levels,
-             r.sweeps, where.c_str(), in.seconds, trials.seconds,
-             a.trials > 1 ? format(" (mean of %d)", a.trials).c_str() : "", seconds_write));
+  print_summary(a.common,
+                format("louvain: %s, %lld communities, modularity %.6f, %d levels, %d sweeps, %s, "
+                       "load %.3f s, louvain %.4f s%s, write %.3f s",
+                       graph_size(g).c_str(), static_cast<long long>(r.n_communities), r.modularity,
+                       r.levels, r.sweeps, where.c_str(), in.seconds, trials.seconds,
+                       trials_note(trials.each).c_str(), seconds_write));
 }
 
 }  // namespace

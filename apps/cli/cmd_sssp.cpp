@@ -79,8 +79,7 @@ void run_sssp(SsspArgs a) {
              "%s, load %.3f s, sssp %.4f s%s, write %.3f s",
              graph_size(g).c_str(), a.source.c_str(), static_cast<long long>(r.reached),
              r.max_distance, how.c_str(), static_cast<long long>(r.relaxations), where.c_str(),
-             in.seconds, seconds_sssp,
-             a.trials > 1 ? format(" (mean of %d)", a.trials).c_str() : "", seconds_write));
+             in.seconds, seconds_sssp, trials_note(trials.each).c_str(), seconds_write));
 }
 
 }  // namespace

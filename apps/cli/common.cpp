@@ -358,10 +358,20 @@ vertex_t find_source(const CommonOptions& o, const Graph& g, const std::string& 
 void add_trials_option(CLI::App& sub, int& trials) {
   sub.add_option("--trials", trials,
                  "Run the algorithm N times and report the mean time (as the GAP reference's "
-                 "-n),\nfor measurements; the output is the last run's")
+                 "-n),\nwith the median and the fastest run, for measurements; the output is the\n"
+                 "last run's")
       ->check(int_in(1, 1000, "a number of trials from 1 to 1000"))
       ->capture_default_str()
       ->type_name("N");
+}
+
+std::string trials_note(const std::vector<double>& each) {
+  if (each.size() < 2) return {};
+  std::vector<double> sorted = each;
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t n = sorted.size();
+  const double median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  return format(" (mean of %zu; median %.6f s, fastest %.6f s)", n, median, sorted.front());
 }
 
 std::string where_it_ran(const Context& ctx, double on_device_seconds) {

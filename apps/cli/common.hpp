@@ -184,23 +184,34 @@ void check_stdout();
 void add_trials_option(CLI::App& sub, int& trials);
 
 // Runs `run` `trials` times; the last result, the mean seconds of a run and
-// the mean of its compute_seconds (the time on the device), where it has one.
+// the mean of its compute_seconds (the time on the device), where it has one,
+// and each run's seconds (a mean over runs of a shared machine can hide one
+// slow run: the first, whose memory is still being faulted in, or one that a
+// busy core held back).
 template <class Run>
 auto run_trials(int trials, Run run) {
   struct Trials {
     decltype(run()) last;
     double seconds = 0;
     double on_device = 0;
+    std::vector<double> each;
   } t;
-  Stopwatch clock;
+  t.each.reserve(static_cast<std::size_t>(trials));
   for (int i = 0; i < trials; ++i) {
+    const Stopwatch clock;
     t.last = run();
+    t.each.push_back(clock.seconds());
     if constexpr (requires { t.last.compute_seconds; }) t.on_device += t.last.compute_seconds;
   }
-  t.seconds = clock.seconds() / trials;
+  for (const double s : t.each) t.seconds += s;
+  t.seconds /= trials;
   t.on_device /= trials;
   return t;
 }
+
+// A summary's note on --trials: "" for one run, else " (mean of N; median
+// M s, fastest F s)".
+std::string trials_note(const std::vector<double>& each);
 
 // Where a run of a kernel went, for a summary: "cpu, N threads", or on the
 // GPU "cuda (on the device X s of each run)".
