@@ -25,18 +25,33 @@ void queue_to_bitmap(std::span<const vertex_t> queue, std::uint8_t* bitmap, vert
   }
 }
 
-void bitmap_to_queue(const std::uint8_t* bitmap, vertex_t n, std::vector<vertex_t>& queue,
-                     int threads) {
+void bitmap_to_queue(const std::uint8_t* bitmap, vertex_t n, VertexQueue& queue, int threads) {
   queue.clear();
-  // Static blocks joined in thread order: increasing vertices.
-  ThreadLists lists(threads);
+  if (threads <= 1 || n < cpu_min_parallel_work) {
+    for (vertex_t v = 0; v < n; ++v)
+      if (bitmap[v] != 0) queue.push_back(v);
+    return;
+  }
+  // Each thread counts its static block, then writes it at the sum of the
+  // counts before it: increasing vertices, no lists to join.
+  std::vector<std::size_t> at(static_cast<std::size_t>(threads) + 1, 0);
 #pragma omp parallel num_threads(threads)
   {
-    std::vector<vertex_t>& mine = lists.mine();
-#pragma omp for schedule(static)
-    for (vertex_t v = 0; v < n; ++v)
-      if (bitmap[v] != 0) mine.push_back(v);
-    lists.join(queue);
+    const int t = omp_get_thread_num(), parts = omp_get_num_threads();
+    const vertex_t begin = static_cast<vertex_t>(std::int64_t{n} * t / parts);
+    const vertex_t end = static_cast<vertex_t>(std::int64_t{n} * (t + 1) / parts);
+    std::size_t count = 0;
+    for (vertex_t v = begin; v < end; ++v) count += bitmap[v] != 0;
+    at[static_cast<std::size_t>(t) + 1] = count;
+#pragma omp barrier
+#pragma omp single
+    {
+      for (std::size_t i = 1; i < at.size(); ++i) at[i] += at[i - 1];
+      queue.resize_for_overwrite(at.back());
+    }
+    vertex_t* out = queue.data() + at[static_cast<std::size_t>(t)];
+    for (vertex_t v = begin; v < end; ++v)
+      if (bitmap[v] != 0) *out++ = v;
   }
 }
 

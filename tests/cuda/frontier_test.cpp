@@ -129,10 +129,11 @@ TEST_F(CudaFrontier, PushMatchesTheHost) {
     offset_t total = 0;
     for (vertex_t u : host.queue) total += a.row_ptr()[u + 1] - a.row_ptr()[u];
 
-    std::vector<vertex_t> want;
+    cpu::VertexQueue want_queue;
     const FrontierCounts want_counts = cpu::advance_push(
-        a.view(), host.queue, want,
+        a.view(), host.queue, want_queue,
         ClaimUnvisited{host.level.data(), host.parent.data(), host.visited.data(), host.depth}, 2);
+    std::vector<vertex_t> want(want_queue.begin(), want_queue.end());
     cuda::PushScratch scratch(c.n);
     cuda::advance_push(da, dev.queue.data(), static_cast<vertex_t>(host.queue.size()), total,
                        dev.claim(host.depth), dev.next.data(), dev.counts.data(), scratch);
@@ -169,8 +170,9 @@ TEST_F(CudaFrontier, PullMatchesTheHost) {
         BitmapSet{host.bitmap.data()},
         ClaimUnvisited{host.level.data(), host.parent.data(), host.visited.data(), host.depth},
         next.data(), 2);
-    std::vector<vertex_t> want;
-    cpu::bitmap_to_queue(next.data(), c.n, want, 1);
+    cpu::VertexQueue want_queue;
+    cpu::bitmap_to_queue(next.data(), c.n, want_queue, 1);
+    const std::vector<vertex_t> want(want_queue.begin(), want_queue.end());
     cuda::advance_pull(dat, a_row_ptr.data(), dev.visited.data(), dev.bitmap.data(),
                        dev.claim(host.depth), dev.next.data(), dev.counts.data());
 

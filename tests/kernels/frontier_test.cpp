@@ -140,37 +140,48 @@ std::string describe(const Case& c, vertex_t n, int threads) {
   return s;
 }
 
+// The next queue's reserved room: none (every winner goes through the
+// threads' overflow lists), a third of the vertices (some fit, the rest
+// overflow), or every vertex (as BFS reserves it).
+enum class Room { none, third, all };
+
 TEST(FrontierPush, MatchesTheSerialLoop) {
   std::uint64_t seed = 1;
   for (vertex_t n : {1, 37, 3000})
     for (const Case& c : cases())
-      for (int threads : {1, 2}) {
-        const Csr<double> a = test::random_csr<double>(n, n, c.shape, 6.0, seed % 2 == 0, seed);
-        Rng rng(seed++);
-        State want = random_state(n, c.visited_share, c.frontier_share, rng);
-        State got = want;
-        const std::string where = describe(c, n, threads);
+      for (int threads : {1, 2, 3})
+        for (Room room : {Room::none, Room::third, Room::all}) {
+          const Csr<double> a = test::random_csr<double>(n, n, c.shape, 6.0, seed % 2 == 0, seed);
+          Rng rng(seed++);
+          State want = random_state(n, c.visited_share, c.frontier_share, rng);
+          State got = want;
+          const std::string where =
+              describe(c, n, threads) + " room " + std::to_string(static_cast<int>(room));
 
-        FrontierCounts want_counts;
-        std::vector<vertex_t> want_next = reference_push(a, want, want_counts);
-        std::vector<vertex_t> got_next;
-        const ClaimUnvisited claim{got.level.data(), got.parent.data(), got.visited.data(),
-                                   got.depth};
-        const FrontierCounts got_counts =
-            cpu::advance_push(a.view(), got.queue, got_next, claim, threads);
+          FrontierCounts want_counts;
+          std::vector<vertex_t> want_next = reference_push(a, want, want_counts);
+          cpu::VertexQueue next_queue{-5};  // what it held before is dropped
+          if (room != Room::none)
+            next_queue.reserve(static_cast<std::size_t>(room == Room::all ? n : n / 3));
+          const ClaimUnvisited claim{got.level.data(), got.parent.data(), got.visited.data(),
+                                     got.depth};
+          const FrontierCounts got_counts =
+              cpu::advance_push(a.view(), got.queue, next_queue, claim, threads);
+          std::vector<vertex_t> got_next(next_queue.begin(), next_queue.end());
 
-        expect_counts(got_counts, want_counts, where);
-        EXPECT_EQ(got.level, want.level) << where;
-        EXPECT_EQ(got.visited, want.visited) << where;
-        std::sort(got_next.begin(), got_next.end());
-        std::sort(want_next.begin(), want_next.end());
-        EXPECT_EQ(got_next, want_next) << where;
-        // Any frontier in-neighbour may have won the claim.
-        for (vertex_t v : got_next) {
-          const vertex_t u = got.parent[v];
-          ASSERT_TRUE(u >= 0 && u < n && got.bitmap[u] && has_edge(a, u, v)) << where << " v " << v;
+          expect_counts(got_counts, want_counts, where);
+          EXPECT_EQ(got.level, want.level) << where;
+          EXPECT_EQ(got.visited, want.visited) << where;
+          std::sort(got_next.begin(), got_next.end());
+          std::sort(want_next.begin(), want_next.end());
+          EXPECT_EQ(got_next, want_next) << where;
+          // Any frontier in-neighbour may have won the claim.
+          for (vertex_t v : got_next) {
+            const vertex_t u = got.parent[v];
+            ASSERT_TRUE(u >= 0 && u < n && got.bitmap[u] && has_edge(a, u, v))
+                << where << " v " << v;
+          }
         }
-      }
 }
 
 TEST(FrontierPull, MatchesTheSerialLoop) {
@@ -254,8 +265,9 @@ TEST(FrontierPush, ApplyWithTheEdgePositionAndAFilter) {
     std::atomic_ref<std::uint8_t> f(flag[v]);
     return f.exchange(1, std::memory_order_relaxed) == 0;
   };
-  std::vector<vertex_t> next;
-  const FrontierCounts c = cpu::advance_push(a.view(), frontier, next, keep, 2);
+  cpu::VertexQueue next_queue;
+  const FrontierCounts c = cpu::advance_push(a.view(), frontier, next_queue, keep, 2);
+  std::vector<vertex_t> next(next_queue.begin(), next_queue.end());
   EXPECT_EQ(wrong.load(), 0);
   std::vector<vertex_t> want;
   std::vector<std::uint8_t> seen(n, 0);
@@ -274,7 +286,7 @@ TEST(FrontierPush, ApplyWithTheEdgePositionAndAFilter) {
 TEST(FrontierConversions, QueueAndBitmapRoundTrip) {
   for (vertex_t n : {0, 1, 5000, 100'000})
     for (double share : {0.0, 0.001, 0.5, 1.0})
-      for (int threads : {1, 2}) {
+      for (int threads : {1, 2, 3}) {
         Rng rng(static_cast<std::uint64_t>(n) * 7 + threads);
         std::vector<vertex_t> queue;
         for (vertex_t v = 0; v < n; ++v)
@@ -286,9 +298,10 @@ TEST(FrontierConversions, QueueAndBitmapRoundTrip) {
         cpu::queue_to_bitmap(shuffled, bitmap.data(), n, threads);
         for (vertex_t v = 0; v < n; ++v)
           ASSERT_EQ(bitmap[v], std::binary_search(queue.begin(), queue.end(), v) ? 1 : 0);
-        std::vector<vertex_t> back{42};
+        cpu::VertexQueue back{42};  // dropped
         cpu::bitmap_to_queue(bitmap.data(), n, back, threads);
-        EXPECT_EQ(back, queue) << "n " << n << " share " << share << " threads " << threads;
+        EXPECT_EQ(std::vector<vertex_t>(back.begin(), back.end()), queue)
+            << "n " << n << " share " << share << " threads " << threads;
       }
 }
 

@@ -30,7 +30,11 @@ class CpuBfs {
 
     res.level[source] = 0;
     if (o_.parents) res.parent[source] = source;
-    queue_.assign(1, source);
+    // Room for every vertex (each is claimed once): no step grows a queue.
+    queue_.reserve(static_cast<std::size_t>(n_));
+    next_queue_.reserve(static_cast<std::size_t>(n_));
+    queue_.clear();
+    queue_.push_back(source);
     bool dense = false;  // frontier representation: queue_ (push) or front_ (pull)
     BfsLevels levels(o_, a_, source, res);
     const IterationReport report(o_.on_iteration, o_.progress, t0);
@@ -110,7 +114,7 @@ class CpuBfs {
   CsrView<double> at_{};
   vertex_t n_;
   int threads_;
-  std::vector<vertex_t> queue_, next_queue_;
+  cpu::VertexQueue queue_, next_queue_;
   std::vector<std::uint8_t> front_, next_;
 };
 
