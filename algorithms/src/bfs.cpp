@@ -13,8 +13,9 @@
 //                     at its first hit.
 //
 // Direction rule (gapbs): go pull when the frontier's out-edges m_f exceed
-// the out-edges of unvisited vertices m_u divided by alpha; go back to push
-// when the frontier shrinks and holds fewer than n / beta vertices.
+// the unexplored edges m_u (counted as gapbs counts them: bfs_direction.hpp)
+// divided by alpha; go back to push when the frontier shrinks and holds
+// fewer than n / beta vertices.
 // alpha = 0 never pulls; alpha = beta = infinity pulls from the first
 // non-empty frontier on.
 //

@@ -23,7 +23,7 @@ class BfsLevels {
       : direction_{o.alpha, o.beta, offset_t{a.n_rows}} {
     n_f = 1;
     m_f = a.row_ptr[source + 1] - a.row_ptr[source];
-    m_u = a.nnz - m_f;
+    m_u = a.nnz;
     max_degree = m_f;  // of the frontier: the source alone
     res.reached = 1;
     res.depth = 1;
@@ -44,12 +44,12 @@ class BfsLevels {
     // first hit).
     res.edges_examined += c.pulled ? static_cast<offset_t>(c.scanned) : m_f;
     ++(c.pulled ? res.pull_steps : res.push_steps);
+    if (!c.pulled && !pulled) m_u -= m_f;  // bfs_direction.hpp: the GAP reference's m_u
     pulled = c.pulled != 0;
     prev_n_f = n_f;
     n_f = static_cast<offset_t>(c.vertices);
     m_f = static_cast<offset_t>(c.edges);
     max_degree = static_cast<offset_t>(c.max_degree);
-    m_u -= m_f;
     res.reached += static_cast<vertex_t>(n_f);
     if (n_f > 0) res.depth = depth + 1;
   }

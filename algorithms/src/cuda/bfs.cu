@@ -165,10 +165,10 @@ __global__ void __launch_bounds__(kBlock) level_loop_kernel(LevelLoop p) {
     const auto n_f = static_cast<offset_t>(__ldcg(&p.ring[k].vertices));
     const auto m_f = static_cast<offset_t>(__ldcg(&p.ring[k].edges));
     const unsigned long long max_degree = __ldcg(&p.ring[k].max_degree);
-    if (k > 0) m_u -= m_f;  // as the host does after each step
     if (n_f == 0 || m_f == 0) break;
     const bool pull = p.direction.pull(pulled, n_f, m_f, m_u, prev_n_f);
     if (pull ? p.at_row_ptr == nullptr : max_degree > kLoopMaxDegree) break;
+    if (!pull && !pulled) m_u -= m_f;  // as the host's BfsLevels::step
     prev_n_f = n_f;
     pulled = pull;
 
