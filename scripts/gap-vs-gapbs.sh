@@ -140,10 +140,10 @@ kernel_ms() {
 
 cc_row() {  # cc_row NAME FILE
   local name=$1 file=$2 grb=$work/g.grb
-  "$bin" convert "$file" "$grb" --undirected --quiet 2>"$work/convert.err" ||
+  [ "$generated" = 1 ] || "$bin" convert "$file" "$grb" --undirected --quiet 2>"$work/convert.err" ||
     { echo "| $name | convert failed: $(head -c 200 "$work/convert.err") | | | | | |"; return; }
   local out t_gap gap_count ours summary count n m maxid isolated same
-  out=$("$gapbs/cc" -sf "$file" -n "$reps" -a 2>&1) || { echo "| $name | gapbs failed | | | | | |"; return; }
+  out=$("$gapbs/cc" "${gap_input[@]}" -n "$reps" -a 2>&1) || { echo "| $name | gapbs failed | | | | | |"; return; }
   t_gap=$(gap_ms <<<"$out")
   gap_count=$(awk '/There are/ {print $3}' <<<"$out")
   summary=$("$bin" cc "$grb" --threads "$threads" --device "$device" --trials "$reps" -o /dev/null 2>&1 >/dev/null) ||
@@ -154,20 +154,25 @@ cc_row() {  # cc_row NAME FILE
   count=$(sed -n 's/.*, \([0-9]*\) weak components.*/\1/p' <<<"$summary")
   # gapbs numbers vertices 0..max id, so ids absent from the file are
   # components of their own there; graphrun keeps only the ids present.
-  if [[ "$file" == *.mtx ]]; then isolated=$(($(grep -v '^%' "$file" | head -1 | awk '{print $1}') - n))
+  if [ "$generated" = 1 ]; then isolated=$((gen_vertices - n))
+  elif [[ "$file" == *.mtx ]]; then isolated=$(($(grep -v '^%' "$file" | head -1 | awk '{print $1}') - n))
   else maxid=$(awk 'BEGIN {m = 0} {if ($1 + 0 > m) m = $1 + 0; if ($2 + 0 > m) m = $2 + 0} END {print m}' "$file"); isolated=$((maxid + 1 - n)); fi
   same=no; [ "$gap_count" = $((count + isolated)) ] && same=yes
   echo "| $name | $n | $m | $(time_cells "$t_gap" "$ours") | $same ($count) |"
 }
 
 sssp_row() {  # sssp_row NAME FILE (unweighted; gapbs's converter adds the weights)
-  local name=$1 file=$2 wel=$work/w.wel grb=$work/w.grb
-  "$gapbs/converter" -f "$file" -s -w -e "$wel" >/dev/null 2>&1 || { echo "| $name | converter failed | | | | | |"; return; }
-  "$bin" convert "$wel" "$grb" --quiet 2>"$work/convert.err" ||
-    { echo "| $name | convert failed: $(head -c 200 "$work/convert.err") | | | | | |"; return; }
+  local name=$1 file=$2 wel=$work/w.wel grb=$work/w.grb gap_weighted=(-f "$work/w.wel")
+  if [ "$generated" = 1 ]; then
+    gap_weighted=(-f "$work/gen.wsg")
+  else
+    "$gapbs/converter" -f "$file" -s -w -e "$wel" >/dev/null 2>&1 || { echo "| $name | converter failed | | | | | |"; return; }
+    "$bin" convert "$wel" "$grb" --quiet 2>"$work/convert.err" ||
+      { echo "| $name | convert failed: $(head -c 200 "$work/convert.err") | | | | | |"; return; }
+  fi
   local source out t_gap gap_reached summary ours reached n m same
   source=$(head -1 "$wel" | awk '{print $1}')
-  out=$("$gapbs/sssp" -f "$wel" -n "$reps" -r "$source" -d "$delta" -a 2>&1) || { echo "| $name | gapbs failed | | | | | |"; return; }
+  out=$("$gapbs/sssp" "${gap_weighted[@]}" -n "$reps" -r "$source" -d "$delta" -a 2>&1) || { echo "| $name | gapbs failed | | | | | |"; return; }
   t_gap=$(gap_ms <<<"$out")
   gap_reached=$(awk '/SSSP Tree reaches/ {print $4}' <<<"$out")
   # The GPU takes its own bucket width (sssp.hpp: wide buckets, few host
@@ -187,10 +192,10 @@ sssp_row() {  # sssp_row NAME FILE (unweighted; gapbs's converter adds the weigh
 
 tc_row() {  # tc_row NAME FILE
   local name=$1 file=$2 grb=$work/g.grb
-  "$bin" convert "$file" "$grb" --undirected --quiet 2>"$work/convert.err" ||
+  [ "$generated" = 1 ] || "$bin" convert "$file" "$grb" --undirected --quiet 2>"$work/convert.err" ||
     { echo "| $name | convert failed: $(head -c 200 "$work/convert.err") | | | | | |"; return; }
   local out t_gap gap_count summary ours count n m same
-  out=$("$gapbs/tc" -sf "$file" -n "$reps" -a 2>&1) || { echo "| $name | gapbs failed | | | | | |"; return; }
+  out=$("$gapbs/tc" "${gap_input[@]}" -n "$reps" -a 2>&1) || { echo "| $name | gapbs failed | | | | | |"; return; }
   t_gap=$(gap_ms <<<"$out")
   gap_count=$(awk '$2 == "triangles" {print $1}' <<<"$out" | tail -1)
   summary=$("$bin" triangles "$grb" --threads "$threads" --device "$device" --trials "$reps" 2>&1 >/dev/null) ||
@@ -206,9 +211,10 @@ tc_row() {  # tc_row NAME FILE
 bc_row() {  # bc_row NAME FILE (through gapbs's converter, so both number the vertices alike)
   local name=$1 file=$work/b.el grb=$work/g.grb
   through_converter "$name" "$2" || return
+  [ "$generated" = 1 ] && file=$2
   local source out t_gap gap_top summary ours top n m same
   source=$(head -1 "$file" | awk '{print $1}')
-  out=$("$gapbs/bc" -sf "$file" -n "$reps" -i 1 -r "$source" -a 2>&1) || { echo "| $name | gapbs failed | | | | | | |"; return; }
+  out=$("$gapbs/bc" "${gap_input[@]}" -n "$reps" -i 1 -r "$source" -a 2>&1) || { echo "| $name | gapbs failed | | | | | | |"; return; }
   t_gap=$(gap_ms <<<"$out")
   # gapbs adds the source's own dependency to its score: its top vertex
   # other than the source is graphrun's top.
@@ -229,6 +235,7 @@ bc_row() {  # bc_row NAME FILE (through gapbs's converter, so both number the ve
 # graphrun's $work/g.grb; where either fails, the table row that says so,
 # and status 1.
 through_converter() {
+  [ "$generated" = 1 ] && return 0  # the generated graph's files are gapbs's own
   "$gapbs/converter" -f "$2" -s -e "$work/b.el" >/dev/null 2>&1 || { echo "| $1 | converter failed | | | | | | |"; return 1; }
   "$bin" convert "$work/b.el" "$work/g.grb" --undirected --quiet 2>"$work/convert.err" ||
     { echo "| $1 | convert failed: $(head -c 200 "$work/convert.err") | | | | | | |"; return 1; }
@@ -248,12 +255,13 @@ of_runs() {
 bfs_row() {  # bfs_row NAME FILE (through gapbs's converter, so both number the vertices alike)
   local name=$1 file=$work/b.el grb=$work/g.grb
   through_converter "$name" "$2" || return
+  [ "$generated" = 1 ] && file=$2
   local source out t_gap gap_reached summary ours reached n m same
   source=$(head -1 "$file" | awk '{print $1}')
-  out=$("$gapbs/bfs" -sf "$file" -n "$reps" -r "$source" 2>&1) || { echo "| $name | gapbs failed | | | | | | |"; return; }
+  out=$("$gapbs/bfs" "${gap_input[@]}" -n "$reps" -r "$source" 2>&1) || { echo "| $name | gapbs failed | | | | | | |"; return; }
   t_gap=$(gap_ms <<<"$out")
   # Its step log: every td/bu line counts the vertices that step reached.
-  gap_reached=$("$gapbs/bfs" -sf "$file" -n 1 -r "$source" -l 2>&1 | awk '$1 == "td" || $1 == "bu" {s += $2} END {print s + 1}')
+  gap_reached=$("$gapbs/bfs" "${gap_input[@]}" -n 1 -r "$source" -l 2>&1 | awk '$1 == "td" || $1 == "bu" {s += $2} END {print s + 1}')
   # R searches in one process, as gapbs's -n.
   summary=$("$bin" bfs "$grb" --source "$source" --threads "$threads" --device "$device" --trials "$reps" -o /dev/null 2>&1 >/dev/null) ||
     { echo "| $name | graphrun failed: $(tail -c 200 <<<"$summary") | | | | | | |"; return; }
@@ -268,11 +276,12 @@ bfs_row() {  # bfs_row NAME FILE (through gapbs's converter, so both number the 
 pr_row() {  # pr_row NAME FILE
   local name=$1 file=$work/b.el grb=$work/g.grb
   through_converter "$name" "$2" || return
+  [ "$generated" = 1 ] && file=$2
   local out t_gap gap_iters gap_top summary ours iters top n m same
-  out=$("$gapbs/pr" -sf "$file" -n "$reps" -i 100 -t 1e-6 -a 2>&1) || { echo "| $name | gapbs failed | | | | | | |"; return; }
+  out=$("$gapbs/pr" "${gap_input[@]}" -n "$reps" -i 100 -t 1e-6 -a 2>&1) || { echo "| $name | gapbs failed | | | | | | |"; return; }
   t_gap=$(gap_ms <<<"$out")
   gap_top=$(grep -E '^[0-9]+:[0-9.e+-]+$' <<<"$out" | head -1 | cut -d: -f1)
-  gap_iters=$("$gapbs/pr" -sf "$file" -n 1 -i 100 -t 1e-6 -l 2>&1 | awk 'NF == 2 && $1 ~ /^[0-9]+$/ {n++} END {print n}')
+  gap_iters=$("$gapbs/pr" "${gap_input[@]}" -n 1 -i 100 -t 1e-6 -l 2>&1 | awk 'NF == 2 && $1 ~ /^[0-9]+$/ {n++} END {print n}')
   # One run for the top vertex and the counts (and to warm up), R more for the time.
   summary=$("$bin" pagerank "$grb" --tol 1e-6 --max-iter 100 -k 1 --threads "$threads" --device "$device" 2>&1) ||
     { echo "| $name | graphrun failed: $(tail -c 200 <<<"$summary") | | | | | | |"; return; }
@@ -299,13 +308,32 @@ row() {  # row NAME FILE: every kernel asked for, each row also on stderr as it 
     echo "$k $line" >&2
   done
 }
+# A generated graph is made once in each form the kernels read: gapbs's
+# serialized graph (.sg, and .wsg with the weights for sssp), which it
+# loads in a fraction of the time its text reader takes (minutes at scale
+# 24), and the same graph as an edge list for graphrun's .grb caches.
+generated=1
 for g in "${gens[@]}"; do
   kind=${g%% *} scale=${g#? }
-  "$gapbs/converter" "-$kind" "$scale" -e "$work/gen.el" >/dev/null 2>&1 || { echo "| -$kind $scale | converter failed | | | | | |"; continue; }
+  gen_vertices=$((1 << scale))
+  gap_input=(-f "$work/gen.sg")
+  made=1
+  "$gapbs/converter" "-$kind" "$scale" -b "$work/gen.sg" >/dev/null 2>&1 &&
+    "$gapbs/converter" "-$kind" "$scale" -e "$work/gen.el" >/dev/null 2>&1 &&
+    "$bin" convert "$work/gen.el" "$work/g.grb" --undirected --quiet 2>"$work/convert.err" || made=0
+  if [ "$made" = 1 ] && [[ " ${kernels[*]} " == *" sssp "* ]]; then
+    "$gapbs/converter" "-$kind" "$scale" -w -b "$work/gen.wsg" >/dev/null 2>&1 &&
+      "$gapbs/converter" "-$kind" "$scale" -w -e "$work/w.wel" >/dev/null 2>&1 &&
+      "$bin" convert "$work/w.wel" "$work/w.grb" --quiet 2>>"$work/convert.err" || made=0
+  fi
+  [ "$made" = 1 ] || { echo "| -$kind $scale | converter or convert failed: $(head -c 200 "$work/convert.err") | | | | | |"; continue; }
   row "gapbs -$kind $scale" "$work/gen.el"
+  rm -f "$work"/gen.* "$work"/w.wel
 done
+generated=0
 for input in "$@"; do
   file=$(as_edge_list "$input" "$work/input") || { echo "| $(basename "$input") | unreadable | | | | | |"; continue; }
+  gap_input=(-sf "$file")
   row "$(basename "$input")" "$file"
 done
 if [ -n "$bfs_rows" ]; then
