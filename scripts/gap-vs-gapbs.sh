@@ -126,13 +126,15 @@ gap_ms() {
 }
 
 # kernel_ms KERNEL <<<SUMMARY: the time a graphrun summary gives, in ms: on
-# the GPU the device's time (the graph on it, as gapbs's is in memory), on
-# the CPU the median of the --trials runs ("median 0.0058 s") or, with
+# the GPU the device's time (the graph on it, as gapbs's is in memory),
+# where the summary gives one (pagerank's "rank" time on the GPU is its
+# set-up and iterations with the graph already there), on the CPU the median of the --trials runs ("median 0.0058 s") or, with
 # --stat mean or one run, the mean after KERNEL ("cc 0.0058 s").
 kernel_ms() {
   local summary
   summary=$(cat)
-  if [ "$device" = cuda ]; then sed -n 's/.*on the device \([0-9.]*\) s.*/\1/p' <<<"$summary"
+  if [ "$device" = cuda ] && grep -q 'on the device [0-9.]* s' <<<"$summary"; then
+    sed -n 's/.*on the device \([0-9.]*\) s.*/\1/p' <<<"$summary"
   elif [ "$stat" = median ] && grep -q '; median [0-9.]* s' <<<"$summary"; then
     sed -n 's/.*; median \([0-9.]*\) s.*/\1/p' <<<"$summary"
   else sed -n "s/.*, $1 \([0-9.]*\) s.*/\1/p" <<<"$summary"; fi | awk '{print 1000 * $1}'
@@ -142,7 +144,7 @@ cc_row() {  # cc_row NAME FILE
   local name=$1 file=$2 grb=$work/g.grb
   [ "$generated" = 1 ] || "$bin" convert "$file" "$grb" --undirected --quiet 2>"$work/convert.err" ||
     { echo "| $name | convert failed: $(head -c 200 "$work/convert.err") | | | | | |"; return; }
-  local out t_gap gap_count ours summary count n m maxid isolated same
+  local out t_gap gap_count ours summary count n m isolated same
   out=$("$gapbs/cc" "${gap_input[@]}" -n "$reps" -a 2>&1) || { echo "| $name | gapbs failed | | | | | |"; return; }
   t_gap=$(gap_ms <<<"$out")
   gap_count=$(awk '/There are/ {print $3}' <<<"$out")
@@ -152,11 +154,10 @@ cc_row() {  # cc_row NAME FILE
   n=$(sed -n 's/^cc: \([0-9]*\) vertices, .*/\1/p' <<<"$summary")
   m=$(sed -n 's/.*(\([0-9]*\) stored entries).*/\1/p' <<<"$summary")
   count=$(sed -n 's/.*, \([0-9]*\) weak components.*/\1/p' <<<"$summary")
-  # gapbs numbers vertices 0..max id, so ids absent from the file are
-  # components of their own there; graphrun keeps only the ids present.
-  if [ "$generated" = 1 ]; then isolated=$((gen_vertices - n))
-  elif [[ "$file" == *.mtx ]]; then isolated=$(($(grep -v '^%' "$file" | head -1 | awk '{print $1}') - n))
-  else maxid=$(awk 'BEGIN {m = 0} {if ($1 + 0 > m) m = $1 + 0; if ($2 + 0 > m) m = $2 + 0} END {print m}' "$file"); isolated=$((maxid + 1 - n)); fi
+  # gapbs numbers vertices 0..max id (the N of its "Graph has N nodes"), so
+  # ids absent from the file are components of their own there; graphrun
+  # keeps only the ids present.
+  isolated=$(($(awk '/^Graph has/ {print $3}' <<<"$out") - n))
   same=no; [ "$gap_count" = $((count + isolated)) ] && same=yes
   echo "| $name | $n | $m | $(time_cells "$t_gap" "$ours") | $same ($count) |"
 }
@@ -315,7 +316,6 @@ row() {  # row NAME FILE: every kernel asked for, each row also on stderr as it 
 generated=1
 for g in "${gens[@]}"; do
   kind=${g%% *} scale=${g#? }
-  gen_vertices=$((1 << scale))
   gap_input=(-f "$work/gen.sg")
   made=1
   "$gapbs/converter" "-$kind" "$scale" -b "$work/gen.sg" >/dev/null 2>&1 &&
