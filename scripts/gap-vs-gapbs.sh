@@ -51,6 +51,10 @@ kernels=()
 delta=2
 while [ $# -gt 0 ]; do
   case "$1" in
+    --threads | --reps | --stat | --device | --gapbs | --graphrun | --kernel | --delta | --kron | --uniform)
+      [ $# -ge 2 ] || { echo "$0: $1 needs a value" >&2; exit 2; } ;;
+  esac
+  case "$1" in
     --threads) threads=$2; shift 2 ;;
     --reps) reps=$2; shift 2 ;;
     --stat) stat=$2; shift 2 ;;
