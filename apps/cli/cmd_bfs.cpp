@@ -27,10 +27,13 @@ struct BfsArgs {
 std::string format_help() {
   return spmv_format_option_help(
       "SpMV format of the bottom-up steps on the GPU (--device cuda)",
-      "auto: where no vertex has over 4096 in-edges (roads, meshes), csr-thread inside the\n"
-      "GPU's device-side level loop, which runs many levels without returning to the host;\n"
-      "otherwise one picked from the row statistics of the transposed graph (row lengths:\n"
-      "mean, spread, longest, empty rows). The CPU always runs CSR");
+      "auto (the same as csr-thread here): a thread per unvisited vertex looks through its\n"
+      "in-edges and stops at the first from the frontier. Where no vertex has over 4096\n"
+      "in-edges (roads, meshes) this runs inside the GPU's device-side level loop, which runs\n"
+      "many levels without returning to the host; elsewhere a step at a time, the rest of\n"
+      "a row longer than 16 in-edges cut into chunks that warps all over the GPU walk.\n"
+      "Any other format runs its masked SpMV, which reads every in-edge of the unvisited\n"
+      "rows: for comparison. The CPU always runs CSR");
 }
 
 void run_bfs(const BfsArgs& a) {

@@ -14,6 +14,7 @@
 #include <limits>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "graphrun/engine/coo.hpp"
@@ -195,6 +196,58 @@ Graph grid_graph(vertex_t rows, vertex_t cols) {
       if (r + 1 < rows) link(r * cols + c, (r + 1) * cols + c);
     }
   return Graph(Csr<double>::from_coo(coo), {}, false, false);
+}
+
+// Directed: the source 0 reaches a few feeders 1..kFeeders; every hub
+// (ids past the feeders) has in-edges from a run of feeders, so that at the
+// second level it is reached only through the frontier feeders inside its
+// run: from its first few in-edges (a lane), within the next 256 (its
+// warp), further on (chunks over the grid), at the very end of a row of
+// 50,000, after hits in several chunks of one row, or not at all. The
+// first hit in a row's order is the parent the CPU takes too.
+Graph hub_graph(std::vector<vertex_t>& frontier_feeders) {
+  constexpr vertex_t kFeeders = 100'000;
+  const std::vector<std::pair<vertex_t, vertex_t>> runs = {
+      {1, 3},          {5, 600},           {300, 2'000},     {2'500, 9'000},
+      {9'001, 9'400},  {41'000, kFeeders}, {40'000, 41'000}, {60'000, 99'000},
+      {1'000, 42'000}, {99'990, kFeeders}};
+  frontier_feeders = {2, 150, 555, 1'999, 7'000, 40'999, 100'000};
+  Coo<double> coo;
+  const vertex_t hubs = 40;
+  coo.n_rows = coo.n_cols = kFeeders + 1 + hubs;
+  for (vertex_t f : frontier_feeders) {
+    coo.row.push_back(0);
+    coo.col.push_back(f);
+  }
+  for (vertex_t h = 0; h < hubs; ++h) {
+    const auto [first, last] = runs[static_cast<std::size_t>(h) % runs.size()];
+    const vertex_t shift = h / static_cast<vertex_t>(runs.size());  // rows differ a little
+    for (vertex_t f = std::min(first + shift, last); f <= last; ++f) {
+      coo.row.push_back(f);
+      coo.col.push_back(kFeeders + 1 + h);
+    }
+  }
+  return Graph(Csr<double>::from_coo(coo), {}, true, false);
+}
+
+TEST_F(CudaBfs, PullRowsOfEveryLengthFindTheirFirstFrontierInNeighbour) {
+  std::vector<vertex_t> feeders;
+  const Graph g = hub_graph(feeders);
+  for (double alpha : {15.0, inf})
+    for (bool parents : {false, true}) {
+      BfsOptions o;
+      o.alpha = alpha;
+      o.beta = alpha == inf ? inf : 18.0;
+      o.parents = parents;
+      const std::string where =
+          "alpha " + std::to_string(alpha) + (parents ? " parents" : " no parents");
+      expect_same(cpu_, gpu_, g, 0, o, where);
+      // Pulling from the first step, every parent is a row's first hit.
+      if (!parents || alpha != inf) continue;
+      const BfsResult want = bfs(cpu_, g, 0, o), got = bfs(gpu_, g, 0, o);
+      ASSERT_GT(got.pull_steps, 0) << where;
+      EXPECT_EQ(got.parent, want.parent) << where;  // the first hit of every row
+    }
 }
 
 // Without a callback, levels stay on the device (one cooperative kernel, up

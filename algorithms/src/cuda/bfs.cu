@@ -10,12 +10,16 @@
 //     the scan (edge-balanced, as Gunrock's load-balanced advance), then
 //     claims the target with a compare-and-swap on its level; winners append
 //     themselves to the next queue (one atomic per warp) and set their parent.
-//   pull (bottom-up): the frontier is a byte vector; next = Aᵀ frontier over
-//     OrAnd, masked by the complement of `visited` (cuda::SpmvOperator, rows
-//     stop at their first frontier in-neighbour), then one pass records the
-//     new levels, counts the new frontier and its out-edges, and clears the
-//     rows the mask skipped. With parents, that pass scans a newly reached
-//     vertex's in-edges up to the first frontier vertex.
+//   pull (bottom-up): the frontier is a byte vector; every unvisited vertex
+//     looks through its in-edges (Aᵀ) for the first frontier vertex and
+//     stops there: a thread per row for its first in-edges, then, for the
+//     rows longer still, chunks walked by warps over the grid (bfs_pull.cuh),
+//     recording levels, parents and the next frontier's counts as it goes.
+//     With a --format asked for, the step is that format's masked SpMV over
+//     OrAnd (cuda::SpmvOperator, whole rows read), then one pass records the
+//     new levels, counts the new frontier and clears the rows the mask
+//     skipped; with parents, it scans a newly reached vertex's in-edges up
+//     to the first frontier vertex.
 //
 // The graph is uploaded once: A (pattern) for push and Aᵀ (pattern) for
 // pull, which for an undirected graph is A itself; Aᵀ and its SpMV format
@@ -47,6 +51,7 @@
 #include <optional>
 
 #include "../bfs_levels.hpp"
+#include "bfs_pull.cuh"
 #include "cuda_backend.hpp"
 #include "device_util.cuh"
 #include "graphrun/engine/semiring.hpp"
@@ -271,7 +276,9 @@ class GpuBfs {
       }
 
       GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(stats_.data(), 0, sizeof(StepStats)));
-      if (dense)
+      if (dense && tiered_)
+        tiered_pull(depth);
+      else if (dense)
         pull(depth);
       else
         push(static_cast<vertex_t>(r.n_f), r.m_f, depth);
@@ -286,9 +293,12 @@ class GpuBfs {
       if (!r.report(report, res)) break;
     }
     res.compute_seconds = t_compute.seconds() - setup;
-    res.format = pull_op_                                             ? pull_op_->format()
-                 : res.pull_steps > 0 && device_pull_.value_or(false) ? SpmvFormat::csr_thread
-                                                                      : SpmvFormat::automatic;
+    // Without an SpMV operator, pull steps ran a thread per row (the
+    // device-side loop's, or the tiered pull's, whose long rows go on in
+    // chunks over the grid).
+    res.format = pull_op_             ? pull_op_->format()
+                 : res.pull_steps > 0 ? SpmvFormat::csr_thread
+                                      : SpmvFormat::automatic;
     res.level = level_.download();
     if (o_.parents) res.parent = parent_.download();
     return res;
@@ -378,12 +388,39 @@ class GpuBfs {
     std::swap(front_, next_);
   }
 
-  // Aᵀ, its SpMV operator and the dense frontier vectors, on first use.
+  // The tiered pull: the rows of Aᵀ from the frontier bytes front_ into
+  // next_, each stopping at its first hit.
+  void tiered_pull(std::int32_t depth) {
+    const DeviceCsr<double>& at = transpose();
+    bfs_pull::Step s{};
+    s.n = n_;
+    s.depth = depth;
+    s.front = front_.data();
+    s.next = next_.data();
+    s.visited = visited_.data();
+    s.level = level_.data();
+    s.parent = o_.parents ? parent_.data() : nullptr;
+    s.a_row_ptr = a_.row_ptr().data();
+    s.at_row_ptr = at.row_ptr().data();
+    s.at_col_idx = at.col_idx().data();
+    s.counts = stats_.data();
+    tiered_->run(s);
+    std::swap(front_, next_);
+  }
+
+  // Aᵀ, the pull's kernel and the dense frontier vectors, on first use.
+  // Automatic (and csr-thread) pull steps outside the device-side loop run
+  // the tiered pull (bfs_pull.cuh), whose rows stop at their first frontier
+  // in-neighbour; a format asked for runs the SpMV operator's masked
+  // product, which reads whole rows.
   void prepare_pull() {
-    if (pull_op_) return;
+    if (pull_op_ || tiered_) return;
     // Built on the device from A, already there: no host transpose, no upload.
     if (g_.directed() && at_.n_rows() == 0 && n_ > 0) at_ = device_transpose(a_);
-    pull_op_.emplace(transpose(), o_.format);
+    if (o_.format == SpmvFormat::automatic || o_.format == SpmvFormat::csr_thread)
+      tiered_.emplace(n_, transpose().nnz());
+    else
+      pull_op_.emplace(transpose(), o_.format);
     front_ = DeviceArray<std::uint8_t>(n_);
     next_ = DeviceArray<std::uint8_t>(n_);
     GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(next_.data(), 0, n_));
@@ -417,6 +454,7 @@ class GpuBfs {
   unsigned loop_blocks_ = 0;
   std::optional<bool> device_pull_;  // pull steps in the device-side loop; decided on first need
   std::optional<cuda::SpmvOperator<double>> pull_op_;
+  std::optional<bfs_pull::TieredPull> tiered_;
   DeviceArray<std::uint8_t> front_, next_;
 };
 

@@ -22,10 +22,14 @@ struct BfsOptions {
   // push only; alpha = beta = infinity pulls from the first step on. Both >= 0.
   double alpha = 15.0;  // push -> pull threshold
   double beta = 18.0;   // pull -> push threshold
-  // The SpMV format of pull steps on the GPU (Device::cuda). automatic: on a
-  // graph where no vertex has over 4096 in-edges (roads, meshes), csr-thread
-  // inside the device-side level loop; otherwise the format the row
-  // statistics of Aᵀ choose. The CPU always runs its CSR kernel.
+  // The SpMV format of pull steps on the GPU (Device::cuda). automatic (or
+  // csr_thread): a thread per unvisited vertex, each row stopping at its
+  // first frontier in-neighbour; on a graph where no vertex has over 4096
+  // in-edges (roads, meshes) inside the device-side level loop, elsewhere a
+  // step at a time with long rows handed to a warp and then to the whole
+  // grid. Any other format: that format's masked SpMV over OrAnd, which
+  // reads every in-edge of the unvisited rows. The CPU always runs its CSR
+  // kernel.
   SpmvFormat format = SpmvFormat::automatic;
   // Called after every level. On the GPU this makes every level wait for the
   // host; without it, runs of levels stay on the device.
