@@ -3,55 +3,79 @@
 #include "graphrun/kernels/cpu/frontier.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <bit>
 
 namespace graphrun::cpu {
 
-void queue_to_bitmap(std::span<const vertex_t> queue, std::uint8_t* bitmap, vertex_t n,
+namespace {
+
+std::uint64_t bit_of(vertex_t v) { return std::uint64_t{1} << (v & 63); }
+
+// Appends the set bits of words [begin, end) to out, in increasing order.
+vertex_t* write_set_bits(const std::uint64_t* bits, std::size_t begin, std::size_t end,
+                         vertex_t* out) {
+  for (std::size_t w = begin; w < end; ++w)
+    for (std::uint64_t word = bits[w]; word != 0; word &= word - 1)
+      *out++ = static_cast<vertex_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(word)));
+  return out;
+}
+
+}  // namespace
+
+void queue_to_bitmap(std::span<const vertex_t> queue, std::uint64_t* bits, vertex_t n,
                      int threads) {
+  const std::size_t words = packed_words(n);
   const auto nq = static_cast<std::ptrdiff_t>(queue.size());
   if (threads <= 1 || n + nq < cpu_min_parallel_work) {
-    std::fill(bitmap, bitmap + n, std::uint8_t{0});
-    for (vertex_t v : queue) bitmap[v] = 1;
+    std::fill(bits, bits + words, std::uint64_t{0});
+    for (vertex_t v : queue) bits[v >> 6] |= bit_of(v);
     return;
   }
-  // Cleared, then set (the queue's vertices are distinct: no two threads
-  // write one byte), a barrier between.
+  // Cleared, then set, a barrier between; two of the queue's vertices may
+  // share a word: an atomic or.
 #pragma omp parallel num_threads(threads)
   {
 #pragma omp for schedule(static)
-    for (vertex_t v = 0; v < n; ++v) bitmap[v] = 0;
+    for (std::size_t w = 0; w < words; ++w) bits[w] = 0;
 #pragma omp for schedule(static)
-    for (std::ptrdiff_t i = 0; i < nq; ++i) bitmap[queue[static_cast<std::size_t>(i)]] = 1;
+    for (std::ptrdiff_t i = 0; i < nq; ++i) {
+      const vertex_t v = queue[static_cast<std::size_t>(i)];
+      std::atomic_ref<std::uint64_t>(bits[v >> 6]).fetch_or(bit_of(v), std::memory_order_relaxed);
+    }
   }
 }
 
-void bitmap_to_queue(const std::uint8_t* bitmap, vertex_t n, VertexQueue& queue, int threads) {
+void bitmap_to_queue(const std::uint64_t* bits, vertex_t n, VertexQueue& queue, int threads) {
+  const std::size_t words = packed_words(n);
   queue.clear();
   if (threads <= 1 || n < cpu_min_parallel_work) {
-    for (vertex_t v = 0; v < n; ++v)
-      if (bitmap[v] != 0) queue.push_back(v);
+    std::size_t count = 0;
+    for (std::size_t w = 0; w < words; ++w)
+      count += static_cast<std::size_t>(std::popcount(bits[w]));
+    queue.resize_for_overwrite(count);
+    write_set_bits(bits, 0, words, queue.data());
     return;
   }
-  // Each thread counts its static block, then writes it at the sum of the
-  // counts before it: increasing vertices, no lists to join.
+  // Each thread counts its static block of words, then writes it at the sum
+  // of the counts before it: increasing vertices, no lists to join.
   std::vector<std::size_t> at(static_cast<std::size_t>(threads) + 1, 0);
 #pragma omp parallel num_threads(threads)
   {
-    const int t = omp_get_thread_num(), parts = omp_get_num_threads();
-    const vertex_t begin = static_cast<vertex_t>(std::int64_t{n} * t / parts);
-    const vertex_t end = static_cast<vertex_t>(std::int64_t{n} * (t + 1) / parts);
+    const auto t = static_cast<std::size_t>(omp_get_thread_num());
+    const auto parts = static_cast<std::size_t>(omp_get_num_threads());
+    const std::size_t begin = words * t / parts, end = words * (t + 1) / parts;
     std::size_t count = 0;
-    for (vertex_t v = begin; v < end; ++v) count += bitmap[v] != 0;
-    at[static_cast<std::size_t>(t) + 1] = count;
+    for (std::size_t w = begin; w < end; ++w)
+      count += static_cast<std::size_t>(std::popcount(bits[w]));
+    at[t + 1] = count;
 #pragma omp barrier
 #pragma omp single
     {
       for (std::size_t i = 1; i < at.size(); ++i) at[i] += at[i - 1];
       queue.resize_for_overwrite(at.back());
     }
-    vertex_t* out = queue.data() + at[static_cast<std::size_t>(t)];
-    for (vertex_t v = begin; v < end; ++v)
-      if (bitmap[v] != 0) *out++ = v;
+    write_set_bits(bits, begin, end, queue.data() + at[t]);
   }
 }
 

@@ -1,5 +1,5 @@
 // The host frontier operator (cpu/frontier.hpp) against plain serial loops:
-// push and pull advances and the queue <-> bitmap conversions, on random
+// push and pull advances and the queue <-> packed bitmap conversions, on random
 // matrices of the shapes that break kernels (empty rows, one huge row,
 // power-law rows, bands), with frontiers from empty to most vertices, at 1
 // and 2 threads. Pull is deterministic (the first frontier in-neighbour in
@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,20 @@ bool has_edge(const Csr<double>& a, vertex_t u, vertex_t v) {
 }
 
 offset_t degree(const Csr<double>& a, vertex_t v) { return a.row_ptr()[v + 1] - a.row_ptr()[v]; }
+
+// A byte per vertex <-> the operator's packed bitmap.
+std::vector<std::uint64_t> pack(const std::vector<std::uint8_t>& bytes) {
+  std::vector<std::uint64_t> words(packed_words(static_cast<vertex_t>(bytes.size())), 0);
+  for (std::size_t v = 0; v < bytes.size(); ++v)
+    if (bytes[v]) words[v / 64] |= std::uint64_t{1} << (v % 64);
+  return words;
+}
+
+std::vector<std::uint8_t> unpack(const std::vector<std::uint64_t>& words, vertex_t n) {
+  std::vector<std::uint8_t> bytes(static_cast<std::size_t>(n));
+  for (vertex_t v = 0; v < n; ++v) bytes[v] = (words[v / 64] >> (v % 64)) & 1u;
+  return bytes;
+}
 
 FrontierCounts counts_of(const Csr<double>& a, const std::vector<vertex_t>& reached) {
   FrontierCounts c{};
@@ -186,9 +201,11 @@ TEST(FrontierPush, MatchesTheSerialLoop) {
 
 TEST(FrontierPull, MatchesTheSerialLoop) {
   std::uint64_t seed = 1000;
-  for (vertex_t n : {1, 37, 3000})
+  // 40,000 vertices and more than one thread: parts cut at multiples of 64.
+  for (vertex_t n : {1, 37, 3000, 40'000})
     for (const Case& c : cases())
-      for (int threads : {1, 2}) {
+      for (int threads : {1, 2, 3}) {
+        if (n < 40'000 && threads == 3) continue;
         const Csr<double> a = test::random_csr<double>(n, n, c.shape, 6.0, seed % 2 == 0, seed);
         const Csr<double> at = a.transpose();
         Rng rng(seed++);
@@ -198,7 +215,7 @@ TEST(FrontierPull, MatchesTheSerialLoop) {
 
         FrontierCounts want_counts;
         const std::vector<std::uint8_t> want_next = reference_pull(a, at, want, want_counts);
-        std::vector<std::uint8_t> got_next(n, 7);  // every byte is written
+        std::vector<std::uint64_t> got_next(packed_words(n), ~std::uint64_t{0});  // all written
         // filter(v) reads v's mark before apply(u, v) sets it: BFS's order.
         std::int32_t* level = got.level.data();
         vertex_t* parent = got.parent.data();
@@ -210,12 +227,21 @@ TEST(FrontierPull, MatchesTheSerialLoop) {
           visited[v] = 1;
           return true;
         };
+        // The frontier as bytes or packed: the same steps.
+        const std::vector<std::uint64_t> packed = pack(got.bitmap);
         const FrontierCounts got_counts =
-            cpu::advance_pull(at.view(), a.row_ptr().data(), BitmapClear{got.visited.data()},
-                              BitmapSet{got.bitmap.data()}, settle, got_next.data(), threads);
+            n % 2 == 0
+                ? cpu::advance_pull(at.view(), a.row_ptr().data(), BitmapClear{got.visited.data()},
+                                    BitmapSet{got.bitmap.data()}, settle, got_next.data(), threads)
+                : cpu::advance_pull(at.view(), a.row_ptr().data(), BitmapClear{got.visited.data()},
+                                    PackedBitsSet{packed.data()}, settle, got_next.data(), threads);
 
         expect_counts(got_counts, want_counts, where);
-        EXPECT_EQ(got_next, want_next) << where;
+        EXPECT_EQ(unpack(got_next, n), want_next) << where;
+        // Bits past n in the last word stay clear.
+        if (n % 64 != 0) {
+          EXPECT_EQ(got_next.back() >> (n % 64), 0u) << where;
+        }
         EXPECT_EQ(got.level, want.level) << where;
         EXPECT_EQ(got.parent, want.parent) << where;
       }
@@ -234,13 +260,13 @@ TEST(FrontierPull, LevelTestsEqualBitmapTests) {
     State got = want;
     FrontierCounts want_counts;
     const std::vector<std::uint8_t> want_next = reference_pull(a, at, want, want_counts);
-    std::vector<std::uint8_t> got_next(n);
+    std::vector<std::uint64_t> got_next(packed_words(n));
     const ClaimUnvisited claim{got.level.data(), got.parent.data(), got.visited.data(), got.depth};
     const FrontierCounts got_counts =
         cpu::advance_pull(at.view(), a.row_ptr().data(), LevelIs{got.level.data(), -1},
                           LevelIs{got.level.data(), got.depth - 1}, claim, got_next.data(), 2);
     expect_counts(got_counts, want_counts, test::to_string(shape));
-    EXPECT_EQ(got_next, want_next) << test::to_string(shape);
+    EXPECT_EQ(unpack(got_next, n), want_next) << test::to_string(shape);
     EXPECT_EQ(got.parent, want.parent) << test::to_string(shape);
   }
 }
@@ -284,7 +310,7 @@ TEST(FrontierPush, ApplyWithTheEdgePositionAndAFilter) {
 }
 
 TEST(FrontierConversions, QueueAndBitmapRoundTrip) {
-  for (vertex_t n : {0, 1, 5000, 100'000})
+  for (vertex_t n : {0, 1, 63, 64, 65, 5000, 100'000})
     for (double share : {0.0, 0.001, 0.5, 1.0})
       for (int threads : {1, 2, 3}) {
         Rng rng(static_cast<std::uint64_t>(n) * 7 + threads);
@@ -294,12 +320,16 @@ TEST(FrontierConversions, QueueAndBitmapRoundTrip) {
         std::vector<vertex_t> shuffled = queue;
         for (std::size_t i = shuffled.size(); i > 1; --i)
           std::swap(shuffled[i - 1], shuffled[rng.below(static_cast<std::int64_t>(i))]);
-        std::vector<std::uint8_t> bitmap(n, 9);  // every byte is written
-        cpu::queue_to_bitmap(shuffled, bitmap.data(), n, threads);
+        std::vector<std::uint64_t> bits(packed_words(n), ~std::uint64_t{0});  // all written
+        cpu::queue_to_bitmap(shuffled, bits.data(), n, threads);
+        const std::vector<std::uint8_t> bytes = unpack(bits, n);
         for (vertex_t v = 0; v < n; ++v)
-          ASSERT_EQ(bitmap[v], std::binary_search(queue.begin(), queue.end(), v) ? 1 : 0);
+          ASSERT_EQ(bytes[v], std::binary_search(queue.begin(), queue.end(), v) ? 1 : 0);
+        if (n % 64 != 0) {
+          ASSERT_EQ(bits.back() >> (n % 64), 0u);
+        }
         cpu::VertexQueue back{42};  // dropped
-        cpu::bitmap_to_queue(bitmap.data(), n, back, threads);
+        cpu::bitmap_to_queue(bits.data(), n, back, threads);
         EXPECT_EQ(std::vector<vertex_t>(back.begin(), back.end()), queue)
             << "n " << n << " share " << share << " threads " << threads;
       }

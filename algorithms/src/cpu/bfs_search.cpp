@@ -72,8 +72,9 @@ class CpuBfs {
   }
 
   // Bottom-up step: every unvisited vertex looks for an in-neighbour in
-  // front_; next_ becomes the new frontier. Only v's thread writes v's
-  // state: no atomics.
+  // front_ (packed, a bit per vertex: its random lookups stay in cache);
+  // next_ becomes the new frontier. Only v's thread writes v's state: no
+  // atomics.
   FrontierCounts pull(BfsResult& res, std::int32_t depth) {
     std::int32_t* level = res.level.data();
     vertex_t* parent = o_.parents ? res.parent.data() : nullptr;
@@ -83,7 +84,7 @@ class CpuBfs {
       return true;
     };
     const FrontierCounts c =
-        cpu::advance_pull(transpose(), a_.row_ptr, LevelIs{level, -1}, BitmapSet{front_.data()},
+        cpu::advance_pull(transpose(), a_.row_ptr, LevelIs{level, -1}, PackedBitsSet{front_.data()},
                           reach, next_.data(), threads_);
     front_.swap(next_);
     return c;
@@ -100,9 +101,9 @@ class CpuBfs {
   }
 
   void to_dense() {
-    if (front_.size() != static_cast<std::size_t>(n_)) {
-      front_.resize(n_);
-      next_.resize(n_);
+    if (front_.size() != packed_words(n_)) {
+      front_.resize(packed_words(n_));
+      next_.resize(packed_words(n_));
     }
     cpu::queue_to_bitmap(queue_, front_.data(), n_, threads_);
     queue_.clear();
@@ -115,7 +116,7 @@ class CpuBfs {
   vertex_t n_;
   int threads_;
   cpu::VertexQueue queue_, next_queue_;
-  std::vector<std::uint8_t> front_, next_;
+  std::vector<std::uint64_t> front_, next_;  // packed bitmaps
 };
 
 }  // namespace

@@ -119,6 +119,19 @@ struct BitmapClear {
   GRAPHRUN_HD bool operator()(vertex_t v) const { return bits[v] == 0; }
 };
 
+// Bit v % 64 of words[v / 64] set: a frontier packed a bit per vertex, as
+// the CPU's pull keeps it (n / 8 bytes stay in a core's caches where a
+// byte per vertex spills: its in-edges' lookups are random).
+struct PackedBitsSet {
+  const std::uint64_t* words;
+  GRAPHRUN_HD bool operator()(vertex_t v) const { return ((words[v >> 6] >> (v & 63)) & 1u) != 0; }
+};
+
+// The 64-bit words of a packed bitmap of n bits.
+GRAPHRUN_HD inline std::size_t packed_words(vertex_t n) {
+  return (static_cast<std::size_t>(n) + 63) / 64;
+}
+
 // level[v] == value: unvisited (value -1) as a filter, or the previous
 // level as a frontier (no bitmap to build).
 struct LevelIs {

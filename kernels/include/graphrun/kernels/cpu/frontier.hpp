@@ -5,8 +5,8 @@
 //   next.reserve(n);  // once per search: a step never grows it then
 //   FrontierCounts c = cpu::advance_push(a, queue, next,
 //                                        ClaimUnvisited{level, parent, visited, depth}, threads);
-//   c = cpu::advance_pull(at, a.row_ptr, BitmapClear{visited}, BitmapSet{front},
-//                         apply, next_bitmap, threads);
+//   c = cpu::advance_pull(at, a.row_ptr, LevelIs{level, -1}, PackedBitsSet{front},
+//                         apply, next_words, threads);
 //
 // Push deals the queue to the threads in dynamic chunks; each thread
 // gathers its winners in a small buffer of its own and moves it into the
@@ -15,9 +15,10 @@
 // the frontier, and a frontier of one chunk runs on the calling thread
 // alone. The next queue's order depends on the schedule, its set does not
 // where apply claims atomically. Pull splits the vertices into parts of
-// equal work (partition.hpp, the CSR SpMV's split), writes every byte of
-// the next bitmap (1: reached) and needs no atomics: only v's thread
-// touches v.
+// equal work (partition.hpp, the CSR SpMV's split) cut at multiples of 64,
+// writes every word of the next bitmap, packed a bit per vertex (1:
+// reached), and needs no atomics: only v's thread touches v, and one
+// thread each word.
 #pragma once
 
 #include <omp.h>
@@ -171,38 +172,47 @@ FrontierCounts advance_push(const CsrView<T>& a, std::span<const vertex_t> front
 }
 
 // Pull: for every v with filter(v), the first in-neighbour u (a row of
-// at = Aᵀ, in column order) with in_frontier(u); next[v] = apply(u, v) for
-// it, 0 for every other v. Counts: vertices and edges (out-edges of the
+// at = Aᵀ, in column order) with in_frontier(u); bit v of the packed
+// bitmap next (packed_words(n) words, each written) = apply(u, v) for it,
+// 0 for every other v. Counts: vertices and edges (out-edges of the
 // reached vertices, from A's row pointers out_row_ptr), max_degree, and
 // scanned = the in-edges of the filtered vertices (an upper bound on those
 // read, since a row stops at its first frontier vertex).
 template <class T, class Filter, class InFrontier, class Apply>
 FrontierCounts advance_pull(const CsrView<T>& at, const offset_t* out_row_ptr, const Filter& filter,
-                            const InFrontier& in_frontier, const Apply& apply, std::uint8_t* next,
+                            const InFrontier& in_frontier, const Apply& apply, std::uint64_t* next,
                             int threads) {
   const vertex_t n = at.n_rows;
   unsigned long long count = 0, new_edges = 0, scanned = 0, max_degree = 0;
-  // Rows [begin, end), adding into the counters of the calling thread.
+  // Rows [begin, end), begin a multiple of 64 (end too, or n), adding into
+  // the counters of the calling thread; each word of next written once.
   auto rows = [&at, out_row_ptr, &filter, &in_frontier, &apply, next](
                   vertex_t begin, vertex_t end, unsigned long long& reached,
                   unsigned long long& reached_edges, unsigned long long& looked,
                   unsigned long long& largest) {
-    for (vertex_t v = begin; v < end; ++v) {
-      std::uint8_t hit = 0;
-      if (filter(v)) {
+    for (std::int64_t base = begin; base < end; base += 64) {
+      const auto stop = static_cast<vertex_t>(std::min<std::int64_t>(end, base + 64));
+      std::uint64_t word = 0;
+      for (auto v = static_cast<vertex_t>(base); v < stop; ++v) {
+        if (!filter(v)) continue;
         const offset_t rb = at.row_ptr[v], re = at.row_ptr[v + 1];
         looked += static_cast<unsigned long long>(re - rb);
         first_in_frontier(at.col_idx, rb, re, in_frontier, [&](vertex_t u, offset_t k) {
           if (!frontier_apply(apply, u, v, k)) return;
-          hit = 1;
+          word |= std::uint64_t{1} << (v - base);
           ++reached;
           const auto d = static_cast<unsigned long long>(frontier_row_length(out_row_ptr, v));
           reached_edges += d;
           largest = std::max(largest, d);
         });
       }
-      next[v] = hit;
+      next[base / 64] = word;
     }
+  };
+  // Part p's first vertex, cut down to a multiple of 64 (a word each part).
+  const auto cut = [&at, n](int parts, int p) {
+    const vertex_t v = partition_begin(at.row_ptr, n, parts, p);
+    return p >= parts ? n : v & ~vertex_t{63};
   };
   const offset_t work = at.nnz + n;
   if (threads <= 1 || work < cpu_min_parallel_work) {
@@ -215,8 +225,7 @@ FrontierCounts advance_pull(const CsrView<T>& at, const offset_t* out_row_ptr, c
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1) \
     reduction(+ : count, new_edges, scanned) reduction(max : max_degree)
     for (int p = 0; p < parts; ++p)
-      rows(partition_begin(at.row_ptr, n, parts, p), partition_begin(at.row_ptr, n, parts, p + 1),
-           count, new_edges, scanned, max_degree);
+      rows(cut(parts, p), cut(parts, p + 1), count, new_edges, scanned, max_degree);
   }
   FrontierCounts c{};
   c.vertices = count;
@@ -226,11 +235,12 @@ FrontierCounts advance_pull(const CsrView<T>& at, const offset_t* out_row_ptr, c
   return c;
 }
 
-// bitmap[0, n) = 1 on the queue's vertices (distinct), 0 elsewhere.
-void queue_to_bitmap(std::span<const vertex_t> queue, std::uint8_t* bitmap, vertex_t n,
-                     int threads);
+// The packed bitmap bits (packed_words(n) words) = 1 on the queue's
+// vertices (distinct), 0 elsewhere.
+void queue_to_bitmap(std::span<const vertex_t> queue, std::uint64_t* bits, vertex_t n, int threads);
 
-// queue = the vertices v < n with bitmap[v] != 0, in increasing order.
-void bitmap_to_queue(const std::uint8_t* bitmap, vertex_t n, VertexQueue& queue, int threads);
+// queue = the vertices v < n whose bit is set in the packed bitmap bits, in
+// increasing order.
+void bitmap_to_queue(const std::uint64_t* bits, vertex_t n, VertexQueue& queue, int threads);
 
 }  // namespace graphrun::cpu
