@@ -103,9 +103,6 @@ class ClassSummary {
   std::vector<int> graphs_;  // per class
 };
 
-// The median of a sample (the upper one of an even count); 0 when empty.
-double median(std::vector<double> v);
-
 // The median of `reps` timings of fn (milliseconds), after one warm-up call.
 double median_ms(int reps, const std::function<void()>& fn);
 

@@ -240,12 +240,6 @@ void Table::finish() {
   out.commit();
 }
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-  return v[v.size() / 2];
-}
-
 double median_ms(int reps, const std::function<void()>& fn) {
   fn();  // warm-up: first-touch, caches, lazy initialization
   std::vector<double> t(static_cast<std::size_t>(std::max(reps, 1)));

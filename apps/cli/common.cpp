@@ -365,13 +365,20 @@ void add_trials_option(CLI::App& sub, int& trials) {
       ->type_name("N");
 }
 
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  const std::size_t n = v.size();
+  std::nth_element(v.begin(), v.begin() + n / 2, v.end());
+  const double upper = v[n / 2];
+  if (n % 2) return upper;
+  // The lower middle value is the largest of those before the upper one.
+  return (*std::max_element(v.begin(), v.begin() + n / 2) + upper) / 2;
+}
+
 std::string trials_note(const std::vector<double>& each) {
   if (each.size() < 2) return {};
-  std::vector<double> sorted = each;
-  std::sort(sorted.begin(), sorted.end());
-  const std::size_t n = sorted.size();
-  const double median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-  return format(" (mean of %zu; median %.6f s, fastest %.6f s)", n, median, sorted.front());
+  return format(" (mean of %zu; median %.6f s, fastest %.6f s)", each.size(), median(each),
+                *std::min_element(each.begin(), each.end()));
 }
 
 std::string where_it_ran(const Context& ctx, double on_device_seconds) {

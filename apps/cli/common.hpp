@@ -209,6 +209,10 @@ auto run_trials(int trials, Run run) {
   return t;
 }
 
+// The median of a sample (the mean of the two middle values of an even
+// count); 0 when empty. The --trials note and the benchmarks use it.
+double median(std::vector<double> v);
+
 // A summary's note on --trials: "" for one run, else " (mean of N; median
 // M s, fastest F s)".
 std::string trials_note(const std::vector<double>& each);
