@@ -112,7 +112,8 @@ bc_rows=""
 # time_cells GAP_MS OURS_MS: a row's three time cells, gapbs's, graphrun's
 # and gapbs / graphrun.
 time_cells() {
-  printf '%.2f | %s | %s' "$1" "$2" "$(awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}')"
+  # (a time that rounds to 0.00 ms gives no ratio)
+  printf '%.2f | %s | %s' "$1" "$2" "$(awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0) printf "%.2f", a / b; else printf "-"}')"
 }
 
 # summarize <<<VALUES: the median (--stat median) or the mean of one value
@@ -217,9 +218,8 @@ tc_row() {  # tc_row NAME FILE
 }
 
 bc_row() {  # bc_row NAME FILE (through gapbs's converter, so both number the vertices alike)
-  local name=$1 file=$work/b.el grb=$work/g.grb
-  through_converter "$name" "$2" || return
-  [ "$generated" = 1 ] && file=$2
+  local name=$1 file grb=$work/g.grb
+  file=$(through_converter "$name" "$2") || { echo "$file"; return; }
   local source out t_gap gap_top summary ours top n m same
   source=$(head -1 "$file" | awk '{print $1}')
   out=$("$gapbs/bc" "${gap_input[@]}" -n "$reps" -i 1 -r "$source" -a 2>&1) || { echo "| $name | gapbs failed | | | | | | |"; return; }
@@ -240,13 +240,15 @@ bc_row() {  # bc_row NAME FILE (through gapbs's converter, so both number the ve
 
 # through_converter NAME FILE: FILE through gapbs's converter into
 # $work/b.el (so that both programs number the vertices alike) and from it
-# graphrun's $work/g.grb; where either fails, the table row that says so,
-# and status 1.
+# graphrun's $work/g.grb; prints the edge list both number alike (a
+# generated graph's own, already in gapbs's numbering and converted), or,
+# where either program fails, the table row that says so, with status 1.
 through_converter() {
-  [ "$generated" = 1 ] && return 0  # the generated graph's files are gapbs's own
+  if [ "$generated" = 1 ]; then echo "$2"; return 0; fi
   "$gapbs/converter" -f "$2" -s -e "$work/b.el" >/dev/null 2>&1 || { echo "| $1 | converter failed | | | | | | |"; return 1; }
   "$bin" convert "$work/b.el" "$work/g.grb" --undirected --quiet 2>"$work/convert.err" ||
     { echo "| $1 | convert failed: $(head -c 200 "$work/convert.err") | | | | | | |"; return 1; }
+  echo "$work/b.el"
 }
 
 # of_runs R KERNEL CMD...: CMD run R times; the median (or mean) of the
@@ -261,9 +263,8 @@ of_runs() {
 }
 
 bfs_row() {  # bfs_row NAME FILE (through gapbs's converter, so both number the vertices alike)
-  local name=$1 file=$work/b.el grb=$work/g.grb
-  through_converter "$name" "$2" || return
-  [ "$generated" = 1 ] && file=$2
+  local name=$1 file grb=$work/g.grb
+  file=$(through_converter "$name" "$2") || { echo "$file"; return; }
   local source out t_gap gap_reached summary ours reached n m same
   source=$(head -1 "$file" | awk '{print $1}')
   out=$("$gapbs/bfs" "${gap_input[@]}" -n "$reps" -r "$source" 2>&1) || { echo "| $name | gapbs failed | | | | | | |"; return; }
@@ -282,9 +283,8 @@ bfs_row() {  # bfs_row NAME FILE (through gapbs's converter, so both number the 
 }
 
 pr_row() {  # pr_row NAME FILE
-  local name=$1 file=$work/b.el grb=$work/g.grb
-  through_converter "$name" "$2" || return
-  [ "$generated" = 1 ] && file=$2
+  local name=$1 grb=$work/g.grb failed
+  failed=$(through_converter "$name" "$2") || { echo "$failed"; return; }
   local out t_gap gap_iters gap_top summary ours iters top n m same
   out=$("$gapbs/pr" "${gap_input[@]}" -n "$reps" -i 100 -t 1e-6 -a 2>&1) || { echo "| $name | gapbs failed | | | | | | |"; return; }
   t_gap=$(gap_ms <<<"$out")
