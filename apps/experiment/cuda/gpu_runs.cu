@@ -120,8 +120,8 @@ ContractionTiming time_contraction_cuda(const Csr<double>& a, const Csr<double>&
       ms_anchor.push_back(t0.ms());
     }
   }
-  t.ours_ms = bench::median(ms_ours);
-  t.anchor_ms = bench::median(ms_anchor);
+  t.ours_ms = cli::median(ms_ours);
+  t.anchor_ms = cli::median(ms_anchor);
   return t;
 }
 
