@@ -164,7 +164,7 @@ TEST_F(CudaFrontier, PullMatchesTheHost) {
     const DeviceCsr<double> dat(at);
     const DeviceArray<offset_t> a_row_ptr{std::span<const offset_t>(a.row_ptr())};
 
-    std::vector<std::uint8_t> next(c.n);
+    std::vector<std::uint64_t> next(packed_words(c.n));  // the host's, packed
     const FrontierCounts want_counts = cpu::advance_pull(
         at.view(), a.row_ptr().data(), BitmapClear{host.visited.data()},
         BitmapSet{host.bitmap.data()},
@@ -191,8 +191,11 @@ TEST_F(CudaFrontier, ConversionsMatchTheHost) {
       std::vector<vertex_t> queue;
       for (vertex_t v = 0; v < n; ++v)
         if (rng.coin(share)) queue.push_back(v);
+      // The device's bitmap is a byte per vertex; the host's is packed.
+      std::vector<std::uint64_t> packed(packed_words(n));
+      cpu::queue_to_bitmap(queue, packed.data(), n, 2);
       std::vector<std::uint8_t> want(n);
-      cpu::queue_to_bitmap(queue, want.data(), n, 2);
+      for (vertex_t v = 0; v < n; ++v) want[v] = (packed[v / 64] >> (v % 64)) & 1u;
       const std::string where = "n " + std::to_string(n) + " share " + std::to_string(share);
 
       const DeviceArray<vertex_t> dqueue{std::span<const vertex_t>(queue)};
