@@ -10,12 +10,25 @@
 // vertex are asked, each triangle v < w < x found adds one to each of its three corners: v's count
 // once per row, w's once per merge, x's once per match, by relaxed atomic
 // adds (the counts are integers: the order of the adds cannot change them).
+//
+// An undirected graph with fewer than 10 edges per vertex and degrees that
+// are not skewed (triangles_orientation.hpp: roads, meshes) is counted on
+// its own ids and rows, oriented by id, with nothing built (as the GAP
+// reference's OrderedCount without relabelling): v's neighbours below v
+// are its sorted row's prefix, and each w among them is merged with w's own
+// row up to w. On luxembourg_osm (114,599 vertices, 68 triangles) building
+// L was most of a 2.2 ms count, 0.68 ms without it (the GAP reference:
+// 0.30 ms; 2 threads). Elsewhere the renumbered rows' locality wins even
+// on flat graphs: 2 threads, own ids against renumbered, gapbs -u 18 0.30
+// against 0.28 s, Cornell5 0.16 against 0.12 s, soc-Epinions1 36 against
+// 33 ms.
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
 
+#include "../triangles_orientation.hpp"
 #include "../undirected_rows.hpp"
 #include "cpu_backend.hpp"
 #include "graphrun/engine/csr_assembly.hpp"
@@ -98,6 +111,24 @@ std::uint64_t intersect(const vertex_t* a, const vertex_t* a_end, const vertex_t
   return common;
 }
 
+// intersect's merge, stopped where b reaches `bound` (a holds only entries
+// below it).
+template <class Match>
+std::uint64_t intersect_below(const vertex_t* a, const vertex_t* a_end, const vertex_t* b,
+                              const vertex_t* b_end, vertex_t bound, Match&& match) {
+  std::uint64_t common = 0;
+  while (a < a_end && b < b_end && *b < bound) {
+    const vertex_t x = *a, y = *b;
+    if (x == y) {
+      ++common;
+      match(x);
+    }
+    a += x <= y;
+    b += y <= x;
+  }
+  return common;
+}
+
 void add(std::uint64_t* count, vertex_t v, std::uint64_t k) {
   std::atomic_ref<std::uint64_t>(count[v]).fetch_add(k, std::memory_order_relaxed);
 }
@@ -133,6 +164,49 @@ std::uint64_t count(const CsrView<double>& l, std::uint64_t* through, int thread
   return total;
 }
 
+// The count on an undirected graph's own rows (a, sorted, both directions
+// stored; loops skipped by the strict order): the triangle x < w < v is
+// found once, from v's row, as x in both v's and w's prefixes below w.
+template <bool PerVertex>
+std::uint64_t count_by_id(const CsrView<double>& a, std::uint64_t* through, int threads) {
+  std::uint64_t total = 0;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 64) reduction(+ : total)
+  for (vertex_t v = 0; v < a.n_rows; ++v) {
+    const vertex_t* row = a.col_idx + a.row_ptr[v];
+    const vertex_t* below = std::lower_bound(row, a.col_idx + a.row_ptr[v + 1], v);
+    std::uint64_t found = 0;
+    for (const vertex_t* w = row; w < below; ++w) {
+      // v's entries before w are all below w: once w's row reaches w, nothing
+      // more can match, and the merge stops there (no search for that point).
+      const vertex_t* other = a.col_idx + a.row_ptr[*w];
+      const vertex_t* other_end = a.col_idx + a.row_ptr[*w + 1];
+      if constexpr (PerVertex) {
+        const std::uint64_t c = intersect_below(row, w, other, other_end, *w,
+                                                [through](vertex_t x) { add(through, x, 1); });
+        if (c > 0) add(through, *w, c);
+        found += c;
+      } else {
+        found += intersect_below(row, w, other, other_end, *w, [](vertex_t) {});
+      }
+    }
+    if constexpr (PerVertex)
+      if (found > 0) add(through, v, found);
+    total += found;
+  }
+  return total;
+}
+
+// Whether to renumber (triangles_orientation.hpp): unless the graph is
+// sparse and its sampled degrees are not skewed.
+bool renumber(const std::vector<vertex_t>& degree, offset_t entries) {
+  const auto n = static_cast<vertex_t>(degree.size());
+  if (ten_edges_per_vertex(n, entries)) return true;
+  const int samples = renumbering_samples(n);
+  std::vector<vertex_t> sampled(static_cast<std::size_t>(samples));
+  for (int i = 0; i < samples; ++i) sampled[i] = degree[renumbering_sample(n, samples, i)];
+  return degrees_skewed(std::move(sampled));
+}
+
 }  // namespace
 
 TriangleCounts CpuSteps::triangles(Context& ctx, const Graph& g, const TriangleOptions& options) {
@@ -143,6 +217,20 @@ TriangleCounts CpuSteps::triangles(Context& ctx, const Graph& g, const TriangleO
   r.degree.resize(static_cast<std::size_t>(n));
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1024)
   for (vertex_t v = 0; v < n; ++v) r.degree[v] = rows.degree(v);
+  if (!g.directed() && !renumber(r.degree, g.adj().nnz())) {
+    std::uint64_t degree_sum = 0;
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : degree_sum)
+    for (vertex_t v = 0; v < n; ++v) degree_sum += static_cast<std::uint64_t>(r.degree[v]);
+    r.edges = degree_sum / 2;
+    const CsrView<double> a = g.adj().view();
+    if (!options.per_vertex) {
+      r.total = count_by_id<false>(a, nullptr, threads);
+      return r;
+    }
+    r.per_vertex.assign(static_cast<std::size_t>(n), 0);
+    r.total = count_by_id<true>(a, r.per_vertex.data(), threads);
+    return r;
+  }
   const std::vector<vertex_t> rank = degree_order(r.degree, threads);
   const Oriented l = orient_by_degree(rows, rank, threads);
   r.edges = static_cast<std::uint64_t>(l.view.nnz);

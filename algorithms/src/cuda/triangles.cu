@@ -32,6 +32,7 @@
 #include <cub/device/device_scan.cuh>
 #include <vector>
 
+#include "../triangles_orientation.hpp"
 #include "cuda_backend.hpp"
 #include "device_util.cuh"
 #include "edge_keys.cuh"
@@ -164,7 +165,7 @@ __global__ void degrees_without_loops(const offset_t* row_ptr, const vertex_t* c
 
 __global__ void gather_samples(const vertex_t* degree, vertex_t n, int samples, vertex_t* out) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < samples; i += gridDim.x * blockDim.x)
-    out[i] = degree[static_cast<vertex_t>(static_cast<long long>(i) * n / samples)];
+    out[i] = degree[renumbering_sample(n, samples, i)];
 }
 
 // w is above v in the orientation: (degree, id) larger.
@@ -199,20 +200,16 @@ __global__ void oriented_rows(const offset_t* row_ptr, const vertex_t* col_idx,
   }
 }
 
-// The GAP reference's WorthRelabelling: 10 or more edges per vertex and,
-// over up to 1000 vertices spread evenly, a mean above 1.3 times the median.
+// The GAP reference's WorthRelabelling (triangles_orientation.hpp): 10 or
+// more edges per vertex and skewed degrees, sampled on the device.
 bool worth_renumbering(const DeviceArray<vertex_t>& degree, vertex_t n, offset_t entries) {
-  if (n == 0 || entries / 2 / n < 10) return false;  // edges per vertex, as gapbs counts them
-  const int samples = static_cast<int>(std::min<vertex_t>(1000, n));
+  if (!ten_edges_per_vertex(n, entries)) return false;
+  const int samples = renumbering_samples(n);
   DeviceArray<vertex_t> picked(static_cast<std::size_t>(samples));
   gather_samples<<<grid_for(samples, block_size), block_size>>>(degree.data(), n, samples,
                                                                 picked.data());
   check_launch();
-  std::vector<vertex_t> d = picked.download();
-  std::sort(d.begin(), d.end());
-  double sum = 0;
-  for (vertex_t x : d) sum += x;
-  return sum / samples / 1.3 > d[d.size() / 2];
+  return degrees_skewed(picked.download());
 }
 
 // The count on the graph's own ids (see the top of the file).
