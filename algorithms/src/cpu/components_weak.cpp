@@ -21,6 +21,7 @@
 // only sends a link round its loop once more.
 #include <algorithm>
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -38,6 +39,12 @@ constexpr int sample_rounds = 2;
 // 49 ms without it, 40.5 ms with 16 ahead (41.6 with 8, 43.0 with 32);
 // gapbs's whole run, which reads it plainly, 41-42 ms.
 constexpr vertex_t link_ahead = 16;
+// Only where comp is larger than about a core's L2 (2 MiB on the 2-vCPU
+// machine of docs/performance.md): where it fits, the prefetch is pure
+// overhead. There, 2 threads, medians of 21: soc-Epinions1 (0.3 MB) 0.84 ms with it,
+// 0.75 without; web-NotreDame (1.3 MB) 2.60 and 2.45 ms; gapbs -u 20 (4 MB)
+// 36.8 ms with it, 42 without.
+constexpr std::size_t prefetch_min_bytes = std::size_t{2} << 20;
 
 class Forest {
  public:
@@ -100,6 +107,7 @@ std::vector<vertex_t> cpu_weak_components(const Context& ctx, const Graph& g) {
 #pragma omp parallel for num_threads(threads) schedule(static)
   for (vertex_t v = 0; v < n; ++v) comp[v] = v;
   const Forest forest(comp);
+  const bool prefetch = static_cast<std::size_t>(n) * sizeof(vertex_t) > prefetch_min_bytes;
 
   // A pass per sampled neighbour, each followed by a compress (as gapbs):
   // the second round's links then start from flat trees. Linking both
@@ -108,7 +116,7 @@ std::vector<vertex_t> cpu_weak_components(const Context& ctx, const Graph& g) {
   for (int round = 0; round < sample_rounds; ++round) {
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 16384)
     for (vertex_t u = 0; u < n; ++u) {
-      if (u + link_ahead < n) {
+      if (prefetch && u + link_ahead < n) {
         const offset_t ahead = a.row_ptr[u + link_ahead] + round;
         if (ahead < a.row_ptr[u + link_ahead + 1]) forest.prefetch(a.col_idx[ahead]);
       }
