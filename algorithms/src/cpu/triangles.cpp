@@ -94,30 +94,13 @@ Oriented orient_by_degree(const UndirectedRows& rows, const std::vector<vertex_t
 }
 
 // |a ∩ b| of two sorted rows; `match` sees each common entry. Branch-free
-// steps: the merge's comparisons are data-dependent coin flips.
-template <class Match>
+// steps: the merge's comparisons are data-dependent coin flips. Bounded:
+// the merge stops where b reaches `bound` (a holds only entries below it).
+template <bool Bounded = false, class Match>
 std::uint64_t intersect(const vertex_t* a, const vertex_t* a_end, const vertex_t* b,
-                        const vertex_t* b_end, Match&& match) {
+                        const vertex_t* b_end, Match&& match, vertex_t bound = 0) {
   std::uint64_t common = 0;
-  while (a < a_end && b < b_end) {
-    const vertex_t x = *a, y = *b;
-    if (x == y) {
-      ++common;
-      match(x);
-    }
-    a += x <= y;
-    b += y <= x;
-  }
-  return common;
-}
-
-// intersect's merge, stopped where b reaches `bound` (a holds only entries
-// below it).
-template <class Match>
-std::uint64_t intersect_below(const vertex_t* a, const vertex_t* a_end, const vertex_t* b,
-                              const vertex_t* b_end, vertex_t bound, Match&& match) {
-  std::uint64_t common = 0;
-  while (a < a_end && b < b_end && *b < bound) {
+  while (a < a_end && b < b_end && (!Bounded || *b < bound)) {
     const vertex_t x = *a, y = *b;
     if (x == y) {
       ++common;
@@ -131,6 +114,23 @@ std::uint64_t intersect_below(const vertex_t* a, const vertex_t* a_end, const ve
 
 void add(std::uint64_t* count, vertex_t v, std::uint64_t k) {
   std::atomic_ref<std::uint64_t>(count[v]).fetch_add(k, std::memory_order_relaxed);
+}
+
+// One merge of a count: the triangles the row's vertex and w close through
+// the common entries of a and b; with PerVertex their corners x and w
+// counted in `through` (the row's own vertex once per row, by the caller).
+template <bool PerVertex, bool Bounded = false>
+std::uint64_t close_triangles(const vertex_t* a, const vertex_t* a_end, const vertex_t* b,
+                              const vertex_t* b_end, vertex_t w, std::uint64_t* through) {
+  if constexpr (PerVertex) {
+    const std::uint64_t c = intersect<Bounded>(
+        a, a_end, b, b_end, [through](vertex_t x) { add(through, x, 1); }, w);
+    if (c > 0) add(through, w, c);
+    return c;
+  } else {
+    return intersect<Bounded>(
+        a, a_end, b, b_end, [](vertex_t) {}, w);
+  }
 }
 
 // The sum of C<L> = L · Lᵀ; with per_vertex, each triangle's three corners
@@ -148,14 +148,7 @@ std::uint64_t count(const CsrView<double>& l, std::uint64_t* through, int thread
       const vertex_t* other_end = l.col_idx + l.row_ptr[*w + 1];
       // L(w,:) holds only ranks above w: v's row is merged from past w on
       // (the GAP reference's early stop, in the other direction).
-      if constexpr (PerVertex) {
-        const std::uint64_t c = intersect(w + 1, row_end, other, other_end,
-                                          [through](vertex_t x) { add(through, x, 1); });
-        if (c > 0) add(through, *w, c);
-        found += c;
-      } else {
-        found += intersect(w + 1, row_end, other, other_end, [](vertex_t) {});
-      }
+      found += close_triangles<PerVertex>(w + 1, row_end, other, other_end, *w, through);
     }
     if constexpr (PerVertex)
       if (found > 0) add(through, v, found);
@@ -180,14 +173,7 @@ std::uint64_t count_by_id(const CsrView<double>& a, std::uint64_t* through, int 
       // more can match, and the merge stops there (no search for that point).
       const vertex_t* other = a.col_idx + a.row_ptr[*w];
       const vertex_t* other_end = a.col_idx + a.row_ptr[*w + 1];
-      if constexpr (PerVertex) {
-        const std::uint64_t c = intersect_below(row, w, other, other_end, *w,
-                                                [through](vertex_t x) { add(through, x, 1); });
-        if (c > 0) add(through, *w, c);
-        found += c;
-      } else {
-        found += intersect_below(row, w, other, other_end, *w, [](vertex_t) {});
-      }
+      found += close_triangles<PerVertex, true>(row, w, other, other_end, *w, through);
     }
     if constexpr (PerVertex)
       if (found > 0) add(through, v, found);
