@@ -133,13 +133,27 @@ std::uint64_t close_triangles(const vertex_t* a, const vertex_t* a_end, const ve
   }
 }
 
+// The sum over the rows v of `found_from(v)`, the triangles found from v's
+// row; with PerVertex, each row's count also goes to v's corner.
+template <bool PerVertex, class FoundFrom>
+std::uint64_t sum_rows(vertex_t n, std::uint64_t* through, int threads,
+                       const FoundFrom& found_from) {
+  std::uint64_t total = 0;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 64) reduction(+ : total)
+  for (vertex_t v = 0; v < n; ++v) {
+    const std::uint64_t found = found_from(v);
+    if constexpr (PerVertex)
+      if (found > 0) add(through, v, found);
+    total += found;
+  }
+  return total;
+}
+
 // The sum of C<L> = L · Lᵀ; with per_vertex, each triangle's three corners
 // counted in `through`.
 template <bool PerVertex>
 std::uint64_t count(const CsrView<double>& l, std::uint64_t* through, int threads) {
-  std::uint64_t total = 0;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 64) reduction(+ : total)
-  for (vertex_t v = 0; v < l.n_rows; ++v) {
+  return sum_rows<PerVertex>(l.n_rows, through, threads, [&l, through](vertex_t v) {
     const vertex_t* row = l.col_idx + l.row_ptr[v];
     const vertex_t* row_end = l.col_idx + l.row_ptr[v + 1];
     std::uint64_t found = 0;
@@ -150,11 +164,8 @@ std::uint64_t count(const CsrView<double>& l, std::uint64_t* through, int thread
       // (the GAP reference's early stop, in the other direction).
       found += close_triangles<PerVertex>(w + 1, row_end, other, other_end, *w, through);
     }
-    if constexpr (PerVertex)
-      if (found > 0) add(through, v, found);
-    total += found;
-  }
-  return total;
+    return found;
+  });
 }
 
 // The count on an undirected graph's own rows (a, sorted, both directions
@@ -162,9 +173,7 @@ std::uint64_t count(const CsrView<double>& l, std::uint64_t* through, int thread
 // found once, from v's row, as x in both v's and w's prefixes below w.
 template <bool PerVertex>
 std::uint64_t count_by_id(const CsrView<double>& a, std::uint64_t* through, int threads) {
-  std::uint64_t total = 0;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 64) reduction(+ : total)
-  for (vertex_t v = 0; v < a.n_rows; ++v) {
+  return sum_rows<PerVertex>(a.n_rows, through, threads, [&a, through](vertex_t v) {
     const vertex_t* row = a.col_idx + a.row_ptr[v];
     const vertex_t* below = std::lower_bound(row, a.col_idx + a.row_ptr[v + 1], v);
     std::uint64_t found = 0;
@@ -175,11 +184,8 @@ std::uint64_t count_by_id(const CsrView<double>& a, std::uint64_t* through, int 
       const vertex_t* other_end = a.col_idx + a.row_ptr[*w + 1];
       found += close_triangles<PerVertex, true>(row, w, other, other_end, *w, through);
     }
-    if constexpr (PerVertex)
-      if (found > 0) add(through, v, found);
-    total += found;
-  }
-  return total;
+    return found;
+  });
 }
 
 // Whether to renumber (triangles_orientation.hpp): unless the graph is

@@ -26,10 +26,9 @@ struct BfsOptions {
   // csr_thread): a thread per unvisited vertex, each row stopping at its
   // first frontier in-neighbour; on a graph where no vertex has over 4096
   // in-edges (roads, meshes) inside the device-side level loop, elsewhere a
-  // step at a time with long rows handed to a warp and then to the whole
-  // grid. Any other format: that format's masked SpMV over OrAnd, which
-  // reads every in-edge of the unvisited rows. The CPU always runs its CSR
-  // kernel.
+  // step at a time, the rest of a row longer than 16 in-edges cut into
+  // chunks that warps over the whole grid walk. Any other format: that format's masked SpMV over
+  // OrAnd, which reads every in-edge of the unvisited rows. The CPU always runs its CSR kernel.
   SpmvFormat format = SpmvFormat::automatic;
   // Called after every level. On the GPU this makes every level wait for the
   // host; without it, runs of levels stay on the device.
