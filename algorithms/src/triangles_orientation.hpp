@@ -5,9 +5,11 @@
 // renumbering (a sort of the vertices, a copy of the edges) can be most of
 // the count's time. The GAP reference's WorthRelabelling renumbers only
 // graphs with 10 or more edges per vertex whose degrees are skewed: the
-// GPU's rule. The CPU's merge gains from the renumbered rows' locality on
-// every graph measured but the sparse flat ones (roads, meshes), so it
-// keeps a graph's own ids only there.
+// GPU's rule (it builds L on the graph's own ids for the other dense or
+// skewed graphs). The CPU's merge gains from the renumbered rows' locality
+// on every graph measured but the sparse flat ones (roads, meshes), so it
+// keeps a graph's own ids only there. Both count the sparse flat graphs on
+// the adjacency's own rows, with nothing built.
 #pragma once
 
 #include <algorithm>

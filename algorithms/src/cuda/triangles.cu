@@ -24,6 +24,11 @@
 // are). The merge then reads both rows whole, since ids no longer follow
 // the orientation. On a 2000 × 2000 grid the renumbering's two radix sorts
 // were most of the time of a count that finds nothing.
+//
+// Sparse and flat (fewer than 10 edges per vertex as well: roads, meshes,
+// the grid), not even L is built: a thread per vertex counts on A's own
+// rows, oriented by id (count_by_id, as the CPU does there), so the count
+// is one launch that reads A once and the row of each neighbour below.
 #include <algorithm>
 #include <bit>
 #include <cstdint>
@@ -200,19 +205,108 @@ __global__ void oriented_rows(const offset_t* row_ptr, const vertex_t* col_idx,
   }
 }
 
-// The GAP reference's WorthRelabelling (triangles_orientation.hpp): 10 or
-// more edges per vertex and skewed degrees, sampled on the device.
-bool worth_renumbering(const DeviceArray<vertex_t>& degree, vertex_t n, offset_t entries) {
-  if (!ten_edges_per_vertex(n, entries)) return false;
+// The degrees' shape that picks the count (triangles_orientation.hpp): 10
+// or more edges per vertex, and skewed degrees, sampled on the device.
+struct DegreeShape {
+  bool dense = false;
+  bool skewed = false;
+};
+DegreeShape degree_shape(const DeviceArray<vertex_t>& degree, vertex_t n, offset_t entries) {
+  DegreeShape shape;
+  shape.dense = ten_edges_per_vertex(n, entries);
+  if (n == 0) return shape;
   const int samples = renumbering_samples(n);
   DeviceArray<vertex_t> picked(static_cast<std::size_t>(samples));
   gather_samples<<<grid_for(samples, block_size), block_size>>>(degree.data(), n, samples,
                                                                 picked.data());
   check_launch();
-  return degrees_skewed(picked.download());
+  shape.skewed = degrees_skewed(picked.download());
+  return shape;
 }
 
-// The count on the graph's own ids (see the top of the file).
+// ---- Sparse and flat: on the graph's own rows, nothing built -------------
+
+// Thread v: the triangles x < w < v, found once each from v's row, as x in
+// both v's and w's rows below w (cpu/triangles.cpp's count_by_id). v's
+// entries before w are all below w, and w's row is merged only up to w.
+// Rows are short on the graphs that take this path (fewer than 10 edges
+// per vertex, degrees not skewed), so a thread per row is balanced; it
+// also counts the edges below v, each undirected edge once.
+template <bool PerVertex>
+__global__ void count_by_id(const offset_t* __restrict__ row_ptr,
+                            const vertex_t* __restrict__ col_idx, vertex_t n,
+                            unsigned long long* total, unsigned long long* edges,
+                            unsigned long long* through) {
+  using Reduce = cub::BlockReduce<unsigned long long, block_size>;
+  __shared__ typename Reduce::TempStorage scratch;
+  unsigned long long found = 0, below_v = 0;
+  for (vertex_t v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x) {
+    const vertex_t* const row = col_idx + row_ptr[v];
+    const vertex_t* below = row;
+    for (const vertex_t* end = col_idx + row_ptr[v + 1]; below < end && *below < v;) ++below;
+    below_v += static_cast<unsigned long long>(below - row);
+    unsigned long long at_v = 0;
+    for (const vertex_t* w = row; w < below; ++w) {
+      const vertex_t bound = *w;
+      const vertex_t* a = row;
+      const vertex_t* b = col_idx + row_ptr[bound];
+      const vertex_t* const b_end = col_idx + row_ptr[bound + 1];
+      unsigned long long common = 0;
+      while (a < w && b < b_end && *b < bound) {
+        const vertex_t x = *a, y = *b;
+        if (x == y) {
+          ++common;
+          if constexpr (PerVertex) atomicAdd(through + x, 1ULL);
+        }
+        a += x <= y;
+        b += y <= x;
+      }
+      if constexpr (PerVertex)
+        if (common > 0) atomicAdd(through + bound, common);
+      at_v += common;
+    }
+    if constexpr (PerVertex)
+      if (at_v > 0) atomicAdd(through + v, at_v);
+    found += at_v;
+  }
+  const unsigned long long block_found = Reduce(scratch).Sum(found);
+  __syncthreads();  // the scratch is reused
+  const unsigned long long block_edges = Reduce(scratch).Sum(below_v);
+  if (threadIdx.x == 0) {
+    if (block_found > 0) atomicAdd(total, block_found);
+    if (block_edges > 0) atomicAdd(edges, block_edges);
+  }
+}
+
+void count_sparse_flat(const DeviceCsr<double>& a, const DeviceArray<vertex_t>& degree,
+                       const TriangleOptions& options, const Stopwatch& t, TriangleCounts& r) {
+  const vertex_t n = a.n_rows();
+  const auto size = static_cast<std::size_t>(n);
+  DeviceArray<unsigned long long> sums(2);  // total, edges
+  GRAPHRUN_CUDA_CHECK(cudaMemset(sums.data(), 0, 2 * sizeof(unsigned long long)));
+  DeviceArray<unsigned long long> through(options.per_vertex ? size : 0);
+  if (options.per_vertex)
+    GRAPHRUN_CUDA_CHECK(cudaMemset(through.data(), 0, size * sizeof(unsigned long long)));
+  const unsigned grid = grid_for(n, block_size);
+  if (options.per_vertex)
+    count_by_id<true><<<grid, block_size>>>(a.row_ptr().data(), a.col_idx().data(), n, sums.data(),
+                                            sums.data() + 1, through.data());
+  else
+    count_by_id<false><<<grid, block_size>>>(a.row_ptr().data(), a.col_idx().data(), n, sums.data(),
+                                             sums.data() + 1, nullptr);
+  check_launch();
+  const std::vector<unsigned long long> both = sums.download();
+  r.total = both[0];
+  r.compute_seconds = t.seconds();
+  r.edges = both[1];
+  r.degree = degree.download();
+  if (options.per_vertex) {
+    const std::vector<unsigned long long> counts = through.download();
+    r.per_vertex.assign(counts.begin(), counts.end());
+  }
+}
+
+// The count on the graph's own ids, L built (see the top of the file).
 void count_without_renumbering(const DeviceCsr<double>& a, const DeviceArray<vertex_t>& degree,
                                const TriangleOptions& options, const Stopwatch& t,
                                TriangleCounts& r) {
@@ -272,7 +366,12 @@ TriangleCounts CudaSteps::triangles(Context& ctx, const Graph& g, const Triangle
           d_a.row_ptr().data(), d_a.col_idx().data(), n, degree.data());
       check_launch();
     }
-    if (!worth_renumbering(degree, n, d_a.nnz())) {
+    const DegreeShape shape = degree_shape(degree, n, d_a.nnz());
+    if (!shape.dense && !shape.skewed) {
+      count_sparse_flat(d_a, degree, options, t, r);
+      return r;
+    }
+    if (!shape.dense || !shape.skewed) {
       count_without_renumbering(d_a, degree, options, t, r);
       return r;
     }
