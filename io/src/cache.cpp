@@ -39,13 +39,10 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
-#include <optional>
 #include <string_view>
 #include <unordered_set>
 #include <vector>
 
-#include "graphrun/engine/context.hpp"
-#include "graphrun/engine/device_assembly.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/types.hpp"
 #include "graphrun/io/write.hpp"
@@ -116,35 +113,6 @@ class PayloadCrc {
   void add(const std::vector<T>& v) {
     add(v.data(), v.size() * sizeof(T));
   }
-  // A block read at `offset` of the file, in slices on every core, each
-  // slice checksummed by the thread that read it while it is in its cache,
-  // the slices' crcs joined in order. The block continues the array last
-  // added. Returns read_at's error (0 when all was read).
-  int read_and_add(int fd, void* block, std::size_t bytes, std::uint64_t offset) {
-    constexpr std::size_t min_slice = std::size_t{1} << 20;
-    const auto slices = static_cast<std::int64_t>(std::clamp<std::size_t>(
-        bytes / min_slice, 1, static_cast<std::size_t>(std::max(1, omp_get_max_threads()))));
-    auto* b = static_cast<unsigned char*>(block);
-    std::vector<std::uint32_t> part(static_cast<std::size_t>(slices));
-    std::vector<std::size_t> length(static_cast<std::size_t>(slices));
-    int error = 0;
-#pragma omp parallel for schedule(static, 1) num_threads(static_cast <int>(slices))
-    for (std::int64_t i = 0; i < slices; ++i) {
-      const std::size_t from = split_point(bytes, slices, i);
-      const std::size_t to = split_point(bytes, slices, i + 1);
-      length[i] = to - from;
-      if (const int e = detail::read_at(fd, b + from, to - from, offset + from); e != 0) {
-#pragma omp critical(cache_block_error)
-        if (error == 0) error = e;
-        continue;
-      }
-      part[i] = crc(0, b + from, to - from);
-    }
-    if (error != 0) return error;
-    for (std::int64_t i = 0; i < slices; ++i)
-      c_ = static_cast<std::uint32_t>(crc32_combine(c_, part[i], static_cast<z_off_t>(length[i])));
-    return 0;
-  }
   std::uint32_t value() const noexcept { return c_; }
 
  private:
@@ -178,73 +146,6 @@ std::string repeated_name(std::FILE* f, std::uint64_t at, const std::vector<offs
     }
   }
   return "vertex names are not unique";
-}
-
-std::string read_error(int e) {
-  return std::string("truncated graphrun cache (read error") +
-         (e > 0 ? std::string(": ") + std::strerror(e) : std::string()) + ")";
-}
-
-// Below this many entries a cache is read into host memory as usual: the
-// upload is then a few milliseconds wherever it happens.
-constexpr offset_t device_min_entries = offset_t{1} << 20;
-
-// CacheOnDevice: the cache's row pointers and ids read on the host, its
-// columns and values straight onto the device (upload_csr), checksummed
-// on the way. nullopt where the device cannot hold the graph: the host
-// reads the cache as usual. `at` is where row_ptr starts.
-std::optional<Graph> read_onto_device(const std::string& path, int fd, const Header& h,
-                                      std::uint64_t at) {
-  const auto n = static_cast<std::size_t>(h.n);
-  const auto nnz = static_cast<std::size_t>(h.nnz);
-  const bool pattern = h.flags & flag_pattern;
-  PayloadCrc c(h.version);
-  std::vector<offset_t> row_ptr(n + 1);
-  if (const int e = c.read_and_add(fd, row_ptr.data(), row_ptr.size() * sizeof(offset_t), at))
-    throw InputError(path, read_error(e));
-  at += row_ptr.size() * sizeof(offset_t);
-  // What upload_csr relies on for its bounds (the Csr constructor's checks).
-  bool ok = row_ptr[0] == 0 && row_ptr[n] == h.nnz;
-#pragma omp parallel for schedule(static) reduction(&& : ok)
-  for (std::int64_t v = 0; v < h.n; ++v) ok = ok && row_ptr[v] <= row_ptr[v + 1];
-  if (!ok)
-    throw InputError(path, "corrupt graphrun cache: row pointers not non-decreasing from 0 to nnz");
-  const auto reader = [&](std::uint64_t base) {
-    return [&c, &path, fd, base](void* block, std::size_t bytes, std::size_t offset) {
-      if (const int e = c.read_and_add(fd, block, bytes, base + offset))
-        throw InputError(path, read_error(e));
-    };
-  };
-  const std::uint64_t values_at = at + nnz * sizeof(vertex_t);
-  UploadedCsr up;
-  try {
-    up = upload_csr(static_cast<vertex_t>(h.n), row_ptr, !pattern, reader(at), reader(values_at));
-  } catch (const DeviceMemoryError&) {
-    return std::nullopt;
-  }
-  row_ptr = {};
-  at = values_at + (pattern ? 0 : nnz * sizeof(double));
-  if (pattern) c.add(std::vector<double>{});  // version 1 restarts its chain here
-  std::vector<std::uint64_t> ids(h.n_ids);
-  if (const int e = c.read_and_add(fd, ids.data(), ids.size() * sizeof(std::uint64_t), at))
-    throw InputError(path, read_error(e));
-  if (ids.empty()) c.add(ids);  // as above, for version 1
-  if (c.value() != h.payload_crc)
-    throw InputError(path, "corrupt graphrun cache (checksum mismatch)");
-  if (!up.valid)
-    throw InputError(
-        path,
-        "corrupt graphrun cache: columns out of range, or not sorted and unique within "
-        "a row");
-  try {
-    Graph g = Graph::with_deferred_adjacency(static_cast<vertex_t>(h.n), h.nnz, up.self_loops,
-                                             pattern, std::move(up.fetch), std::move(ids),
-                                             h.flags & flag_directed, h.flags & flag_weighted);
-    g.set_device_adjacency(std::move(up.device));
-    return g;
-  } catch (const ArgumentError& e) {
-    throw InputError(path, std::string("corrupt graphrun cache: ") + e.what());
-  }
 }
 
 }  // namespace
@@ -289,7 +190,7 @@ void write_cache(const std::string& path, const Graph& g) {
   out.commit();  // checks for write errors
 }
 
-Graph read_cache(const std::string& path, std::size_t max_bytes, CacheOnDevice device) {
+Graph read_cache(const std::string& path, std::size_t max_bytes) {
   std::unique_ptr<std::FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
   if (!f) throw InputError(path, std::string("cannot open: ") + std::strerror(errno));
   struct stat st {};
@@ -338,13 +239,6 @@ Graph read_cache(const std::string& path, std::size_t max_bytes, CacheOnDevice d
                                " graphrun cache: " + std::to_string(file_size) +
                                " bytes, the header describes " + std::to_string(expect));
 
-  const bool directed = h.flags & flag_directed, weighted = h.flags & flag_weighted;
-  if (device.keep && !named && h.nnz >= device_min_entries &&
-      !(device.unless_directed && directed) && !(device.unless_weighted && weighted) &&
-      cuda_device_count() > 0)
-    if (std::optional<Graph> g = read_onto_device(path, fileno(f.get()), h, sizeof(Header)))
-      return std::move(*g);
-
   std::vector<offset_t> row_ptr(n + 1);
   std::vector<vertex_t> col_idx(nnz);
   std::vector<double> values(pattern ? 0 : nnz);
@@ -356,7 +250,9 @@ Graph read_cache(const std::string& path, std::size_t max_bytes, CacheOnDevice d
     const std::size_t bytes = v.size() * sizeof(v[0]);
     if (bytes == 0) return;
     if (const int e = detail::read_at(fileno(f.get()), v.data(), bytes, at); e != 0)
-      throw InputError(path, read_error(e));
+      throw InputError(path, std::string("truncated graphrun cache (read error") +
+                                 (e > 0 ? std::string(": ") + std::strerror(e) : std::string()) +
+                                 ")");
     at += bytes;
   };
   read(row_ptr);

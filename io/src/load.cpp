@@ -81,10 +81,7 @@ Graph load_graph(const std::string& path, const LoadOptions& options, LoadStats*
   if (!ends_with(path, ".grb")) return read_edge_list(path, options, stats);
 
   const Stopwatch t0;
-  Graph g = read_cache(path, options.max_input_bytes,
-                       {.keep = options.keep_on_device,
-                        .unless_directed = options.undirected,
-                        .unless_weighted = options.non_negative_weights});
+  Graph g = read_cache(path, options.max_input_bytes);
   check_non_negative(path, g, options);
   const double read_seconds = t0.seconds();
   const Stopwatch t1;

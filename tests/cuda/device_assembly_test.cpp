@@ -5,14 +5,11 @@
 // and sparse 64-bit ids, weighted or not, symmetrized or not, parsed in many
 // small chunks; on the shipped graphs; and the empty case. The copy a loader
 // leaves on the device (keep_on_device) holds the same arrays, and PageRank
-// started from it gives the same ranks bit for bit. A .grb cache read
-// straight onto the device is the cache, damage included.
+// started from it gives the same ranks bit for bit.
 #include "graphrun/engine/device_assembly.hpp"
 
 #include <gtest/gtest.h>
-#include <zlib.h>
 
-#include <cstring>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -21,7 +18,6 @@
 #include "graphrun/engine/device_array.hpp"
 #include "graphrun/engine/device_csr.hpp"
 #include "graphrun/io/load.hpp"
-#include "graphrun/io/write.hpp"
 #include "io/io_test_support.hpp"
 #include "support/random_graphs.hpp"
 #include "support/shared_graphs.hpp"
@@ -163,86 +159,6 @@ TEST_F(DeviceAssembly, TheCopyLeftOnTheDeviceIsTheGraphAndPageRankStartsFromIt) 
       EXPECT_EQ(got.rank, want.rank) << "weighted " << weighted << " undirected " << undirected;
       EXPECT_EQ(got.iterations, want.iterations);
     }
-}
-
-// A cache read for a GPU run (CacheOnDevice): columns and values go from the
-// file to the device, so the graph there, and the host copy made from it,
-// must be the cache's arrays; PageRank from it gives the host-loaded
-// graph's ranks bit for bit. Damage the checksum cannot see (a column out
-// of range or out of order, with both checksums recomputed) is caught on
-// the device, and a flipped byte by the checksum, as on the host.
-TEST_F(DeviceAssembly, TheCacheReadOntoTheDeviceIsTheCache) {
-  io::test::TempDir dir;
-  Context gpu(Device::cuda);
-  for (bool weighted : {false, true})
-    for (bool directed : {true, false}) {
-      const Graph g = test::random_graph(test::GraphShape::power_law, 100'000, 14.0, directed,
-                                         weighted, 40 + weighted + 2 * directed);
-      ASSERT_GE(g.n_edges(), offset_t{1} << 20);  // large enough to go to the device
-      const std::string path = dir.file("g.grb");
-      io::write_cache(path, g);
-      const Graph host = io::read_cache(path);
-      EXPECT_EQ(host.device_adjacency(), nullptr);
-      const Graph kept = io::read_cache(path, 0, {.keep = true});
-      const std::string where =
-          std::string(weighted ? "weighted" : "pattern") + (directed ? " directed" : " undirected");
-      ASSERT_NE(kept.device_adjacency(), nullptr) << where;
-      EXPECT_EQ(kept.self_loops(), host.self_loops()) << where;
-      PageRankOptions p;
-      p.tol = 1e-12;
-      EXPECT_EQ(pagerank(gpu, kept, p).rank, pagerank(gpu, host, p).rank) << where;
-      expect_same(kept, host, where);
-      // Where the caller will read the host copy anyway, it stays there.
-      EXPECT_EQ(
-          io::read_cache(path, 0, {.keep = true, .unless_directed = true}).device_adjacency() ==
-              nullptr,
-          directed)
-          << where;
-      EXPECT_EQ(
-          io::read_cache(path, 0, {.keep = true, .unless_weighted = true}).device_adjacency() ==
-              nullptr,
-          weighted)
-          << where;
-    }
-
-  const Graph g = test::random_graph(test::GraphShape::erdos_renyi, 100'000, 12.0, true, false, 7);
-  const std::string path = dir.file("c.grb");
-  io::write_cache(path, g);
-  const std::string bytes = io::test::read_file(path);
-  const std::size_t cols = 64 + (static_cast<std::size_t>(g.n_vertices()) + 1) * sizeof(offset_t);
-  // The column at entry k set to c, both checksums recomputed (the payload's
-  // is one crc over every byte after the header; the header's over its
-  // first 44 bytes).
-  const auto with_column = [&](offset_t k, vertex_t c) {
-    std::string b = bytes;
-    std::memcpy(b.data() + cols + static_cast<std::size_t>(k) * sizeof(vertex_t), &c, sizeof c);
-    const auto payload = static_cast<std::uint32_t>(
-        crc32_z(0, reinterpret_cast<const Bytef*>(b.data() + 64), b.size() - 64));
-    std::memcpy(b.data() + 40, &payload, sizeof payload);
-    const auto header =
-        static_cast<std::uint32_t>(crc32_z(0, reinterpret_cast<const Bytef*>(b.data()), 44));
-    std::memcpy(b.data() + 44, &header, sizeof header);
-    return io::test::write_file(dir.file("damaged.grb"), b);
-  };
-  const auto& row_ptr = g.adj().row_ptr();
-  vertex_t row = 0;
-  while (row_ptr[row + 1] - row_ptr[row] < 2) ++row;
-  const offset_t first = row_ptr[row];
-  for (const auto& [k, c] : {std::pair<offset_t, vertex_t>{first, g.n_vertices()},
-                             {first, -1},
-                             {first, g.adj().col_idx()[first + 1]},
-                             {g.n_edges() - 1, g.n_vertices() + 5}}) {
-    const std::string damaged = with_column(k, c);
-    io::test::expect_input_error([&] { io::read_cache(damaged, 0, {.keep = true}); }, damaged, 0,
-                                 "columns out of range, or not sorted");
-    // The host's own checks say the same file is damaged.
-    EXPECT_THROW(io::read_cache(damaged), InputError);
-  }
-  std::string flipped = bytes;
-  flipped[cols + 4000] ^= 0x10;
-  const std::string bad = io::test::write_file(dir.file("flipped.grb"), flipped);
-  io::test::expect_input_error([&] { io::read_cache(bad, 0, {.keep = true}); }, bad, 0,
-                               "checksum mismatch");
 }
 
 TEST_F(DeviceAssembly, NoEdgesGiveAnEmptyGraph) {

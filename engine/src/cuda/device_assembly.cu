@@ -300,61 +300,7 @@ AssembledCsr assemble(std::span<const IdEdges> parts, offset_t m, bool mirror, b
   return out;
 }
 
-// A warp per row: its columns in [0, n) and strictly increasing (each entry
-// against the one before it in the row), and the row's self loop counted.
-// Bounds come from row_ptr, which the caller checked on the host.
-__global__ void check_rows(vertex_t n, const offset_t* __restrict__ row_ptr,
-                           const vertex_t* __restrict__ col_idx, unsigned* bad,
-                           unsigned long long* self_loops) {
-  const unsigned lane = threadIdx.x % 32;
-  const offset_t warps = offset_t{gridDim.x} * blockDim.x / 32;
-  unsigned long long loops = 0;
-  bool ok = true;
-  for (offset_t row = (blockIdx.x * offset_t{blockDim.x} + threadIdx.x) / 32; row < n;
-       row += warps) {
-    const offset_t begin = row_ptr[row], end = row_ptr[row + 1];
-    for (offset_t k = begin + lane; k < end; k += 32) {
-      const vertex_t c = col_idx[k];
-      ok = ok && c >= 0 && c < n && (k == begin || col_idx[k - 1] < c);
-      loops += c == row;
-    }
-  }
-  if (!ok) atomicOr(bad, 1u);
-  if (loops > 0) atomicAdd(self_loops, loops);
-}
-
 }  // namespace
-
-UploadedCsr upload_csr(vertex_t n, std::span<const offset_t> row_ptr, bool valued,
-                       const ArrayReader& read_col_idx, const ArrayReader& read_values) {
-  const cudaStream_t stream = nullptr;
-  if (row_ptr.size() != static_cast<std::size_t>(n) + 1)
-    throw ArgumentError("upload_csr: row_ptr must have n + 1 entries");
-  const offset_t nnz = row_ptr.back();
-  DeviceArray<offset_t> d_row_ptr(row_ptr.size());
-  const std::span<const offset_t> rows[] = {row_ptr};
-  detail::stage_to_device<offset_t, offset_t>(rows, d_row_ptr.data(), stream);
-  DeviceArray<vertex_t> col(static_cast<std::size_t>(nnz));
-  DeviceArray<double> val(valued ? static_cast<std::size_t>(nnz) : 0);
-  detail::stream_to_device(col.data(), col.size() * sizeof(vertex_t), read_col_idx, stream);
-  if (valued)
-    detail::stream_to_device(val.data(), val.size() * sizeof(double), read_values, stream);
-  DeviceArray<unsigned> bad(1);
-  DeviceArray<unsigned long long> loops(1);
-  GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(bad.data(), 0, sizeof(unsigned), stream));
-  GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(loops.data(), 0, sizeof(unsigned long long), stream));
-  check_rows<<<grid_for(offset_t{n} * 32), build_block, 0, stream>>>(
-      n, d_row_ptr.data(), col.data(), bad.data(), loops.data());
-  check_launch();
-  UploadedCsr out;
-  out.valid = read_back(bad.data(), stream) == 0;
-  out.self_loops = static_cast<offset_t>(read_back(loops.data(), stream));
-  auto device = std::make_shared<const DeviceAdjacency>(DeviceAdjacency{
-      DeviceCsr<double>(n, n, std::move(d_row_ptr), std::move(col), std::move(val))});
-  out.fetch = [device] { return download_csr(device->csr); };
-  out.device = std::move(device);
-  return out;
-}
 
 AssembledCsr assemble_csr_on_device(std::span<const IdEdges> parts, bool mirror, bool valued,
                                     Duplicates dup, const std::string& source,

@@ -131,38 +131,15 @@ void stage_from_device(const From* from, std::size_t n, To* out, CUstream_st* st
   }
 }
 
-void stream_to_device(void* out, std::size_t bytes, const BlockFill& fill, CUstream_st* stream) {
-  if (bytes == 0) return;
-  auto* const to = static_cast<unsigned char*>(out);
-  if (bytes <= kDirectBytes) {
-    std::vector<unsigned char> block(bytes);
-    fill(block.data(), bytes, 0);
-    GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(to, block.data(), bytes, cudaMemcpyHostToDevice, stream));
-    GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
-    return;
-  }
-  const StagingLease pinned;
-  int which = 0;
-  for (std::size_t at = 0; at < bytes; at += kStageBytes) {
-    const std::size_t count = std::min(kStageBytes, bytes - at);
-    GRAPHRUN_CUDA_CHECK(cudaEventSynchronize(pinned->copied[which]));
-    fill(pinned->buf[which], count, at);
-    GRAPHRUN_CUDA_CHECK(
-        cudaMemcpyAsync(to + at, pinned->buf[which], count, cudaMemcpyHostToDevice, stream));
-    GRAPHRUN_CUDA_CHECK(cudaEventRecord(pinned->copied[which], stream));
-    which ^= 1;
-  }
-  GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
-}
-
 template void stage_to_device(std::span<const std::span<const std::uint64_t>>, std::uint32_t*,
                               CUstream_st*);
 template void stage_to_device(std::span<const std::span<const std::uint64_t>>, std::uint64_t*,
                               CUstream_st*);
 template void stage_to_device(std::span<const std::span<const double>>, double*, CUstream_st*);
-template void stage_to_device(std::span<const std::span<const std::int64_t>>, std::int64_t*,
+template void stage_to_device(std::span<const std::span<const unsigned char>>, unsigned char*,
                               CUstream_st*);
 
+template void stage_from_device(const unsigned char*, std::size_t, unsigned char*, CUstream_st*);
 template void stage_from_device(const std::int64_t*, std::size_t, std::int64_t*, CUstream_st*);
 template void stage_from_device(const std::int32_t*, std::size_t, std::int32_t*, CUstream_st*);
 template void stage_from_device(const double*, std::size_t, double*, CUstream_st*);

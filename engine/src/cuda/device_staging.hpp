@@ -5,12 +5,12 @@
 // converts a block of values into one of two pinned buffers (in parallel, narrowing 64-bit ids to
 // 32 bits where asked) while the block before is copied from the other, so that the conversion
 // hides behind the copy. The two buffers (64 MiB) are pinned once per process
-// and reused; arrays of up to 1 MiB skip them (an ordinary copy).
+// and reused; arrays of up to 1 MiB skip them (an ordinary copy). Every
+// DeviceBuffer copy of 4 MiB or more goes through them too (device_array.cu).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <span>
 
 struct CUstream_st;
@@ -27,14 +27,5 @@ void stage_to_device(std::span<const std::span<const From>> parts, To* out, CUst
 // the host spreads block k into `out` on every core. Returns when done.
 template <class From, class To>
 void stage_from_device(const From* from, std::size_t n, To* out, CUstream_st* stream);
-
-// Writes `bytes` bytes of an array, from byte `offset` on, into `block`.
-using BlockFill = std::function<void(void* block, std::size_t bytes, std::size_t offset)>;
-
-// out[0 .. bytes) on the device = what `fill` writes, block by block in
-// order, into the pinned buffers: block k+1 is filled (a file read, say)
-// while block k is copied, so the copy hides behind the filling. Returns
-// when the copies are done on `stream`.
-void stream_to_device(void* out, std::size_t bytes, const BlockFill& fill, CUstream_st* stream);
 
 }  // namespace graphrun::detail

@@ -29,9 +29,4 @@ AssembledCsr assemble_csr_on_device(std::span<const IdEdges>, bool, bool, Duplic
   throw DeviceError(source + ": this build has no CUDA backend to assemble the graph on");
 }
 
-UploadedCsr upload_csr(vertex_t, std::span<const offset_t>, bool, const ArrayReader&,
-                       const ArrayReader&) {
-  throw DeviceError("this build has no CUDA backend to upload the graph to");
-}
-
 }  // namespace graphrun

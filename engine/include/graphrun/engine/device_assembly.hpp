@@ -59,29 +59,4 @@ AssembledCsr assemble_csr_on_device(std::span<const IdEdges> parts, bool mirror,
                                     Duplicates dup, const std::string& source,
                                     bool keep_on_device = false);
 
-// Writes `bytes` bytes of an array, from byte `offset` on, into `block`
-// (host memory); called block by block, in order.
-using ArrayReader = std::function<void(void* block, std::size_t bytes, std::size_t offset)>;
-
-struct UploadedCsr {
-  // The CSR on the device, and `fetch` to make its host copy when asked.
-  std::shared_ptr<const DeviceAdjacency> device;
-  std::function<Csr<double>()> fetch;
-  offset_t self_loops = 0;  // entries (i, i)
-  // Whether the columns passed the Csr constructor's checks (in [0, n),
-  // strictly increasing within each row), made on the device.
-  bool valid = false;
-};
-
-// An n x n CSR read straight onto the device, for a reader that has its
-// arrays as they are in memory (graphrun's .grb cache): row_ptr given on
-// the host, already checked (0 first, nnz last, never decreasing); the
-// columns (nnz int32) and, when `valued`, the values (nnz double) written
-// by the readers block by block into pinned memory, each block copied
-// while the next is read, so the upload hides behind the read. The
-// columns are checked on the device (`valid`). DeviceMemoryError when the
-// device cannot hold it; a reader's exception passes through.
-UploadedCsr upload_csr(vertex_t n, std::span<const offset_t> row_ptr, bool valued,
-                       const ArrayReader& read_col_idx, const ArrayReader& read_values);
-
 }  // namespace graphrun

@@ -58,8 +58,7 @@ struct LoadOptions {
   // hold the work, the host assembles as usual.
   bool assemble_on_device = false;
   // With assemble_on_device: leave the assembled adjacency on the GPU
-  // (Graph::device_adjacency), for an algorithm that starts from it there
-  // (a .grb cache's arrays go from the file straight there: CacheOnDevice);
+  // (Graph::device_adjacency), for an algorithm that starts from it there;
   // its host copy (Graph::adj) is made the first time something asks for it,
   // so a run that stays on the GPU never copies it back. It holds device
   // memory as long as the graph lives.

@@ -73,21 +73,6 @@ void write_edge_list(const std::string& path, const Graph& g);
 // than `max_bytes` (0: the machine's physical memory) is a SizeError before
 // anything is allocated (LoadOptions::max_input_bytes).
 void write_cache(const std::string& path, const Graph& g);
-
-// Where read_cache leaves the adjacency (LoadOptions::keep_on_device). With
-// `keep` and a GPU present, a cache's columns and values go from the file
-// straight to the device through pinned blocks, the copy of each block
-// hidden behind the read of the next (Graph::device_adjacency), and the
-// host copy is made when something asks for it: a GPU run reads the cache
-// at the file's speed and uploads nothing afterwards. Not for named graphs,
-// small ones, or where the caller will still read the host copy: a
-// directed graph it symmetrizes (`unless_directed`), weights it checks
-// (`unless_weighted`).
-struct CacheOnDevice {
-  bool keep = false;
-  bool unless_directed = false;
-  bool unless_weighted = false;
-};
-Graph read_cache(const std::string& path, std::size_t max_bytes = 0, CacheOnDevice device = {});
+Graph read_cache(const std::string& path, std::size_t max_bytes = 0);
 
 }  // namespace graphrun::io
