@@ -149,28 +149,35 @@ void count(const Key* edges, const vertex_t* row, offset_t m, const offset_t* ro
 
 // ---- Without renumbering --------------------------------------------------
 
-// The degree of each vertex in the simple graph: its row's length less the
-// loop, if any (rows sorted: a binary search for v).
-__global__ void degrees_without_loops(const offset_t* row_ptr, const vertex_t* col_idx, vertex_t n,
-                                      vertex_t* degree) {
-  for (vertex_t v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x) {
-    offset_t lo = row_ptr[v], hi = row_ptr[v + 1];
-    const offset_t length = hi - lo;
-    while (lo < hi) {
-      const offset_t mid = lo + (hi - lo) / 2;
-      if (col_idx[mid] < v)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-    const bool loop = lo < row_ptr[v + 1] && col_idx[lo] == v;
-    degree[v] = static_cast<vertex_t>(length - (loop ? 1 : 0));
+// The degree of v in the simple graph: its row's length less the loop, if
+// any (rows sorted: a binary search for v).
+__device__ inline vertex_t degree_without_loop(const offset_t* row_ptr, const vertex_t* col_idx,
+                                               vertex_t v) {
+  offset_t lo = row_ptr[v], hi = row_ptr[v + 1];
+  const offset_t length = hi - lo;
+  while (lo < hi) {
+    const offset_t mid = lo + (hi - lo) / 2;
+    if (col_idx[mid] < v)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
+  const bool loop = lo < row_ptr[v + 1] && col_idx[lo] == v;
+  return static_cast<vertex_t>(length - (loop ? 1 : 0));
 }
 
-__global__ void gather_samples(const vertex_t* degree, vertex_t n, int samples, vertex_t* out) {
+__global__ void degrees_without_loops(const offset_t* row_ptr, const vertex_t* col_idx, vertex_t n,
+                                      vertex_t* degree) {
+  for (vertex_t v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x)
+    degree[v] = degree_without_loop(row_ptr, col_idx, v);
+}
+
+// The sampled vertices' degrees, read from their rows: the shape test needs
+// no pass over every vertex.
+__global__ void gather_samples(const offset_t* row_ptr, const vertex_t* col_idx, vertex_t n,
+                               int samples, vertex_t* out) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < samples; i += gridDim.x * blockDim.x)
-    out[i] = degree[renumbering_sample(n, samples, i)];
+    out[i] = degree_without_loop(row_ptr, col_idx, renumbering_sample(n, samples, i));
 }
 
 // w is above v in the orientation: (degree, id) larger.
@@ -211,14 +218,15 @@ struct DegreeShape {
   bool dense = false;
   bool skewed = false;
 };
-DegreeShape degree_shape(const DeviceArray<vertex_t>& degree, vertex_t n, offset_t entries) {
+DegreeShape degree_shape(const DeviceCsr<double>& a) {
+  const vertex_t n = a.n_rows();
   DegreeShape shape;
-  shape.dense = ten_edges_per_vertex(n, entries);
+  shape.dense = ten_edges_per_vertex(n, a.nnz());
   if (n == 0) return shape;
   const int samples = renumbering_samples(n);
   DeviceArray<vertex_t> picked(static_cast<std::size_t>(samples));
-  gather_samples<<<grid_for(samples, block_size), block_size>>>(degree.data(), n, samples,
-                                                                picked.data());
+  gather_samples<<<grid_for(samples, block_size), block_size>>>(
+      a.row_ptr().data(), a.col_idx().data(), n, samples, picked.data());
   check_launch();
   shape.skewed = degrees_skewed(picked.download());
   return shape;
@@ -231,10 +239,11 @@ DegreeShape degree_shape(const DeviceArray<vertex_t>& degree, vertex_t n, offset
 // entries before w are all below w, and w's row is merged only up to w.
 // Rows are short on the graphs that take this path (fewer than 10 edges
 // per vertex, degrees not skewed), so a thread per row is balanced; it
-// also counts the edges below v, each undirected edge once.
+// also writes v's degree (its row less the loop, which sits at `below`)
+// and counts the edges below v, each undirected edge once.
 template <bool PerVertex>
 __global__ void count_by_id(const offset_t* __restrict__ row_ptr,
-                            const vertex_t* __restrict__ col_idx, vertex_t n,
+                            const vertex_t* __restrict__ col_idx, vertex_t n, vertex_t* degree,
                             unsigned long long* total, unsigned long long* edges,
                             unsigned long long* through) {
   using Reduce = cub::BlockReduce<unsigned long long, block_size>;
@@ -242,8 +251,10 @@ __global__ void count_by_id(const offset_t* __restrict__ row_ptr,
   unsigned long long found = 0, below_v = 0;
   for (vertex_t v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x) {
     const vertex_t* const row = col_idx + row_ptr[v];
+    const vertex_t* const end = col_idx + row_ptr[v + 1];
     const vertex_t* below = row;
-    for (const vertex_t* end = col_idx + row_ptr[v + 1]; below < end && *below < v;) ++below;
+    while (below < end && *below < v) ++below;
+    degree[v] = static_cast<vertex_t>((end - row) - (below < end && *below == v ? 1 : 0));
     below_v += static_cast<unsigned long long>(below - row);
     unsigned long long at_v = 0;
     for (const vertex_t* w = row; w < below; ++w) {
@@ -278,10 +289,11 @@ __global__ void count_by_id(const offset_t* __restrict__ row_ptr,
   }
 }
 
-void count_sparse_flat(const DeviceCsr<double>& a, const DeviceArray<vertex_t>& degree,
-                       const TriangleOptions& options, const Stopwatch& t, TriangleCounts& r) {
+void count_sparse_flat(const DeviceCsr<double>& a, const TriangleOptions& options,
+                       const Stopwatch& t, TriangleCounts& r) {
   const vertex_t n = a.n_rows();
   const auto size = static_cast<std::size_t>(n);
+  DeviceArray<vertex_t> degree(size);
   DeviceArray<unsigned long long> sums(2);  // total, edges
   GRAPHRUN_CUDA_CHECK(cudaMemset(sums.data(), 0, 2 * sizeof(unsigned long long)));
   DeviceArray<unsigned long long> through(options.per_vertex ? size : 0);
@@ -289,11 +301,12 @@ void count_sparse_flat(const DeviceCsr<double>& a, const DeviceArray<vertex_t>& 
     GRAPHRUN_CUDA_CHECK(cudaMemset(through.data(), 0, size * sizeof(unsigned long long)));
   const unsigned grid = grid_for(n, block_size);
   if (options.per_vertex)
-    count_by_id<true><<<grid, block_size>>>(a.row_ptr().data(), a.col_idx().data(), n, sums.data(),
-                                            sums.data() + 1, through.data());
+    count_by_id<true><<<grid, block_size>>>(a.row_ptr().data(), a.col_idx().data(), n,
+                                            degree.data(), sums.data(), sums.data() + 1,
+                                            through.data());
   else
-    count_by_id<false><<<grid, block_size>>>(a.row_ptr().data(), a.col_idx().data(), n, sums.data(),
-                                             sums.data() + 1, nullptr);
+    count_by_id<false><<<grid, block_size>>>(a.row_ptr().data(), a.col_idx().data(), n,
+                                             degree.data(), sums.data(), sums.data() + 1, nullptr);
   check_launch();
   const std::vector<unsigned long long> both = sums.download();
   r.total = both[0];
@@ -360,16 +373,16 @@ TriangleCounts CudaSteps::triangles(Context& ctx, const Graph& g, const Triangle
   if (!g.directed()) {
     // An undirected graph's rows are its neighbours both ways: its degrees
     // are the row lengths less the loops.
+    const DegreeShape shape = degree_shape(d_a);
+    if (!shape.dense && !shape.skewed) {
+      count_sparse_flat(d_a, options, t, r);
+      return r;
+    }
     DeviceArray<vertex_t> degree(size);
     if (n > 0) {
       degrees_without_loops<<<grid_for(n, block_size), block_size>>>(
           d_a.row_ptr().data(), d_a.col_idx().data(), n, degree.data());
       check_launch();
-    }
-    const DegreeShape shape = degree_shape(degree, n, d_a.nnz());
-    if (!shape.dense && !shape.skewed) {
-      count_sparse_flat(d_a, degree, options, t, r);
-      return r;
     }
     if (!shape.dense || !shape.skewed) {
       count_without_renumbering(d_a, degree, options, t, r);
