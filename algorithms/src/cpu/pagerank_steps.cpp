@@ -24,10 +24,14 @@ namespace graphrun::detail {
 
 namespace {
 
-// Above this many bytes of vertex vectors (r, x, x_next, inv_outw) the
-// iteration is split into SpMV + update (see iterate()). About the L2 of two
-// cores of the machines measured (docs/performance.md).
-constexpr std::size_t fused_max_bytes = std::size_t{4} << 20;
+// Above this many bytes of vertex vectors (r, x, x_next, inv_outw) per
+// thread the iteration is split into SpMV + update (see prepare()): about
+// a core's L2 on the machines measured (docs/performance.md), so the fused
+// pass's streams stay in the caches of the cores that run it. It was 4 MiB
+// whatever the thread count, tuned at 2 threads; at 16 a uniform random
+// graph of 2^20 vertices (32 MiB of vectors) ran the split iteration at
+// half gapbs's speed.
+constexpr std::size_t fused_max_bytes_per_thread = std::size_t{2} << 20;
 
 class CpuPageRankSteps final : public PageRankSteps {
  public:
@@ -126,7 +130,8 @@ class CpuPageRankSteps final : public PageRankSteps {
     // Past the caches the gather x[col] misses on every edge, and the extra
     // streams of the fused loop (r, x_next, inv_outw) compete with it for
     // the memory system: there the SpMV runs alone, then a streaming update.
-    fused_ = std::size_t(n_) * 4 * sizeof(double) <= fused_max_bytes;
+    fused_ = std::size_t(n_) * 4 * sizeof(double) <=
+             fused_max_bytes_per_thread * static_cast<std::size_t>(threads_);
     if (!fused_) y_.resize(n_);
   }
 
