@@ -47,7 +47,11 @@ TEST(Triangles, EqualReferenceOnEveryShape) {
         EXPECT_EQ(r.total, want.total) << where;
         ASSERT_EQ(r.per_vertex, want.per_vertex) << where;
         ASSERT_EQ(r.degree, want.degree) << where;
+        std::uint64_t degree_sum = 0;  // each edge of the simple graph at both ends
+        for (vertex_t d : want.degree) degree_sum += static_cast<std::uint64_t>(d);
+        EXPECT_EQ(r.edges, degree_sum / 2) << where;
         const TriangleResult total_only = triangles(ctx, g, {.per_vertex = false});
+        EXPECT_EQ(total_only.edges, r.edges) << where;
         EXPECT_EQ(total_only.total, want.total) << where;
         EXPECT_TRUE(total_only.per_vertex.empty()) << where;
         EXPECT_EQ(total_only.transitivity, r.transitivity) << where;
