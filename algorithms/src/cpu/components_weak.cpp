@@ -23,6 +23,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <ranges>
 #include <vector>
 
 #include "../afforest_sample.hpp"
@@ -103,9 +104,10 @@ std::vector<vertex_t> cpu_weak_components(const Context& ctx, const Graph& g) {
   const vertex_t n = g.n_vertices();
   const int threads = ctx.threads();
   const CsrView<double> a = g.adj().view();
-  std::vector<vertex_t> comp(n);
-#pragma omp parallel for num_threads(threads) schedule(static)
-  for (vertex_t v = 0; v < n; ++v) comp[v] = v;
+  // Every vertex its own tree: written once, as the vector is made (a
+  // zero-fill and then a parallel pass wrote it twice).
+  const auto ids = std::views::iota(vertex_t{0}, n);
+  std::vector<vertex_t> comp(ids.begin(), ids.end());
   const Forest forest(comp);
   const bool prefetch = static_cast<std::size_t>(n) * sizeof(vertex_t) > prefetch_min_bytes;
 
