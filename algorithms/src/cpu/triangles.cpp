@@ -190,7 +190,10 @@ RowSums count_by_id(const CsrView<double>& a, std::uint64_t* through, vertex_t* 
   return sum_rows<PerVertex>(a.n_rows, through, threads, [&a, through, degree](vertex_t v) {
     const vertex_t* row = a.col_idx + a.row_ptr[v];
     const vertex_t* end = a.col_idx + a.row_ptr[v + 1];
-    const vertex_t* below = std::lower_bound(row, end, v);
+    // A linear scan, not a binary search: rows are short on the graphs
+    // that take this path (luxembourg_osm, 2 threads: 0.355 -> 0.31 ms).
+    const vertex_t* below = row;
+    while (below < end && *below < v) ++below;
     degree[v] = static_cast<vertex_t>((end - row) - (below < end && *below == v ? 1 : 0));
     std::uint64_t found = 0;
     for (const vertex_t* w = row; w < below; ++w) {
