@@ -7,6 +7,7 @@
 #include <string>
 
 #include "graphrun/engine/error.hpp"
+#include "graphrun/engine/prefault.hpp"
 
 namespace graphrun {
 
@@ -98,8 +99,8 @@ Csr<T> Csr<T>::transpose() const {
     }
     tptr[c + 1] = at;
   }
-  std::vector<vertex_t> tcol(nz);
-  std::vector<T> tval(pattern ? 0 : nz);
+  std::vector<vertex_t> tcol = prefaulted_vector<vertex_t>(static_cast<std::size_t>(nz));
+  std::vector<T> tval = prefaulted_vector<T>(pattern ? 0 : static_cast<std::size_t>(nz));
 #pragma omp parallel num_threads(nt)
   {
     const int t = omp_get_thread_num();

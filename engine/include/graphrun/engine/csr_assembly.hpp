@@ -40,6 +40,7 @@
 
 #include "graphrun/engine/csr.hpp"
 #include "graphrun/engine/error.hpp"
+#include "graphrun/engine/prefault.hpp"
 
 namespace graphrun {
 
@@ -269,8 +270,9 @@ Csr<T> assemble_csr(vertex_t n_rows, vertex_t n_cols, std::int64_t parts, bool p
 
   // 4. The merged rows, packed.
   const auto total = static_cast<std::size_t>(kept[n]);
-  std::vector<vertex_t> col_idx(total);
-  std::vector<T> values(pattern ? 0 : total);
+  // Faulted in on every core before the fill (prefault.hpp).
+  std::vector<vertex_t> col_idx = prefaulted_vector<vertex_t>(total);
+  std::vector<T> values = prefaulted_vector<T>(pattern ? 0 : total);
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
   for (std::int64_t b = 0; b < buckets; ++b) {
     const auto r0 = static_cast<vertex_t>(b << shift);
