@@ -8,6 +8,8 @@
 #include <cmath>
 #include <map>
 #include <random>
+#include <set>
+#include <string>
 #include <utility>
 
 #include "graphrun/engine/error.hpp"
@@ -196,9 +198,9 @@ TEST(CsrTranspose, MatchesDenseModelOnRandomMatrices) {
 namespace graphrun {
 namespace {
 
-// The parallel transpose (row blocks per thread, per-thread column counts)
-// must give exactly the serial result — sorted rows, values in place — for
-// any thread count, including rows and columns left empty.
+// The parallel transpose (row blocks per thread, staged in column buckets)
+// must give exactly the one-thread result — sorted rows, values in place —
+// for any thread count, including rows and columns left empty.
 TEST(CsrTranspose, SameResultAtAnyThreadCount) {
   std::mt19937_64 rng(7);
   for (bool pattern : {true, false}) {
@@ -216,8 +218,6 @@ TEST(CsrTranspose, SameResultAtAnyThreadCount) {
     const int saved = omp_get_max_threads();
     omp_set_num_threads(1);
     const auto serial = a.transpose();
-    // 16 threads would want 16 x 3000 counts, past the budget of col_idx's
-    // size: the transpose runs on the fewer threads that fit it.
     for (int threads : {2, 3, 7, 16}) {
       omp_set_num_threads(threads);
       const auto t = a.transpose();
@@ -228,6 +228,54 @@ TEST(CsrTranspose, SameResultAtAnyThreadCount) {
     omp_set_num_threads(saved);
     expect_well_formed(serial);
     EXPECT_EQ(to_dense(serial.transpose()), to_dense(a));
+  }
+}
+
+// Wide matrices take many column buckets (up to 4,096 of up to 2^16
+// columns each): the transpose equals the one assembled from the swapped
+// entries (Csr::from_coo, an independent path) at every thread count, with
+// a column holding a third of the entries, bands of empty columns, empty
+// rows, and the last bucket only partly used.
+TEST(CsrTranspose, WideMatricesMatchTheSwappedAssembly) {
+  std::mt19937_64 rng(11);
+  for (const vertex_t cols : {1, 4097, 300'000, (1 << 20) + 3}) {
+    for (bool pattern : {true, false}) {
+      const vertex_t rows = 20'000;
+      Coo<double> coo{rows, cols, {}, {}, {}};
+      Coo<double> swapped{cols, rows, {}, {}, {}};
+      std::set<std::pair<vertex_t, vertex_t>> seen;
+      for (int k = 0; k < 120'000; ++k) {
+        const auto r = static_cast<vertex_t>(rng() % (rows / 2) * 2);  // odd rows empty
+        auto c = static_cast<vertex_t>(rng() % static_cast<std::uint64_t>(cols));
+        if (k % 3 == 0) c = cols / 2;                                    // a heavy column
+        if (c % 1000 < 300 && cols > 4097) c = (c / 1000) * 1000 + 300;  // empty bands
+        if (c >= cols || !seen.insert({r, c}).second) continue;
+        const double v = pattern ? 1.0 : static_cast<double>(k) + 0.25;
+        coo.row.push_back(r);
+        coo.col.push_back(c);
+        swapped.row.push_back(c);
+        swapped.col.push_back(r);
+        if (!pattern) {
+          coo.val.push_back(v);
+          swapped.val.push_back(v);
+        }
+      }
+      const auto a = Csr<double>::from_coo(coo);
+      const auto want = Csr<double>::from_coo(swapped);
+      const int saved = omp_get_max_threads();
+      for (int threads : {1, 2, 5}) {
+        omp_set_num_threads(threads);
+        const auto t = a.transpose();
+        const std::string where = "cols=" + std::to_string(cols) +
+                                  (pattern ? " pattern" : " valued") +
+                                  " threads=" + std::to_string(threads);
+        EXPECT_EQ(t.n_rows(), cols) << where;
+        EXPECT_EQ(t.row_ptr(), want.row_ptr()) << where;
+        EXPECT_EQ(t.col_idx(), want.col_idx()) << where;
+        EXPECT_EQ(t.values(), want.values()) << where;
+      }
+      omp_set_num_threads(saved);
+    }
   }
 }
 
