@@ -14,6 +14,7 @@
 
 #include "../backend.hpp"
 #include "cpu_backend.hpp"
+#include "graphrun/engine/prefault.hpp"
 #include "graphrun/engine/semiring.hpp"
 #include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/engine/vertex_order.hpp"
@@ -80,7 +81,8 @@ class CpuPageRankSteps final : public PageRankSteps {
     // inv_outw(j) = 1 / out-weight of j (out-degree when unweighted), 0 when
     // j is dangling. Computed once; each row is summed serially.
     const CsrView<double> a = g.adj().view();
-    inv_outw_.resize(n_);
+    // The vectors' pages faulted in on every core (prefault.hpp).
+    inv_outw_ = prefaulted_vector<double>(static_cast<std::size_t>(n_));
 #pragma omp parallel for num_threads(threads_) schedule(static)
     for (vertex_t j = 0; j < n_; ++j) {
       double w = 0.0;
@@ -98,9 +100,9 @@ class CpuPageRankSteps final : public PageRankSteps {
 
     // x = r ./ outw for the current iterate, x_next for the one being built:
     // rows read x through Aᵀ's columns while writing their own x_next(i).
-    r_.assign(n_, inv_n);
-    x_.resize(n_);
-    x_next_.resize(n_);
+    r_ = prefaulted_vector(static_cast<std::size_t>(n_), inv_n);
+    x_ = prefaulted_vector<double>(static_cast<std::size_t>(n_));
+    x_next_ = prefaulted_vector<double>(static_cast<std::size_t>(n_));
     if (start_scale > 0.0)
       for (vertex_t j = 0; j < n_; ++j) r_[j] = start[static_cast<std::size_t>(j)] * start_scale;
 
@@ -132,7 +134,7 @@ class CpuPageRankSteps final : public PageRankSteps {
     // the memory system: there the SpMV runs alone, then a streaming update.
     fused_ = std::size_t(n_) * 4 * sizeof(double) <=
              fused_max_bytes_per_thread * static_cast<std::size_t>(threads_);
-    if (!fused_) y_.resize(n_);
+    if (!fused_) y_ = prefaulted_vector<double>(static_cast<std::size_t>(n_));
   }
 
   // One iteration; returns its L1 change.

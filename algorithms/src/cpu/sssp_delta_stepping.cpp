@@ -31,6 +31,7 @@
 
 #include "../iteration_report.hpp"
 #include "cpu_backend.hpp"
+#include "graphrun/engine/prefault.hpp"
 #include "graphrun/engine/stopwatch.hpp"
 
 namespace graphrun::detail {
@@ -144,7 +145,8 @@ SsspDistances cpu_delta_stepping(const Context& ctx, const Graph& g, vertex_t so
   const int threads = ctx.threads();
   const double delta = setup.delta;
   SsspDistances r;
-  r.distance.assign(static_cast<std::size_t>(n), std::numeric_limits<double>::infinity());
+  r.distance =
+      prefaulted_vector(static_cast<std::size_t>(n), std::numeric_limits<double>::infinity());
   double* dist = r.distance.data();
   dist[source] = 0;
   const Relax relax{g.adj().view(), dist, delta};

@@ -32,6 +32,7 @@
 #include "../undirected_rows.hpp"
 #include "cpu_backend.hpp"
 #include "graphrun/engine/csr_assembly.hpp"
+#include "graphrun/engine/prefault.hpp"
 
 namespace graphrun::detail {
 
@@ -225,10 +226,11 @@ TriangleCounts CpuSteps::triangles(Context& ctx, const Graph& g, const TriangleO
   const UndirectedRows rows(g);
   const vertex_t n = rows.n();
   TriangleCounts r;
-  r.degree.resize(static_cast<std::size_t>(n));
+  r.degree = prefaulted_vector<vertex_t>(static_cast<std::size_t>(n));
   if (!g.directed() && !renumber(rows, g.adj().nnz())) {
     const CsrView<double> a = g.adj().view();
-    if (options.per_vertex) r.per_vertex.assign(static_cast<std::size_t>(n), 0);
+    if (options.per_vertex)
+      r.per_vertex = prefaulted_vector<std::uint64_t>(static_cast<std::size_t>(n));
     const RowSums sums = options.per_vertex
                              ? count_by_id<true>(a, r.per_vertex.data(), r.degree.data(), threads)
                              : count_by_id<false>(a, nullptr, r.degree.data(), threads);
