@@ -104,9 +104,11 @@ Csr<T> Csr<T>::transpose() const {
 
   // 1. Entries per (thread, bucket).
   std::vector<offset_t> cursor(static_cast<std::size_t>(nt) * buckets, 0);  // [t][b]
-#pragma omp parallel num_threads(nt)
-  {
-    const int th = omp_get_thread_num();
+  // A loop over the blocks, not a block per thread number: a call from
+  // inside a parallel region gets a team of one, which must still take
+  // every block.
+#pragma omp parallel for schedule(static, 1) num_threads(nt)
+  for (int th = 0; th < nt; ++th) {
     offset_t* count = cursor.data() + static_cast<std::size_t>(th) * buckets;
     for (offset_t k = row_ptr_[first_row[th]]; k < row_ptr_[first_row[th + 1]]; ++k)
       ++count[static_cast<std::size_t>(col_idx_[k]) >> shift];
@@ -131,9 +133,8 @@ Csr<T> Csr<T>::transpose() const {
   const std::unique_ptr<std::uint16_t[]> stage_col(new std::uint16_t[static_cast<std::size_t>(nz)]);
   const std::unique_ptr<T[]> stage_val(pattern ? nullptr : new T[static_cast<std::size_t>(nz)]);
   const std::size_t low = width - 1;
-#pragma omp parallel num_threads(nt)
-  {
-    const int th = omp_get_thread_num();
+#pragma omp parallel for schedule(static, 1) num_threads(nt)
+  for (int th = 0; th < nt; ++th) {
     offset_t* next = cursor.data() + static_cast<std::size_t>(th) * buckets;
     for (vertex_t i = first_row[th]; i < first_row[th + 1]; ++i)
       for (offset_t k = row_ptr_[i]; k < row_ptr_[i + 1]; ++k) {

@@ -225,6 +225,18 @@ TEST(CsrTranspose, SameResultAtAnyThreadCount) {
       EXPECT_EQ(t.col_idx(), serial.col_idx()) << threads;
       EXPECT_EQ(t.values(), serial.values()) << threads;
     }
+    // From inside a parallel region the transpose's own regions get a team
+    // of one: it must still take every block of rows.
+    omp_set_num_threads(4);
+    Csr<double> nested;
+#pragma omp parallel num_threads(2)
+    {
+#pragma omp single
+      nested = a.transpose();
+    }
+    EXPECT_EQ(nested.row_ptr(), serial.row_ptr());
+    EXPECT_EQ(nested.col_idx(), serial.col_idx());
+    EXPECT_EQ(nested.values(), serial.values());
     omp_set_num_threads(saved);
     expect_well_formed(serial);
     EXPECT_EQ(to_dense(serial.transpose()), to_dense(a));
