@@ -193,7 +193,10 @@ sssp_row() {  # sssp_row NAME FILE (unweighted; gapbs's converter adds the weigh
     { echo "| $name | graphrun failed: $(tail -c 200 <<<"$summary") | | | | | |"; return; }
   ours=$(kernel_ms sssp <<<"$summary" | awk '{printf "%.2f", $1}')
   n=$(sed -n 's/^sssp: \([0-9]*\) vertices, .*/\1/p' <<<"$summary")
-  m=$(sed -n 's/^sssp: [0-9]* vertices, \([0-9]*\) edges.*/\1/p' <<<"$summary")
+  # Stored entries: "(M stored entries)" for an undirected graph (a
+  # generated one, read from its .wsg), "M edges" for a directed one.
+  m=$(sed -n 's/.*(\([0-9]*\) stored entries).*/\1/p' <<<"$summary")
+  [ -n "$m" ] || m=$(sed -n 's/^sssp: [0-9]* vertices, \([0-9]*\) edges.*/\1/p' <<<"$summary")
   reached=$(sed -n 's/.*, reached \([0-9]*\),.*/\1/p' <<<"$summary")
   same=no; [ "$gap_reached" = "$reached" ] && same=yes
   echo "| $name | $n | $m | $source | $(time_cells "$t_gap" "$ours") | $same ($reached) |"
@@ -316,25 +319,40 @@ row() {  # row NAME FILE: every kernel asked for, each row also on stderr as it 
     echo "$k $line" >&2
   done
 }
-# A generated graph is made once in each form the kernels read: gapbs's
-# serialized graph (.sg, and .wsg with the weights for sssp), which it
-# loads in a fraction of the time its text reader takes (minutes at scale
-# 24), and the same graph as an edge list for graphrun's .grb caches.
+# first_edge SG OUT [ENTRY_BYTES]: the first stored edge of a gapbs
+# serialized graph as an edge-list line (its tail is the first vertex with an
+# edge: the source the kernels take from a file's first line), read from the
+# row offsets at byte 17 and the neighbours after them (4 bytes each in a
+# .sg, 8 in a .wsg: the neighbour, then its weight).
+first_edge() {
+  local n tail at head entry=${3:-4}
+  n=$(od -A n -t d8 -j 9 -N 8 "$1" | tr -d ' ')
+  tail=$(od -A n -t d8 -j 17 -N $((8 * (n + 1))) -v "$1" | tr -s ' ' '\n' | grep -v '^$' |
+         awk 'NR > 1 && $1 > prev {print NR - 2; exit} {prev = $1}')
+  at=$(od -A n -t d8 -j $((17 + 8 * tail)) -N 8 "$1" | tr -d ' ')
+  head=$(od -A n -t d4 -j $((17 + 8 * (n + 1) + entry * at)) -N 4 "$1" | tr -d ' ')
+  echo "$tail $head" >"$2"
+}
+# A generated graph is made once as gapbs's serialized graph (.sg, and .wsg
+# with the weights for sssp), which both programs read: gapbs in a fraction
+# of the time its text reader takes, graphrun through `convert` into its
+# .grb caches (an edge list of the same graph took minutes to write and
+# parse at scale 24).
 generated=1
 for g in "${gens[@]}"; do
   kind=${g%% *} scale=${g#? }
   gap_input=(-f "$work/gen.sg")
   made=1
   "$gapbs/converter" "-$kind" "$scale" -b "$work/gen.sg" >/dev/null 2>&1 &&
-    "$gapbs/converter" "-$kind" "$scale" -e "$work/gen.el" >/dev/null 2>&1 &&
-    "$bin" convert "$work/gen.el" "$work/g.grb" --undirected --quiet 2>"$work/convert.err" || made=0
+    "$bin" convert "$work/gen.sg" "$work/g.grb" --undirected --quiet 2>"$work/convert.err" &&
+    first_edge "$work/gen.sg" "$work/gen.first" || made=0
   if [ "$made" = 1 ] && [[ " ${kernels[*]} " == *" sssp "* ]]; then
     "$gapbs/converter" "-$kind" "$scale" -w -b "$work/gen.wsg" >/dev/null 2>&1 &&
-      "$gapbs/converter" "-$kind" "$scale" -w -e "$work/w.wel" >/dev/null 2>&1 &&
-      "$bin" convert "$work/w.wel" "$work/w.grb" --quiet 2>>"$work/convert.err" || made=0
+      "$bin" convert "$work/gen.wsg" "$work/w.grb" --quiet 2>>"$work/convert.err" &&
+      first_edge "$work/gen.wsg" "$work/w.wel" 8 || made=0
   fi
   [ "$made" = 1 ] || { echo "| -$kind $scale | converter or convert failed: $(head -c 200 "$work/convert.err") | | | | | |"; continue; }
-  row "gapbs -$kind $scale" "$work/gen.el"
+  row "gapbs -$kind $scale" "$work/gen.first"
   rm -f "$work"/gen.* "$work"/w.wel
 done
 generated=0

@@ -83,8 +83,8 @@ const char* const exit_status_help =
 
 void add_common_options(CLI::App& sub, CommonOptions& o) {
   sub.add_option("INPUT", o.input,
-                 "Graph file: edge list (.txt, .gz), Matrix Market (.mtx), .grb, or ABC text "
-                 "with --abc")
+                 "Graph file: edge list (.txt, .gz), Matrix Market (.mtx), .grb, GAP .sg/.wsg, "
+                 "or ABC text with --abc")
       ->required()
       ->type_name("FILE");
   sub.add_flag("--undirected", o.undirected,

@@ -78,10 +78,12 @@ Graph load_graph(const std::string& path, const LoadOptions& options, LoadStats*
   if (options.abc) return read_abc(path, options, stats);
   if (ends_with(path, ".mtx") || ends_with(path, ".mtx.gz"))
     return read_matrix_market_graph(path, options, stats);
-  if (!ends_with(path, ".grb")) return read_edge_list(path, options, stats);
+  const bool gapbs = ends_with(path, ".sg") || ends_with(path, ".wsg");
+  if (!gapbs && !ends_with(path, ".grb")) return read_edge_list(path, options, stats);
 
+  // The binary formats: the arrays as stored, then what the options ask.
   const Stopwatch t0;
-  Graph g = read_cache(path, options.max_input_bytes);
+  Graph g = gapbs ? read_gapbs_graph(path, options) : read_cache(path, options.max_input_bytes);
   check_non_negative(path, g, options);
   const double read_seconds = t0.seconds();
   const Stopwatch t1;

@@ -1,6 +1,7 @@
 // Loading graphs. load_graph() picks the reader from the file name:
 //   *.mtx, *.mtx.gz   Matrix Market coordinate (read_matrix_market_graph)
 //   *.grb             graphrun's binary CSR cache (read_cache)
+//   *.sg, *.wsg       the GAP Benchmark Suite's serialized graphs (read_gapbs_graph)
 //   anything else     SNAP edge list, plain or gzip (read_edge_list)
 // and, whatever the name, ABC text ("name name [weight]", read_abc) when
 // LoadOptions::abc is set.
@@ -112,6 +113,15 @@ Graph read_abc(const std::string& path, const LoadOptions& options = {},
 // still the file's indices; LoadStats::omitted_vertices counts the others):
 // memory then follows the entries, not n. Otherwise vertices 1..n are all
 // kept, isolated ones included.
+// A graph the GAP Benchmark Suite's converter serialized (`converter -b
+// FILE.sg`, with `-w` FILE.wsg and int32 weights): its out-edges, vertices
+// 0 .. n-1 as the ids (isolated ones kept), directed as the file says.
+// InputError "PATH: ..." for a file whose size is not what its header
+// describes, row offsets that do not rise from 0 to the edge count, a
+// neighbour out of range or named twice in a row; SizeError past
+// LoadOptions::max_input_bytes (0: the machine's memory).
+Graph read_gapbs_graph(const std::string& path, const LoadOptions& options = {});
+
 Graph read_matrix_market_graph(const std::string& path, const LoadOptions& options = {},
                                LoadStats* stats = nullptr);
 
