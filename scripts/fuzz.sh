@@ -4,7 +4,7 @@
 #
 #   scripts/fuzz.sh [--time SECONDS] [--jobs N] [--build DIR] [--out DIR] [TARGET...]
 #
-# TARGETs: edge_list edge_list_gz matrix_market cache labels (default: all).
+# TARGETs: edge_list edge_list_gz matrix_market cache gapbs labels (default: all).
 # --time   seconds of fuzzing per target (default 30)
 # --jobs   worker processes per target (libFuzzer -fork=N; default 1, no fork).
 #          CPU time is about N x --time.
@@ -40,7 +40,7 @@ while [ $# -gt 0 ]; do
     *) targets+=("$1"); shift ;;
   esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(edge_list edge_list_gz matrix_market cache labels)
+[ ${#targets[@]} -gt 0 ] || targets=(edge_list edge_list_gz matrix_market cache gapbs labels)
 out=${out:-$build/fuzz-runs}
 
 if [ $do_build -eq 1 ]; then
