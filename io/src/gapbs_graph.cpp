@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -73,7 +74,11 @@ void sort_rows(const std::vector<offset_t>& row_ptr, std::vector<vertex_t>& col,
 }  // namespace
 
 Graph read_gapbs_graph(const std::string& path, const LoadOptions& options) {
-  const bool weighted = path.size() >= 4 && path.compare(path.size() - 4, 4, ".wsg") == 0;
+  // .wsg in any case, as load_graph picks this reader by the name in any case.
+  const bool weighted =
+      path.size() >= 4 && std::equal(path.end() - 4, path.end(), ".wsg", [](char a, char b) {
+        return std::tolower(static_cast<unsigned char>(a)) == b;
+      });
   std::unique_ptr<std::FILE, SgFileCloser> f(std::fopen(path.c_str(), "rb"));
   if (!f) throw InputError(path, std::string("cannot open: ") + std::strerror(errno));
   struct stat st {};

@@ -98,6 +98,9 @@ TEST(GapbsGraph, WeightedRowsSortedWithTheirWeights) {
   EXPECT_TRUE(g.weighted());
   EXPECT_EQ(g.adj().col_idx(), (std::vector<vertex_t>{1, 2, 0}));
   EXPECT_EQ(g.adj().values(), (std::vector<double>{5, 7, -3}));
+  // The suffix in capitals picks the same reader and the same layout.
+  const std::string upper = write_file(dir.file("W.WSG"), serialized(false, 3, s));
+  EXPECT_EQ(load_graph(upper).adj().values(), (std::vector<double>{5, 7, -3}));
   LoadOptions o;
   o.non_negative_weights = true;
   expect_input_error([&] { load_graph(path, o); }, path, 0, "negative");
