@@ -126,10 +126,6 @@ void write_array(std::FILE* f, const std::vector<T>& v) {
   if (!v.empty()) std::fwrite(v.data(), sizeof(T), v.size(), f);
 }
 
-struct FileCloser {
-  void operator()(std::FILE* f) const noexcept { std::fclose(f); }
-};
-
 // What to say of names that are not unique: the first one given twice,
 // read again from the file (`at` is where the names start). Only for the
 // error: the names' bytes are let go before the graph is built.
@@ -192,19 +188,10 @@ void write_cache(const std::string& path, const Graph& g) {
 }
 
 Graph read_cache(const std::string& path, std::size_t max_bytes) {
-  std::unique_ptr<std::FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
-  if (!f) throw InputError(path, std::string("cannot open: ") + std::strerror(errno));
-  struct stat st {};
-  if (::fstat(fileno(f.get()), &st) != 0 || !S_ISREG(st.st_mode))
-    throw InputError(path, "a graphrun cache must be a regular file");
-  const auto file_size = static_cast<std::uint64_t>(st.st_size);
-  // The cache is the arrays themselves: it may take all of the memory.
-  const std::size_t limit = max_bytes != 0 ? max_bytes : detail::physical_memory_bytes();
-  if (file_size > limit) {
-    if (max_bytes != 0) detail::input_too_large(path, "the cache", limit, true);
-    throw SizeError(path + ": the cache is larger than this machine's memory, " +
-                    std::to_string(limit) + " bytes");
-  }
+  detail::BinaryFile opened =
+      detail::open_binary_graph(path, "a graphrun cache", "the cache", max_bytes);
+  const std::unique_ptr<std::FILE, detail::FileCloser>& f = opened.file;
+  const std::uint64_t file_size = opened.size;
 
   Header h{};
   if (std::fread(&h, sizeof h, 1, f.get()) != 1 || std::memcmp(h.magic, magic, sizeof magic) != 0)

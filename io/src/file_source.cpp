@@ -20,10 +20,6 @@ namespace graphrun::io::detail {
 
 namespace {
 
-struct FileCloser {
-  void operator()(std::FILE* f) const noexcept { std::fclose(f); }
-};
-
 [[noreturn]] void fail_errno(const std::string& path, const char* doing) {
   throw InputError(path, std::string(doing) + ": " + std::strerror(errno));
 }
@@ -128,6 +124,24 @@ int read_at(int fd, void* out, std::size_t size, std::uint64_t offset) noexcept 
     }
   }
   return error;
+}
+
+BinaryFile open_binary_graph(const std::string& path, const char* kind, const char* what,
+                             std::size_t max_bytes) {
+  BinaryFile b;
+  b.file.reset(std::fopen(path.c_str(), "rb"));
+  if (!b.file) throw InputError(path, std::string("cannot open: ") + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fileno(b.file.get()), &st) != 0 || !S_ISREG(st.st_mode))
+    throw InputError(path, std::string(kind) + " must be a regular file");
+  b.size = static_cast<std::uint64_t>(st.st_size);
+  const std::size_t limit = max_bytes != 0 ? max_bytes : physical_memory_bytes();
+  if (b.size > limit) {
+    if (max_bytes != 0) input_too_large(path, what, limit, true);
+    throw SizeError(path + ": " + what + " is larger than this machine's memory, " +
+                    std::to_string(limit) + " bytes");
+  }
+  return b;
 }
 
 bool is_gzip(std::span<const unsigned char> bytes) noexcept {

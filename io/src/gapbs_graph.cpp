@@ -44,10 +44,6 @@ namespace {
 
 constexpr std::uint64_t header_bytes = 17;
 
-struct SgFileCloser {
-  void operator()(std::FILE* f) const noexcept { std::fclose(f); }
-};
-
 std::string corrupt(const std::string& what) { return "corrupt GAP serialized graph: " + what; }
 
 // Sorts the rows that are not sorted (with their weights), in parallel.
@@ -79,20 +75,13 @@ Graph read_gapbs_graph(const std::string& path, const LoadOptions& options) {
       path.size() >= 4 && std::equal(path.end() - 4, path.end(), ".wsg", [](char a, char b) {
         return std::tolower(static_cast<unsigned char>(a)) == b;
       });
-  std::unique_ptr<std::FILE, SgFileCloser> f(std::fopen(path.c_str(), "rb"));
-  if (!f) throw InputError(path, std::string("cannot open: ") + std::strerror(errno));
-  struct stat st {};
-  if (::fstat(fileno(f.get()), &st) != 0 || !S_ISREG(st.st_mode))
-    throw InputError(path, "a GAP serialized graph must be a regular file");
-  const auto file_size = static_cast<std::uint64_t>(st.st_size);
-  // The file is the arrays themselves: it may take all of the memory.
-  const std::size_t limit =
-      options.max_input_bytes != 0 ? options.max_input_bytes : detail::physical_memory_bytes();
-  if (file_size > limit)
-    detail::input_too_large(path, "the graph", limit, options.max_input_bytes != 0);
+  const detail::BinaryFile opened = detail::open_binary_graph(path, "a GAP serialized graph",
+                                                              "the graph", options.max_input_bytes);
+  std::FILE* const f = opened.file.get();
+  const std::uint64_t file_size = opened.size;
 
   unsigned char header[header_bytes];
-  if (file_size < header_bytes || std::fread(header, 1, header_bytes, f.get()) != header_bytes)
+  if (file_size < header_bytes || std::fread(header, 1, header_bytes, f) != header_bytes)
     throw InputError(path, corrupt("shorter than its 17-byte header"));
   if (header[0] > 1) throw InputError(path, corrupt("the directed flag is neither 0 nor 1"));
   const bool directed = header[0] == 1;
@@ -118,7 +107,7 @@ Graph read_gapbs_graph(const std::string& path, const LoadOptions& options) {
                                          : " (read as .sg: int32 neighbours)"));
 
   const auto read = [&](void* out, std::size_t bytes, std::uint64_t at) {
-    if (const int e = detail::read_at(fileno(f.get()), out, bytes, at); e != 0)
+    if (const int e = detail::read_at(fileno(f), out, bytes, at); e != 0)
       throw InputError(path, std::string("read error") +
                                  (e > 0 ? std::string(": ") + std::strerror(e) : std::string()));
   };

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <span>
 #include <string>
@@ -58,6 +59,22 @@ RawBytes read_raw(const std::string& path, std::size_t extra_capacity = 1,
 // it goes; slices spread the copy and the faults over the cores. Returns 0,
 // the errno of a failed read, or -1 where the file ended first.
 int read_at(int fd, void* out, std::size_t size, std::uint64_t offset) noexcept;
+
+struct FileCloser {
+  void operator()(std::FILE* f) const noexcept { std::fclose(f); }
+};
+
+// A binary graph file (the .grb cache, a GAP .sg) open for reading, and its
+// size. InputError "PATH: cannot open: ..." or "PATH: <kind> must be a
+// regular file"; SizeError when the file is larger than `max_bytes`, or,
+// with 0, than this machine's memory (the file is the arrays themselves, so
+// it may take all of it), naming it `what` ("the cache").
+struct BinaryFile {
+  std::unique_ptr<std::FILE, FileCloser> file;
+  std::uint64_t size = 0;
+};
+BinaryFile open_binary_graph(const std::string& path, const char* kind, const char* what,
+                             std::size_t max_bytes);
 
 // gzip is recognised by its magic bytes (1f 8b), whatever the file is called.
 bool is_gzip(std::span<const unsigned char> bytes) noexcept;
