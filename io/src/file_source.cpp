@@ -129,9 +129,13 @@ int read_at(int fd, void* out, std::size_t size, std::uint64_t offset) noexcept 
 BinaryFile open_binary_graph(const std::string& path, const char* kind, const char* what,
                              std::size_t max_bytes) {
   BinaryFile b;
+  // The type is asked before the open: opening a named pipe waits for a
+  // writer, which may never come.
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    throw InputError(path, std::string(kind) + " must be a regular file");
   b.file.reset(std::fopen(path.c_str(), "rb"));
   if (!b.file) throw InputError(path, std::string("cannot open: ") + std::strerror(errno));
-  struct stat st {};
   if (::fstat(fileno(b.file.get()), &st) != 0 || !S_ISREG(st.st_mode))
     throw InputError(path, std::string(kind) + " must be a regular file");
   b.size = static_cast<std::uint64_t>(st.st_size);

@@ -7,6 +7,7 @@
 // refused where asked; random graphs round-trip array for array; every
 // damaged file is an InputError naming it.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cstdint>
 #include <cstring>
@@ -166,6 +167,18 @@ TEST(GapbsGraph, DamagedFilesNameTheFile) {
   std::memcpy(huge.data() + 1, &edges, sizeof edges);
   const std::string path = write_file(dir.file("huge.sg"), huge);
   EXPECT_THROW(load_graph(path), Error);
+}
+
+// A named pipe under a binary format's name (.sg, .wsg, .grb) is refused
+// before it is opened: opening it would wait for a writer that may never
+// come.
+TEST(GapbsGraph, NamedPipesAreRefusedWithoutWaiting) {
+  TempDir dir;
+  for (const char* name : {"p.sg", "p.wsg", "p.grb"}) {
+    const std::string path = dir.file(name);
+    ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0) << path;
+    expect_input_error([&] { load_graph(path); }, path, 0, "must be a regular file");
+  }
 }
 
 }  // namespace
