@@ -161,22 +161,20 @@ RowSums sum_rows(vertex_t n, std::uint64_t* through, int threads, const FoundFro
 // counted in `through`.
 template <bool PerVertex>
 std::uint64_t count(const CsrView<double>& l, std::uint64_t* through, int threads) {
-  return sum_rows<PerVertex>(l.n_rows, through, threads,
-                             [&l, through](vertex_t v) {
-                               const vertex_t* row = l.col_idx + l.row_ptr[v];
-                               const vertex_t* row_end = l.col_idx + l.row_ptr[v + 1];
-                               std::uint64_t found = 0;
-                               for (const vertex_t* w = row; w < row_end; ++w) {
-                                 const vertex_t* other = l.col_idx + l.row_ptr[*w];
-                                 const vertex_t* other_end = l.col_idx + l.row_ptr[*w + 1];
-                                 // L(w,:) holds only ranks above w: v's row is merged from past w
-                                 // on (the GAP reference's early stop, in the other direction).
-                                 found += close_triangles<PerVertex>(w + 1, row_end, other,
-                                                                     other_end, *w, through);
-                               }
-                               return RowSums{found, 0};
-                             })
-      .triangles;
+  const RowSums sums = sum_rows<PerVertex>(l.n_rows, through, threads, [&l, through](vertex_t v) {
+    const vertex_t* row = l.col_idx + l.row_ptr[v];
+    const vertex_t* row_end = l.col_idx + l.row_ptr[v + 1];
+    std::uint64_t found = 0;
+    for (const vertex_t* w = row; w < row_end; ++w) {
+      const vertex_t* other = l.col_idx + l.row_ptr[*w];
+      const vertex_t* other_end = l.col_idx + l.row_ptr[*w + 1];
+      // L(w,:) holds only ranks above w: v's row is merged from past w on
+      // (the GAP reference's early stop, in the other direction).
+      found += close_triangles<PerVertex>(w + 1, row_end, other, other_end, *w, through);
+    }
+    return RowSums{found, 0};
+  });
+  return sums.triangles;
 }
 
 // The count on an undirected graph's own rows (a, sorted, both directions
