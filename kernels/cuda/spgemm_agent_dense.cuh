@@ -15,13 +15,73 @@
 // in a hash table: no probing, no collisions, and no sort, since the bitmap
 // is already in column order. The numeric phase reads B's columns twice;
 // the second time they are mostly in L2.
+//
+// Where B has more columns than a bitmap in shared memory holds, the rows
+// past the shared hash bins are cut into windows of columns
+// (SpgemmPolicy::window_cols), a block per window: each walks only its
+// window's share of the B rows, so the windows of a long row run on as
+// many SMs. The row's windows form a chain: window w waits until window
+// w - 1 has published the set bits of windows 0..w-1 (a 64-bit word per
+// row: the next window's index above bit 48, the count below), adds its
+// own and publishes. Blocks are numbered row by row, window by window, and
+// a block waits only for one numbered before it, which the GPU has started
+// (CUB's single-pass scan makes the same assumption about block order). The
+// wait comes after the block's walk that sets its bits, so windows walk in
+// parallel and only their counts pass down the chain.
 #pragma once
 
 #include <cub/block/block_scan.cuh>
+#include <cuda/atomic>
 
 #include "spgemm_agent_hash.cuh"
 
 namespace graphrun::cuda::spgemm_detail {
+
+// How a bitmap group's columns are cut: `count` windows of `width` columns
+// (one window of n_cols when B is narrow enough), and the chain words of
+// the group's rows (zeroed before the launch; unused for one window).
+struct DenseWindows {
+  int count = 1;
+  vertex_t width = 0;
+  unsigned long long* chain = nullptr;
+};
+
+inline constexpr int kChainShift = 48;
+inline constexpr unsigned long long kChainCount = (1ull << kChainShift) - 1;
+
+// The block's row and its window of columns [lo, hi).
+struct WindowTile {
+  std::int64_t idx;  // the row's place in its group
+  vertex_t row;
+  int w;
+  vertex_t lo, hi;
+  __device__ WindowTile(const vertex_t* rows, const DenseWindows& dw, vertex_t n_cols)
+      : idx(static_cast<std::int64_t>(blockIdx.x) / dw.count),
+        row(rows[idx]),
+        w(static_cast<int>(blockIdx.x % static_cast<unsigned>(dw.count))),
+        lo(static_cast<vertex_t>(std::int64_t{w} * dw.width)),
+        hi(static_cast<vertex_t>(std::int64_t{lo} + dw.width < n_cols ? lo + dw.width : n_cols)) {}
+  __device__ ColumnWindow walk_window(const vertex_t* b_col, const DenseWindows& dw) const {
+    return dw.count > 1 ? ColumnWindow{b_col, lo, hi} : ColumnWindow{};
+  }
+};
+
+// Thread 0: the set bits of the row's windows before this one, after which
+// it publishes its own `count` for the next. One window: 0.
+__device__ inline std::int64_t chain_prefix(const DenseWindows& dw, const WindowTile& t,
+                                            std::int64_t count) {
+  if (dw.count == 1) return 0;
+  ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device> word(dw.chain[t.idx]);
+  unsigned long long v;
+  while (((v = word.load(::cuda::memory_order_acquire)) >> kChainShift) !=
+         static_cast<unsigned long long>(t.w))
+    __nanosleep(64);
+  const auto before = static_cast<std::int64_t>(v & kChainCount);
+  word.store((static_cast<unsigned long long>(t.w + 1) << kChainShift) |
+                 static_cast<unsigned long long>(before + count),
+             ::cuda::memory_order_release);
+  return before;
+}
 
 // Shared memory: the bitmap (words of 32 columns), for the numeric phase
 // also its prefix counts and the row's values.
@@ -35,85 +95,111 @@ __host__ __device__ constexpr std::size_t dense_numeric_bytes(std::int64_t n_col
          static_cast<std::size_t>(value_slots) * sizeof(V);
 }
 
-// Sets the bits of row `row`'s product columns; bits must be cleared and
-// the block synchronized before, and is synchronized after.
+// Sets the bits of row `row`'s product columns in [lo, hi) at bit c - lo;
+// bits must be cleared and the block synchronized before, and is
+// synchronized after.
 template <int BLOCK>
 __device__ inline void set_product_bits(const offset_t* __restrict__ a_ptr,
                                         const vertex_t* __restrict__ a_col,
                                         const offset_t* __restrict__ b_ptr,
                                         const vertex_t* __restrict__ b_col, vertex_t row,
-                                        std::int64_t ip, unsigned int* bits) {
+                                        std::int64_t ip, unsigned int* bits, ColumnWindow window,
+                                        vertex_t lo) {
   for_each_product<BLOCK>(
       a_ptr, a_col, b_ptr, row, ip, static_cast<int>(threadIdx.x), [](offset_t) { return 0; },
       [&](int, offset_t q) {
-        const vertex_t c = b_col[q];
+        const vertex_t c = b_col[q] - lo;
         atomicOr(&bits[c >> 5], 1u << (c & 31));
-      });
+      },
+      false, window);
   __syncthreads();
 }
 
+// A row's products in one window: IP spread evenly over the windows, the
+// figure for_each_product sizes its sub-teams by.
+__device__ inline std::int64_t window_ip(std::int64_t ip, const DenseWindows& dw) {
+  return dw.count > 1 ? ip / dw.count + 1 : ip;
+}
+
 template <int BLOCK>
-__global__ void __launch_bounds__(BLOCK) dense_symbolic_kernel(SymbolicArgs g) {
+__global__ void __launch_bounds__(BLOCK) dense_symbolic_kernel(SymbolicArgs g, DenseWindows dw) {
   extern __shared__ __align__(16) unsigned char smem[];
   __shared__ int count;
   unsigned int* bits = reinterpret_cast<unsigned int*>(smem);
-  const auto words = static_cast<int>(bitmap_words(g.n_cols));
-  const vertex_t row = g.rows[blockIdx.x];
+  const WindowTile t(g.rows, dw, g.n_cols);
+  const auto words = static_cast<int>(bitmap_words(t.hi - t.lo));
   for (int w = threadIdx.x; w < words; w += BLOCK) bits[w] = 0;
   if (threadIdx.x == 0) count = 0;
   __syncthreads();
-  set_product_bits<BLOCK>(g.a_ptr, g.a_col, g.b_ptr, g.b_col, row,
-                          static_cast<std::int64_t>(g.ip[row]), bits);
+  set_product_bits<BLOCK>(g.a_ptr, g.a_col, g.b_ptr, g.b_col, t.row,
+                          window_ip(static_cast<std::int64_t>(g.ip[t.row]), dw), bits,
+                          t.walk_window(g.b_col, dw), t.lo);
   int local = 0;
   for (int w = threadIdx.x; w < words; w += BLOCK) local += __popc(bits[w]);
   for (int d = 16; d > 0; d >>= 1) local += __shfl_xor_sync(0xffffffffu, local, d);
   if (threadIdx.x % 32 == 0 && local) atomicAdd(&count, local);
   __syncthreads();
-  if (threadIdx.x == 0) g.row_nnz[row] = count;
+  if (threadIdx.x == 0) {
+    const std::int64_t before = chain_prefix(dw, t, count);
+    if (t.w == dw.count - 1) g.row_nnz[t.row] = static_cast<offset_t>(before + count);
+  }
 }
 
-// `value_slots`: entries of a row accumulated in shared memory; longer rows,
-// and rows of more than `shared_max_products_per_entry` products per entry,
-// accumulate in C's values (global atomics, mostly in L2).
+// `value_slots`: entries of a window accumulated in shared memory; longer
+// windows, and windows of rows of more than `shared_max_products_per_entry`
+// products per entry, accumulate in C's values (global atomics, mostly in
+// L2).
 template <class S, class T, int BLOCK>
 __global__ void __launch_bounds__(BLOCK)
     dense_numeric_kernel(NumericArgs<typename DeviceSemiring<S>::value_type, T> g, vertex_t n_cols,
-                         int value_slots, int shared_max_products_per_entry) {
+                         int value_slots, int shared_max_products_per_entry, DenseWindows dw) {
   using Ops = DeviceSemiring<S>;
   using V = typename Ops::value_type;
   using BlockScan = cub::BlockScan<int, BLOCK, cub::BLOCK_SCAN_WARP_SCANS>;  // small temp storage
   __shared__ typename BlockScan::TempStorage scan_temp;
+  __shared__ std::int64_t window_at;  // the window's first entry within the row
   extern __shared__ __align__(16) unsigned char smem[];
-  const auto words = static_cast<int>(bitmap_words(n_cols));
+  const WindowTile t(g.rows, dw, n_cols);
+  const auto words = static_cast<int>(bitmap_words(t.hi - t.lo));
+  const std::int64_t full_words = bitmap_words(dw.width);  // the shared layout's, every window
   unsigned int* bits = reinterpret_cast<unsigned int*>(smem);
-  int* rank0 = reinterpret_cast<int*>(bits + words);  // set bits before each word
-  V* shared_vals = reinterpret_cast<V*>(rank0 + words);
+  int* rank0 = reinterpret_cast<int*>(bits + full_words);  // set bits before each word
+  V* shared_vals = reinterpret_cast<V*>(rank0 + full_words);
 
-  const vertex_t row = g.rows[blockIdx.x];
-  const offset_t c0 = g.c_ptr[row];
-  const auto nnz = static_cast<int>(g.c_ptr[row + 1] - c0);
-  const auto ip = static_cast<std::int64_t>(g.ip[row]);
-  const bool in_shared =
-      nnz <= value_slots && ip <= std::int64_t{shared_max_products_per_entry} * nnz;
-  V* acc = in_shared ? shared_vals : g.c_val + c0;
+  const offset_t c0 = g.c_ptr[t.row];
+  const std::int64_t row_nnz = g.c_ptr[t.row + 1] - c0;
+  const auto ip = static_cast<std::int64_t>(g.ip[t.row]);
+  const ColumnWindow window = t.walk_window(g.b_col, dw);
   for (int w = threadIdx.x; w < words; w += BLOCK) bits[w] = 0;
-  for (int i = threadIdx.x; i < nnz; i += BLOCK) acc[i] = Ops::zero();
   __syncthreads();
-  set_product_bits<BLOCK>(g.a_ptr, g.a_col, g.b_ptr, g.b_col, row, ip, bits);
+  set_product_bits<BLOCK>(g.a_ptr, g.a_col, g.b_ptr, g.b_col, t.row, window_ip(ip, dw), bits,
+                          window, t.lo);
 
   // Ranks: each thread counts a contiguous run of words, one block scan
-  // places the runs, and the thread writes its words' columns to C.
+  // places the runs (and counts the window), and the thread writes its
+  // words' columns to C after the windows before this one.
   const int per = (words + BLOCK - 1) / BLOCK;
   const int w0 = min(words, static_cast<int>(threadIdx.x) * per), w1 = min(words, w0 + per);
   int mine = 0;
   for (int w = w0; w < w1; ++w) mine += __popc(bits[w]);
-  int at;
-  BlockScan(scan_temp).ExclusiveSum(mine, at);
+  int at, nnz;
+  BlockScan(scan_temp).ExclusiveSum(mine, at, nnz);
+  if (threadIdx.x == 0) window_at = chain_prefix(dw, t, nnz);
+  __syncthreads();
+  const std::int64_t base = window_at;
+  // Products per entry judged on the row as a whole: a window's own count
+  // of products is not known.
+  const bool in_shared =
+      nnz <= value_slots && ip <= std::int64_t{shared_max_products_per_entry} * row_nnz;
+  // The window's entries within the row (all of them, unless the phases disagree).
+  const std::int64_t room = row_nnz - base < nnz ? row_nnz - base : nnz;
+  V* acc = in_shared ? shared_vals : g.c_val + c0 + base;
+  for (int i = threadIdx.x; i < room; i += BLOCK) acc[i] = Ops::zero();
   for (int w = w0; w < w1; ++w) {
     rank0[w] = at;
     for (unsigned int b = bits[w]; b; b &= b - 1) {
-      if (at < nnz)
-        g.c_col[c0 + at] = w * 32 + (__ffs(b) - 1);  // always, unless the phases disagree
+      if (base + at < row_nnz)  // always, unless the phases disagree
+        g.c_col[c0 + base + at] = t.lo + w * 32 + (__ffs(b) - 1);
       ++at;
     }
   }
@@ -123,19 +209,19 @@ __global__ void __launch_bounds__(BLOCK)
   const T* __restrict__ a_val = g.a_val;
   const T* __restrict__ b_val = g.b_val;
   for_each_product<BLOCK>(
-      g.a_ptr, g.a_col, g.b_ptr, row, ip, static_cast<int>(threadIdx.x),
+      g.a_ptr, g.a_col, g.b_ptr, t.row, window_ip(ip, dw), static_cast<int>(threadIdx.x),
       [&](offset_t p) { return a_val ? static_cast<V>(a_val[p]) : V(1); },
       [&](V av, offset_t q) {
-        const vertex_t c = b_col[q];
+        const vertex_t c = b_col[q] - t.lo;
         const int w = c >> 5;
         const int r = rank0[w] + __popc(bits[w] & ((1u << (c & 31)) - 1u));
         const V bv = b_val ? static_cast<V>(b_val[q]) : V(1);
-        if (r < nnz) Ops::atomic_add(&acc[r], Ops::mul(av, bv));
+        if (r < room) Ops::atomic_add(&acc[r], Ops::mul(av, bv));
       },
-      g.ordered);
+      g.ordered, window);
   if (in_shared) {
     __syncthreads();
-    for (int i = threadIdx.x; i < nnz; i += BLOCK) g.c_val[c0 + i] = shared_vals[i];
+    for (int i = threadIdx.x; i < room; i += BLOCK) g.c_val[c0 + base + i] = shared_vals[i];
   }
 }
 

@@ -94,12 +94,40 @@ __device__ inline void team_sync() {
 
 inline constexpr int kDeferred = 32;
 
+// The columns [lo, hi) of B a walk keeps (one window of a windowed bitmap
+// row, spgemm_agent_dense.cuh), with B's columns to find them by; without
+// b_col every product is kept. B's rows are sorted, so a window's share of
+// a row is one range, found by two binary searches.
+struct ColumnWindow {
+  const vertex_t* b_col = nullptr;
+  vertex_t lo = 0, hi = 0;
+};
+
+__device__ inline offset_t first_column_at_least(const vertex_t* __restrict__ b_col, offset_t first,
+                                                 offset_t last, vertex_t c) {
+  while (first < last) {
+    const offset_t mid = first + (last - first) / 2;
+    if (b_col[mid] < c)
+      first = mid + 1;
+    else
+      last = mid;
+  }
+  return first;
+}
+
+// [q0, q1) narrowed to the window's columns.
+__device__ inline void narrow_to(const ColumnWindow& w, offset_t& q0, offset_t& q1) {
+  if (w.b_col == nullptr || q0 >= q1) return;
+  q0 = first_column_at_least(w.b_col, q0, q1, w.lo);
+  q1 = first_column_at_least(w.b_col, q0, q1, w.hi);
+}
+
 template <int TEAM, class OnA, class OnB>
 __device__ inline void for_each_product(const offset_t* __restrict__ a_ptr,
                                         const vertex_t* __restrict__ a_col,
                                         const offset_t* __restrict__ b_ptr, vertex_t row,
                                         std::int64_t ip, int lane, OnA on_a, OnB on_b,
-                                        bool ordered = false) {
+                                        bool ordered = false, ColumnWindow window = {}) {
   constexpr int kMaxSub = TEAM < SpgemmPolicy::max_sub_team ? TEAM : SpgemmPolicy::max_sub_team;
   constexpr bool kBlockTeam = TEAM > 32;
   // Called by the whole block when kBlockTeam (plan/spgemm_gpu_policy.hpp), so the
@@ -135,6 +163,7 @@ __device__ inline void for_each_product(const offset_t* __restrict__ a_ptr,
   }
   for (; p < a1; p += n_sub) {
     const auto ctx = on_a(p);
+    narrow_to(window, q0, q1);
     const offset_t p1 = p + n_sub, p2 = p1 + n_sub;
     const vertex_t k_after = p2 < a1 ? a_col[p2] : 0;
     const offset_t n0 = p1 < a1 ? b_ptr[k_next] : 0, n1 = p1 < a1 ? b_ptr[k_next + 1] : 0;
@@ -164,9 +193,10 @@ __device__ inline void for_each_product(const offset_t* __restrict__ a_ptr,
       const offset_t e = deferred[i];
       const auto ctx = on_a(e);
       const vertex_t k = a_col[e];
-      const offset_t r1 = b_ptr[k + 1];
+      offset_t r0 = b_ptr[k], r1 = b_ptr[k + 1];
+      narrow_to(window, r0, r1);
 #pragma unroll 4
-      for (offset_t q = b_ptr[k] + lane; q < r1; q += TEAM) on_b(ctx, q);
+      for (offset_t q = r0 + lane; q < r1; q += TEAM) on_b(ctx, q);
     }
     __syncthreads();  // before a later call resets the list
   }

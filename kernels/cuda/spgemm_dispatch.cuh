@@ -201,7 +201,7 @@ class SpgemmDispatch {
         }
         launch_symbolic(std::make_integer_sequence<int, SpgemmPolicy::bins>{},
                         std::make_integer_sequence<int, SpgemmPolicy::dense_bins>{}, sym, groups,
-                        f_.sorted_rows, stream_);
+                        f_.sorted_rows, window_chain(), stream_);
       }
     }
     {
@@ -353,10 +353,19 @@ class SpgemmDispatch {
       launch_numeric_shared<S, T>(std::make_integer_sequence<int, SpgemmPolicy::bins>{},
                                   std::make_integer_sequence<int, SpgemmPolicy::dense_bins>{}, num,
                                   n_, tuning_.dense_shared_max_products_per_entry, groups,
-                                  f_.sorted_rows, stream_, overlap, global_chain);
+                                  f_.sorted_rows, window_chain(), stream_, overlap, global_chain);
       if (g_count > 0 && !overlap) global_chain(stream_);
     }
     t_end_ = timer_.mark();
+  }
+
+  // The chain words of windowed bitmap rows, a word per row: the global
+  // rows' staging offsets, unused when rows are windowed (tuning_.windowed
+  // sends every row past the shared bins to a bitmap, so there are no
+  // global rows to stage).
+  unsigned long long* window_chain() const {
+    static_assert(sizeof(*f_.stage_off) == sizeof(unsigned long long));
+    return reinterpret_cast<unsigned long long*>(f_.stage_off);
   }
 
   // C, and the figures of the call when asked for.

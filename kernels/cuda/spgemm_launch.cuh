@@ -7,12 +7,18 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <iterator>
+#include <string>
 #include <utility>
 
 #include "../plan/spgemm_gpu_policy.hpp"
 #include "graphrun/engine/cuda_check.hpp"
+#include "graphrun/engine/error.hpp"
 #include "graphrun/engine/types.hpp"
 #include "spgemm_agent_dense.cuh"
 #include "spgemm_agent_grouping.cuh"
@@ -22,6 +28,10 @@
 namespace graphrun::cuda::spgemm_detail {
 
 using Counts = std::array<std::int64_t, kMaxGroups>;
+
+// Dynamic shared memory of a windowed bitmap block in the numeric phase:
+// half of an H200 SM's 228 KB, less the static shared memory of two blocks.
+inline constexpr std::int64_t kWindowSharedBytes = 110 << 10;
 
 // Largest dynamic shared memory a block may opt in to, less room for the
 // kernels' static shared memory (at most a few hundred bytes).
@@ -33,17 +43,49 @@ inline int shared_limit() {
   return optin - 4096;
 }
 
+// GRAPHRUN_SPGEMM_PROFILE=1 in the environment: every group kernel runs
+// alone (the device synchronized before and after it) and its time goes to
+// stderr with the group's name, blocks and shared memory. For finding which
+// group a product's time goes to, where no profiler is at hand; the groups
+// then no longer overlap, so the call's own total grows.
+inline bool profile_groups() {
+  static const bool on = [] {
+    const char* v = std::getenv("GRAPHRUN_SPGEMM_PROFILE");
+    return v && *v && std::string(v) != "0";
+  }();
+  return on;
+}
+
 // Launches kernel k with `smem` bytes of dynamic shared memory, opting in
 // where that and the kernel's static shared memory may pass the default
 // 48 KB.
 template <class Kernel, class... Args>
-inline void launch(Kernel* k, std::int64_t blocks, int threads, std::size_t smem,
-                   cudaStream_t stream, Args... args) {
+inline void launch_named(const char* what, Kernel* k, std::int64_t blocks, int threads,
+                         std::size_t smem, cudaStream_t stream, Args... args) {
   if (smem > (std::size_t{44} << 10))  // 48 KB less the static shared memory
     GRAPHRUN_CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                              static_cast<int>(smem)));
+  const bool timed = profile_groups();
+  std::chrono::steady_clock::time_point t0;
+  if (timed) {
+    GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());
+    t0 = std::chrono::steady_clock::now();
+  }
   k<<<static_cast<unsigned>(blocks), threads, smem, stream>>>(args...);
   GRAPHRUN_CUDA_CHECK(cudaGetLastError());
+  if (timed) {
+    GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    std::fprintf(stderr, "spgemm %-22s %9lld blocks of %4d, %6zu B shared: %9.3f ms\n", what,
+                 static_cast<long long>(blocks), threads, smem, ms);
+  }
+}
+
+template <class Kernel, class... Args>
+inline void launch(Kernel* k, std::int64_t blocks, int threads, std::size_t smem,
+                   cudaStream_t stream, Args... args) {
+  launch_named("kernel", k, blocks, threads, smem, stream, args...);
 }
 
 // The group sizes and largest bounds of one grouping (the scalars' first part).
@@ -71,19 +113,55 @@ Args rows_of(Args args, const Groups& groups, int g, const vertex_t* sorted_rows
   return args;
 }
 
+// The hash bins' names in a profile.
+inline constexpr const char* kSymbolicNames[] = {"symbolic team 8", "symbolic warp",
+                                                 "symbolic block 256", "symbolic block 512",
+                                                 "symbolic block 1024"};
+inline constexpr const char* kNumericNames[] = {"numeric team 8", "numeric warp",
+                                                "numeric block 256", "numeric block 512",
+                                                "numeric block 1024"};
+static_assert(std::size(kSymbolicNames) == SpgemmPolicy::bins &&
+              std::size(kNumericNames) == SpgemmPolicy::bins);
+
+// How the bitmap groups cut B's n_cols columns (spgemm_agent_dense.cuh):
+// one window where a bitmap of them fits in shared memory, else windows of
+// SpgemmPolicy::window_cols. `chain`: a word per row of the call (m of
+// them), each bitmap group taking its rows' words at its place in the list.
+inline DenseWindows dense_windows(vertex_t n_cols, unsigned long long* chain) {
+  if (n_cols <= SpgemmPolicy::dense_max_cols) return {1, n_cols, nullptr};
+  return {static_cast<int>(column_windows(n_cols)),
+          static_cast<vertex_t>(SpgemmPolicy::window_cols), chain};
+}
+
+// The launch of bitmap group g (n rows) on `stream`: a block per window of
+// each row, its chain words cleared first.
+inline std::int64_t dense_blocks(DenseWindows& dw, const Groups& groups, int g,
+                                 cudaStream_t stream) {
+  const std::int64_t n = groups.count[g];
+  if (dw.count > 1) {
+    dw.chain += groups.start(g);
+    GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(dw.chain, 0, static_cast<std::size_t>(n) * 8, stream));
+  }
+  const std::int64_t blocks = n * dw.count;
+  if (blocks > std::int64_t{0x7fffffff})
+    throw SizeError("spgemm: " + std::to_string(n) + " bitmap rows of " + std::to_string(dw.count) +
+                    " column windows are more blocks than a grid holds");
+  return blocks;
+}
+
 // Launches the symbolic kernel of every non-empty group, each over its rows
 // of `sorted_rows`.
 template <int... G, int... D>
 inline void launch_symbolic(std::integer_sequence<int, G...>, std::integer_sequence<int, D...>,
                             SymbolicArgs args, const Groups& groups, const vertex_t* sorted_rows,
-                            cudaStream_t main) {
+                            unsigned long long* chain, cudaStream_t main) {
   // The global-memory group first, on a stream of its own: a few long rows.
   const std::int64_t n_global = groups.count[kGlobalGroup];
   Fan fan(main, nonempty_groups(groups, kGlobalGroup - 1), n_global > 0);
   if (n_global > 0) {
     constexpr int block = SpgemmPolicy::global_block;
-    launch(symbolic_kernel<block, block, true>, n_global, block, counter_bytes(1), fan.apart(),
-           rows_of(args, groups, kGlobalGroup, sorted_rows));
+    launch_named("symbolic global", symbolic_kernel<block, block, true>, n_global, block,
+                 counter_bytes(1), fan.apart(), rows_of(args, groups, kGlobalGroup, sorted_rows));
   }
   auto hash = [&]<int I>(std::integral_constant<int, I>) {
     constexpr Bin bin = SpgemmPolicy::symbolic(I);
@@ -92,15 +170,19 @@ inline void launch_symbolic(std::integer_sequence<int, G...>, std::integer_seque
     constexpr int rows = bin.block / bin.team;
     SymbolicArgs a = rows_of(args, groups, I, sorted_rows);
     a.slots = bin.slots;
-    launch(symbolic_kernel<bin.block, bin.team, false>, (n + rows - 1) / rows, bin.block,
-           counter_bytes(rows) + std::size_t{4} * rows * bin.slots, fan.next(), a);
+    launch_named(kSymbolicNames[I], symbolic_kernel<bin.block, bin.team, false>,
+                 (n + rows - 1) / rows, bin.block,
+                 counter_bytes(rows) + std::size_t{4} * rows * bin.slots, fan.next(), a);
   };
   auto dense = [&]<int I>(std::integral_constant<int, I>) {
     constexpr int block = SpgemmPolicy::dense(I).block;
-    const std::int64_t n = groups.count[kFirstDense + I];
-    if (n == 0) return;
-    launch(dense_symbolic_kernel<block>, n, block, dense_symbolic_bytes(args.n_cols), fan.next(),
-           rows_of(args, groups, kFirstDense + I, sorted_rows));
+    if (groups.count[kFirstDense + I] == 0) return;
+    DenseWindows dw = dense_windows(args.n_cols, chain);
+    const cudaStream_t s = fan.next();
+    const std::int64_t blocks = dense_blocks(dw, groups, kFirstDense + I, s);
+    launch_named(dw.count > 1 ? "symbolic windows" : "symbolic bitmap",
+                 dense_symbolic_kernel<block>, blocks, block, dense_symbolic_bytes(dw.width), s,
+                 rows_of(args, groups, kFirstDense + I, sorted_rows), dw);
   };
   // The groups of longer rows first, so that their tails start early.
   (dense(std::integral_constant<int, sizeof...(D) - 1 - D>{}), ...);
@@ -117,8 +199,8 @@ inline void launch_numeric_shared(std::integer_sequence<int, G...>,
                                   std::integer_sequence<int, D...>,
                                   NumericArgs<typename S::value_type, T> args, vertex_t n_cols,
                                   int shared_max_products_per_entry, const Groups& groups,
-                                  const vertex_t* sorted_rows, cudaStream_t main, bool apart,
-                                  GlobalChain&& global_chain) {
+                                  const vertex_t* sorted_rows, unsigned long long* chain,
+                                  cudaStream_t main, bool apart, GlobalChain&& global_chain) {
   using V = typename S::value_type;
   Fan fan(main, nonempty_groups(groups, kGlobalGroup - 1), apart);
   if (apart) global_chain(fan.apart());
@@ -129,23 +211,33 @@ inline void launch_numeric_shared(std::integer_sequence<int, G...>,
     constexpr int rows = bin.block / bin.team;
     auto a = rows_of(args, groups, I, sorted_rows);
     a.slots = bin.slots;
-    launch(numeric_kernel<S, T, bin.block, bin.team, false>, (n + rows - 1) / rows, bin.block,
-           counter_bytes(rows) + (4 + sizeof(V)) * rows * bin.slots, fan.next(), a);
+    launch_named(kNumericNames[I], numeric_kernel<S, T, bin.block, bin.team, false>,
+                 (n + rows - 1) / rows, bin.block,
+                 counter_bytes(rows) + (4 + sizeof(V)) * rows * bin.slots, fan.next(), a);
   };
   auto dense = [&]<int I>(std::integral_constant<int, I>) {
     constexpr int block = SpgemmPolicy::dense(I).block;
-    const std::int64_t n = groups.count[kFirstDense + I];
-    if (n == 0) return;
-    // Values in shared memory for rows up to the group's longest, as far as
-    // the bitmap leaves room; longer rows accumulate in C.
+    if (groups.count[kFirstDense + I] == 0) return;
+    DenseWindows dw = dense_windows(n_cols, chain);
+    const cudaStream_t s = fan.next();
+    const std::int64_t blocks = dense_blocks(dw, groups, kFirstDense + I, s);
+    // Values in shared memory for rows (windows) up to the group's longest,
+    // as far as the bitmap leaves room; longer ones accumulate in C.
+    // Windows keep to half an SM's shared memory, so that two blocks share it.
+    const std::int64_t limit = dw.count > 1
+                                   ? std::min<std::int64_t>(shared_limit(), kWindowSharedBytes)
+                                   : std::int64_t{shared_limit()};
     const std::int64_t room =
-        (shared_limit() - static_cast<std::int64_t>(dense_numeric_bytes<V>(n_cols, 0))) /
+        (limit - static_cast<std::int64_t>(dense_numeric_bytes<V>(dw.width, 0))) /
         static_cast<std::int64_t>(sizeof(V));
     const auto value_slots = static_cast<int>(std::clamp<std::int64_t>(
-        groups.max_bound[kFirstDense + I], 0, std::max<std::int64_t>(room, 0)));
-    launch(dense_numeric_kernel<S, T, block>, n, block, dense_numeric_bytes<V>(n_cols, value_slots),
-           fan.next(), rows_of(args, groups, kFirstDense + I, sorted_rows), n_cols, value_slots,
-           shared_max_products_per_entry);
+        std::min<std::int64_t>(groups.max_bound[kFirstDense + I], dw.width), 0,
+        std::max<std::int64_t>(room, 0)));
+    launch_named(dw.count > 1 ? "numeric windows" : "numeric bitmap",
+                 dense_numeric_kernel<S, T, block>, blocks, block,
+                 dense_numeric_bytes<V>(dw.width, value_slots), s,
+                 rows_of(args, groups, kFirstDense + I, sorted_rows), n_cols, value_slots,
+                 shared_max_products_per_entry, dw);
   };
   // The groups of longer rows first, so that their tails start early.
   (dense(std::integral_constant<int, sizeof...(D) - 1 - D>{}), ...);
@@ -159,7 +251,8 @@ inline void launch_numeric_global(NumericArgs<typename S::value_type, T> args, c
   constexpr int block = SpgemmPolicy::global_block;
   args.rows = rows;
   args.n_rows = n;
-  launch(numeric_kernel<S, T, block, block, true>, n, block, counter_bytes(1), stream, args);
+  launch_named("numeric global", numeric_kernel<S, T, block, block, true>, n, block,
+               counter_bytes(1), stream, args);
 }
 
 }  // namespace graphrun::cuda::spgemm_detail

@@ -14,6 +14,8 @@ namespace graphrun::cuda::spgemm_detail {
 Tuning tuning_for(const SpgemmOptions& options, vertex_t n_cols) {
   Tuning tuning;
   tuning.dense = options.dense_rows && n_cols <= SpgemmPolicy::dense_max_cols;
+  tuning.windowed = options.dense_rows && n_cols > SpgemmPolicy::dense_max_cols &&
+                    column_windows(n_cols) <= SpgemmPolicy::max_windows;
   if (options.dense_words_per_entry > 0)
     tuning.dense_words_per_entry = options.dense_words_per_entry;
   if (options.dense_shared_max_products_per_entry > 0)

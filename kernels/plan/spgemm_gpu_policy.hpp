@@ -20,9 +20,16 @@
 //     bits (a prefix count per 32-bit word) and accumulates at that rank,
 //     in shared memory when the row fits there and in C itself otherwise.
 //     C's row comes out in column order: no hash probing, no sort.
+//   - the same bitmap over windows of columns (`windowed`), when n_cols is
+//     too large for one bitmap: rows beyond the shared bins get a block per
+//     window of window_cols columns, each walking only its window's share
+//     of every B row (found by binary search: B's rows are sorted). The
+//     windows of a row write their parts of C(i,:) in column order, each
+//     after the windows before it have published their counts.
 //   - hash tables in global memory, a block per row: rows beyond the shared
-//     bins when n_cols is too large for a bitmap. Their rows are staged
-//     and sorted by a CUB segmented sort.
+//     bins when n_cols needs more than max_windows windows, or when bitmaps
+//     are turned off. Their rows are staged and sorted by a CUB segmented
+//     sort.
 //
 // Sizes are for the H200 (sm_90: 228 KB shared memory per SM, at most 227 KB
 // per block, 2048 threads per SM).
@@ -108,6 +115,14 @@ struct SpgemmPolicy {
     return g == 0 ? DenseBin{4096, 16384, 256} : DenseBin{INT64_MAX, kAnyIp, 1024};
   }
 
+  // Windows of columns for bitmap rows of a B wider than dense_max_cols:
+  // 2^18 columns take 32 KB of bits (64 KB with the numeric phase's prefix
+  // counts), so two blocks of 1,024 threads share an SM. Past max_windows
+  // windows a row walks its products too many times; it keeps a global
+  // hash table instead.
+  static constexpr std::int64_t window_cols = std::int64_t{1} << 18;
+  static constexpr std::int64_t max_windows = 64;
+
   static constexpr int global_block = 1024;
 
   // Threads of a team that walk one row of B together: a power of two up to
@@ -139,11 +154,18 @@ GRAPHRUN_HD inline std::int64_t symbolic_bound(std::int64_t ip, std::int32_t n_c
   return ip < n_cols ? ip : n_cols;
 }
 
+GRAPHRUN_HD constexpr std::int64_t column_windows(std::int64_t n_cols) {
+  return (n_cols + SpgemmPolicy::window_cols - 1) / SpgemmPolicy::window_cols;
+}
+
 // The three constants above that SpgemmOptions may override at run time
-// (for sweeps: graphrun bench spgemm --tune), and whether bitmap rows are
-// possible at all (B's columns within dense_max_cols, the caller's choice).
+// (for sweeps: graphrun bench spgemm --tune), whether bitmap rows are
+// possible at all (B's columns within dense_max_cols, the caller's choice),
+// and whether rows past the shared bins take windowed bitmaps (B wider than
+// that, within max_windows windows) rather than global hash tables.
 struct Tuning {
   bool dense = true;
+  bool windowed = false;
   int dense_words_per_entry = SpgemmPolicy::dense_words_per_entry;
   int dense_shared_max_products_per_entry = SpgemmPolicy::dense_shared_max_products_per_entry;
   std::int64_t warp_max_ip = SpgemmPolicy::warp_max_ip;
@@ -168,7 +190,7 @@ GRAPHRUN_HD inline int group_of(std::int64_t bound, std::int64_t ip, std::int32_
   }
   for (; g < SpgemmPolicy::bins; ++g)
     if (bound <= bin(g).max_bound) return g;
-  return kGlobalGroup;
+  return t.windowed ? kFirstDense + SpgemmPolicy::dense_bins - 1 : kGlobalGroup;
 }
 
 GRAPHRUN_HD inline int symbolic_group(std::int64_t ip, std::int32_t n_cols, const Tuning& t) {

@@ -97,13 +97,17 @@ TEST_F(CudaSpgemmEstimate, RandomShapes) {
   }
 }
 
-// B wider than the bitmaps (2^19 columns): long rows keep their hash tables
-// in global memory, in both phases.
-TEST_F(CudaSpgemmEstimate, GlobalTables) {
-  for (MatrixShape shape : {MatrixShape::heavy_row, MatrixShape::power_law}) {
-    const auto a = random_csr<double>(2000, 2000, shape, 40, false, 3);
-    const auto b = random_csr<double>(2000, 600000, MatrixShape::uniform, 30, false, 4);
-    expect_estimate_holds(a, b, "wide B, " + test::to_string(shape), false);
+// B wider than one bitmap (2^19 columns): long rows take windowed bitmaps
+// (600,000 columns) or, past 64 windows of 2^18 (2^24 + 2^18 + 1 columns),
+// hash tables in global memory, in both phases.
+TEST_F(CudaSpgemmEstimate, WindowedAndGlobalTables) {
+  for (const vertex_t cols : {vertex_t{600000}, (vertex_t{1} << 24) + (vertex_t{1} << 18) + 1}) {
+    for (MatrixShape shape : {MatrixShape::heavy_row, MatrixShape::power_law}) {
+      const auto a = random_csr<double>(2000, 2000, shape, 40, false, 3);
+      const auto b = random_csr<double>(2000, cols, MatrixShape::uniform, 30, false, 4);
+      expect_estimate_holds(
+          a, b, "B of " + std::to_string(cols) + " columns, " + test::to_string(shape), false);
+    }
   }
 }
 

@@ -258,13 +258,24 @@ TEST_F(CudaSpgemm, HeavyRowInABitmapAccumulatesInC) {
   EXPECT_GE(stats.dense_rows, 1);
 }
 
-// B with 2^19 + 1 columns is past the bitmap's reach: wide rows go to the
-// global-memory tables even with bitmaps allowed.
-TEST_F(CudaSpgemm, TooManyColumnsForABitmapUsesGlobalTables) {
-  const vertex_t wide = (vertex_t{1} << 19) + 1;
+// B with 2^19 + 1 columns is past one bitmap's reach: rows past the shared
+// bins take a bitmap per window of 2^18 columns (three windows, the last
+// of one column), with bitmaps allowed; without, global-memory tables. Past
+// 64 windows (B of 2^24 + 2^18 + 1 columns) they keep global tables.
+TEST_F(CudaSpgemm, WideBUsesWindowedBitmapsThenGlobalTables) {
   const auto a = random<double>(2000, 2000, MatrixShape::heavy_row, 2.0, 25);
+  const vertex_t wide = (vertex_t{1} << 19) + 1;
   const auto b = random<double>(2000, wide, MatrixShape::uniform, 40, 26);
-  const auto stats = check_product<PlusTimes<double>>(a, b, "2000 x 2^19+1");
+  auto stats = check_product<PlusTimes<double>>(a, b, "2000 x 2^19+1");
+  EXPECT_EQ(stats.global_rows, 0);
+  EXPECT_GE(stats.dense_rows, 1);
+  stats = check_product<PlusTimes<double>>(a, b, "2000 x 2^19+1, hash tables", hash_only());
+  EXPECT_GE(stats.global_rows, 1);
+  check_product<MinPlus<double>>(a, b, "2000 x 2^19+1, min-plus");
+
+  const vertex_t widest = (vertex_t{1} << 24) + (vertex_t{1} << 18) + 1;
+  const auto c = random<double>(2000, widest, MatrixShape::uniform, 40, 27);
+  stats = check_product<PlusTimes<double>>(a, c, "2000 x 2^24+2^18+1");
   EXPECT_GE(stats.global_rows, 1);
   EXPECT_EQ(stats.dense_rows, 0);
 }
@@ -336,6 +347,9 @@ TEST_F(CudaSpgemm, LongBRowsAreSharedByTheWholeBlock) {
   const vertex_t wide = vertex_t{1} << 20;
   const auto hubs_wide = with_hubs(wide, 42);
   auto stats = check_product<PlusTimes<double>>(sa, hubs_wide, "16 per row * hubs, 2^20 columns");
+  EXPECT_GE(stats.dense_rows, 1);  // windows of the columns
+  stats = check_product<PlusTimes<double>>(sa, hubs_wide, "16 per row * hubs, 2^20, hash tables",
+                                           hash_only());
   EXPECT_GE(stats.global_rows, 1);
   const auto hubs = with_hubs(40000, 43);
   stats = check_product<PlusTimes<double>>(sa, hubs, "16 per row * hubs, 40000 columns");
@@ -349,9 +363,54 @@ TEST_F(CudaSpgemm, LongBRowsAreSharedByTheWholeBlock) {
   check_product<PlusTimes<double>>(sa, b.csr(), "40 deferred B rows in one row", hash_only());
 }
 
-// A row of C with ~146,000 entries over 2^20 columns (a long segment of the
-// segmented sort) beside global rows of ~18,000 entries and short rows in
-// shared memory.
+// Windowed rows whose products fall in a few of the windows: B's entries
+// only in the first window, the last (a single column) and one in the
+// middle, so that most windows of a row are empty and pass a count of 0
+// down the chain; a row whose only products are in the last column; and
+// the same with sums in a fixed order, bit for bit run to run.
+TEST_F(CudaSpgemm, WindowedRowsWithEmptyWindows) {
+  test::Rng rng(61);
+  const vertex_t wide = (vertex_t{1} << 21) + 1;  // 9 windows
+  CooBuilder b(rng, 3000, wide, -1.0, 2.0);
+  for (vertex_t r = 0; r < 3000; ++r) {
+    const int len = r % 3 == 0 ? 40 : 8;
+    for (int t = 0; t < len; ++t) {
+      const auto u = rng.below(10);
+      const vertex_t col = u < 6   ? static_cast<vertex_t>(rng.below(1 << 18))
+                           : u < 9 ? wide - 1
+                                   : static_cast<vertex_t>((5 << 18) + rng.below(1000));
+      b.add(r, col);
+    }
+  }
+  CooBuilder a(rng, 50, 3000, 0.5, 1.5);
+  for (vertex_t i = 0; i < 40; ++i)
+    for (int t = 0; t < (i < 10 ? 2000 : 3); ++t) a.add(i, static_cast<vertex_t>(rng.below(3000)));
+  a.add(45, 1);  // B row 1: 8 entries
+  const auto sa = a.csr(), sb = b.csr();
+  auto stats = check_product<PlusTimes<double>>(sa, sb, "windows mostly empty");
+  EXPECT_GE(stats.dense_rows, 10);
+  EXPECT_EQ(stats.global_rows, 0);
+  check_product<MinPlus<double>>(sa, sb, "windows mostly empty, min-plus");
+
+  cuda::SpgemmOptions o;
+  o.deterministic = true;
+  const DeviceCsr<double> da(sa), db(sb);
+  const Csr<double> first = cuda::spgemm<PlusTimes<double>>(da, db, o).download();
+  for (int run = 0; run < 3; ++run) {
+    const Csr<double> again = cuda::spgemm<PlusTimes<double>>(da, db, o).download();
+    EXPECT_EQ(again.col_idx(), first.col_idx());
+    EXPECT_EQ(again.values(), first.values()) << "run " << run;
+  }
+  cuda::SpgemmStats counted;
+  counted.nnz_c = first.nnz();
+  expect_equal(first, counted, reference<PlusTimes<double>, double>(sa, sb),
+               "windows, deterministic");
+}
+
+// A row of C with ~146,000 entries over 2^20 columns beside rows of ~18,000
+// entries and short rows in shared memory: in hash tables, a long segment
+// of the segmented sort among global rows; with bitmaps, four windows of
+// ~36,000 entries accumulating in C beside windows of ~4,500 in shared memory.
 TEST_F(CudaSpgemm, ALongGlobalRowAmongShortOnes) {
   test::Rng rng(51);
   CooBuilder a(rng, 40, 5000, 0.5, 1.5);
@@ -362,7 +421,11 @@ TEST_F(CudaSpgemm, ALongGlobalRowAmongShortOnes) {
     for (int t = 0; t < 10; ++t) a.add(i, static_cast<vertex_t>(rng.below(5000)));
   const auto sa = a.csr();
   const auto b = random<double>(5000, vertex_t{1} << 20, MatrixShape::uniform, 30, 52);
-  const auto stats = check_product<PlusTimes<double>>(sa, b, "a row of ~146,000 entries");
+  auto stats = check_product<PlusTimes<double>>(sa, b, "a row of ~146,000 entries");
+  EXPECT_GE(stats.dense_rows, 3);
+  EXPECT_EQ(stats.global_rows, 0);
+  stats = check_product<PlusTimes<double>>(sa, b, "a row of ~146,000 entries, hash tables",
+                                           hash_only());
   EXPECT_GE(stats.global_rows, 3);
   const auto af =
       Csr<float>::from_coo(Coo<float>{a.coo.n_rows, a.coo.n_cols, a.coo.row, a.coo.col,

@@ -235,12 +235,14 @@ TEST(SpgemmEstimate, CpuTablesArePerThread) {
   EXPECT_EQ(four.memory.numeric, 4 * one.memory.numeric);
 }
 
-// On the GPU, rows of a product wider than the bitmaps (2^19 columns) whose
-// bound passes the shared-memory bins (16384 symbolic, 8192 numeric) keep
-// their tables in global memory: 4 bytes a slot in the symbolic phase
-// (exact), keys, values and two staging copies in the numeric phase.
+// On the GPU, rows of a product wider than 64 windowed bitmaps (2^24 + 2^18
+// columns) whose bound passes the shared-memory bins (16384 symbolic, 8192
+// numeric) keep their tables in global memory: 4 bytes a slot in the
+// symbolic phase (exact), keys, values and two staging copies in the
+// numeric phase. Narrower, the same row takes windowed bitmaps and no
+// workspace beyond the row arrays.
 TEST(SpgemmEstimate, GpuGlobalTables) {
-  const vertex_t inner = 20000, wide = 600000;
+  const vertex_t inner = 20000, wide = (vertex_t{1} << 24) + (vertex_t{1} << 18) + 1;
   Coo<double> row, spread;
   row.n_rows = 1;
   row.n_cols = inner;
@@ -270,6 +272,16 @@ TEST(SpgemmEstimate, GpuGlobalTables) {
   EXPECT_EQ(e.memory.output, 2 * sizeof(offset_t) + inner * entry);
   EXPECT_GE(e.memory.peak, e.memory.inputs + e.memory.output + e.memory.analysis);
   EXPECT_LE(e.memory.least, e.memory.peak);
+
+  // B of 600,000 columns: three windows of 2^18, no global tables.
+  spread.n_cols = 600000;
+  const Csr<double> windowed = Csr<double>::from_coo(spread);
+  const SpgemmEstimate w =
+      estimate_spgemm<PlusTimes<double>>(a.view(), windowed.view(), {.device = Device::cuda});
+  EXPECT_EQ(w.nnz_c_bound, inner);
+  EXPECT_EQ(w.gpu_symbolic_global_rows, 0);
+  EXPECT_EQ(w.gpu_numeric_global_rows, 0);
+  EXPECT_EQ(w.memory.symbolic, 0u);
 
   // A narrow B: the same row accumulates in a bitmap in shared memory, and
   // there are no global tables.

@@ -38,6 +38,9 @@ using test::MatrixShape;
 using test::random_csr;
 
 constexpr std::size_t kValue = sizeof(double);
+// Columns past the GPU's 64 windowed bitmaps of 2^18 columns: rows past the
+// shared-memory bins keep hash tables in global memory.
+constexpr vertex_t kPastWindows = (vertex_t{1} << 24) + (vertex_t{1} << 18) + 1;
 
 std::vector<std::int64_t> row_products(const Csr<double>& a, const Csr<double>& b) {
   std::vector<std::int64_t> ip(static_cast<std::size_t>(a.n_rows()), 0);
@@ -127,9 +130,13 @@ TEST(SpgemmPlan, GpuEstimateIsThePlan) {
     for (std::uint64_t seed : {1u, 2u}) {
       const auto a = random_csr<double>(400, 400, shape, 8, false, seed);
       expect_gpu_estimate_is_the_plan(a, a, test::to_string(shape));
-      // B wider than the bitmaps (2^19 columns): rows reach the global tables.
+      // B wider than one bitmap (2^19 columns): rows past the shared bins
+      // take windowed bitmaps; past 64 windows, global tables.
       const auto wide = random_csr<double>(400, 600000, MatrixShape::uniform, 30, false, seed + 7);
       expect_gpu_estimate_is_the_plan(a, wide, "wide B, " + test::to_string(shape));
+      const auto widest =
+          random_csr<double>(400, kPastWindows, MatrixShape::uniform, 30, false, seed + 9);
+      expect_gpu_estimate_is_the_plan(a, widest, "B past the windows, " + test::to_string(shape));
     }
   }
 }
@@ -156,8 +163,9 @@ TEST(SpgemmPlan, GpuEstimateIsExactWhereTheBoundIs) {
       coo.val.push_back(1.0);
     }
   const Csr<double> a = Csr<double>::from_coo(coo);
-  Coo<double> d;
-  d.n_rows = d.n_cols = n;
+  Coo<double> d;  // a diagonal, as wide as to keep global tables
+  d.n_rows = n;
+  d.n_cols = kPastWindows;
   for (vertex_t i = 0; i < n; ++i) {
     d.row.push_back(i);
     d.col.push_back(i);
