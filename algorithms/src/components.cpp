@@ -8,8 +8,12 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
+#include <string_view>
 
+#include "afforest_sample.hpp"
 #include "backend.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/stopwatch.hpp"
@@ -43,6 +47,34 @@ void name_by_smallest(std::vector<vertex_t>& label, bool already, int threads,
     if (bad) throw Error("connected_components: the backend gave a label outside [0, n)");
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (vertex_t v = 0; v < n; ++v) label[v] = smallest[label[v]];
+  }
+  // A component of more than half the vertices is the largest, whatever
+  // the others are: the most frequent label of a fixed sample is counted
+  // exactly in one pass with the components and the labels' check, and
+  // when it holds the majority no sizes are needed (the sizes below take
+  // an array of n and three more passes: 6.5 of 36 ms of gapbs -g 20's
+  // components on 2 threads, where 62% of the vertices are one component).
+  {
+    std::vector<vertex_t> sampled = detail::afforest_sample(n);
+    for (vertex_t& v : sampled) v = label[v];
+    const vertex_t candidate = detail::most_frequent(sampled);
+    bool bad = false;
+    vertex_t count = 0, candidate_size = 0;
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(|| : bad) \
+    reduction(+ : count, candidate_size)
+    for (vertex_t v = 0; v < n; ++v) {
+      const vertex_t l = label[v];
+      bad |= l < 0 || l > v;
+      count += l == v;
+      candidate_size += l == candidate;
+    }
+    if (bad) throw Error("connected_components: the backend gave a vertex a label above its id");
+    if (candidate_size > n - candidate_size) {
+      r.count = count;
+      r.largest = candidate_size;
+      r.largest_component = candidate;
+      return;
+    }
   }
   // Sizes: each thread adds runs of equal labels at once, so the giant
   // component's counter is not an atomic per vertex. A label must be the
@@ -95,6 +127,17 @@ void name_by_smallest(std::vector<vertex_t>& label, bool already, int threads,
   r.largest_component = first;
 }
 
+// GRAPHRUN_TRACE set: the split between the backend and the naming goes to
+// stderr with each call (the command line's other trace lines come from
+// apps/cli/phase_trace.hpp).
+bool trace_split() {
+  static const bool on = [] {
+    const char* v = std::getenv("GRAPHRUN_TRACE");
+    return v && *v && std::string_view(v) != "0";
+  }();
+  return on;
+}
+
 }  // namespace
 
 ComponentsResult connected_components(Context& ctx, const Graph& g,
@@ -116,7 +159,12 @@ ComponentsResult connected_components(Context& ctx, const Graph& g,
     info.elapsed = t0.seconds();
     options.on_iteration(info);  // after the one pass: nothing is left to stop
   }
+  const double found_at = t0.seconds();
   name_by_smallest(found.label, found.smallest, ctx.threads(), r);
+  if (trace_split()) {
+    std::fprintf(stderr, "trace: components found in %.6f s, named and counted in %.6f s\n",
+                 found_at, t0.seconds() - found_at);
+  }
   r.component = std::move(found.label);
   r.iterations = found.iterations;
   r.complete = found.complete;

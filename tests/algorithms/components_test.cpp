@@ -106,6 +106,36 @@ TEST(Components, CycleAndPath) {
   EXPECT_EQ(w.component, std::vector<vertex_t>(n, 0));
 }
 
+// The largest component found by counting only the most frequent label of
+// a sample when it holds more than half the vertices, else from every
+// size: two paths of exactly half the vertices each (a tie, the smaller
+// label wins), a path of half plus one beside single vertices, and a path
+// of half less one beside a longer second path.
+TEST(Components, LargestAtAndAroundHalfTheVertices) {
+  const vertex_t n = 4000;
+  auto paths = [&](std::vector<std::pair<vertex_t, vertex_t>> runs) {
+    std::vector<vertex_t> row, col;
+    for (auto [from, to] : runs)
+      for (vertex_t v = from; v + 1 < to; ++v) row.push_back(v), col.push_back(v + 1);
+    return test::weighted_graph(n, row, col, std::vector<double>(row.size(), 1.0));
+  };
+  Context ctx(Device::cpu, 3);
+  const ComponentsResult tie = connected_components(ctx, paths({{2000, 4000}, {0, 2000}}));
+  EXPECT_EQ(tie.count, 2);
+  EXPECT_EQ(tie.largest, 2000);
+  EXPECT_EQ(tie.largest_component, 0);
+  expect_counts(tie, "two halves");
+  const ComponentsResult majority = connected_components(ctx, paths({{1999, 4000}}));
+  EXPECT_EQ(majority.count, 1999 + 1);
+  EXPECT_EQ(majority.largest, 2001);
+  EXPECT_EQ(majority.largest_component, 1999);
+  expect_counts(majority, "half plus one");
+  const ComponentsResult minority = connected_components(ctx, paths({{0, 1999}, {1999, 3800}}));
+  EXPECT_EQ(minority.largest, 1999);
+  EXPECT_EQ(minority.largest_component, 0);
+  expect_counts(minority, "half less one");
+}
+
 TEST(Components, EmptyAndEdgeless) {
   Context ctx(Device::cpu, 2);
   const ComponentsResult empty = connected_components(ctx, Graph());
