@@ -6,8 +6,10 @@
 //   DeviceCsr<double> c = cuda::spgemm<PlusTimes<double>>(a, b, &stats);
 //
 // Rows whose hash tables fit in shared memory are sorted inside their block;
-// rows accumulated in a bitmap of the columns come out sorted; rows with
-// hash tables in global memory are staged and sorted by a CUB segmented sort
+// rows accumulated in a bitmap of the columns (over windows of 2^18 columns,
+// a block each, where B is wider than one bitmap) come out sorted; rows with
+// hash tables in global memory (past the shared bins when B has more than
+// 2^24 columns, or bitmaps are turned off) are staged and sorted by a CUB segmented sort
 // (SpgemmStats::sort_ms is that sort alone; it runs beside the shared-memory
 // rows, and numeric_ms is the numeric phase's time less sort_ms).
 //
@@ -65,8 +67,10 @@ struct SpgemmOptions {
   std::size_t workspace_limit_bytes = 0;
   // Rows whose bound on distinct columns is a sizeable share of B's columns
   // accumulate in a bitmap of those columns rather than a hash table (when
-  // B has at most 2^19 columns). false keeps every row in hash tables; tests
-  // use it to reach the global-memory tables with small matrices.
+  // B has at most 2^19 columns); where B is wider, rows past the shared-memory
+  // tables take a bitmap per window of 2^18 columns (up to 64 windows)
+  // rather than a table in global memory. false keeps every row in hash
+  // tables; tests use it to reach the global-memory tables with small matrices.
   bool dense_rows = true;
   // Sums in a fixed order: each C(i,j) adds its products in ascending k, as
   // a sequential Gustavson loop does, so C is bit-identical run to run
