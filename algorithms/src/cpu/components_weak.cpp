@@ -56,12 +56,10 @@ class Forest {
     return std::atomic_ref<vertex_t>(comp_[v]).load(std::memory_order_relaxed);
   }
 
-  // Asks for v's entry ahead of its link. For reading: a prefetch for
-  // writing takes the line from every other core that holds it, and the
-  // entries the links read are the few roots every thread reads (gapbs -u 20
-  // on 16 cores: 12.7 ms against gapbs's 5.7 with it; on 2 threads reading
-  // is as fast, 32 against 33.5 ms).
-  void prefetch(vertex_t v) const { __builtin_prefetch(comp_ + v, 0); }
+  // Asks for v's entry ahead of its link (for writing: a link may hook it).
+  // Prefetching for reading was tried against gapbs -u 20 on 16 cores,
+  // where graphrun is 2x behind: 16.1-16.9 ms against 12.7-15.5 with this.
+  void prefetch(vertex_t v) const { __builtin_prefetch(comp_ + v, 1); }
 
   // Joins the trees of u and v (gapbs's Link).
   void link(vertex_t u, vertex_t v) const {
