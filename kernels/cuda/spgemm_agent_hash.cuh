@@ -24,6 +24,7 @@
 #include <type_traits>
 
 #include "../plan/spgemm_gpu_policy.hpp"
+#include "graphrun/engine/first_at_least.hpp"
 #include "graphrun/engine/types.hpp"
 #include "spgemm_semiring.cuh"
 
@@ -103,23 +104,11 @@ struct ColumnWindow {
   vertex_t lo = 0, hi = 0;
 };
 
-__device__ inline offset_t first_column_at_least(const vertex_t* __restrict__ b_col, offset_t first,
-                                                 offset_t last, vertex_t c) {
-  while (first < last) {
-    const offset_t mid = first + (last - first) / 2;
-    if (b_col[mid] < c)
-      first = mid + 1;
-    else
-      last = mid;
-  }
-  return first;
-}
-
 // [q0, q1) narrowed to the window's columns.
 __device__ inline void narrow_to(const ColumnWindow& w, offset_t& q0, offset_t& q1) {
   if (w.b_col == nullptr || q0 >= q1) return;
-  q0 = first_column_at_least(w.b_col, q0, q1, w.lo);
-  q1 = first_column_at_least(w.b_col, q0, q1, w.hi);
+  q0 = first_at_least(w.b_col, q0, q1, w.lo);
+  q1 = first_at_least(w.b_col, q0, q1, w.hi);
 }
 
 template <int TEAM, class OnA, class OnB>

@@ -42,6 +42,7 @@
 #include "device_util.cuh"
 #include "edge_keys.cuh"
 #include "graphrun/engine/device_array.hpp"
+#include "graphrun/engine/first_at_least.hpp"
 #include "graphrun/engine/stopwatch.hpp"
 
 namespace graphrun::detail {
@@ -153,15 +154,8 @@ void count(const Key* edges, const vertex_t* row, offset_t m, const offset_t* ro
 // any (rows sorted: a binary search for v).
 __device__ inline vertex_t degree_without_loop(const offset_t* row_ptr, const vertex_t* col_idx,
                                                vertex_t v) {
-  offset_t lo = row_ptr[v], hi = row_ptr[v + 1];
-  const offset_t length = hi - lo;
-  while (lo < hi) {
-    const offset_t mid = lo + (hi - lo) / 2;
-    if (col_idx[mid] < v)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
+  const offset_t length = row_ptr[v + 1] - row_ptr[v];
+  const offset_t lo = first_at_least(col_idx, row_ptr[v], row_ptr[v + 1], v);
   const bool loop = lo < row_ptr[v + 1] && col_idx[lo] == v;
   return static_cast<vertex_t>(length - (loop ? 1 : 0));
 }

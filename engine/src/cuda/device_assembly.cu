@@ -27,6 +27,7 @@
 #include "graphrun/engine/device_assembly.hpp"
 #include "graphrun/engine/device_csr.hpp"
 #include "graphrun/engine/error.hpp"
+#include "graphrun/engine/first_at_least.hpp"
 #include "graphrun/engine/stopwatch.hpp"
 
 namespace graphrun {
@@ -46,15 +47,7 @@ unsigned grid_for(offset_t items) {
 
 template <class Id>
 __device__ vertex_t dense_id(const Id* __restrict__ ids, vertex_t n, Id id) {
-  vertex_t lo = 0, hi = n;  // the first index with ids[index] >= id
-  while (lo < hi) {
-    const vertex_t mid = lo + (hi - lo) / 2;
-    if (ids[mid] < id)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
+  return first_at_least(ids, vertex_t{0}, n, id);
 }
 
 // Edge e's entry (and, mirrored, its reverse) keyed row << bits | col; a
