@@ -14,7 +14,8 @@
 #
 #   scripts/gap-vs-gapbs.sh [--threads T] [--reps R] [--stat median|mean] [--device cpu|cuda]
 #                           [--gapbs DIR] [--graphrun BIN] [--kernel bfs|pr|cc|sssp|tc|bc]...
-#                           [--delta D] [--kron S]... [--uniform S]... [FILE...]
+#                           [--delta D] [--pr-method jacobi|gauss-seidel] [--kron S]...
+#                           [--uniform S]... [FILE...]
 #
 # FILEs are edge lists (SNAP .txt, plain or .gz; '#' comments and carriage
 # returns dropped) or
@@ -26,7 +27,8 @@
 # the check is the number of vertices reached, gapbs's from its -l step
 # counts), pr (PageRank to an L1 change below 1e-6,
 # damping 0.85, at most 100 iterations: gapbs's Gauss-Seidel pull in float,
-# graphrun's Jacobi iteration in double, so the iteration counts differ
+# graphrun's Jacobi iteration in double, or with --pr-method gauss-seidel
+# its deterministic block Gauss-Seidel sweep, so the iteration counts differ
 # and are shown; the check is the top vertex), cc (weak components; gapbs's cc is Afforest, as graphrun's) and sssp
 # (delta-stepping, both with bucket width --delta, default 2 as the GAP
 # runs on Kronecker, web and social graphs; gapbs's converter gives every
@@ -49,9 +51,10 @@ bin=build/graphrun
 gens=()
 kernels=()
 delta=2
+pr_method=jacobi
 while [ $# -gt 0 ]; do
   case "$1" in
-    --threads | --reps | --stat | --device | --gapbs | --graphrun | --kernel | --delta | --kron | --uniform)
+    --threads | --reps | --stat | --device | --gapbs | --graphrun | --kernel | --delta | --kron | --uniform | --pr-method)
       [ $# -ge 2 ] || { echo "$0: $1 needs a value" >&2; exit 2; } ;;
   esac
   case "$1" in
@@ -63,9 +66,10 @@ while [ $# -gt 0 ]; do
     --graphrun) bin=$2; shift 2 ;;
     --kernel) kernels+=("$2"); shift 2 ;;
     --delta) delta=$2; shift 2 ;;
+    --pr-method) pr_method=$2; shift 2 ;;
     --kron) gens+=("g $2"); shift 2 ;;
     --uniform) gens+=("u $2"); shift 2 ;;
-    -*) echo "usage: $0 [--threads T] [--reps R] [--stat median|mean] [--device cpu|cuda] [--gapbs DIR] [--graphrun BIN] [--kernel bfs|pr|cc|sssp|tc|bc]... [--delta D] [--kron S]... [--uniform S]... [FILE...]" >&2; exit 2 ;;
+    -*) echo "usage: $0 [--threads T] [--reps R] [--stat median|mean] [--device cpu|cuda] [--gapbs DIR] [--graphrun BIN] [--kernel bfs|pr|cc|sssp|tc|bc]... [--delta D] [--pr-method jacobi|gauss-seidel] [--kron S]... [--uniform S]... [FILE...]" >&2; exit 2 ;;
     *) break ;;
   esac
 done
@@ -75,6 +79,7 @@ done
 [[ "$device" =~ ^(cpu|cuda)$ ]] || { echo "$0: --device is cpu or cuda, not '$device'" >&2; exit 2; }
 [ ${#kernels[@]} -gt 0 ] || kernels=(bfs pr cc sssp tc bc)
 for k in "${kernels[@]}"; do [[ "$k" =~ ^(bfs|pr|cc|sssp|tc|bc)$ ]] || { echo "$0: --kernel is bfs, pr, cc, sssp, tc or bc, not '$k'" >&2; exit 2; }; done
+[[ "$pr_method" =~ ^(jacobi|gauss-seidel)$ ]] || { echo "$0: --pr-method is jacobi or gauss-seidel, not '$pr_method'" >&2; exit 2; }
 [[ "$delta" =~ ^[0-9]+$ ]] && [ "$delta" -ge 1 ] || { echo "$0: --delta needs a positive integer (gapbs's weights are integers), not '$delta'" >&2; exit 2; }
 for g in "${gens[@]}"; do
   [[ "${g#? }" =~ ^[0-9]+$ ]] && [ "${g#? }" -le 28 ] || { echo "$0: --kron/--uniform need a scale 1..28, not '${g#? }'" >&2; exit 2; }
@@ -294,9 +299,9 @@ pr_row() {  # pr_row NAME FILE
   gap_top=$(grep -E '^[0-9]+:[0-9.e+-]+$' <<<"$out" | head -1 | cut -d: -f1)
   gap_iters=$("$gapbs/pr" "${gap_input[@]}" -n 1 -i 100 -t 1e-6 -l 2>&1 | awk 'NF == 2 && $1 ~ /^[0-9]+$/ {n++} END {print n}')
   # One run for the top vertex and the counts (and to warm up), R more for the time.
-  summary=$("$bin" pagerank "$grb" --tol 1e-6 --max-iter 100 -k 1 --threads "$threads" --device "$device" 2>&1) ||
+  summary=$("$bin" pagerank "$grb" --tol 1e-6 --max-iter 100 --method "$pr_method" -k 1 --threads "$threads" --device "$device" 2>&1) ||
     { echo "| $name | graphrun failed: $(tail -c 200 <<<"$summary") | | | | | | |"; return; }
-  ours=$(of_runs "$reps" rank "$bin" pagerank "$grb" --tol 1e-6 --max-iter 100 -k 0 --threads "$threads" --device "$device")
+  ours=$(of_runs "$reps" rank "$bin" pagerank "$grb" --tol 1e-6 --max-iter 100 --method "$pr_method" -k 0 --threads "$threads" --device "$device")
   n=$(sed -n 's/^pagerank: \([0-9]*\) vertices, .*/\1/p' <<<"$summary")
   m=$(sed -n 's/.*(\([0-9]*\) stored entries).*/\1/p' <<<"$summary")
   iters=$(sed -n 's/.*, \([0-9]*\) iterations (.*/\1/p' <<<"$summary")
@@ -372,7 +377,11 @@ if [ -n "$pr_rows" ]; then
   echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
   printf '%s' "$pr_rows"
   echo
-  echo "pr: to an L1 change below 1e-6, damping 0.85; gapbs's Gauss-Seidel pull in float, graphrun's Jacobi iteration in double."
+  if [ "$pr_method" = jacobi ]; then
+    echo "pr: to an L1 change below 1e-6, damping 0.85; gapbs's Gauss-Seidel pull in float, graphrun's Jacobi iteration in double."
+  else
+    echo "pr: to an L1 change below 1e-6, damping 0.85; gapbs's Gauss-Seidel pull in float (every thread reading the others' updates as they land), graphrun's block Gauss-Seidel in double (--method gauss-seidel: a block of vertices per thread, deterministic)."
+  fi
 fi
 if [ -n "$cc_rows" ]; then
   echo "| graph | vertices | stored edges | gapbs cc ms | graphrun cc ms | gapbs / graphrun | same components |"

@@ -115,6 +115,10 @@ void pagerank_check_residual(int iteration, double residual) {
 
 PageRankResult pagerank(Context& ctx, const Graph& g, const PageRankOptions& options) {
   validate(options);
+  if (options.method == PageRankMethod::gauss_seidel && ctx.device() != Device::cpu)
+    throw ArgumentError(
+        "pagerank: the Gauss-Seidel method runs on the CPU (each thread sweeps its block of "
+        "vertices in order); use PageRankMethod::jacobi on the GPU");
   const Stopwatch t0;
   const detail::PageRankSetup setup{
       .options = options,

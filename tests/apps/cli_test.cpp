@@ -154,6 +154,25 @@ TEST_F(CliTest, PageRankThreadCountsAgree) {
                 std::strtod(fields_of(b[i])[1].c_str(), nullptr), 1e-12);
 }
 
+TEST_F(CliTest, PageRankMethodGaussSeidel) {
+  write("g.txt", small_graph);
+  const Result jacobi = run("pagerank g.txt --tol 1e-12 --output - -q");
+  const Result gs = run("pagerank g.txt --tol 1e-12 --method gauss-seidel --output - -q");
+  ASSERT_EQ(jacobi.status, 0) << describe(jacobi);
+  ASSERT_EQ(gs.status, 0) << describe(gs);
+  const auto a = lines_of(jacobi.out), b = lines_of(gs.out);
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(fields_of(a[i])[0], fields_of(b[i])[0]);
+    EXPECT_NEAR(std::strtod(fields_of(a[i])[1].c_str(), nullptr),
+                std::strtod(fields_of(b[i])[1].c_str(), nullptr), 1e-10);
+  }
+  const Result bad = run("pagerank g.txt --method newton");
+  EXPECT_EQ(bad.status, 2) << describe(bad);
+  EXPECT_NE(bad.err.find("--method"), std::string::npos) << bad.err;
+  EXPECT_EQ(bad.out, "");
+}
+
 // ---------------------------------------------------------------- bfs
 
 TEST_F(CliTest, BfsLevelsOnAPathWithUnreachableVertices) {

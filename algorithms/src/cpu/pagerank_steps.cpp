@@ -14,6 +14,7 @@
 
 #include "../backend.hpp"
 #include "cpu_backend.hpp"
+#include "graphrun/algorithms/pagerank.hpp"
 #include "graphrun/engine/prefault.hpp"
 #include "graphrun/engine/semiring.hpp"
 #include "graphrun/engine/stopwatch.hpp"
@@ -110,10 +111,13 @@ class CpuPageRankSteps final : public PageRankSteps {
     // dynamically; each part's partial sums land in its own slot and are
     // added in part order, so the ranks are bit-identical run to run for a
     // given thread count.
+    // Gauss–Seidel: a part per thread, as long as possible, since a part
+    // reads fresh ranks only from its own rows.
     const offset_t work = at_.nnz + n_;
+    const bool gauss_seidel = o_.method == PageRankMethod::gauss_seidel;
     parts_ = threads_ <= 1 || work < cpu_min_parallel_work
                  ? 1
-                 : static_cast<int>(std::min<offset_t>(offset_t{threads_} * 8,
+                 : static_cast<int>(std::min<offset_t>(offset_t{threads_} * (gauss_seidel ? 1 : 8),
                                                        std::max<offset_t>(1, work / 4096)));
     part_begin_.resize(static_cast<std::size_t>(parts_) + 1);
     for (int p = 0; p <= parts_; ++p)
@@ -132,8 +136,8 @@ class CpuPageRankSteps final : public PageRankSteps {
     // Past the caches the gather x[col] misses on every edge, and the extra
     // streams of the fused loop (r, x_next, inv_outw) compete with it for
     // the memory system: there the SpMV runs alone, then a streaming update.
-    fused_ = std::size_t(n_) * 4 * sizeof(double) <=
-             fused_max_bytes_per_thread * static_cast<std::size_t>(threads_);
+    fused_ = gauss_seidel || std::size_t(n_) * 4 * sizeof(double) <=
+                                 fused_max_bytes_per_thread * static_cast<std::size_t>(threads_);
     if (!fused_) y_ = prefaulted_vector<double>(static_cast<std::size_t>(n_));
   }
 
@@ -143,7 +147,11 @@ class CpuPageRankSteps final : public PageRankSteps {
     const double d = o_.damping;
     const double base = (d * dangling_ + 1.0 - d) / static_cast<double>(n_);
     const bool pattern = at_.values == nullptr;
-    if (fused_ && pattern)
+    if (o_.method == PageRankMethod::gauss_seidel && pattern)
+      sweep<true>(base);
+    else if (o_.method == PageRankMethod::gauss_seidel)
+      sweep<false>(base);
+    else if (fused_ && pattern)
       pass<true, true>(base);
     else if (fused_)
       pass<false, true>(base);
@@ -171,6 +179,38 @@ class CpuPageRankSteps final : public PageRankSteps {
       for (vertex_t i = part_begin_[p]; i < part_begin_[p + 1]; ++i) {
         const double yi =
             Fused ? cpu::detail::spmv_row<PlusTimes<double>, Pattern>(at_, i, x_.data()) : y_[i];
+        const double ri = d * yi + base;
+        err += std::abs(ri - r_[i]);
+        r_[i] = ri;
+        x_next_[i] = ri * inv_outw_[i];
+        if (inv_outw_[i] == 0.0) dang += ri;
+      }
+      part_err_[p] = err;
+      part_dangling_[p] = dang;
+      if (o_.progress)
+        o_.progress->set((parts_done_.fetch_add(1, std::memory_order_relaxed) + 1) /
+                         static_cast<double>(parts_));
+    }
+  }
+
+  // The Gauss–Seidel sweep: part p's rows in order, reading x_next for the
+  // in-neighbours j of its own rows that come before i (already updated in
+  // this sweep) and x for the rest (the sweep before). Which value a row
+  // reads depends only on the parts, never on the schedule.
+  template <bool Pattern>
+  void sweep(double base) {
+    const double d = o_.damping;
+#pragma omp parallel for num_threads(threads_) schedule(static, 1) if (parts_ > 1)
+    for (int p = 0; p < parts_; ++p) {
+      const vertex_t lo = part_begin_[p];
+      double err = 0.0, dang = 0.0;
+      for (vertex_t i = lo; i < part_begin_[p + 1]; ++i) {
+        double yi = 0.0;
+        for (offset_t k = at_.row_ptr[i]; k < at_.row_ptr[i + 1]; ++k) {
+          const vertex_t j = at_.col_idx[k];
+          const double xj = j >= lo && j < i ? x_next_[j] : x_[j];
+          yi += Pattern ? xj : at_.values[k] * xj;
+        }
         const double ri = d * yi + base;
         err += std::abs(ri - r_[i]);
         r_[i] = ri;
