@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -203,12 +204,23 @@ class CpuPageRankSteps final : public PageRankSteps {
 #pragma omp parallel for num_threads(threads_) schedule(static, 1) if (parts_ > 1)
     for (int p = 0; p < parts_; ++p) {
       const vertex_t lo = part_begin_[p];
+      const auto fresh = reinterpret_cast<std::uintptr_t>(x_next_.data());
+      const auto old = reinterpret_cast<std::uintptr_t>(x_.data());
       double err = 0.0, dang = 0.0;
       for (vertex_t i = lo; i < part_begin_[p + 1]; ++i) {
         double yi = 0.0;
+        // lo <= j < i as one unsigned compare, and the array picked by
+        // masking its address rather than by a branch (which GCC emits for
+        // a ?: of the two pointers): on a web graph an in-neighbour is in
+        // the block or not at random, and the branch missed so often that
+        // the sweep ran at 0.79 ms an iteration against the Jacobi pass's
+        // 0.33 (web-NotreDame, 16 threads).
+        const auto before_i = static_cast<std::uint32_t>(i - lo);
         for (offset_t k = at_.row_ptr[i]; k < at_.row_ptr[i + 1]; ++k) {
           const vertex_t j = at_.col_idx[k];
-          const double xj = j >= lo && j < i ? x_next_[j] : x_[j];
+          const std::uintptr_t take_fresh =
+              std::uintptr_t{0} - (static_cast<std::uint32_t>(j - lo) < before_i);
+          const double xj = reinterpret_cast<const double*>(old ^ ((fresh ^ old) & take_fresh))[j];
           yi += Pattern ? xj : at_.values[k] * xj;
         }
         const double ri = d * yi + base;
