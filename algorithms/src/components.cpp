@@ -9,12 +9,11 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <memory>
-#include <string_view>
 
 #include "afforest_sample.hpp"
 #include "backend.hpp"
+#include "graphrun/engine/env_flag.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/stopwatch.hpp"
 
@@ -54,42 +53,39 @@ void name_by_smallest(std::vector<vertex_t>& label, bool already, int threads,
   // when it holds the majority no sizes are needed (the sizes below take
   // an array of n and three more passes: 6.5 of 36 ms of gapbs -g 20's
   // components on 2 threads, where 62% of the vertices are one component).
-  {
-    std::vector<vertex_t> sampled = detail::afforest_sample(n);
-    for (vertex_t& v : sampled) v = label[v];
-    const vertex_t candidate = detail::most_frequent(sampled);
-    bool bad = false;
-    vertex_t count = 0, candidate_size = 0;
+  std::vector<vertex_t> sampled = detail::afforest_sample(n);
+  for (vertex_t& v : sampled) v = label[v];
+  const vertex_t candidate = detail::most_frequent(sampled);
+  bool bad = false;
+  vertex_t count = 0, candidate_size = 0;
 #pragma omp parallel for num_threads(threads) schedule(static) reduction(|| : bad) \
     reduction(+ : count, candidate_size)
-    for (vertex_t v = 0; v < n; ++v) {
-      const vertex_t l = label[v];
-      bad |= l < 0 || l > v;
-      count += l == v;
-      candidate_size += l == candidate;
-    }
-    if (bad) throw Error("connected_components: the backend gave a vertex a label above its id");
-    if (candidate_size > n - candidate_size) {
-      r.count = count;
-      r.largest = candidate_size;
-      r.largest_component = candidate;
-      return;
-    }
+  for (vertex_t v = 0; v < n; ++v) {
+    const vertex_t l = label[v];
+    bad |= l < 0 || l > v;
+    count += l == v;
+    candidate_size += l == candidate;
+  }
+  if (bad) throw Error("connected_components: the backend gave a vertex a label above its id");
+  r.count = count;
+  if (candidate_size > n - candidate_size) {
+    r.largest = candidate_size;
+    r.largest_component = candidate;
+    return;
   }
   // Sizes: each thread adds runs of equal labels at once, so the giant
-  // component's counter is not an atomic per vertex. A label must be the
-  // smallest vertex of its component, so at most v. Then the count, the
-  // largest size and the smallest label of that size, each thread's pair
-  // merged in turn. One parallel region, its loops apart by their barriers
-  // (two fork-joins fewer than a region per loop: components of a graph of
-  // a few hundred thousand vertices take about a millisecond on 16 threads,
-  // where each fork-join is a visible share). `size` is zeroed there too: a
-  // serial fill of a fresh array costs its page faults on one thread (0.3 ms
-  // for 1.3 MB).
+  // component's counter is not an atomic per vertex (labels were checked
+  // above: each is at most its vertex). Then the largest size and the
+  // smallest label of that size, each thread's pair merged in turn. One
+  // parallel region, its loops apart by their barriers (two fork-joins
+  // fewer than a region per loop: components of a graph of a few hundred
+  // thousand vertices take about a millisecond on 16 threads, where each
+  // fork-join is a visible share). `size` is zeroed there too: a serial
+  // fill of a fresh array costs its page faults on one thread (0.3 ms for
+  // 1.3 MB).
   const std::unique_ptr<vertex_t[]> size(new vertex_t[label.size()]);
-  bool bad = false;
-  vertex_t count = 0, largest = 0, first = 0;
-#pragma omp parallel num_threads(threads) reduction(|| : bad) reduction(+ : count)
+  vertex_t largest = 0, first = 0;
+#pragma omp parallel num_threads(threads)
   {
 #pragma omp for schedule(static)
     for (vertex_t v = 0; v < n; ++v) size[v] = 0;
@@ -97,10 +93,6 @@ void name_by_smallest(std::vector<vertex_t>& label, bool already, int threads,
 #pragma omp for schedule(static)
     for (vertex_t v = 0; v < n; ++v) {
       const vertex_t l = label[v];
-      if (l < 0 || l > v) {
-        bad = true;
-        continue;
-      }
       if (l != run_label) {
         if (run) std::atomic_ref<vertex_t>(size[run_label]).fetch_add(run);
         run_label = l;
@@ -113,16 +105,11 @@ void name_by_smallest(std::vector<vertex_t>& label, bool already, int threads,
     vertex_t my_largest = 0, my_first = 0;
 #pragma omp for schedule(static) nowait
     for (vertex_t v = 0; v < n; ++v)
-      if (label[v] == v) {
-        ++count;
-        if (size[v] > my_largest) my_largest = size[v], my_first = v;
-      }
+      if (label[v] == v && size[v] > my_largest) my_largest = size[v], my_first = v;
 #pragma omp critical(graphrun_components_largest)
     if (my_largest > largest || (my_largest == largest && my_first < first))
       largest = my_largest, first = my_first;
   }
-  if (bad) throw Error("connected_components: the backend gave a vertex a label above its id");
-  r.count = count;
   r.largest = largest;
   r.largest_component = first;
 }
@@ -131,10 +118,7 @@ void name_by_smallest(std::vector<vertex_t>& label, bool already, int threads,
 // stderr with each call (the command line's other trace lines come from
 // apps/cli/phase_trace.hpp).
 bool trace_split() {
-  static const bool on = [] {
-    const char* v = std::getenv("GRAPHRUN_TRACE");
-    return v && *v && std::string_view(v) != "0";
-  }();
+  static const bool on = env_flag("GRAPHRUN_TRACE");
   return on;
 }
 

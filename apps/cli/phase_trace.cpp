@@ -9,6 +9,8 @@
 #include <fstream>
 #include <string>
 
+#include "graphrun/engine/env_flag.hpp"
+
 namespace graphrun::cli {
 
 namespace {
@@ -36,10 +38,7 @@ double since_boot() {
 }
 
 bool tracing() {
-  static const bool on = [] {
-    const char* v = std::getenv("GRAPHRUN_TRACE");
-    return v != nullptr && *v != '\0' && std::string(v) != "0";
-  }();
+  static const bool on = env_flag("GRAPHRUN_TRACE");
   return on;
 }
 

@@ -11,13 +11,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <iterator>
 #include <string>
 #include <utility>
 
 #include "../plan/spgemm_gpu_policy.hpp"
 #include "graphrun/engine/cuda_check.hpp"
+#include "graphrun/engine/env_flag.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/types.hpp"
 #include "spgemm_agent_dense.cuh"
@@ -49,10 +49,7 @@ inline int shared_limit() {
 // group a product's time goes to, where no profiler is at hand; the groups
 // then no longer overlap, so the call's own total grows.
 inline bool profile_groups() {
-  static const bool on = [] {
-    const char* v = std::getenv("GRAPHRUN_SPGEMM_PROFILE");
-    return v && *v && std::string(v) != "0";
-  }();
+  static const bool on = env_flag("GRAPHRUN_SPGEMM_PROFILE");
   return on;
 }
 
@@ -80,12 +77,6 @@ inline void launch_named(const char* what, Kernel* k, std::int64_t blocks, int t
     std::fprintf(stderr, "spgemm %-22s %9lld blocks of %4d, %6zu B shared: %9.3f ms\n", what,
                  static_cast<long long>(blocks), threads, smem, ms);
   }
-}
-
-template <class Kernel, class... Args>
-inline void launch(Kernel* k, std::int64_t blocks, int threads, std::size_t smem,
-                   cudaStream_t stream, Args... args) {
-  launch_named("kernel", k, blocks, threads, smem, stream, args...);
 }
 
 // The group sizes and largest bounds of one grouping (the scalars' first part).

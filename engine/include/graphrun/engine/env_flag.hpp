@@ -1,0 +1,16 @@
+// Switches read from the environment for measuring (GRAPHRUN_TRACE,
+// GRAPHRUN_SPGEMM_PROFILE): on when the variable is set, not empty and not
+// "0". Callers keep the answer in a function-local static, read once.
+#pragma once
+
+#include <cstdlib>
+#include <string_view>
+
+namespace graphrun {
+
+inline bool env_flag(const char* name) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' && std::string_view(v) != "0";
+}
+
+}  // namespace graphrun
