@@ -132,7 +132,9 @@ PageRankResult pagerank(Context& ctx, const Graph& g, const PageRankOptions& opt
     result.seconds = t0.seconds();
     return result;
   }
-  const std::unique_ptr<detail::PageRankSteps> steps = backend.pagerank(ctx, g, setup, result);
+  const Stopwatch t_setup;
+  std::unique_ptr<detail::PageRankSteps> steps = backend.pagerank(ctx, g, setup, result);
+  if (ctx.device() == Device::cuda) result.setup_seconds = t_setup.seconds();
 
   const Stopwatch t_compute;
   const detail::IterationReport report(options.on_iteration, options.progress, t0);
@@ -161,7 +163,10 @@ PageRankResult pagerank(Context& ctx, const Graph& g, const PageRankOptions& opt
     it += batch;
   }
   result.compute_seconds = t_compute.seconds();
+  const Stopwatch t_finish;
   result.rank = steps->ranks(last);
+  steps.reset();  // the device's copies go now, inside the time reported
+  if (ctx.device() == Device::cuda) result.finish_seconds = t_finish.seconds();
   result.seconds = t0.seconds();
   return result;
 }

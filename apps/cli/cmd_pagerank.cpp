@@ -163,11 +163,19 @@ int run_pagerank(PageRankArgs& a) {
           ? format("cuda, SpMV %s", std::string(to_string(r.format)).c_str())
           : format("cpu, %d thread%s", ctx.threads(), ctx.threads() == 1 ? "" : "s");
   // On the GPU, what the iterations cost apart from moving the graph there
-  // and preparing it (upload, out-degrees, transpose, format).
-  const std::string rank_split = ctx.device() == Device::cuda
-                                     ? format(" (setup %.3f s, iterations %.3f s)",
-                                              seconds_rank - r.compute_seconds, r.compute_seconds)
-                                     : std::string();
+  // and preparing it (out-weights, transpose, ordering, format), that
+  // preparation also in iterations (what a set-up is worth against the work
+  // it serves), and the ranks' way back.
+  std::string rank_split;
+  if (ctx.device() == Device::cuda) {
+    const double per_iteration = r.iterations > 0 ? r.compute_seconds / r.iterations : 0.0;
+    const double prepared = r.setup_seconds - r.upload_seconds;
+    rank_split = format(" (setup %.3f s: graph onto the device %.3f s, then %.3f s",
+                        r.setup_seconds, r.upload_seconds, prepared);
+    if (per_iteration > 0) rank_split += format(" = %.1f iterations", prepared / per_iteration);
+    rank_split +=
+        format("; iterations %.3f s; ranks back %.3f s)", r.compute_seconds, r.finish_seconds);
+  }
   // An ordering's cost, in the iterations' own currency.
   std::string ordering;
   if (r.reorder != Reorder::none) {

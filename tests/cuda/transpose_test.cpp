@@ -47,6 +47,29 @@ TEST_F(DeviceTranspose, EqualsTheHostTransposeOnEveryShape) {
       }
 }
 
+// Every entry in one column, with long runs of empty columns on both sides:
+// the row pointers of the empty columns (found by a search, not walked by
+// the entry before them), and a hub's run of 5,000 entries.
+TEST_F(DeviceTranspose, OneFullColumnBetweenLongRunsOfEmptyOnes) {
+  for (bool pattern : {false, true}) {
+    Coo<double> coo;
+    coo.n_rows = 5000;
+    coo.n_cols = 300000;
+    auto add = [&](vertex_t i, vertex_t j, double v) {
+      coo.row.push_back(i);
+      coo.col.push_back(j);
+      if (!pattern) coo.val.push_back(v);
+    };
+    for (vertex_t i = 0; i < coo.n_rows; ++i) {
+      add(i, 170000, 1.0 + i);
+      if (i % 7 == 0) add(i, 3, 0.5);
+    }
+    const Csr<double> a = Csr<double>::from_coo(coo);
+    expect_same(device_transpose(DeviceCsr<double>(a)).download(), a.transpose(),
+                pattern ? "one full column, pattern" : "one full column");
+  }
+}
+
 TEST_F(DeviceTranspose, EmptyMatricesAndARealGraph) {
   for (const auto& [rows, cols] :
        {std::pair{0, 0}, std::pair{5, 0}, std::pair{0, 3}, std::pair{4, 4}}) {

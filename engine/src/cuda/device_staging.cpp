@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "graphrun/engine/cuda_check.hpp"
+#include "graphrun/engine/device_array.hpp"
+#include "graphrun/engine/prefault.hpp"
 
 namespace graphrun::detail {
 
@@ -130,6 +132,10 @@ void stage_from_device(const From* from, std::size_t n, To* out, CUstream_st* st
     for (std::ptrdiff_t i = 0; i < count; ++i) dst[i] = static_cast<To>(buf[i]);
   }
 }
+
+// Here, in a file built with OpenMP, so that the faults are taken on every
+// core (the header's callers are often nvcc-compiled, without it).
+void prefault_host(void* p, std::size_t bytes) noexcept { prefault_range(p, bytes); }
 
 template void stage_to_device(std::span<const std::span<const std::uint64_t>>, std::uint32_t*,
                               CUstream_st*);

@@ -80,6 +80,15 @@ struct PageRankResult {
   // the download of the ranks). automatic and 0 on the CPU.
   SpmvFormat format = SpmvFormat::automatic;
   double compute_seconds = 0;
+  // Device::cuda only: the seconds before the first iteration (setup_seconds:
+  // the adjacency onto the device, upload_seconds of it, an upload or, where
+  // the loader left the graph there, a copy on the device; then the
+  // out-weights, any ordering, the transpose, the format) and after the last
+  // (finish_seconds: the ranks back in input order to the host, the device's
+  // memory given back). 0 on the CPU.
+  double setup_seconds = 0;
+  double upload_seconds = 0;
+  double finish_seconds = 0;
   // The vertex ordering used (never automatic) and the seconds it took to
   // compute it and renumber the graph (part of seconds, not of
   // compute_seconds).

@@ -27,16 +27,14 @@
 
 namespace graphrun {
 
-// Faults in the pages of the capacity v has reserved, split between the
-// threads of the enclosing OpenMP setting; below 1 MiB, nothing (one
-// thread's faults cost less than waking the others).
-template <class T>
-void prefault_capacity(std::vector<T>& v) {
+// Faults in the pages of [p, p + bytes), split between the threads of the
+// enclosing OpenMP setting; below 1 MiB, nothing (one thread's faults cost
+// less than waking the others).
+inline void prefault_range(void* p, std::size_t bytes) {
 #if defined(MADV_POPULATE_WRITE)
-  const std::size_t bytes = v.capacity() * sizeof(T);
-  if (bytes < (std::size_t{1} << 20)) return;
+  if (p == nullptr || bytes < (std::size_t{1} << 20)) return;
   const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-  const auto begin = reinterpret_cast<std::uintptr_t>(v.data());
+  const auto begin = reinterpret_cast<std::uintptr_t>(p);
   const std::uintptr_t first = (begin + page - 1) / page * page;
   const std::uintptr_t last = (begin + bytes) / page * page;
   if (last <= first) return;
@@ -50,8 +48,15 @@ void prefault_capacity(std::vector<T>& v) {
     if (to > from) ::madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE);
   }
 #else
-  (void)v;
+  (void)p;
+  (void)bytes;
 #endif
+}
+
+// Faults in the pages of the capacity v has reserved (prefault_range).
+template <class T>
+void prefault_capacity(std::vector<T>& v) {
+  prefault_range(v.data(), v.capacity() * sizeof(T));
 }
 
 // std::vector<T>(n, value), its pages faulted in on every core first.
