@@ -136,7 +136,8 @@ gap_ms() {
 }
 
 # kernel_ms KERNEL <<<SUMMARY: the time a graphrun summary gives, in ms: on
-# the GPU the device's time (the graph on it, as gapbs's is in memory),
+# the GPU the device's time (the graph on it, as gapbs's is in memory; the
+# median of the trials with --stat median, as gapbs's side is read),
 # where the summary gives one, and pagerank's "iterations" (its "rank" time
 # also holds the upload, the transpose and the format build, as the other
 # kernels' device time does not), on the CPU the median of the --trials runs ("median 0.0058 s") or, with
@@ -144,10 +145,13 @@ gap_ms() {
 kernel_ms() {
   local summary
   summary=$(cat)
-  if [ "$device" = cuda ] && grep -q 'on the device [0-9.]* s' <<<"$summary"; then
+  if [ "$device" = cuda ] && [ "$stat" = median ] &&
+     grep -q 'on the device [0-9.]* s of each run, median [0-9.]* s' <<<"$summary"; then
+    sed -n 's/.*on the device [0-9.]* s of each run, median \([0-9.]*\) s.*/\1/p' <<<"$summary"
+  elif [ "$device" = cuda ] && grep -q 'on the device [0-9.]* s' <<<"$summary"; then
     sed -n 's/.*on the device \([0-9.]*\) s.*/\1/p' <<<"$summary"
-  elif [ "$device" = cuda ] && grep -q 'iterations [0-9.]* s)' <<<"$summary"; then
-    sed -n 's/.*iterations \([0-9.]*\) s).*/\1/p' <<<"$summary"
+  elif [ "$device" = cuda ] && grep -q '; iterations [0-9.]* s;' <<<"$summary"; then
+    sed -n 's/.*; iterations \([0-9.]*\) s;.*/\1/p' <<<"$summary"
   elif [ "$stat" = median ] && grep -q '; median [0-9.]* s' <<<"$summary"; then
     sed -n 's/.*; median \([0-9.]*\) s.*/\1/p' <<<"$summary"
   else sed -n "s/.*, $1 \([0-9.]*\) s.*/\1/p" <<<"$summary"; fi | awk '{print 1000 * $1}'

@@ -84,7 +84,7 @@ void run_bfs(const BfsArgs& a) {
                             line.put('\n');
                           });
 
-  std::string where = where_it_ran(ctx, trials.on_device);
+  std::string where = where_it_ran(ctx, trials.on_device, trials.on_device_median);
   if (ctx.device() == Device::cuda && r.pull_steps > 0)
     where += format(", pull SpMV %s", std::string(to_string(r.format)).c_str());
   print_summary(a.common,

@@ -48,7 +48,7 @@ void run_cc(const CcArgs& a) {
 
   // Strong components of an undirected graph are its weak ones.
   const char* kind = a.strong && g.directed() ? "strong" : "weak";
-  const std::string where = where_it_ran(ctx, trials.on_device);
+  const std::string where = where_it_ran(ctx, trials.on_device, trials.on_device_median);
   std::string largest = "none";
   if (r.count > 0)
     largest = format("%lld vertices (%.1f%%), named %s", static_cast<long long>(r.largest),

@@ -67,7 +67,7 @@ void run_sssp(SsspArgs a) {
                             line.put('\n');
                           });
 
-  const std::string where = where_it_ran(ctx, trials.on_device);
+  const std::string where = where_it_ran(ctx, trials.on_device, trials.on_device_median);
   const std::string how =
       options.method == SsspMethod::bellman_ford
           ? format("bellman-ford, %d sweep%s", r.iterations, r.iterations == 1 ? "" : "s")

@@ -48,7 +48,7 @@ void run_triangles(const TrianglesArgs& a) {
                                  "load %.3f s, triangles %.4f s%s, write %.3f s",
                                  graph_size(g).c_str(), static_cast<unsigned long long>(r.total),
                                  r.transitivity, average.c_str(),
-                                 where_it_ran(ctx, trials.on_device).c_str(), in.seconds,
+                                 where_it_ran(ctx, trials.on_device, trials.on_device_median).c_str(), in.seconds,
                                  trials.seconds, trials_note(trials.each).c_str(), seconds_write));
   // The total is the answer: on stdout, where a script reads it.
   if (!per_vertex) std::printf("%llu\n", static_cast<unsigned long long>(r.total));

@@ -183,6 +183,10 @@ void check_stdout();
 // as the GAP reference's -n, for measurements (cc, sssp).
 void add_trials_option(CLI::App& sub, int& trials);
 
+// The median of a sample (the mean of the two middle values of an even
+// count); 0 when empty. The --trials note and the benchmarks use it.
+double median(std::vector<double> v);
+
 // Runs `run` `trials` times; the last result, the mean seconds of a run and
 // the mean of its compute_seconds (the time on the device), where it has one,
 // and each run's seconds (a mean over runs of a shared machine can hide one
@@ -194,32 +198,38 @@ auto run_trials(int trials, Run run) {
     decltype(run()) last;
     double seconds = 0;
     double on_device = 0;
+    double on_device_median = -1;  // with two or more trials
     std::vector<double> each;
   } t;
   t.each.reserve(static_cast<std::size_t>(trials));
+  std::vector<double> on_device;
   for (int i = 0; i < trials; ++i) {
     const Stopwatch clock;
     t.last = run();
     t.each.push_back(clock.seconds());
-    if constexpr (requires { t.last.compute_seconds; }) t.on_device += t.last.compute_seconds;
+    if constexpr (requires { t.last.compute_seconds; }) {
+      t.on_device += t.last.compute_seconds;
+      on_device.push_back(t.last.compute_seconds);
+    }
   }
   for (const double s : t.each) t.seconds += s;
   t.seconds /= trials;
   t.on_device /= trials;
+  if (on_device.size() >= 2) t.on_device_median = median(std::move(on_device));
   return t;
 }
 
-// The median of a sample (the mean of the two middle values of an even
-// count); 0 when empty. The --trials note and the benchmarks use it.
-double median(std::vector<double> v);
 
 // A summary's note on --trials: "" for one run, else " (mean of N; median
 // M s, fastest F s)".
 std::string trials_note(const std::vector<double>& each);
 
 // Where a run of a kernel went, for a summary: "cpu, N threads", or on the
-// GPU "cuda (on the device X s of each run)".
-std::string where_it_ran(const Context& ctx, double on_device_seconds);
+// GPU "cuda (on the device X s of each run)", with ", median M s" where a
+// median over trials is given (>= 0): the first trial also loads the
+// kernels' code onto the device, which a mean of few trials carries.
+std::string where_it_ran(const Context& ctx, double on_device_seconds,
+                         double on_device_median = -1);
 
 // A per-vertex command's whole output: OUTPUT ("-": stdout) written by
 // write_vertex_lines (vertex_lines.hpp) under a "write" progress bar (when
