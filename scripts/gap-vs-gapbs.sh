@@ -4,8 +4,8 @@
 # gapbs's -n trials, from its "Trial Time" lines, and of as many graphrun
 # --trials, from its summary, the graph loaded from a .grb cache made once;
 # with --stat mean, gapbs's "Average Time" and graphrun's mean instead; on
-# the GPU graphrun's time is the mean time on the device, with the graph
-# there, as gapbs's is in memory), the ratio gapbs / graphrun (> 1:
+# the GPU graphrun's time is its time on the device, with the graph there,
+# as gapbs's is in memory: the median or mean of the trials as well), the ratio gapbs / graphrun (> 1:
 # graphrun is faster) and a check that both found the same answer. The
 # median is the default because a mean over the runs of a shared machine
 # with every core busy is one slow run away from another figure: the
@@ -417,7 +417,7 @@ if [ -n "$bc_rows" ]; then
   echo
 fi
 if [ "$device" = cuda ]; then
-  echo "$threads threads, device cuda, $reps runs each; times are the kernel alone (no loading): gapbs's the $stat of its runs, graphrun's the mean time on the device."
+  echo "$threads threads, device cuda, $reps runs each; times are the kernel alone (no loading): gapbs's the $stat of its runs, graphrun's the $stat of its trials' time on the device (PageRank: one run's iterations)."
 else
   echo "$threads threads, device cpu, $reps runs each; times are the kernel alone (no loading), the $stat of each side's runs."
 fi
