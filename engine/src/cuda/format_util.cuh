@@ -47,4 +47,36 @@ V read_back(const V* p, cudaStream_t stream) {
 
 inline void check_launch() { GRAPHRUN_CUDA_CHECK(cudaGetLastError()); }
 
+// out[k] = the row of entry k of a CSR (the row index of its COO). A warp
+// takes 32 consecutive rows: it reads their bounds in one coalesced load,
+// then writes them one after another, a lane per entry, so that short rows
+// (most of a graph's) do not each occupy a warp and a long one is still
+// written 32 entries at a time. A template only so that every file that
+// includes this one may launch it.
+template <class Row>
+__global__ void expand_rows(vertex_t n_rows, const offset_t* __restrict__ row_ptr,
+                            Row* __restrict__ out) {
+  const offset_t warps = (offset_t{gridDim.x} * blockDim.x) / 32;
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  for (offset_t first = (blockIdx.x * offset_t{blockDim.x} + threadIdx.x) / 32 * 32;
+       first < offset_t{n_rows}; first += warps * 32) {
+    const offset_t mine = first + lane;
+    const offset_t begin = mine < n_rows ? row_ptr[mine] : 0;
+    const offset_t end = mine < n_rows ? row_ptr[mine + 1] : 0;
+    for (int j = 0; j < 32; ++j) {
+      const offset_t b = __shfl_sync(0xffffffffu, begin, j);
+      const offset_t e = __shfl_sync(0xffffffffu, end, j);
+      for (offset_t k = b + lane; k < e; k += 32) out[k] = static_cast<Row>(first + j);
+    }
+  }
+}
+
+// expand_rows over the whole CSR on `stream`.
+inline void launch_expand_rows(vertex_t n_rows, const offset_t* row_ptr, vertex_t* out,
+                               cudaStream_t stream) {
+  const offset_t warps = (offset_t{n_rows} + 31) / 32;
+  expand_rows<vertex_t><<<blocks_for(warps * 32), build_block, 0, stream>>>(n_rows, row_ptr, out);
+  check_launch();
+}
+
 }  // namespace graphrun::cuda::detail

@@ -39,27 +39,6 @@ using cuda::detail::blocks_for;
 using cuda::detail::build_block;
 using cuda::detail::check_launch;
 
-// out[k] = the row of entry k. A warp takes 32 consecutive rows: it reads
-// their bounds in one coalesced load, then writes them one after another,
-// a lane per entry, so that short rows (most of a graph's) do not each
-// occupy a warp and a long one is still written 32 entries at a time.
-__global__ void expand_rows(vertex_t n_rows, const offset_t* __restrict__ row_ptr,
-                            vertex_t* __restrict__ out) {
-  const offset_t warps = (offset_t{gridDim.x} * blockDim.x) / 32;
-  const int lane = static_cast<int>(threadIdx.x % 32);
-  for (offset_t first = (blockIdx.x * offset_t{blockDim.x} + threadIdx.x) / 32 * 32;
-       first < offset_t{n_rows}; first += warps * 32) {
-    const offset_t mine = first + lane;
-    const offset_t begin = mine < n_rows ? row_ptr[mine] : 0;
-    const offset_t end = mine < n_rows ? row_ptr[mine + 1] : 0;
-    for (int j = 0; j < 32; ++j) {
-      const offset_t b = __shfl_sync(0xffffffffu, begin, j);
-      const offset_t e = __shfl_sync(0xffffffffu, end, j);
-      for (offset_t k = b + lane; k < e; k += 32) out[k] = static_cast<vertex_t>(first + j);
-    }
-  }
-}
-
 template <class E>
 __global__ void entry_indices(offset_t nnz, E* __restrict__ out) {
   for (offset_t k = blockIdx.x * offset_t{blockDim.x} + threadIdx.x; k < nnz;
@@ -105,10 +84,7 @@ __global__ void gather_entries(offset_t nnz, const E* __restrict__ order,
 // The row of every entry of `a`, into `out`.
 template <class T>
 void rows_of_entries(const DeviceCsr<T>& a, vertex_t* out, cudaStream_t stream) {
-  const offset_t warps = (offset_t{a.n_rows()} + 31) / 32;
-  expand_rows<<<blocks_for(warps * 32), build_block, 0, stream>>>(a.n_rows(), a.row_ptr().data(),
-                                                                  out);
-  check_launch();
+  cuda::detail::launch_expand_rows(a.n_rows(), a.row_ptr().data(), out, stream);
 }
 
 // Stable sort of (column, carried) pairs by column, ping-ponging between
