@@ -47,15 +47,19 @@ class StripRows : RowOperands<S, T> {
   void build(Plan& p, int threads) const {
     if constexpr (capable) {
       if (!p.any_dense || b_.n_cols == 0 || b_.n_rows == 0) return;
-      std::int64_t count = (b_.n_cols + Tuning::strip_cols - 1) / Tuning::strip_cols;
-      if (b_.nnz < Tuning::strip_min_row_entries * count * b_.n_rows) return;
-      // Narrower where B is large (SpgemmTuning::strip_bytes), as long as
-      // B's rows keep strip_min_row_entries per strip on average.
+      if (b_.nnz < Tuning::strip_min_row_entries * b_.n_rows) return;
+      // Strips of strip_cols columns, or narrower where B is large
+      // (SpgemmTuning::strip_bytes), but never so many that B's rows keep
+      // fewer than strip_min_run entries per strip on average; and at
+      // least one strip per 2^16 columns (a strip's columns are 16-bit).
+      const std::int64_t by_cols = (b_.n_cols + Tuning::strip_cols - 1) / Tuning::strip_cols;
       const std::int64_t bytes =
           b_.nnz * static_cast<std::int64_t>(sizeof(std::uint16_t) + sizeof(float));
       const std::int64_t by_bytes = (bytes + Tuning::strip_bytes - 1) / Tuning::strip_bytes;
-      const std::int64_t most = b_.nnz / (Tuning::strip_min_row_entries * b_.n_rows);
-      count = std::max(count, std::min({by_bytes, most, std::int64_t{b_.n_cols}}));
+      const std::int64_t most =
+          std::max<std::int64_t>(1, b_.nnz / (Tuning::strip_min_run * b_.n_rows));
+      const std::int64_t count = std::max<std::int64_t>(
+          (b_.n_cols + 65535) / 65536, std::min(most, std::max(by_cols, by_bytes)));
       const std::int64_t min_ip = Tuning::strip_min_products_per_col * b_.n_cols;
       std::int64_t rows = 0, ip = 0;
       for (vertex_t i = 0; i < a_.n_rows; ++i)

@@ -112,11 +112,16 @@ TEST(SpgemmRowsCpu, SameRowsAsSpgemm) {
       // and the long rows swept through them in batches of about a hundred.
       {"wide_b_1500x3000x3000", 1500, 3000, 3000, MatrixShape::uniform, MatrixShape::uniform, 40,
        1000, true, 2},
-      // Two strips of 2500 columns, about half the rows long enough for them.
+      // B's rows of 100 entries: one strip of all 5000 columns (runs of 256
+      // or more per strip), about half the rows long enough for it.
       {"dense_5000", 5000, 5000, 5000, MatrixShape::uniform, MatrixShape::uniform, 100, 100, true},
-      // Three strips, the last narrower (3001, 3001, 2999 columns).
-      {"dense_1500x9001x9001", 1500, 9001, 9001, MatrixShape::uniform, MatrixShape::uniform, 150,
-       150, true},
+      // Rows of 600: two strips of 2500 columns.
+      {"dense_1000x5000x5000", 1000, 5000, 5000, MatrixShape::uniform, MatrixShape::uniform, 100,
+       600, true, 2},
+      // Rows of ~900: three strips, the last narrower (3001, 3001, 2999
+      // columns).
+      {"dense_1200x9001x9001", 1200, 9001, 9001, MatrixShape::uniform, MatrixShape::uniform, 150,
+       900, true, 3},
       {"empty_rows_4000x6000x9000", 4000, 6000, 9000, MatrixShape::empty_rows, MatrixShape::uniform,
        100, 100, true},
       // One huge row beside short ones: a single row never pays for the

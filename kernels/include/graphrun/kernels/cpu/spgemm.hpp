@@ -113,9 +113,17 @@ struct SpgemmTuning {
   // A row goes strip by strip when it has at least this many products per
   // column of C (each strip's read-out scans all its columns)...
   static constexpr std::int64_t strip_min_products_per_col = 2;
-  // ...and B's rows hold on average at least this many entries per strip
-  // (a strip of a row is one prefetched run of B)...
+  // ...and B's rows hold on average at least this many entries...
   static constexpr std::int64_t strip_min_row_entries = 16;
+  // ...and B is cut into no more strips than leave this many entries of a
+  // row of B in each on average: a strip of a row is one run, whose row
+  // pointers and prefetch cost the same however short it is. With runs of
+  // 60 entries (string-v12-human's iterand, 300 entries per row, in five
+  // strips of 4,096 columns) those costs outweighed accumulators in L1: one
+  // strip, its accumulators in L2, took the expansion from 3.4 to 2.6 s on
+  // 2 threads, and yeast-ppi-biogrid, MIT8 and ca-HepPh gained 2-10% from
+  // the same cap (docs/experiments.md).
+  static constexpr std::int64_t strip_min_run = 256;
   // ...and those rows have this many products per entry of B, to pay for
   // the copy of B.
   static constexpr std::int64_t strip_min_products_per_entry = 16;
@@ -127,7 +135,7 @@ struct SpgemmTuning {
   // row and the expansion is bound by DRAM bandwidth (yeast-ppi-biogrid:
   // 64 GB for 10.7e9 products). Sized to a share of a last-level cache that
   // other threads and processes use too; narrower strips stop at
-  // strip_min_row_entries.
+  // strip_min_run.
   static constexpr std::int64_t strip_bytes = std::int64_t{8} << 20;
   // A batch takes rows until their outputs (up to min(IP, n_cols) entries
   // each) would pass this many bytes, which stay beside the strip in cache.
