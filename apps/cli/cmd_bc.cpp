@@ -72,8 +72,8 @@ void run_bc(const BcArgs& a) {
       a.common,
       format("bc: %s, %d sources (%s), highest %s, %s, load %.3f s, bc %.4f s%s, write %.3f s",
              graph_size(g).c_str(), r.iterations, kind, top.c_str(),
-             where_it_ran(ctx, trials.on_device, trials.on_device_median).c_str(), in.seconds, trials.seconds,
-             trials_note(trials.each).c_str(), seconds_write));
+             where_it_ran(ctx, trials.on_device, trials.on_device_median).c_str(), in.seconds,
+             trials.seconds, trials_note(trials.each).c_str(), seconds_write));
 }
 
 }  // namespace

@@ -41,8 +41,8 @@ void run_kcore(const KcoreArgs& a) {
              "%lld rounds, %s, load %.3f s, kcore %.4f s%s, write %.3f s",
              graph_size(g).c_str(), static_cast<long long>(r.degeneracy),
              static_cast<long long>(r.in_top_core), r.iterations, static_cast<long long>(r.rounds),
-             where_it_ran(ctx, trials.on_device, trials.on_device_median).c_str(), in.seconds, trials.seconds,
-             trials_note(trials.each).c_str(), seconds_write));
+             where_it_ran(ctx, trials.on_device, trials.on_device_median).c_str(), in.seconds,
+             trials.seconds, trials_note(trials.each).c_str(), seconds_write));
 }
 
 }  // namespace

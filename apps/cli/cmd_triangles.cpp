@@ -44,12 +44,13 @@ void run_triangles(const TrianglesArgs& a) {
         });
   const std::string average =
       per_vertex ? format(", average clustering %.6f", r.average_clustering) : std::string();
-  print_summary(a.common, format("triangles: %s, %llu triangles, transitivity %.6f%s, %s, "
-                                 "load %.3f s, triangles %.4f s%s, write %.3f s",
-                                 graph_size(g).c_str(), static_cast<unsigned long long>(r.total),
-                                 r.transitivity, average.c_str(),
-                                 where_it_ran(ctx, trials.on_device, trials.on_device_median).c_str(), in.seconds,
-                                 trials.seconds, trials_note(trials.each).c_str(), seconds_write));
+  print_summary(
+      a.common,
+      format("triangles: %s, %llu triangles, transitivity %.6f%s, %s, "
+             "load %.3f s, triangles %.4f s%s, write %.3f s",
+             graph_size(g).c_str(), static_cast<unsigned long long>(r.total), r.transitivity,
+             average.c_str(), where_it_ran(ctx, trials.on_device, trials.on_device_median).c_str(),
+             in.seconds, trials.seconds, trials_note(trials.each).c_str(), seconds_write));
   // The total is the answer: on stdout, where a script reads it.
   if (!per_vertex) std::printf("%llu\n", static_cast<unsigned long long>(r.total));
 }

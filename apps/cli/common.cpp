@@ -381,8 +381,7 @@ std::string trials_note(const std::vector<double>& each) {
                 *std::min_element(each.begin(), each.end()));
 }
 
-std::string where_it_ran(const Context& ctx, double on_device_seconds,
-                         double on_device_median) {
+std::string where_it_ran(const Context& ctx, double on_device_seconds, double on_device_median) {
   if (ctx.device() == Device::cuda && on_device_median >= 0)
     return format("cuda (on the device %.6f s of each run, median %.6f s)", on_device_seconds,
                   on_device_median);

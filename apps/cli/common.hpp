@@ -219,7 +219,6 @@ auto run_trials(int trials, Run run) {
   return t;
 }
 
-
 // A summary's note on --trials: "" for one run, else " (mean of N; median
 // M s, fastest F s)".
 std::string trials_note(const std::vector<double>& each);

@@ -26,8 +26,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <future>
 #include <cub/block/block_reduce.cuh>
+#include <future>
 #include <memory>
 #include <optional>
 
@@ -323,9 +323,8 @@ class CudaPageRankSteps final : public PageRankSteps {
     check_launch();
     GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());  // before the start is freed
     trace.step("vectors");
-    host_ranks_ = std::async(std::launch::async, [n = std::size_t(n_)] {
-      return host_vector_for_download<double>(n);
-    });
+    host_ranks_ = std::async(std::launch::async,
+                             [n = std::size_t(n_)] { return host_vector_for_download<double>(n); });
   }
 
   int max_batch() const noexcept override { return max_pagerank_batch; }
