@@ -66,7 +66,10 @@ class Brandes {
   }
 
   // Adds source s's dependencies to sum; returns the levels the search had.
-  int add(vertex_t s, double* sum) {
+  // The state is cleared for the next source unless `last` says there is
+  // none (one source of web-NotreDame, 2 threads: the clearing was 18% of
+  // the call).
+  int add(vertex_t s, double* sum, bool last) {
     order_[0] = s;
     depth_[s] = 0;
     sigma_[s] = 1;
@@ -78,7 +81,7 @@ class Brandes {
     }
     const auto levels = static_cast<int>(level_.size()) - 1;
     for (int d = levels - 2; d >= 0; --d) accumulate(d, s, sum);
-    reset();
+    if (!last) reset();
     return levels;
   }
 
@@ -237,7 +240,8 @@ BetweennessSums CpuSteps::betweenness(Context& ctx, const Graph& g,
   r.sum.assign(static_cast<std::size_t>(g.n_vertices()), 0.0);
   Brandes brandes(g, ctx.threads());
   for (vertex_t s : sources) {
-    const int levels = brandes.add(s, r.sum.data());
+    const int levels =
+        brandes.add(s, r.sum.data(), r.sources_done + 1 == static_cast<int>(sources.size()));
     ++r.sources_done;
     if (!report.level_done({.iteration = r.sources_done, .frontier = levels}) &&
         r.sources_done < static_cast<int>(sources.size())) {
