@@ -39,17 +39,19 @@ PageRankResult run(const Graph& g, int threads, double tol = 1e-12, int max_iter
 
 double sum(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
 
+// A random graph of the tests' tables: its shape, vertices and mean degree.
+struct ShapeCase {
+  GraphShape shape;
+  vertex_t n;
+  double deg;
+};
+
 TEST(PageRank, MatchesBoostOnGraphsWithoutSinks) {
-  struct C {
-    GraphShape shape;
-    vertex_t n;
-    double deg;
-  };
-  const C cases[] = {{GraphShape::no_sinks, 1, 1},    {GraphShape::no_sinks, 2, 1},
-                     {GraphShape::no_sinks, 500, 3},  {GraphShape::no_sinks, 3000, 1},
-                     {GraphShape::no_sinks, 4001, 8}, {GraphShape::chain, 300, 1}};
+  const ShapeCase cases[] = {{GraphShape::no_sinks, 1, 1},    {GraphShape::no_sinks, 2, 1},
+                             {GraphShape::no_sinks, 500, 3},  {GraphShape::no_sinks, 3000, 1},
+                             {GraphShape::no_sinks, 4001, 8}, {GraphShape::chain, 300, 1}};
   std::uint64_t seed = 7;
-  for (const C& c : cases) {
+  for (const ShapeCase& c : cases) {
     for (bool directed : {true, false}) {
       // A directed chain has a sink; only its undirected form qualifies.
       if (c.shape == GraphShape::chain && directed) continue;
@@ -70,16 +72,12 @@ TEST(PageRank, MatchesBoostOnGraphsWithoutSinks) {
 }
 
 TEST(PageRank, MatchesDenseReferenceWithSinks) {
-  struct C {
-    GraphShape shape;
-    vertex_t n;
-    double deg;
-  };
-  const C cases[] = {{GraphShape::erdos_renyi, 400, 1.5}, {GraphShape::erdos_renyi, 3, 0.5},
-                     {GraphShape::power_law, 600, 4},     {GraphShape::star, 200, 1},
-                     {GraphShape::chain, 150, 1},         {GraphShape::disconnected, 500, 3}};
+  const ShapeCase cases[] = {
+      {GraphShape::erdos_renyi, 400, 1.5}, {GraphShape::erdos_renyi, 3, 0.5},
+      {GraphShape::power_law, 600, 4},     {GraphShape::star, 200, 1},
+      {GraphShape::chain, 150, 1},         {GraphShape::disconnected, 500, 3}};
   std::uint64_t seed = 300;
-  for (const C& c : cases) {
+  for (const ShapeCase& c : cases) {
     for (bool directed : {true, false}) {
       for (bool weighted : {false, true}) {
         const Graph g = test::random_graph(c.shape, c.n, c.deg, directed, weighted, ++seed);
@@ -129,16 +127,11 @@ PageRankResult run_gauss_seidel(const Graph& g, int threads, double tol = 1e-12)
 // directions, at several thread counts (a block per thread), and the same
 // bits run to run for a given thread count.
 TEST(PageRank, GaussSeidelReachesTheSameRanks) {
-  struct C {
-    GraphShape shape;
-    vertex_t n;
-    double deg;
-  };
-  const C cases[] = {{GraphShape::erdos_renyi, 400, 1.5}, {GraphShape::power_law, 600, 4},
-                     {GraphShape::star, 200, 1},          {GraphShape::chain, 150, 1},
-                     {GraphShape::disconnected, 500, 3},  {GraphShape::no_sinks, 1000, 2}};
+  const ShapeCase cases[] = {{GraphShape::erdos_renyi, 400, 1.5}, {GraphShape::power_law, 600, 4},
+                             {GraphShape::star, 200, 1},          {GraphShape::chain, 150, 1},
+                             {GraphShape::disconnected, 500, 3},  {GraphShape::no_sinks, 1000, 2}};
   std::uint64_t seed = 900;
-  for (const C& c : cases)
+  for (const ShapeCase& c : cases)
     for (bool directed : {true, false})
       for (bool weighted : {false, true}) {
         const Graph g = test::random_graph(c.shape, c.n, c.deg, directed, weighted, ++seed);

@@ -81,12 +81,6 @@ __global__ void gather_entries(offset_t nnz, const E* __restrict__ order,
   }
 }
 
-// The row of every entry of `a`, into `out`.
-template <class T>
-void rows_of_entries(const DeviceCsr<T>& a, vertex_t* out, cudaStream_t stream) {
-  cuda::detail::launch_expand_rows(a.n_rows(), a.row_ptr().data(), out, stream);
-}
-
 // Stable sort of (column, carried) pairs by column, ping-ponging between
 // the two buffers of each; returns which buffer (0 or 1) holds the result.
 template <class V>
@@ -123,7 +117,7 @@ void transpose_valued(const DeviceCsr<T>& a, DeviceArray<vertex_t>& sorted_cols,
   const int at = sort_by_column<E>(nnz, a.n_cols(), keys, vals, stream);
   if (at == 1) std::swap(sorted_cols, other_keys);
   // The rows of the entries, into the key buffer the sort left free.
-  rows_of_entries(a, other_keys.data(), stream);
+  cuda::detail::launch_expand_rows(a.n_rows(), a.row_ptr().data(), other_keys.data(), stream);
   gather_entries<T, E><<<blocks_for(nnz), build_block, 0, stream>>>(
       nnz, vals[at], other_keys.data(), a.values().data(), col_out.data(), values_out.data());
   check_launch();
@@ -153,7 +147,7 @@ DeviceCsr<T> device_transpose(const DeviceCsr<T>& a, CUstream_st* stream) {
       // buffer (the sort writes over both).
       DeviceArray<vertex_t> other_keys(static_cast<std::size_t>(nnz));
       DeviceArray<vertex_t> rows(static_cast<std::size_t>(nnz));
-      rows_of_entries(a, rows.data(), stream);
+      cuda::detail::launch_expand_rows(a.n_rows(), a.row_ptr().data(), rows.data(), stream);
       GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(sorted_cols.data(), a.col_idx().data(),
                                           sizeof(vertex_t) * nnz, cudaMemcpyDeviceToDevice,
                                           stream));

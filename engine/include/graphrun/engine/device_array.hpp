@@ -15,9 +15,11 @@
 
 #include <cstddef>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "graphrun/engine/context.hpp"
+#include "graphrun/engine/error.hpp"
 
 struct CUstream_st;  // cudaStream_t, without the CUDA headers
 
@@ -99,7 +101,9 @@ class DeviceArray {
   // Into host memory of at least size() values (a vector prepared while the
   // device was busy).
   void download_into(std::span<T> host) const {
-    if (host.size() < n_) throw_device_size_overflow();
+    if (host.size() < n_)
+      throw ArgumentError("DeviceArray::download_into: room for " + std::to_string(host.size()) +
+                          " values, the array holds " + std::to_string(n_));
     buf_.copy_to_host(host.data(), bytes_for(n_));
   }
 
