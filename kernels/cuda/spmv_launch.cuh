@@ -24,6 +24,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <utility>
 
 #include "graphrun/engine/csr.hpp"
 #include "graphrun/engine/cuda/coo.hpp"
@@ -103,6 +104,14 @@ struct SpmvKernelDefaults {
   }
 };
 
+// What a format's build may use besides the matrix and its statistics.
+struct BuildHints {
+  int threads_per_row = 0;  // csr-warp's width asked for (0: its own rule)
+  // The row of every entry, where the caller has it (the transpose's sorted
+  // keys): COO takes it instead of writing its own; empty otherwise.
+  DeviceArray<vertex_t> row_of_entry;
+};
+
 // The CSR kernels derive nothing: their state is the threads per row.
 struct CsrRows {
   int width = 1;
@@ -123,7 +132,7 @@ struct SpmvCsrKernel : SpmvKernelDefaults {
 template <>
 struct SpmvKernel<SpmvFormat::csr_thread> : SpmvCsrKernel {
   template <class T>
-  static CsrRows build(const DeviceCsr<T>&, const RowStats&, int) {
+  static CsrRows build(const DeviceCsr<T>&, const RowStats&, BuildHints&) {
     return {1};
   }
 };
@@ -132,27 +141,25 @@ struct SpmvKernel<SpmvFormat::csr_thread> : SpmvCsrKernel {
 template <>
 struct SpmvKernel<SpmvFormat::csr_warp> : SpmvCsrKernel {
   template <class T>
-  static CsrRows build(const DeviceCsr<T>&, const RowStats& stats, int threads_per_row) {
-    return {threads_per_row != 0 ? threads_per_row : csr_warp_width(stats)};
+  static CsrRows build(const DeviceCsr<T>&, const RowStats& stats, BuildHints& hints) {
+    return {hints.threads_per_row != 0 ? hints.threads_per_row : csr_warp_width(stats)};
   }
 };
 
+// COO: a row index beside the CSR's own columns and values.
 template <>
 struct SpmvKernel<SpmvFormat::coo> : SpmvKernelDefaults {
   template <class T>
-  using State = DeviceCoo<T>;
+  using State = DeviceCooRows;
   template <class T>
-  static DeviceCoo<T> build(const DeviceCsr<T>& a, const RowStats&, int) {
-    return build_coo(a);
+  static DeviceCooRows build(const DeviceCsr<T>& a, const RowStats&, BuildHints& hints) {
+    return build_coo_rows(a, std::move(hints.row_of_entry));
   }
-  template <class T>
-  static offset_t carry_blocks(const DeviceCoo<T>& s) {
-    return coo_blocks(s.nnz());
-  }
+  static offset_t carry_blocks(const DeviceCooRows& s) { return coo_blocks(s.nnz()); }
   template <class S, class T>
-  static void apply(const DeviceCoo<T>& s, const CsrView<T>&, const typename S::value_type* x,
+  static void apply(const DeviceCooRows& s, const CsrView<T>& a, const typename S::value_type* x,
                     typename S::value_type* y, Mask mask, Carries carries, cudaStream_t stream) {
-    launch_coo<S>(s.view(), false, x, y, mask, carries, stream);
+    launch_coo<S>(s.view(a), false, x, y, mask, carries, stream);
   }
 };
 
@@ -161,7 +168,7 @@ struct SpmvKernel<SpmvFormat::ell> : SpmvKernelDefaults {
   template <class T>
   using State = DeviceEll<T>;
   template <class T>
-  static DeviceEll<T> build(const DeviceCsr<T>& a, const RowStats& stats, int) {
+  static DeviceEll<T> build(const DeviceCsr<T>& a, const RowStats& stats, BuildHints&) {
     return build_ell(a, stats);
   }
   template <class S, class T>
@@ -177,7 +184,7 @@ struct SpmvKernel<SpmvFormat::hyb> : SpmvKernelDefaults {
   template <class T>
   using State = DeviceHyb<T>;
   template <class T>
-  static DeviceHyb<T> build(const DeviceCsr<T>& a, const RowStats& stats, int) {
+  static DeviceHyb<T> build(const DeviceCsr<T>& a, const RowStats& stats, BuildHints&) {
     return build_hyb(a, stats);
   }
   template <class T>
@@ -198,7 +205,7 @@ struct SpmvKernel<SpmvFormat::jds> : SpmvKernelDefaults {
   template <class T>
   using State = DeviceJds<T>;
   template <class T>
-  static DeviceJds<T> build(const DeviceCsr<T>& a, const RowStats&, int) {
+  static DeviceJds<T> build(const DeviceCsr<T>& a, const RowStats&, BuildHints&) {
     return build_jds(a);
   }
   template <class S, class T>
@@ -214,7 +221,7 @@ struct SpmvKernel<SpmvFormat::merge_path> : SpmvKernelDefaults {
   template <class T>
   using State = DeviceMergePath;
   template <class T>
-  static DeviceMergePath build(const DeviceCsr<T>& a, const RowStats&, int) {
+  static DeviceMergePath build(const DeviceCsr<T>& a, const RowStats&, BuildHints&) {
     return build_merge_path(a, offset_t{tile_items});
   }
   static offset_t carry_blocks(const DeviceMergePath& s) { return s.shares; }

@@ -6,6 +6,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -43,13 +44,12 @@ struct SpmvOperator<T>::Impl {
   DeviceArray<vertex_t> carry_row;
   DeviceArray<std::uint64_t> carry_val;
 
-  // threads_per_row: csr-warp's width asked for (0: its own rule).
-  void build(SpmvFormat f, const RowStats& stats, int threads_per_row) {
+  void build(SpmvFormat f, const RowStats& stats, detail::BuildHints& hints) {
     visit_spmv_format(f, [&](auto c) {
       constexpr SpmvFormat F = decltype(c)::value;
       using Kernel = detail::SpmvKernel<F>;
       const auto& s =
-          state.template emplace<detail::state_index<F>>(Kernel::build(*a, stats, threads_per_row));
+          state.template emplace<detail::state_index<F>>(Kernel::build(*a, stats, hints));
       carry_blocks = Kernel::carry_blocks(s);
     });
     carry_row = DeviceArray<vertex_t>(static_cast<std::size_t>(carry_blocks));
@@ -82,22 +82,30 @@ struct SpmvOperator<T>::Impl {
 };
 
 template <class T>
-SpmvOperator<T>::SpmvOperator(const DeviceCsr<T>& a, SpmvFormat format, int threads_per_row)
+SpmvOperator<T>::SpmvOperator(const DeviceCsr<T>& a, SpmvFormat format, int threads_per_row,
+                              DeviceArray<vertex_t> row_of_entry)
     : impl_(std::make_unique<Impl>()) {
   if (threads_per_row != 0 && (threads_per_row < 2 || threads_per_row > 32 ||
                                !std::has_single_bit(unsigned(threads_per_row))))
     throw ArgumentError("SpmvOperator: threads per row must be 2, 4, 8, 16 or 32");
+  if (row_of_entry.size() > 0 && row_of_entry.size() != static_cast<std::size_t>(a.nnz()))
+    throw ArgumentError("SpmvOperator: " + std::to_string(row_of_entry.size()) +
+                        " entry rows given for a matrix of " + std::to_string(a.nnz()) +
+                        " entries");
   impl_->a = &a;
   // Row statistics on the device: only the figures come back.
   const RowStats stats = analyze(a);
+  detail::BuildHints hints{threads_per_row, std::move(row_of_entry)};
   if (format != SpmvFormat::automatic) {
-    impl_->build(format, stats, threads_per_row);
+    impl_->build(format, stats, hints);
     return;
   }
   try {
-    impl_->build(choose_spmv_format(stats, Device::cuda), stats, 0);
+    hints.threads_per_row = 0;
+    impl_->build(choose_spmv_format(stats, Device::cuda), stats, hints);
   } catch (const FormatError&) {
-    impl_->build(SpmvFormat::csr_warp, stats, 0);  // the format refused this matrix
+    hints.threads_per_row = 0;
+    impl_->build(SpmvFormat::csr_warp, stats, hints);  // the format refused this matrix
   }
 }
 

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "graphrun/engine/device_array.hpp"
@@ -253,6 +254,34 @@ TEST_F(CudaSpmv, LongRunsOfEmptyRows) {
         coo.val.push_back(test::random_value(rng));
       }
   check_matrix(Csr<double>::from_coo(coo), "long runs of empty rows", 5);
+}
+
+// COO given the rows of the entries by the caller (the transpose's by-
+// product, as PageRank passes it) keeps them as its row index: the same
+// products as the reference on every shape, pattern and weighted; rows of
+// the wrong number refused.
+TEST_F(CudaSpmv, CooTakesTheRowsOfATransposeItWasGiven) {
+  std::uint64_t seed = 5;
+  for (const Case* c = std::begin(small_cases); c != std::end(small_cases); ++c)
+    for (bool pattern : {true, false}) {
+      const auto a =
+          test::random_csr<double>(c->cols, c->rows, c->shape, c->per_row, pattern, seed += 3);
+      DeviceArray<vertex_t> rows;
+      const DeviceCsr<double> at = device_transpose(DeviceCsr<double>(a), nullptr, &rows);
+      const std::string what = "transpose of " + test::to_string(c->shape) + " " +
+                               std::to_string(c->cols) + "x" + std::to_string(c->rows) +
+                               (pattern ? " pattern" : " weighted");
+      const cuda::SpmvOperator<double> op(at, SpmvFormat::coo, 0, std::move(rows));
+      const Csr<double> host_at = a.transpose();
+      for (MaskKind mk : {MaskKind::none, MaskKind::plain}) {
+        check_apply<PlusTimes<double>>(host_at, op, mk, seed += 7, what);
+        check_apply<MinPlus<double>>(host_at, op, mk, seed += 7, what);
+      }
+    }
+  const DeviceCsr<double> d(
+      test::random_csr<double>(100, 100, test::MatrixShape::uniform, 4, false, 9));
+  EXPECT_THROW(cuda::SpmvOperator<double>(d, SpmvFormat::coo, 0, DeviceArray<vertex_t>(3)),
+               ArgumentError);
 }
 
 TEST_F(CudaSpmv, EllRefusesPastItsPaddingLimit) {

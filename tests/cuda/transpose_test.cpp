@@ -1,10 +1,13 @@
 // The transpose built on the device against the host's Csr::transpose, the
 // reference: the same arrays, entry for entry, on every shape (empty rows,
 // one huge row, power-law, banded; square and rectangular; pattern and
-// valued), on an empty matrix and on a shipped graph.
+// valued), on an empty matrix and on a shipped graph; and the rows of the
+// transpose's entries it hands over (the COO row index) against its own
+// row pointers.
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "graphrun/engine/device_csr.hpp"
 #include "graphrun/io/load.hpp"
@@ -21,6 +24,23 @@ void expect_same(const Csr<double>& got, const Csr<double>& want, const std::str
   EXPECT_EQ(got.row_ptr(), want.row_ptr()) << where;
   EXPECT_EQ(got.col_idx(), want.col_idx()) << where;
   EXPECT_EQ(got.values(), want.values()) << where;
+}
+
+// The row of every entry of `a`, in entry order.
+std::vector<vertex_t> row_of_each_entry(const Csr<double>& a) {
+  std::vector<vertex_t> rows;
+  for (vertex_t i = 0; i < a.n_rows(); ++i)
+    rows.insert(rows.end(), static_cast<std::size_t>(a.row_length(i)), i);
+  return rows;
+}
+
+// The transpose, checked against the host's, and the row of each of its
+// entries that it hands over checked against its own row pointers.
+void check_transpose(const Csr<double>& a, const std::string& where) {
+  DeviceArray<vertex_t> rows;
+  const Csr<double> at = device_transpose(DeviceCsr<double>(a), nullptr, &rows).download();
+  expect_same(at, a.transpose(), where);
+  EXPECT_EQ(rows.download(), row_of_each_entry(at)) << where << ": rows handed over";
 }
 
 class DeviceTranspose : public ::testing::Test {
@@ -43,7 +63,7 @@ TEST_F(DeviceTranspose, EqualsTheHostTransposeOnEveryShape) {
             Csr<double>::from_coo(test::random_coo(rows, cols, shape, 6.0, pattern, seed++));
         const std::string where = test::to_string(shape) + " " + std::to_string(rows) + "x" +
                                   std::to_string(cols) + (pattern ? " pattern" : "");
-        expect_same(device_transpose(DeviceCsr<double>(a)).download(), a.transpose(), where);
+        check_transpose(a, where);
       }
 }
 
@@ -65,8 +85,7 @@ TEST_F(DeviceTranspose, OneFullColumnBetweenLongRunsOfEmptyOnes) {
       if (i % 7 == 0) add(i, 3, 0.5);
     }
     const Csr<double> a = Csr<double>::from_coo(coo);
-    expect_same(device_transpose(DeviceCsr<double>(a)).download(), a.transpose(),
-                pattern ? "one full column, pattern" : "one full column");
+    check_transpose(a, pattern ? "one full column, pattern" : "one full column");
   }
 }
 
@@ -75,13 +94,11 @@ TEST_F(DeviceTranspose, EmptyMatricesAndARealGraph) {
        {std::pair{0, 0}, std::pair{5, 0}, std::pair{0, 3}, std::pair{4, 4}}) {
     const Csr<double> empty(rows, cols,
                             std::vector<offset_t>(static_cast<std::size_t>(rows) + 1, 0), {}, {});
-    expect_same(device_transpose(DeviceCsr<double>(empty)).download(), empty.transpose(),
-                "empty " + std::to_string(rows) + "x" + std::to_string(cols));
+    check_transpose(empty, "empty " + std::to_string(rows) + "x" + std::to_string(cols));
   }
   const Graph g =
       io::load_graph(GRAPHRUN_SOURCE_DIR "/datasets/celegansneural/celegansneural.txt.gz");
-  expect_same(device_transpose(DeviceCsr<double>(g.adj())).download(), g.transpose(),
-              "celegansneural");
+  check_transpose(g.adj(), "celegansneural");
 }
 
 #else

@@ -220,7 +220,8 @@ BetweennessSums CudaSteps::betweenness(Context& ctx, const Graph& g,
   use_device(ctx, "betweenness");
   const vertex_t n = g.n_vertices();
   const auto size = static_cast<std::size_t>(n);
-  const DeviceCsr<double> d_a = adjacency_on_device(g, false);
+  const AdjacencyOnDevice on_device(g, false);
+  const DeviceCsr<double>& d_a = on_device.csr();
   const CsrView<double> a = d_a.view();
   const auto words = static_cast<std::size_t>((a.nnz + 31) / 32);
   DeviceArray<unsigned> successor(words);

@@ -153,7 +153,8 @@ vertex_t most_frequent_root(const DeviceArray<vertex_t>& comp, vertex_t n) {
 
 std::vector<vertex_t> weak_components(const Graph& g, double& compute_seconds) {
   const vertex_t n = g.n_vertices();
-  const DeviceCsr<double> d_a = adjacency_on_device(g, false);
+  const AdjacencyOnDevice on_device(g, false);
+  const DeviceCsr<double>& d_a = on_device.csr();
   const CsrView<double> a = d_a.view();
   DeviceArray<vertex_t> comp(static_cast<std::size_t>(n));
   GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());
@@ -392,7 +393,8 @@ ComponentLabels CudaSteps::components(Context& ctx, const Graph& g,
     r.smallest = true;  // the forest's roots are the smallest vertices of their trees
     return r;
   }
-  const DeviceCsr<double> d_a = adjacency_on_device(g, false);
+  const AdjacencyOnDevice on_device(g, false);
+  const DeviceCsr<double>& d_a = on_device.csr();
   StrongSweeps sweeps(d_a.view(), g.n_vertices());
   GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());
   const Stopwatch t;

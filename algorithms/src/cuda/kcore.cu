@@ -82,7 +82,7 @@ KcoreResult CudaSteps::core_numbers(Context& ctx, const Graph& g, const KcoreOpt
   use_device(ctx, "core_numbers");
   const vertex_t n = g.n_vertices();
   const auto size = static_cast<std::size_t>(n);
-  const DeviceCsr<double> view = undirected_view(adjacency_on_device(g, false), g.directed());
+  const DeviceCsr<double> view = undirected_view(AdjacencyOnDevice(g, false).csr(), g.directed());
   const CsrView<double> s = view.view();
   GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());
   const Stopwatch t;

@@ -253,39 +253,51 @@ class CudaPageRankSteps final : public PageRankSteps {
     // transpose; the iterations run in the new order, and the ranks go back
     // to input order on the device.
     SetupTrace trace;
+    // The row of each of Aᵀ's entries, the transpose's by-product: the COO
+    // format's row index.
+    DeviceArray<vertex_t> row_of_entry;
     {
       const Stopwatch t_upload;
-      DeviceCsr<double> a = adjacency_on_device(g, setup.weighted);
+      AdjacencyOnDevice adjacency(g, setup.weighted);
       GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());
       result.upload_seconds = t_upload.seconds();
       trace.step("adjacency");
+      const DeviceCsr<double>* a = &adjacency.csr();
       const Reorder how =
-          o_.reorder == Reorder::automatic ? choose_reorder(analyze(a)) : o_.reorder;
+          o_.reorder == Reorder::automatic ? choose_reorder(analyze(*a)) : o_.reorder;
       result.reorder = how;
       trace.step("ordering chosen");
+      DeviceCsr<double> renumbered;
       if (how != Reorder::none) {
         const Stopwatch t_order;
-        order_ = device_vertex_order(a, how);
+        order_ = device_vertex_order(*a, how);
         // Rows keep their entries' input order, columns renamed: the SpMV
         // needs no sorted rows (each row's sum keeps a fixed order), and
         // sorting them took the renumbering of R-MAT 22 from 3-4 ms to 16 ms
         // on the H200 (the transpose of a directed graph sorts them anyway).
-        a = device_permute(a, order_, /*sort_columns=*/false);
+        renumbered = device_permute(*a, order_, /*sort_columns=*/false);
+        a = &renumbered;
         result.reorder_seconds = t_order.seconds();
         trace.step("renumbered");
       }
       const unsigned grid = grid_for(n_, kBlock);
-      inverse_out_weight<<<grid, kBlock>>>(n_, a.row_ptr().data(), a.view().values,
+      inverse_out_weight<<<grid, kBlock>>>(n_, a->row_ptr().data(), a->view().values,
                                            inv_outw_.data());
       check_launch();
       trace.step("out-weights");
-      if (g.directed())
-        at_ = device_transpose(a);  // waits for the stream: `a` may go
-      else
-        at_ = std::move(a);
+      if (g.directed()) {
+        owned_at_ = device_transpose(*a, nullptr, &row_of_entry);  // waits for the stream
+        at_ = &owned_at_;
+      } else if (a == &renumbered) {
+        owned_at_ = std::move(renumbered);
+        at_ = &owned_at_;
+      } else {
+        adjacency_ = std::move(adjacency);  // A itself, kept while the iterations run
+        at_ = &adjacency_.csr();
+      }
     }
     trace.step("transpose");
-    op_.emplace(at_, o_.format);
+    op_.emplace(*at_, o_.format, 0, std::move(row_of_entry));
     result.format = op_->format();
     trace.step("format");
 
@@ -366,7 +378,7 @@ class CudaPageRankSteps final : public PageRankSteps {
     const double* r = r_buf_[(p - 1) % 2].data();
     double* r_next = r_buf_[p % 2].data();
     if (fused_) {
-      const CsrView<double> v = at_.view();
+      const CsrView<double> v = at_->view();
       const double* x = x_buf_[(p - 1) % 2].data();
       double* x_next = x_buf_[p % 2].data();
       if (v.values == nullptr)
@@ -388,7 +400,11 @@ class CudaPageRankSteps final : public PageRankSteps {
 
   const PageRankOptions& o_;
   vertex_t n_;
-  DeviceCsr<double> at_;
+  // Aᵀ: owned_at_, or for an undirected graph A itself (adjacency_, often
+  // the loader's own on the device, borrowed).
+  AdjacencyOnDevice adjacency_;
+  DeviceCsr<double> owned_at_;
+  const DeviceCsr<double>* at_ = nullptr;
   DeviceArray<double> inv_outw_;
   DeviceArray<vertex_t> order_;  // order_[new] = input vertex; empty: none
   std::optional<cuda::SpmvOperator<double>> op_;

@@ -285,7 +285,8 @@ __global__ void __launch_bounds__(block_size) near_far_loop(NearFarLoop p) {
 
 SsspDistances near_far(const Graph& g, vertex_t source, const SsspSetup& setup) {
   const vertex_t n = g.n_vertices();
-  const DeviceCsr<double> d_a = adjacency_on_device(g, !g.is_pattern());
+  const AdjacencyOnDevice on_device(g, !g.is_pattern());
+  const DeviceCsr<double>& d_a = on_device.csr();
   const CsrView<double> a = d_a.view();
   const auto size = static_cast<std::size_t>(n);
   DeviceArray<bits_t> dist(size);
@@ -486,7 +487,8 @@ __global__ void take_minimum(double* dist, const double* relaxed, vertex_t n,
 SsspDistances bellman_ford(const Graph& g, vertex_t source, const SsspOptions& options) {
   const vertex_t n = g.n_vertices();
   const auto size = static_cast<std::size_t>(n);
-  const DeviceCsr<double> d_a = adjacency_on_device(g, !g.is_pattern());
+  const AdjacencyOnDevice on_device(g, !g.is_pattern());
+  const DeviceCsr<double>& d_a = on_device.csr();
   SsspDistances r;
   GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());
   const Stopwatch t;

@@ -361,7 +361,8 @@ TriangleCounts CudaSteps::triangles(Context& ctx, const Graph& g, const Triangle
   const vertex_t n = g.n_vertices();
   const auto size = static_cast<std::size_t>(n);
   TriangleCounts r;
-  const DeviceCsr<double> d_a = adjacency_on_device(g, false);
+  const AdjacencyOnDevice on_device(g, false);
+  const DeviceCsr<double>& d_a = on_device.csr();
   GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());
   const Stopwatch t;
   if (!g.directed()) {

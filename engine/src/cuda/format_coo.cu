@@ -1,14 +1,17 @@
 // COO from CSR on the device. Every entry (build_coo): the row index
 // written a warp per 32 rows, the columns and values copied whole, and the
-// empty rows listed by CUB's select. A tail past `skip` entries per row
-// (HYB's): per-row counts, a CUB scan for the output offsets, and a warp
-// per row copying its entries (coalesced reads).
+// empty rows listed by CUB's select. The row index and empty rows alone
+// (build_coo_rows), over the CSR's own columns and values. A tail past
+// `skip` entries per row (HYB's): per-row counts, a CUB scan for the output
+// offsets, and a warp per row copying its entries (coalesced reads).
 #include <thrust/iterator/counting_iterator.h>
 
 #include <cub/device/device_select.cuh>
+#include <string>
 
 #include "format_util.cuh"
 #include "graphrun/engine/cuda/coo.hpp"
+#include "graphrun/engine/error.hpp"
 
 namespace graphrun::cuda {
 
@@ -100,15 +103,17 @@ DeviceCoo<T> coo_tail(const DeviceCsr<T>& a, offset_t skip, cudaStream_t stream)
   return c;
 }
 
+namespace {
+
+// The rows of `a` with no entry, ascending: listed once so that every SpMV
+// zeroes them with the whole grid (zeroing the rows between two entries
+// from the thread of the later one left a long run to one thread:
+// web-NotreDame has a run of 5,309 empty rows; a degree ordering puts
+// millions last).
 template <class T>
-DeviceCoo<T> build_coo(const DeviceCsr<T>& a, cudaStream_t stream) {
-  DeviceCoo<T> c = coo_tail(a, 0, stream);
-  // The empty rows, listed once here so that every SpMV zeroes them with the
-  // whole grid: zeroing the rows between two entries from the thread of the
-  // later one left a long run to one thread (web-NotreDame has a run of
-  // 5,309 empty rows; a degree ordering puts millions last).
+DeviceArray<vertex_t> list_empty_rows(const DeviceCsr<T>& a, cudaStream_t stream) {
   const vertex_t n = a.n_rows();
-  if (n == 0) return c;
+  if (n == 0) return {};
   // Selected into an array of n (the count is known only after), then
   // copied to one of their number.
   DeviceArray<vertex_t> all(static_cast<std::size_t>(n));
@@ -121,12 +126,38 @@ DeviceCoo<T> build_coo(const DeviceCsr<T>& a, cudaStream_t stream) {
   GRAPHRUN_CUDA_CHECK(cub::DeviceSelect::If(tmp.data(), bytes, rows, all.data(), count.data(), n,
                                             EmptyRow{a.row_ptr().data()}, stream));
   const offset_t empty = detail::read_back(count.data(), stream);
-  c.empty_rows = DeviceArray<vertex_t>(static_cast<std::size_t>(empty));
+  DeviceArray<vertex_t> out(static_cast<std::size_t>(empty));
   if (empty > 0)
-    GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(c.empty_rows.data(), all.data(),
+    GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(out.data(), all.data(),
                                         sizeof(vertex_t) * static_cast<std::size_t>(empty),
                                         cudaMemcpyDeviceToDevice, stream));
   GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));  // `all` and `tmp` die here
+  return out;
+}
+
+}  // namespace
+
+template <class T>
+DeviceCoo<T> build_coo(const DeviceCsr<T>& a, cudaStream_t stream) {
+  DeviceCoo<T> c = coo_tail(a, 0, stream);
+  c.empty_rows = list_empty_rows(a, stream);
+  return c;
+}
+
+template <class T>
+DeviceCooRows build_coo_rows(const DeviceCsr<T>& a, DeviceArray<vertex_t> row_of_entry,
+                             cudaStream_t stream) {
+  DeviceCooRows c;
+  if (row_of_entry.size() > 0 || a.nnz() == 0) {
+    if (row_of_entry.size() != static_cast<std::size_t>(a.nnz()))
+      throw ArgumentError("build_coo_rows: " + std::to_string(row_of_entry.size()) +
+                          " rows given for " + std::to_string(a.nnz()) + " entries");
+    c.row_idx = std::move(row_of_entry);
+  } else {
+    c.row_idx = DeviceArray<vertex_t>(static_cast<std::size_t>(a.nnz()));
+    detail::launch_expand_rows(a.n_rows(), a.row_ptr().data(), c.row_idx.data(), stream);
+  }
+  c.empty_rows = list_empty_rows(a, stream);  // waits for the stream
   return c;
 }
 
@@ -134,5 +165,8 @@ template DeviceCoo<float> coo_tail(const DeviceCsr<float>&, offset_t, cudaStream
 template DeviceCoo<double> coo_tail(const DeviceCsr<double>&, offset_t, cudaStream_t);
 template DeviceCoo<float> build_coo(const DeviceCsr<float>&, cudaStream_t);
 template DeviceCoo<double> build_coo(const DeviceCsr<double>&, cudaStream_t);
+template DeviceCooRows build_coo_rows(const DeviceCsr<float>&, DeviceArray<vertex_t>, cudaStream_t);
+template DeviceCooRows build_coo_rows(const DeviceCsr<double>&, DeviceArray<vertex_t>,
+                                      cudaStream_t);
 
 }  // namespace graphrun::cuda

@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <cub/device/device_radix_sort.cuh>
 #include <limits>
+#include <utility>
 
 #include "format_util.cuh"
 #include "graphrun/engine/device_csr.hpp"
@@ -126,7 +127,8 @@ void transpose_valued(const DeviceCsr<T>& a, DeviceArray<vertex_t>& sorted_cols,
 }  // namespace
 
 template <class T>
-DeviceCsr<T> device_transpose(const DeviceCsr<T>& a, CUstream_st* stream) {
+DeviceCsr<T> device_transpose(const DeviceCsr<T>& a, CUstream_st* stream,
+                              DeviceArray<vertex_t>* row_of_entry) {
   const offset_t nnz = a.nnz();
   const vertex_t n_cols = a.n_cols();
 #if CUB_VERSION < 200600
@@ -139,6 +141,7 @@ DeviceCsr<T> device_transpose(const DeviceCsr<T>& a, CUstream_st* stream) {
   if (nnz == 0) {
     GRAPHRUN_CUDA_CHECK(
         cudaMemsetAsync(row_ptr.data(), 0, sizeof(offset_t) * row_ptr.size(), stream));
+    if (row_of_entry != nullptr) *row_of_entry = DeviceArray<vertex_t>();
   } else {
     DeviceArray<vertex_t> sorted_cols(static_cast<std::size_t>(nnz));
     if (a.is_pattern()) {
@@ -173,12 +176,16 @@ DeviceCsr<T> device_transpose(const DeviceCsr<T>& a, CUstream_st* stream) {
     check_launch();
     // The temporaries are freed when this returns: finish with them first.
     GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
+    // The sorted columns of A are the rows of Aᵀ's entries.
+    if (row_of_entry != nullptr) *row_of_entry = std::move(sorted_cols);
   }
   return DeviceCsr<T>(n_cols, a.n_rows(), std::move(row_ptr), std::move(col_idx),
                       std::move(values));
 }
 
-template DeviceCsr<float> device_transpose(const DeviceCsr<float>&, CUstream_st*);
-template DeviceCsr<double> device_transpose(const DeviceCsr<double>&, CUstream_st*);
+template DeviceCsr<float> device_transpose(const DeviceCsr<float>&, CUstream_st*,
+                                           DeviceArray<vertex_t>*);
+template DeviceCsr<double> device_transpose(const DeviceCsr<double>&, CUstream_st*,
+                                            DeviceArray<vertex_t>*);
 
 }  // namespace graphrun

@@ -91,9 +91,12 @@ struct DeviceAdjacency {
 
 // Aᵀ, built on the device (engine/src/cuda/transpose.cu): the same arrays
 // as uploading the host's a.transpose(), columns sorted within each row.
+// `row_of_entry`, when given, receives the row of each of Aᵀ's entries (the
+// sort's keys, a by-product: COO's row index, cuda::build_coo_rows).
 // Returns when it is done on `stream`.
 template <class T>
-DeviceCsr<T> device_transpose(const DeviceCsr<T>& a, CUstream_st* stream = nullptr);
+DeviceCsr<T> device_transpose(const DeviceCsr<T>& a, CUstream_st* stream = nullptr,
+                              DeviceArray<vertex_t>* row_of_entry = nullptr);
 
 // Row statistics computed on the device (engine/src/cuda/row_stats.cu): the
 // same figures as analyze(a.view()) on the host, without copying row_ptr

@@ -45,7 +45,11 @@ class SpmvOperator {
  public:
   // threads_per_row: for csr-warp, 2..32 (a power of two) instead of the
   // width chosen from the mean row length (0); other formats ignore it.
-  SpmvOperator(const DeviceCsr<T>& a, SpmvFormat format, int threads_per_row = 0);
+  // row_of_entry: the row of each of a's entries where the caller has it
+  // already (device_transpose can hand it over), or empty; COO keeps it as
+  // its row index instead of writing one, other formats let it go.
+  SpmvOperator(const DeviceCsr<T>& a, SpmvFormat format, int threads_per_row = 0,
+               DeviceArray<vertex_t> row_of_entry = {});
   ~SpmvOperator();
   SpmvOperator(SpmvOperator&&) noexcept;
   SpmvOperator& operator=(SpmvOperator&&) noexcept;
