@@ -5,12 +5,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "graphrun/engine/error.hpp"
+#include "graphrun/engine/pinned_scratch.hpp"
 #include "graphrun/kernels/cuda/fill.hpp"
 
 #if defined(GRAPHRUN_HAVE_CUDA)
@@ -93,6 +96,42 @@ TEST_F(CudaTest, StreamOrderedAllocationTooLargeIsADeviceError) {
 
 TEST_F(CudaTest, SizeOverflowIsCaughtBeforeAllocating) {
   EXPECT_THROW(DeviceArray<double>(~std::size_t{0} / 4), SizeError);
+}
+
+// The pinned scratch block: buffers 64-byte aligned and disjoint, the
+// device's copies land in them, slots given back are handed out again,
+// and requests past the block (one larger than it, or the block full) get
+// buffers of their own.
+TEST_F(CudaTest, PinnedScratchBuffersAreDisjointReusedAndCopiedInto) {
+  std::vector<std::pair<std::byte*, std::size_t>> held;
+  const std::size_t sizes[] = {1, 8, 64, 65, 200, 4096, 3, 1000, 70000, 128};
+  for (int round = 0; round < 40; ++round)
+    for (std::size_t bytes : sizes)
+      held.emplace_back(static_cast<std::byte*>(detail::acquire_pinned_scratch(bytes)), bytes);
+  std::sort(held.begin(), held.end());
+  for (std::size_t i = 0; i < held.size(); ++i) {
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(held[i].first) % 64, 0u);
+    if (i + 1 < held.size()) {
+      EXPECT_LE(held[i].first + held[i].second, held[i + 1].first);
+    }
+  }
+  // A copy from the device into one of them.
+  std::vector<std::int64_t> host(500);
+  std::iota(host.begin(), host.end(), std::int64_t{11});
+  const DeviceArray<std::int64_t> d{std::span<const std::int64_t>(host)};
+  detail::PinnedScratch<std::int64_t> into(host.size());
+  ASSERT_EQ(cudaMemcpyAsync(into.data(), d.data(), host.size() * sizeof(std::int64_t),
+                            cudaMemcpyDeviceToHost),
+            cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(nullptr), cudaSuccess);
+  EXPECT_TRUE(std::equal(host.begin(), host.end(), into.data()));
+  for (const auto& [p, bytes] : held) detail::release_pinned_scratch(p, bytes);
+  // Given back: the same slot serves the next small request.
+  void* a = detail::acquire_pinned_scratch(16);
+  detail::release_pinned_scratch(a, 16);
+  void* b = detail::acquire_pinned_scratch(16);
+  EXPECT_EQ(a, b);
+  detail::release_pinned_scratch(b, 16);
 }
 #endif
 

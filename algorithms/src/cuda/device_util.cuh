@@ -15,6 +15,7 @@
 #include "graphrun/engine/cuda_check.hpp"
 #include "graphrun/engine/device_csr.hpp"
 #include "graphrun/engine/error.hpp"
+#include "graphrun/engine/pinned_scratch.hpp"
 
 namespace graphrun::detail {
 
@@ -98,20 +99,10 @@ class AdjacencyOnDevice {
 };
 
 // Page-locked host memory for the few scalars copied back each iteration:
-// a copy from pinned memory is a plain DMA, no staging.
+// a copy from pinned memory is a plain DMA, no staging. From the process's
+// pinned scratch block (a cudaMallocHost per buffer cost ~1 ms each).
 template <class T>
-class Pinned {
- public:
-  explicit Pinned(std::size_t n) { GRAPHRUN_CUDA_CHECK(cudaMallocHost(&p_, n * sizeof(T))); }
-  ~Pinned() { cudaFreeHost(p_); }
-  Pinned(const Pinned&) = delete;
-  Pinned& operator=(const Pinned&) = delete;
-  T* data() noexcept { return p_; }
-  T& operator[](std::size_t i) noexcept { return p_[i]; }
-
- private:
-  T* p_ = nullptr;
-};
+using Pinned = PinnedScratch<T>;
 
 inline int multiprocessors() {
   int device = 0, sms = 0;

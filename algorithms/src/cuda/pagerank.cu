@@ -244,6 +244,8 @@ class CudaPageRankSteps final : public PageRankSteps {
                     PageRankResult& result)
       : o_(setup.options), n_(g.n_vertices()), inv_outw_(n_) {
     use_device(ctx, "pagerank");
+    SetupTrace& trace = trace_;
+    trace.step("device and buffers");
     const double inv_n = 1.0 / static_cast<double>(n_);
     // Aᵀ on the device (A for an undirected graph: the same matrix). A goes
     // up once: its rows give the out-weights, and Aᵀ is built from it
@@ -252,7 +254,6 @@ class CudaPageRankSteps final : public PageRankSteps {
     // is computed from A's out-degrees and applied to A before the
     // transpose; the iterations run in the new order, and the ranks go back
     // to input order on the device.
-    SetupTrace trace;
     // The row of each of Aᵀ's entries, the transpose's by-product: the COO
     // format's row index.
     DeviceArray<vertex_t> row_of_entry;
@@ -398,6 +399,7 @@ class CudaPageRankSteps final : public PageRankSteps {
     check_launch();
   }
 
+  SetupTrace trace_;  // first: its clock starts before the buffers below are made
   const PageRankOptions& o_;
   vertex_t n_;
   // Aᵀ: owned_at_, or for an undirected graph A itself (adjacency_, often

@@ -7,6 +7,7 @@
 #include "graphrun/engine/device_array.hpp"
 #include "graphrun/engine/device_memory.hpp"
 #include "graphrun/engine/error.hpp"
+#include "graphrun/engine/pinned_scratch.hpp"
 
 namespace graphrun {
 
@@ -67,8 +68,12 @@ void warm_up_device(int device) noexcept {
     warm.thread = std::thread([device] {
       // cudaFree(nullptr) creates the primary context; the runtime makes
       // other threads' calls wait for it.
-      if (cudaSetDevice(device) != cudaSuccess || cudaFree(nullptr) != cudaSuccess)
+      if (cudaSetDevice(device) != cudaSuccess || cudaFree(nullptr) != cudaSuccess) {
         cudaGetLastError();
+        return;
+      }
+      // The read-back buffers' block too: pinning it takes ~1 ms.
+      detail::reserve_pinned_scratch();
     });
   } catch (...) {
     // No thread: the context is then made by the first call, as without this.
