@@ -110,21 +110,26 @@ struct Relax {
   double delta;
 
   // Relaxes u's out-edges, filing every vertex it lowers; counts the edges
-  // and keeps the smallest position of a negative weight.
+  // and keeps the smallest position of a negative weight. The arrays are
+  // read through locals: the compare-and-swap is a compiler barrier, and
+  // through `this` every pointer was loaded again at every edge.
   void operator()(vertex_t u, bucket_t current, Bins& bins, offset_t& relaxed,
                   offset_t& negative) const {
-    const double du = load(dist + u);
-    const offset_t end = a.row_ptr[u + 1];
-    relaxed += end - a.row_ptr[u];
-    for (offset_t k = a.row_ptr[u]; k < end; ++k) {
-      const double w = a.values ? a.values[k] : 1.0;
+    double* const d = dist;
+    const vertex_t* const col = a.col_idx;
+    const double* const val = a.values;
+    const double du = load(d + u);
+    const offset_t begin = a.row_ptr[u], end = a.row_ptr[u + 1];
+    relaxed += end - begin;
+    for (offset_t k = begin; k < end; ++k) {
+      const double w = val ? val[k] : 1.0;
       if (!(w >= 0)) {
         negative = std::min(negative, k);
         continue;
       }
-      const vertex_t v = a.col_idx[k];
+      const vertex_t v = col[k];
       const double nd = du + w;
-      std::atomic_ref<double> dv(dist[v]);
+      std::atomic_ref<double> dv(d[v]);
       double old = dv.load(std::memory_order_relaxed);
       while (nd < old) {
         if (dv.compare_exchange_weak(old, nd, std::memory_order_relaxed)) {
@@ -133,6 +138,31 @@ struct Relax {
         }
       }
     }
+  }
+
+  // The frontier's vertices sit anywhere in memory, and each costs a miss
+  // on its distance and row bounds, then on its columns and values (two
+  // arrays, where gapbs keeps (neighbour, weight) pairs in one): the
+  // vertex `near` places ahead has its row's first lines fetched, the one
+  // `far` ahead its distance and bounds, while this one is relaxed.
+  static constexpr std::size_t near = 4, far = 12;
+  void prefetch_bounds(vertex_t u) const {
+    __builtin_prefetch(a.row_ptr + u);
+    __builtin_prefetch(dist + u);
+  }
+  void prefetch_row(vertex_t u) const {
+    const offset_t k = a.row_ptr[u];
+    __builtin_prefetch(a.col_idx + k);
+    if (a.values) __builtin_prefetch(a.values + k);
+  }
+  // Relaxes list[i] where it is still in the current bucket, prefetching
+  // ahead in the same list.
+  void relax_at(const std::vector<vertex_t>& list, std::size_t i, bucket_t current, Bins& bins,
+                offset_t& relaxed, offset_t& negative) const {
+    if (i + far < list.size()) prefetch_bounds(list[i + far]);
+    if (i + near < list.size()) prefetch_row(list[i + near]);
+    const vertex_t u = list[i];
+    if (bucket_of(load(dist + u), delta) >= current) (*this)(u, current, bins, relaxed, negative);
   }
 };
 
@@ -190,11 +220,8 @@ SsspDistances cpu_delta_stepping(const Context& ctx, const Graph& g, vertex_t so
         auto p = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), i) -
                                           starts.begin() - 1);
         for (; i < end; ++p)
-          for (const std::size_t stop = std::min(end, starts[p + 1]); i < stop; ++i) {
-            const vertex_t u = parts[p][i - starts[p]];
-            if (bucket_of(load(dist + u), delta) >= current)
-              relax(u, current, bins, relaxed, negative);
-          }
+          for (const std::size_t stop = std::min(end, starts[p + 1]); i < stop; ++i)
+            relax.relax_at(parts[p], i - starts[p], current, bins, relaxed, negative);
       }
       // A small remainder of the bucket is this thread's alone to finish.
       // (Swapped with a batch kept across rounds: both keep their capacity,
@@ -203,7 +230,8 @@ SsspDistances cpu_delta_stepping(const Context& ctx, const Graph& g, vertex_t so
            !mine.empty() && mine.size() < small_bucket;) {
         batch.clear();
         batch.swap(mine);
-        for (vertex_t u : batch) relax(u, current, bins, relaxed, negative);
+        for (std::size_t i = 0; i < batch.size(); ++i)
+          relax.relax_at(batch, i, current, bins, relaxed, negative);
       }
       // The next bucket: the lowest of every ring and far pile.
       const auto lower = [](std::atomic<bucket_t>& shared, bucket_t mine) {
