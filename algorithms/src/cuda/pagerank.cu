@@ -240,12 +240,11 @@ class SetupTrace {
 
 class CudaPageRankSteps final : public PageRankSteps {
  public:
-  CudaPageRankSteps(Context& ctx, const Graph& g, const PageRankSetup& setup,
-                    PageRankResult& result)
+  // ctx's device must be current (CudaSteps::pagerank makes it so).
+  CudaPageRankSteps(const Graph& g, const PageRankSetup& setup, PageRankResult& result)
       : o_(setup.options), n_(g.n_vertices()), inv_outw_(n_) {
-    use_device(ctx, "pagerank");
     SetupTrace& trace = trace_;
-    trace.step("device and buffers");
+    trace.step("buffers");
     const double inv_n = 1.0 / static_cast<double>(n_);
     // Aᵀ on the device (A for an undirected graph: the same matrix). A goes
     // up once: its rows give the out-weights, and Aᵀ is built from it
@@ -429,7 +428,9 @@ class CudaPageRankSteps final : public PageRankSteps {
 std::unique_ptr<PageRankSteps> CudaSteps::pagerank(Context& ctx, const Graph& g,
                                                    const PageRankSetup& setup,
                                                    PageRankResult& result) {
-  return std::make_unique<CudaPageRankSteps>(ctx, g, setup, result);
+  // ctx's GPU current before the steps' members allocate on it.
+  use_device(ctx, "pagerank");
+  return std::make_unique<CudaPageRankSteps>(g, setup, result);
 }
 
 }  // namespace graphrun::detail
