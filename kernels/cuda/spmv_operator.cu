@@ -100,11 +100,10 @@ SpmvOperator<T>::SpmvOperator(const DeviceCsr<T>& a, SpmvFormat format, int thre
     impl_->build(format, stats, hints);
     return;
   }
+  hints.threads_per_row = 0;  // automatic: each format's own rule
   try {
-    hints.threads_per_row = 0;
     impl_->build(choose_spmv_format(stats, Device::cuda), stats, hints);
   } catch (const FormatError&) {
-    hints.threads_per_row = 0;
     impl_->build(SpmvFormat::csr_warp, stats, hints);  // the format refused this matrix
   }
 }
