@@ -199,9 +199,8 @@ class CpuPageRankSteps final : public PageRankSteps {
     if (!Fused) {
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, 1) if (parts_ > 1)
       for (int p = 0; p < parts_; ++p)
-        for (vertex_t i = part_begin_[p]; i < part_begin_[p + 1]; ++i)
-          y_[i] = cpu::detail::reduce_entries<PlusTimes<double>, Pattern, double, gather_ahead>(
-              at_, at_.row_ptr[i], at_.row_ptr[i + 1], x_.data());
+        cpu::detail::spmv_rows<PlusTimes<double>, Pattern, false, double, gather_ahead>(
+            at_, x_.data(), y_.data(), Mask{}, part_begin_[p], part_begin_[p + 1]);
     }
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, 1) if (parts_ > 1)
     for (int p = 0; p < parts_; ++p)

@@ -82,20 +82,21 @@ inline typename S::value_type reduce_entries(const CsrView<T>& a, offset_t begin
   }
 }
 
-template <class S, bool Pattern, class T>
+template <class S, bool Pattern, class T, int Ahead = 0>
 inline typename S::value_type spmv_row(const CsrView<T>& a, vertex_t i,
                                        const typename S::value_type* x) {
-  return reduce_entries<S, Pattern>(a, a.row_ptr[i], a.row_ptr[i + 1], x);
+  return reduce_entries<S, Pattern, T, Ahead>(a, a.row_ptr[i], a.row_ptr[i + 1], x);
 }
 
-template <class S, bool Pattern, bool Masked, class T>
+// Rows [begin, end); Ahead as reduce_entries's.
+template <class S, bool Pattern, bool Masked, class T, int Ahead = 0>
 void spmv_rows(const CsrView<T>& a, const typename S::value_type* x, typename S::value_type* y,
                Mask mask, vertex_t begin, vertex_t end) {
   for (vertex_t i = begin; i < end; ++i) {
     if constexpr (Masked) {
       if ((mask.bits[i] != 0) == mask.complement) continue;
     }
-    y[i] = spmv_row<S, Pattern>(a, i, x);
+    y[i] = spmv_row<S, Pattern, T, Ahead>(a, i, x);
   }
 }
 
