@@ -11,6 +11,7 @@
 #include "graphrun/engine/vertex_order.hpp"
 #include "graphrun/io/vertex_values.hpp"
 #include "graphrun/io/write.hpp"
+#include "kernel_priming.hpp"
 #include "progress.hpp"
 #include "spmv_format_help.hpp"
 #include "vertex_lines.hpp"
@@ -47,9 +48,11 @@ std::string format_help() {
 }
 
 int run_pagerank(PageRankArgs& a) {
-  Context ctx = make_context(a.common, "pagerank", DeviceCheck::at_load);
   const SpmvFormat spmv_format = parse_spmv_format(a.format);
   const Reorder reorder = parse_reorder(a.reorder);
+  // The GPU run's kernels are loaded while the input is read.
+  Context ctx = make_context(a.common, "pagerank", DeviceCheck::at_load,
+                             pagerank_priming(0, spmv_format, reorder));
   const PageRankMethod method =
       a.method == "gauss-seidel" ? PageRankMethod::gauss_seidel : PageRankMethod::jacobi;
   if (ctx.device() == Device::cuda && method == PageRankMethod::gauss_seidel)
@@ -70,6 +73,7 @@ int run_pagerank(PageRankArgs& a) {
   }
   a.common.keep_on_device = true;  // the iterations start from A as loaded
   const Loaded in = load_input(a.common, DeviceCheck::at_load);
+  stop_priming();
   const Graph& g = in.graph;
 
   PageRankOptions options;

@@ -224,7 +224,8 @@ Context make_cpu_context(const CommonOptions& o, std::string_view command) {
 }
 
 // `command` is named only by the message of a build without the CUDA backend.
-Context make_context(const CommonOptions& o, std::string_view command, DeviceCheck check) {
+Context make_context(const CommonOptions& o, std::string_view command, DeviceCheck check,
+                     std::function<void()> prime) {
   const Device device = parse_device(o.device);
   if (device == Device::cuda) {
     if (!cuda_backend_built())
@@ -238,7 +239,8 @@ Context make_context(const CommonOptions& o, std::string_view command, DeviceChe
       // would load it on this thread first (0.1 s on an H200's host), so
       // it is asked only where the NVIDIA driver's device node is missing:
       // there the answer is quick, and most likely no.
-      warm_up_device(0);  // the command line runs on device 0 (Context's default)
+      // The command line runs on device 0 (Context's default).
+      warm_up_device(0, std::move(prime));
       std::error_code unknown;
       if (!std::filesystem::exists("/dev/nvidiactl", unknown) && !cuda_driver_found())
         throw ArgumentError(
@@ -262,7 +264,7 @@ Context make_context(const CommonOptions& o, std::string_view command, DeviceChe
   Context ctx(device, o.threads);
   if (const std::size_t cap = max_device_memory_option(o); cap > 0) ctx.set_max_device_memory(cap);
   // The context is made while the input loads (0.2-0.3 s on an H200).
-  if (device == Device::cuda) warm_up_device(ctx.device_id());
+  if (device == Device::cuda) warm_up_device(ctx.device_id(), std::move(prime));
   ctx.set_deterministic(o.deterministic);
   trace_phase("context made");
   return ctx;

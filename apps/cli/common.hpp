@@ -120,9 +120,11 @@ CLI::Validator real_in(double lo, bool lo_open, double hi, bool hi_open, std::st
 // `command` names it in messages. --device cuda is refused (ArgumentError,
 // exit status 2) in a build without the CUDA backend and where no CUDA
 // device is found: here, or with DeviceCheck::at_load (where no driver is
-// installed, here) in load_input().
+// installed, here) in load_input(). With --device cuda, `prime` runs on the
+// device warm-up thread once the context exists (see warm_up_device and
+// kernel_priming.hpp).
 Context make_context(const CommonOptions& o, std::string_view command,
-                     DeviceCheck check = DeviceCheck::now);
+                     DeviceCheck check = DeviceCheck::now, std::function<void()> prime = {});
 // The Context for a command that runs on the CPU only (info, convert): as
 // make_context, with --device cuda refused first.
 Context make_cpu_context(const CommonOptions& o, std::string_view command);

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <numeric>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -194,6 +195,28 @@ TEST_F(CudaPageRank, TwoRunsAreBitIdentical) {
   ASSERT_EQ(a.rank.size(), b.rank.size());
   EXPECT_EQ(a.iterations, b.iterations);
   EXPECT_EQ(std::memcmp(a.rank.data(), b.rank.data(), a.rank.size() * sizeof(double)), 0);
+}
+
+// The kernels primed on another thread while a run goes on: every format's
+// run is made, and the run beside them gives the ranks of a run alone, bit
+// for bit. Set beforehand, the stop flag leaves nothing to do.
+TEST_F(CudaPageRank, PrimingBesideARunLeavesItsRanksBitForBit) {
+  const Graph g = test::random_graph(test::GraphShape::power_law, 20000, 8.0, true, true, 21);
+  PageRankOptions o;
+  o.tol = 1e-12;
+  const PageRankResult alone = pagerank(gpu_, g, o);
+  int runs = -1;
+  std::thread primer([&runs] { runs = prime_pagerank_kernels(0); });
+  const PageRankResult beside = pagerank(gpu_, g, o);
+  primer.join();
+  EXPECT_EQ(runs, 5);  // automatic, then coo, hyb, csr-thread and csr-warp
+  ASSERT_EQ(beside.rank.size(), alone.rank.size());
+  EXPECT_EQ(beside.iterations, alone.iterations);
+  EXPECT_EQ(std::memcmp(beside.rank.data(), alone.rank.data(), alone.rank.size() * sizeof(double)),
+            0);
+  EXPECT_EQ(prime_pagerank_kernels(0, SpmvFormat::coo, Reorder::none), 1);
+  const std::atomic<bool> stop{true};
+  EXPECT_EQ(prime_pagerank_kernels(0, SpmvFormat::automatic, Reorder::automatic, &stop), 0);
 }
 
 TEST_F(CudaPageRank, EmptyGraph) {

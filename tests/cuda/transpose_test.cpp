@@ -89,6 +89,29 @@ TEST_F(DeviceTranspose, OneFullColumnBetweenLongRunsOfEmptyOnes) {
   }
 }
 
+// Runs of empty columns of every length from 0 to 130 between occupied
+// ones, and after the last one: the entry that begins a column's run fills
+// the pointers of the empty columns just before it up to a limit (64), a
+// search the rest; the lengths on either side of the limit meet both.
+TEST_F(DeviceTranspose, EmptyColumnRunsOnEitherSideOfTheFillLimit) {
+  for (const vertex_t tail : {0, 1, 63, 64, 65, 130}) {
+    Coo<double> coo;
+    coo.n_rows = 40;
+    vertex_t col = 0;
+    for (vertex_t gap = 0; gap <= 130; ++gap) {
+      col += gap;
+      for (vertex_t i = 0; i < 1 + gap % 3; ++i) {
+        coo.row.push_back((gap + 7 * i) % coo.n_rows);
+        coo.col.push_back(col);
+      }
+      ++col;
+    }
+    coo.n_cols = col + tail;
+    const Csr<double> a = Csr<double>::from_coo(coo);
+    check_transpose(a, "empty runs 0..130, then " + std::to_string(tail) + " empty columns");
+  }
+}
+
 TEST_F(DeviceTranspose, EmptyMatricesAndARealGraph) {
   for (const auto& [rows, cols] :
        {std::pair{0, 0}, std::pair{5, 0}, std::pair{0, 3}, std::pair{4, 4}}) {

@@ -61,11 +61,11 @@ WarmUp& warm_up() {
 
 }  // namespace
 
-void warm_up_device(int device) noexcept {
+void warm_up_device(int device, std::function<void()> prime) noexcept {
   WarmUp& warm = warm_up();
   if (warm.thread.joinable()) return;
   try {
-    warm.thread = std::thread([device] {
+    warm.thread = std::thread([device, prime = std::move(prime)] {
       // cudaFree(nullptr) creates the primary context; the runtime makes
       // other threads' calls wait for it.
       if (cudaSetDevice(device) != cudaSuccess || cudaFree(nullptr) != cudaSuccess) {
@@ -74,6 +74,13 @@ void warm_up_device(int device) noexcept {
       }
       // The read-back buffers' block too: pinning it takes ~1 ms.
       detail::reserve_pinned_scratch();
+      if (prime) {
+        try {
+          prime();
+        } catch (...) {
+          cudaGetLastError();  // nothing of it is anyone's error
+        }
+      }
     });
   } catch (...) {
     // No thread: the context is then made by the first call, as without this.

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string_view>
 
 #include "graphrun/engine/types.hpp"
@@ -40,7 +41,13 @@ bool cuda_driver_found() noexcept;
 // line reading its input). The first CUDA call that needs the context waits
 // for it. Errors are left for that first call to report. Does nothing
 // without a CUDA backend.
-void warm_up_device(int device) noexcept;
+//
+// `prime`, where given, runs on that thread once the context exists: work
+// that makes a later call cheaper (a command line runs its GPU kernels on a
+// small graph, so that CUDA's loading of each kernel at its first launch is
+// paid while the input is read rather than in the run). Whatever it throws
+// is dropped. Only the first call's `prime` runs.
+void warm_up_device(int device, std::function<void()> prime = {}) noexcept;
 // Waits for the thread warm_up_device() started. A program that may end
 // before its first CUDA call (an error found in its input) calls this before
 // it returns from main: the CUDA runtime's exit handlers, registered on that

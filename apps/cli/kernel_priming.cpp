@@ -1,0 +1,28 @@
+// See kernel_priming.hpp.
+#include "kernel_priming.hpp"
+
+#include <atomic>
+#include <string>
+
+#include "cli/phase_trace.hpp"
+#include "graphrun/algorithms/pagerank.hpp"
+#include "graphrun/engine/env_flag.hpp"
+
+namespace graphrun::cli {
+
+namespace {
+std::atomic<bool> stopped{false};
+}  // namespace
+
+std::function<void()> pagerank_priming(int device, SpmvFormat format, Reorder reorder) {
+  // For measuring what the priming gives.
+  if (env_flag("GRAPHRUN_NO_PRIMING")) return {};
+  return [device, format, reorder] {
+    const int runs = prime_pagerank_kernels(device, format, reorder, &stopped);
+    trace_phase(("device: pagerank kernels primed, " + std::to_string(runs) + " runs").c_str());
+  };
+}
+
+void stop_priming() noexcept { stopped.store(true); }
+
+}  // namespace graphrun::cli
