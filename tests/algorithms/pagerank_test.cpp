@@ -97,9 +97,9 @@ TEST(PageRank, MatchesDenseReferenceWithSinks) {
   }
 }
 
-// Graphs whose vertex vectors outgrow the caches take the split iteration
-// (SpMV, then the update pass) instead of the fused one: same answers.
-TEST(PageRank, LargeGraphsTakeTheSplitIteration) {
+// Graphs whose vertex vectors outgrow the caches take the pass that
+// prefetches its gather: same answers, at 1 and 2 threads.
+TEST(PageRank, LargeGraphsTakeThePrefetchingPass) {
   for (bool weighted : {false, true}) {
     const Graph g =
         test::random_graph(GraphShape::power_law, 200'000, 3, true, weighted, 77 + weighted);

@@ -28,13 +28,15 @@ namespace graphrun::detail {
 namespace {
 
 // Above this many bytes of vertex vectors (r, x, x_next, inv_outw) per
-// thread the iteration is split into SpMV + update (see prepare()): about
-// a core's L2 on the machines measured (docs/performance.md), so the fused
-// pass's streams stay in the caches of the cores that run it. It was 4 MiB
-// whatever the thread count, tuned at 2 threads; at 16 a uniform random
-// graph of 2^20 vertices (32 MiB of vectors) ran the split iteration at
-// half gapbs's speed.
-constexpr std::size_t fused_max_bytes_per_thread = std::size_t{2} << 20;
+// thread the gather x[col] misses the caches, and each row's entries
+// prefetch it 16 entries ahead (see prepare()): about a core's L2 on the
+// machines measured (docs/performance.md). Past this size the iteration used
+// to run the SpMV alone and then a streaming update (at 16 threads the
+// split ran a uniform random graph of 2^20 vertices at half gapbs's speed,
+// which moved the limit from 4 MiB to 2 MiB a thread); the one fused pass
+// with the prefetch is 2-9% faster than that split at 2 threads
+// (web-NotreDame, gapbs -g 20 and -u 20) and the ranks are the same bits.
+constexpr std::size_t cached_max_bytes_per_thread = std::size_t{2} << 20;
 
 class CpuPageRankSteps final : public PageRankSteps {
  public:
@@ -130,16 +132,12 @@ class CpuPageRankSteps final : public PageRankSteps {
       x_[j] = r_[j] * inv_outw_[j];
       if (inv_outw_[j] == 0.0) dangling_ += r_[j];
     }
-    // While the vectors fit in the caches, one pass per iteration, fused:
-    // the in-edge sum of row i (the SpMV's row), r'(i), its L1 change, and
-    // the next x(i) and dangling mass. That saves writing and re-reading y
-    // and a fork-join per iteration, which is what small graphs pay for.
-    // Past the caches the gather x[col] misses on every edge, and the extra
-    // streams of the fused loop (r, x_next, inv_outw) compete with it for
-    // the memory system: there the SpMV runs alone, then a streaming update.
-    fused_ = gauss_seidel || std::size_t(n_) * 4 * sizeof(double) <=
-                                 fused_max_bytes_per_thread * static_cast<std::size_t>(threads_);
-    if (!fused_) y_ = prefaulted_vector<double>(static_cast<std::size_t>(n_));
+    // One pass per iteration: the in-edge sum of row i (the SpMV's row),
+    // r'(i), its L1 change, and the next x(i) and dangling mass, so y is
+    // never written and re-read and each iteration forks once. Past the
+    // caches the gather is prefetched.
+    prefetch_ = std::size_t(n_) * 4 * sizeof(double) >
+                cached_max_bytes_per_thread * static_cast<std::size_t>(threads_);
   }
 
   // One iteration; returns its L1 change.
@@ -152,14 +150,14 @@ class CpuPageRankSteps final : public PageRankSteps {
       sweep<true>(base);
     else if (o_.method == PageRankMethod::gauss_seidel)
       sweep<false>(base);
-    else if (fused_ && pattern)
-      pass<true, true>(base);
-    else if (fused_)
-      pass<false, true>(base);
+    else if (prefetch_ && pattern)
+      pass<true, gather_ahead>(base);
+    else if (prefetch_)
+      pass<false, gather_ahead>(base);
     else if (pattern)
-      pass<true, false>(base);
+      pass<true, 0>(base);
     else
-      pass<false, false>(base);
+      pass<false, 0>(base);
     double err = 0.0;
     dangling_ = 0.0;
     for (int p = 0; p < parts_; ++p) {
@@ -190,22 +188,16 @@ class CpuPageRankSteps final : public PageRankSteps {
                        static_cast<double>(parts_));
   }
 
-  // Past the caches (the unfused pass), the SpMV prefetches the gather
-  // this many entries ahead. The sums, row by row, are spmv_csr's.
+  // Past the caches, each row prefetches the gather this many entries
+  // ahead. The sums, row by row, are spmv_csr's.
   static constexpr int gather_ahead = 16;
 
-  template <bool Pattern, bool Fused>
+  template <bool Pattern, int Ahead>
   void pass(double base) {
-    if (!Fused) {
-#pragma omp parallel for num_threads(threads_) schedule(dynamic, 1) if (parts_ > 1)
-      for (int p = 0; p < parts_; ++p)
-        cpu::detail::spmv_rows<PlusTimes<double>, Pattern, false, double, gather_ahead>(
-            at_, x_.data(), y_.data(), Mask{}, part_begin_[p], part_begin_[p + 1]);
-    }
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, 1) if (parts_ > 1)
     for (int p = 0; p < parts_; ++p)
       update_part(p, base, [this](vertex_t i) {
-        return Fused ? cpu::detail::spmv_row<PlusTimes<double>, Pattern>(at_, i, x_.data()) : y_[i];
+        return cpu::detail::spmv_row<PlusTimes<double>, Pattern, double, Ahead>(at_, i, x_.data());
       });
   }
 
@@ -247,9 +239,9 @@ class CpuPageRankSteps final : public PageRankSteps {
   std::vector<vertex_t> order_;  // order_[new] = input vertex; empty: none
   std::optional<Graph> renumbered_;
   CsrView<double> at_{};
-  std::vector<double> inv_outw_, r_, x_, x_next_, y_;
+  std::vector<double> inv_outw_, r_, x_, x_next_;
   double dangling_ = 0.0;
-  bool fused_ = false;
+  bool prefetch_ = false;
   int parts_ = 1;
   std::vector<vertex_t> part_begin_;
   std::vector<double> part_err_, part_dangling_;

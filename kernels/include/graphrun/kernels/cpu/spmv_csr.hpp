@@ -88,15 +88,15 @@ inline typename S::value_type spmv_row(const CsrView<T>& a, vertex_t i,
   return reduce_entries<S, Pattern, T, Ahead>(a, a.row_ptr[i], a.row_ptr[i + 1], x);
 }
 
-// Rows [begin, end); Ahead as reduce_entries's.
-template <class S, bool Pattern, bool Masked, class T, int Ahead = 0>
+// Rows [begin, end).
+template <class S, bool Pattern, bool Masked, class T>
 void spmv_rows(const CsrView<T>& a, const typename S::value_type* x, typename S::value_type* y,
                Mask mask, vertex_t begin, vertex_t end) {
   for (vertex_t i = begin; i < end; ++i) {
     if constexpr (Masked) {
       if ((mask.bits[i] != 0) == mask.complement) continue;
     }
-    y[i] = spmv_row<S, Pattern, T, Ahead>(a, i, x);
+    y[i] = spmv_row<S, Pattern, T>(a, i, x);
   }
 }
 
