@@ -72,8 +72,14 @@ int run_pagerank(PageRankArgs& a) {
         "ignores the weights";
   }
   a.common.keep_on_device = true;  // the iterations start from A as loaded
-  const Loaded in = load_input(a.common, DeviceCheck::at_load);
-  stop_priming();
+  const Loaded in = [&a] {
+    // The priming stops once the input is loaded, or fails to load (the
+    // exit then waits only for the run it is in).
+    const struct StopPriming {
+      ~StopPriming() { stop_priming(); }
+    } stop;
+    return load_input(a.common, DeviceCheck::at_load);
+  }();
   const Graph& g = in.graph;
 
   PageRankOptions options;
