@@ -33,7 +33,7 @@
 
 #include "cuda_backend.hpp"
 #include "device_util.cuh"
-#include "graphrun/engine/env_flag.hpp"
+#include "graphrun/engine/cuda/step_trace.hpp"
 #include "graphrun/engine/semiring.hpp"
 #include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/kernels/cuda/spmv.hpp"
@@ -219,35 +219,12 @@ __global__ void scatter_by_order(vertex_t n, const vertex_t* __restrict__ order,
 
 static_assert(max_pagerank_batch < kResidualRing);
 
-// GRAPHRUN_TRACE set: the set-up's steps, each waited for, in milliseconds
-// on stderr ("trace: pagerank set-up transpose 4.1 ms (host 0.3 ms)": the
-// host's share is the time until it had queued the step's work, the rest
-// waiting for the device). Off, nothing waits.
-class SetupTrace {
- public:
-  void step(const char* what) {
-    if (!on() || trace_muted) return;
-    const double host = t_.seconds();  // until the host had queued the step
-    GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());
-    std::fprintf(stderr, "trace: pagerank set-up %s %.2f ms (host %.2f ms)\n", what,
-                 1e3 * t_.seconds(), 1e3 * host);
-    t_ = Stopwatch{};
-  }
-
- private:
-  static bool on() {
-    static const bool traced = env_flag("GRAPHRUN_TRACE");
-    return traced;
-  }
-  Stopwatch t_;
-};
-
 class CudaPageRankSteps final : public PageRankSteps {
  public:
   // ctx's device must be current (CudaSteps::pagerank makes it so).
   CudaPageRankSteps(const Graph& g, const PageRankSetup& setup, PageRankResult& result)
       : o_(setup.options), n_(g.n_vertices()), inv_outw_(n_) {
-    SetupTrace& trace = trace_;
+    cuda::StepTrace& trace = trace_;
     trace.step("buffers");
     const double inv_n = 1.0 / static_cast<double>(n_);
     // Aᵀ on the device (A for an undirected graph: the same matrix). A goes
@@ -402,7 +379,9 @@ class CudaPageRankSteps final : public PageRankSteps {
     check_launch();
   }
 
-  SetupTrace trace_;  // first: its clock starts before the buffers below are made
+  // GRAPHRUN_TRACE: the set-up's steps. First: its clock starts before the
+  // buffers below are made.
+  cuda::StepTrace trace_{"pagerank set-up"};
   const PageRankOptions& o_;
   vertex_t n_;
   // Aᵀ: owned_at_, or for an undirected graph A itself (adjacency_, often

@@ -24,39 +24,18 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
-#include <cstdio>
 #include <cub/device/device_radix_sort.cuh>
 #include <limits>
 #include <utility>
 
 #include "format_util.cuh"
+#include "graphrun/engine/cuda/step_trace.hpp"
 #include "graphrun/engine/device_csr.hpp"
-#include "graphrun/engine/env_flag.hpp"
 #include "graphrun/engine/first_at_least.hpp"
-#include "graphrun/engine/stopwatch.hpp"
 
 namespace graphrun {
 
 namespace {
-
-// GRAPHRUN_TRACE set: the pattern transpose's parts, each waited for, on
-// stderr. Off, nothing waits.
-class PartTrace {
- public:
-  void part(const char* what) {
-    if (!on() || trace_muted) return;
-    GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());
-    std::fprintf(stderr, "trace: transpose %s %.2f ms\n", what, t_.ms());
-    t_.restart();
-  }
-
- private:
-  static bool on() {
-    static const bool traced = env_flag("GRAPHRUN_TRACE");
-    return traced;
-  }
-  Stopwatch t_;
-};
 
 using cuda::detail::blocks_for;
 using cuda::detail::build_block;
@@ -92,9 +71,9 @@ __device__ __forceinline__ void mark_entry(offset_t k, vertex_t c, vertex_t befo
       row_ptr[q] = nnz;
 }
 
-// Four entries a thread, read as one int4 (a thread an entry took 0.46 ms
-// over R-MAT 23's 131M entries on the H200: index arithmetic, not memory).
-// `sorted` is a device allocation, aligned for int4.
+// Four entries a thread, read as one int4 (one entry a thread took 0.46 ms
+// over R-MAT 23's 131M entries on the H200, four take 0.21 ms). `sorted` is
+// a device allocation, aligned for int4.
 __global__ void mark_column_starts(offset_t nnz, vertex_t n_cols,
                                    const vertex_t* __restrict__ sorted,
                                    offset_t* __restrict__ row_ptr) {
@@ -198,7 +177,7 @@ DeviceCsr<T> device_transpose(const DeviceCsr<T>& a, CUstream_st* stream,
         cudaMemsetAsync(row_ptr.data(), 0, sizeof(offset_t) * row_ptr.size(), stream));
     if (row_of_entry != nullptr) *row_of_entry = DeviceArray<vertex_t>();
   } else {
-    PartTrace trace;
+    cuda::StepTrace trace("transpose");  // with GRAPHRUN_TRACE, the pattern transpose's parts
     DeviceArray<vertex_t> sorted_cols(static_cast<std::size_t>(nnz));
     if (a.is_pattern()) {
       // The sort carries each entry's row: the sorted values are the
@@ -206,16 +185,16 @@ DeviceCsr<T> device_transpose(const DeviceCsr<T>& a, CUstream_st* stream,
       // buffer (the sort writes over both).
       DeviceArray<vertex_t> other_keys(static_cast<std::size_t>(nnz));
       DeviceArray<vertex_t> rows(static_cast<std::size_t>(nnz));
-      trace.part("buffers");
+      trace.step("buffers");
       cuda::detail::launch_expand_rows(a.n_rows(), a.row_ptr().data(), rows.data(), stream);
       GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(sorted_cols.data(), a.col_idx().data(),
                                           sizeof(vertex_t) * nnz, cudaMemcpyDeviceToDevice,
                                           stream));
-      trace.part("rows and columns");
+      trace.step("rows and columns");
       vertex_t* keys[2] = {sorted_cols.data(), other_keys.data()};
       vertex_t* vals[2] = {rows.data(), col_idx.data()};
       const int at = sort_by_column<vertex_t>(nnz, n_cols, keys, vals, stream);
-      trace.part("sort");
+      trace.step("sort");
       if (at == 1) {
         std::swap(sorted_cols, other_keys);
       } else {
@@ -237,7 +216,7 @@ DeviceCsr<T> device_transpose(const DeviceCsr<T>& a, CUstream_st* stream,
     check_launch();
     // The temporaries are freed when this returns: finish with them first.
     GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
-    trace.part("row pointers");
+    trace.step("row pointers");
     // The sorted columns of A are the rows of Aᵀ's entries.
     if (row_of_entry != nullptr) *row_of_entry = std::move(sorted_cols);
   }

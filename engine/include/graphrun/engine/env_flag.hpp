@@ -1,6 +1,7 @@
 // Switches read from the environment for measuring (GRAPHRUN_TRACE,
-// GRAPHRUN_SPGEMM_PROFILE, GRAPHRUN_NO_PRIMING): on when the variable is set, not empty and not
-// "0". Callers keep the answer in a function-local static, read once.
+// GRAPHRUN_SPGEMM_PROFILE, GRAPHRUN_NO_PRIMING): on when the variable is
+// set, not empty and not "0". Callers keep the answer in a function-local
+// static, read once.
 #pragma once
 
 #include <cstdlib>
