@@ -18,6 +18,7 @@
 
 #include "fuzz_support.hpp"
 #include "graphrun/io/load.hpp"
+#include "text_input.hpp"
 
 using namespace graphrun;
 using namespace graphrun::fuzz;
@@ -52,11 +53,9 @@ std::string read_outcome(const std::string& path) {
 }
 
 // Whether text begins with the gzip magic: every file is sniffed by its first
-// bytes, so such "plain" text is read as a (corrupt) gzip stream, and there
-// is no plain outcome for its compressed form to match.
-bool has_gzip_magic(std::span<const std::uint8_t> text) {
-  return text.size() >= 2 && text[0] == 0x1f && text[1] == 0x8b;
-}
+// bytes (the reader's own rule), so such "plain" text is read as a (corrupt)
+// gzip stream, and there is no plain outcome for its compressed form to match.
+bool has_gzip_magic(std::span<const std::uint8_t> text) { return io::detail::is_gzip(text); }
 
 void same_as_plain(std::span<const std::uint8_t> rest, const std::vector<std::uint8_t>& gz) {
   Scratch& s = Scratch::get();
