@@ -14,7 +14,7 @@
 #
 #   scripts/gap-vs-gapbs.sh [--threads T] [--reps R] [--stat median|mean] [--device cpu|cuda]
 #                           [--gapbs DIR] [--graphrun BIN] [--kernel bfs|pr|cc|sssp|tc|bc]...
-#                           [--delta D] [--pr-method jacobi|gauss-seidel] [--kron S]...
+#                           [--delta D] [--pr-method jacobi|gauss-seidel|chebyshev] [--kron S]...
 #                           [--uniform S]... [FILE...]
 #
 # FILEs are edge lists (SNAP .txt, plain or .gz; '#' comments and carriage
@@ -28,7 +28,8 @@
 # counts), pr (PageRank to an L1 change below 1e-6,
 # damping 0.85, at most 100 iterations: gapbs's Gauss-Seidel pull in float,
 # graphrun's Jacobi iteration in double, or with --pr-method gauss-seidel
-# its deterministic block Gauss-Seidel sweep, so the iteration counts differ
+# its deterministic block Gauss-Seidel sweep, or with --pr-method chebyshev
+# its Chebyshev-accelerated Jacobi iteration, so the iteration counts differ
 # and are shown; the check is the top vertex), cc (weak components; gapbs's cc is Afforest, as graphrun's) and sssp
 # (delta-stepping, both with bucket width --delta, default 2 as the GAP
 # runs on Kronecker, web and social graphs; gapbs's converter gives every
@@ -69,7 +70,7 @@ while [ $# -gt 0 ]; do
     --pr-method) pr_method=$2; shift 2 ;;
     --kron) gens+=("g $2"); shift 2 ;;
     --uniform) gens+=("u $2"); shift 2 ;;
-    -*) echo "usage: $0 [--threads T] [--reps R] [--stat median|mean] [--device cpu|cuda] [--gapbs DIR] [--graphrun BIN] [--kernel bfs|pr|cc|sssp|tc|bc]... [--delta D] [--pr-method jacobi|gauss-seidel] [--kron S]... [--uniform S]... [FILE...]" >&2; exit 2 ;;
+    -*) echo "usage: $0 [--threads T] [--reps R] [--stat median|mean] [--device cpu|cuda] [--gapbs DIR] [--graphrun BIN] [--kernel bfs|pr|cc|sssp|tc|bc]... [--delta D] [--pr-method jacobi|gauss-seidel|chebyshev] [--kron S]... [--uniform S]... [FILE...]" >&2; exit 2 ;;
     *) break ;;
   esac
 done
@@ -79,7 +80,7 @@ done
 [[ "$device" =~ ^(cpu|cuda)$ ]] || { echo "$0: --device is cpu or cuda, not '$device'" >&2; exit 2; }
 [ ${#kernels[@]} -gt 0 ] || kernels=(bfs pr cc sssp tc bc)
 for k in "${kernels[@]}"; do [[ "$k" =~ ^(bfs|pr|cc|sssp|tc|bc)$ ]] || { echo "$0: --kernel is bfs, pr, cc, sssp, tc or bc, not '$k'" >&2; exit 2; }; done
-[[ "$pr_method" =~ ^(jacobi|gauss-seidel)$ ]] || { echo "$0: --pr-method is jacobi or gauss-seidel, not '$pr_method'" >&2; exit 2; }
+[[ "$pr_method" =~ ^(jacobi|gauss-seidel|chebyshev)$ ]] || { echo "$0: --pr-method is jacobi, gauss-seidel or chebyshev, not '$pr_method'" >&2; exit 2; }
 [[ "$delta" =~ ^[0-9]+$ ]] && [ "$delta" -ge 1 ] || { echo "$0: --delta needs a positive integer (gapbs's weights are integers), not '$delta'" >&2; exit 2; }
 for g in "${gens[@]}"; do
   [[ "${g#? }" =~ ^[0-9]+$ ]] && [ "${g#? }" -le 28 ] || { echo "$0: --kron/--uniform need a scale 1..28, not '${g#? }'" >&2; exit 2; }
@@ -383,6 +384,8 @@ if [ -n "$pr_rows" ]; then
   echo
   if [ "$pr_method" = jacobi ]; then
     echo "pr: to an L1 change below 1e-6, damping 0.85; gapbs's Gauss-Seidel pull in float, graphrun's Jacobi iteration in double."
+  elif [ "$pr_method" = chebyshev ]; then
+    echo "pr: to an L1 change below 1e-6, damping 0.85; gapbs's Gauss-Seidel pull in float, graphrun's Chebyshev-accelerated Jacobi iteration in double (--method chebyshev; its stopping rule is the L1 change of a Jacobi step, as jacobi's)."
   else
     echo "pr: to an L1 change below 1e-6, damping 0.85; gapbs's Gauss-Seidel pull in float (every thread reading the others' updates as they land), graphrun's block Gauss-Seidel in double (--method gauss-seidel: a block of vertices per thread, deterministic)."
   fi

@@ -119,6 +119,14 @@ PageRankResult pagerank(Context& ctx, const Graph& g, const PageRankOptions& opt
     throw ArgumentError(
         "pagerank: the Gauss-Seidel method runs on the CPU (each thread sweeps its block of "
         "vertices in order); use PageRankMethod::jacobi on the GPU");
+  if (options.method == PageRankMethod::chebyshev && ctx.device() != Device::cpu)
+    throw ArgumentError(
+        "pagerank: the Chebyshev method runs on the CPU; use PageRankMethod::jacobi on the GPU");
+  if (options.method == PageRankMethod::chebyshev && g.directed())
+    throw ArgumentError(
+        "pagerank: the Chebyshev method needs an undirected graph (a directed graph's "
+        "transition matrix has complex eigenvalues, where the iteration diverges): load it "
+        "as undirected (--undirected) or use the jacobi method");
   const Stopwatch t0;
   const detail::PageRankSetup setup{
       .options = options,

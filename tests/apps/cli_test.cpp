@@ -171,6 +171,19 @@ TEST_F(CliTest, PageRankMethodGaussSeidel) {
   EXPECT_EQ(bad.out, "");
 }
 
+// --method chebyshev: Jacobi's ranks on an undirected graph; a directed one
+// is refused with exit 2, the message saying what to do, and no ranks.
+TEST_F(CliTest, PageRankMethodChebyshev) {
+  write("g.txt", small_graph);
+  expect_same_ranks(run("pagerank g.txt --undirected --tol 1e-12 --output - -q"),
+                    run("pagerank g.txt --undirected --tol 1e-12 --method chebyshev --output - -q"),
+                    1e-10);
+  const Result directed = run("pagerank g.txt --method chebyshev --output - -q");
+  EXPECT_EQ(directed.status, 2) << describe(directed);
+  EXPECT_NE(directed.err.find("--undirected"), std::string::npos) << directed.err;
+  EXPECT_EQ(directed.out, "");
+}
+
 // ---------------------------------------------------------------- bfs
 
 TEST_F(CliTest, BfsLevelsOnAPathWithUnreachableVertices) {

@@ -105,6 +105,8 @@ class CpuPageRankSteps final : public PageRankSteps {
     // x = r ./ outw for the current iterate, x_next for the one being built:
     // rows read x through Aᵀ's columns while writing their own x_next(i).
     r_ = prefaulted_vector(static_cast<std::size_t>(n_), inv_n);
+    if (o_.method == PageRankMethod::chebyshev)
+      r_prev_ = prefaulted_vector<double>(static_cast<std::size_t>(n_));
     x_ = prefaulted_vector<double>(static_cast<std::size_t>(n_));
     x_next_ = prefaulted_vector<double>(static_cast<std::size_t>(n_));
     if (start_scale > 0.0)
@@ -146,18 +148,36 @@ class CpuPageRankSteps final : public PageRankSteps {
     const double d = o_.damping;
     const double base = (d * dangling_ + 1.0 - d) / static_cast<double>(n_);
     const bool pattern = at_.values == nullptr;
+    if (o_.method == PageRankMethod::chebyshev) {
+      // Jacobi steps (ω = 1) while the L1 change falls faster than the
+      // Chebyshev rate d / (1 + √(1 - d²)) an iteration: on an expander
+      // (R-MAT, uniform random) the error's modes are far inside [-d, d]
+      // and Jacobi already beats a recurrence made for the whole interval
+      // (gapbs -u 20: 10 iterations, 22 with it from the start). Then ω_1 =
+      // 1, ω_2 = 1 / (1 - d²/2), ω_k+1 = 1 / (1 - d² ω_k / 4), tending to
+      // 2 / (1 + √(1 - d²)). A graph with more than one component has an
+      // error mode at exactly d (its components' shares), so there the
+      // switch comes after a few iterations.
+      const double rho2 = d * d;
+      const double chebyshev_rate = d / (1.0 + std::sqrt(1.0 - rho2));
+      if (!accelerating_ && last_err_ > 0.0 && before_last_err_ > 0.0 &&
+          last_err_ > chebyshev_rate * before_last_err_)
+        accelerating_ = true;
+      if (accelerating_)
+        omega_ = omega_ == 0.0   ? 1.0
+                 : omega_ == 1.0 ? 1.0 / (1.0 - rho2 / 2.0)
+                                 : 1.0 / (1.0 - rho2 * omega_ / 4.0);
+      else
+        omega_ = 0.0;
+    }
     if (o_.method == PageRankMethod::gauss_seidel && pattern)
       sweep<true>(base);
     else if (o_.method == PageRankMethod::gauss_seidel)
       sweep<false>(base);
-    else if (prefetch_ && pattern)
-      pass<true, gather_ahead>(base);
-    else if (prefetch_)
-      pass<false, gather_ahead>(base);
-    else if (pattern)
-      pass<true, 0>(base);
+    else if (o_.method == PageRankMethod::chebyshev && omega_ != 0.0)
+      dispatch_pass<true>(base, pattern);
     else
-      pass<false, 0>(base);
+      dispatch_pass<false>(base, pattern);
     double err = 0.0;
     dangling_ = 0.0;
     for (int p = 0; p < parts_; ++p) {
@@ -165,18 +185,28 @@ class CpuPageRankSteps final : public PageRankSteps {
       dangling_ += part_dangling_[p];
     }
     x_.swap(x_next_);
+    before_last_err_ = last_err_;
+    last_err_ = err;
     return err;
   }
 
-  // Part p's rows: r'(i) = d in_sum(i) + base, its L1 change, x_next(i)
-  // and the dangling mass, the part's sums in its own slots.
-  template <class InSum>
+  // Part p's rows: the Jacobi step y(i) = d in_sum(i) + base and its L1
+  // change, the next r(i) (y(i), or with Chebyshev ω (y(i) - r_prev(i)) +
+  // r_prev(i)), x_next(i) and the dangling mass, the part's sums in its own
+  // slots.
+  template <bool Chebyshev = false, class InSum>
   void update_part(int p, double base, InSum in_sum) {
     const double d = o_.damping;
+    const double omega = omega_;
     double err = 0.0, dang = 0.0;
     for (vertex_t i = part_begin_[p]; i < part_begin_[p + 1]; ++i) {
-      const double ri = d * in_sum(i) + base;
-      err += std::abs(ri - r_[i]);
+      const double yi = d * in_sum(i) + base;
+      err += std::abs(yi - r_[i]);
+      double ri = yi;
+      if constexpr (Chebyshev) {
+        ri = omega * (yi - r_prev_[i]) + r_prev_[i];
+        r_prev_[i] = r_[i];
+      }
       r_[i] = ri;
       x_next_[i] = ri * inv_outw_[i];
       if (inv_outw_[i] == 0.0) dang += ri;
@@ -192,11 +222,23 @@ class CpuPageRankSteps final : public PageRankSteps {
   // ahead. The sums, row by row, are spmv_csr's.
   static constexpr int gather_ahead = 16;
 
-  template <bool Pattern, int Ahead>
+  template <bool Chebyshev>
+  void dispatch_pass(double base, bool pattern) {
+    if (prefetch_ && pattern)
+      pass<Chebyshev, true, gather_ahead>(base);
+    else if (prefetch_)
+      pass<Chebyshev, false, gather_ahead>(base);
+    else if (pattern)
+      pass<Chebyshev, true, 0>(base);
+    else
+      pass<Chebyshev, false, 0>(base);
+  }
+
+  template <bool Chebyshev, bool Pattern, int Ahead>
   void pass(double base) {
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, 1) if (parts_ > 1)
     for (int p = 0; p < parts_; ++p)
-      update_part(p, base, [this](vertex_t i) {
+      update_part<Chebyshev>(p, base, [this](vertex_t i) {
         return cpu::detail::spmv_row<PlusTimes<double>, Pattern, double, Ahead>(at_, i, x_.data());
       });
   }
@@ -240,6 +282,10 @@ class CpuPageRankSteps final : public PageRankSteps {
   std::optional<Graph> renumbered_;
   CsrView<double> at_{};
   std::vector<double> inv_outw_, r_, x_, x_next_;
+  std::vector<double> r_prev_;  // Chebyshev: the iterate before r
+  double omega_ = 0.0;          // Chebyshev: this iteration's ω; 0 while not accelerating
+  bool accelerating_ = false;   // Chebyshev: the recurrence has started
+  double last_err_ = 0.0, before_last_err_ = 0.0;  // the last two L1 changes
   double dangling_ = 0.0;
   bool prefetch_ = false;
   int parts_ = 1;

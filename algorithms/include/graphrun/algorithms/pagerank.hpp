@@ -36,6 +36,20 @@ enum class PageRankMethod {
   // iterations. Deterministic for a given thread count; ranks agree with
   // Jacobi's to about tol.
   gauss_seidel,
+  // CPU only; undirected graphs only (ArgumentError otherwise). Chebyshev
+  // semi-iteration (Golub & Varga 1961) on the linear system r = M r + b
+  // that the Jacobi iteration solves: each iteration takes the Jacobi
+  // step y = M r + b and moves to ω (y − r_prev) + r_prev, with ω from the
+  // Chebyshev recurrence for a spectrum in [−d, d]. An undirected graph's
+  // transition matrix is similar to a symmetric one, so M's eigenvalues are
+  // real and in [−d, d] (the dangling term keeps them so), and the error
+  // falls by about d / (1 + √(1 − d²)) an iteration (0.557 at d = 0.85)
+  // instead of d: about a third of Jacobi's iterations. The stopping rule
+  // is Jacobi's: the L1 change ||y − r||_1 a Jacobi step would make, below
+  // tol; the ranks returned are the iterate after it. A directed graph's
+  // eigenvalues are complex, where this recurrence diverges. Deterministic
+  // for a given thread count.
+  chebyshev,
 };
 
 struct PageRankOptions {
