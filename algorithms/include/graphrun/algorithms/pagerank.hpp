@@ -46,9 +46,11 @@ enum class PageRankMethod {
   // falls by about d / (1 + √(1 − d²)) an iteration (0.557 at d = 0.85)
   // instead of d: about a third of Jacobi's iterations. The stopping rule
   // is Jacobi's: the L1 change ||y − r||_1 a Jacobi step would make, below
-  // tol; the ranks returned are the iterate after it. A directed graph's
-  // eigenvalues are complex, where this recurrence diverges. Deterministic
-  // for a given thread count.
+  // tol, and the ranks returned are that step's y, within d / (1 − d) times
+  // it of the fixed point as Jacobi's are. Jacobi steps are taken while the
+  // L1 change falls faster than the recurrence would make it (expanders).
+  // A directed graph's eigenvalues are complex, where this recurrence
+  // diverges. Deterministic for a given thread count.
   chebyshev,
 };
 
