@@ -17,26 +17,35 @@
 #include "cpu_backend.hpp"
 #include "graphrun/algorithms/pagerank.hpp"
 #include "graphrun/engine/prefault.hpp"
-#include "graphrun/engine/semiring.hpp"
 #include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/engine/vertex_order.hpp"
 #include "graphrun/kernels/cpu/partition.hpp"
-#include "graphrun/kernels/cpu/spmv_csr.hpp"
 
 namespace graphrun::detail {
 
 namespace {
 
-// Above this many bytes of vertex vectors (r, x, x_next, inv_outw) per
-// thread the gather x[col] misses the caches, and each row's entries
-// prefetch it 16 entries ahead (see prepare()): about a core's L2 on the
-// machines measured (docs/performance.md). Past this size the iteration used
-// to run the SpMV alone and then a streaming update (at 16 threads the
-// split ran a uniform random graph of 2^20 vertices at half gapbs's speed,
-// which moved the limit from 4 MiB to 2 MiB a thread); the one fused pass
-// with the prefetch is 2-9% faster than that split at 2 threads
-// (web-NotreDame, gapbs -g 20 and -u 20) and the ranks are the same bits.
-constexpr std::size_t cached_max_bytes_per_thread = std::size_t{2} << 20;
+// Row i's in-edge sum, x gathered through Aᵀ's columns: even and odd
+// entries in two accumulators, added at the end. The SpMV's row kernel
+// (spmv_csr.hpp: one accumulator below 32 entries, four above, the gather
+// prefetched 16 entries ahead past the caches, as this pass used it until
+// 2026-12-05) ran 7-19% slower on gapbs -g 20 and -u 20 at 2 threads
+// (alternating, medians of 7): on rows of about 32 entries its four chains
+// were slower than this one's two, and the prefetch gained nothing over
+// either. One accumulator alone was as fast on those but 22% slower on
+// Cornell5, whose 85-entry rows sit in cache and wait on the chain of adds.
+template <bool Pattern>
+inline double in_edge_sum(const CsrView<double>& at, const double* x, vertex_t i) {
+  const offset_t end = at.row_ptr[i + 1];
+  offset_t k = at.row_ptr[i];
+  double even = 0.0, odd = 0.0;
+  for (; k + 2 <= end; k += 2) {
+    even += Pattern ? x[at.col_idx[k]] : at.values[k] * x[at.col_idx[k]];
+    odd += Pattern ? x[at.col_idx[k + 1]] : at.values[k + 1] * x[at.col_idx[k + 1]];
+  }
+  if (k < end) even += Pattern ? x[at.col_idx[k]] : at.values[k] * x[at.col_idx[k]];
+  return even + odd;
+}
 
 class CpuPageRankSteps final : public PageRankSteps {
  public:
@@ -148,10 +157,7 @@ class CpuPageRankSteps final : public PageRankSteps {
     }
     // One pass per iteration: the in-edge sum of row i (the SpMV's row),
     // r'(i), its L1 change, and the next x(i) and dangling mass, so y is
-    // never written and re-read and each iteration forks once. Past the
-    // caches the gather is prefetched.
-    prefetch_ = std::size_t(n_) * 4 * sizeof(double) >
-                cached_max_bytes_per_thread * static_cast<std::size_t>(threads_);
+    // never written and re-read and each iteration forks once.
   }
 
   // One iteration; returns its L1 change.
@@ -239,29 +245,20 @@ class CpuPageRankSteps final : public PageRankSteps {
                        static_cast<double>(parts_));
   }
 
-  // Past the caches, each row prefetches the gather this many entries
-  // ahead. The sums, row by row, are spmv_csr's.
-  static constexpr int gather_ahead = 16;
-
   template <bool Chebyshev>
   void dispatch_pass(double base, bool pattern) {
-    if (prefetch_ && pattern)
-      pass<Chebyshev, true, gather_ahead>(base);
-    else if (prefetch_)
-      pass<Chebyshev, false, gather_ahead>(base);
-    else if (pattern)
-      pass<Chebyshev, true, 0>(base);
+    if (pattern)
+      pass<Chebyshev, true>(base);
     else
-      pass<Chebyshev, false, 0>(base);
+      pass<Chebyshev, false>(base);
   }
 
-  template <bool Chebyshev, bool Pattern, int Ahead>
+  template <bool Chebyshev, bool Pattern>
   void pass(double base) {
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, 1) if (parts_ > 1)
     for (int p = 0; p < parts_; ++p)
-      update_part<Chebyshev>(p, base, [this](vertex_t i) {
-        return cpu::detail::spmv_row<PlusTimes<double>, Pattern, double, Ahead>(at_, i, x_.data());
-      });
+      update_part<Chebyshev>(
+          p, base, [this](vertex_t i) { return in_edge_sum<Pattern>(at_, x_.data(), i); });
   }
 
   // The Gauss–Seidel sweep: part p's rows in order, reading x_next for the
@@ -309,7 +306,6 @@ class CpuPageRankSteps final : public PageRankSteps {
   double last_omega_ = 0.0;              // Chebyshev: the last step's ω (0: a Jacobi step)
   double last_err_ = 0.0, before_last_err_ = 0.0;  // the last two L1 changes
   double dangling_ = 0.0;
-  bool prefetch_ = false;
   int parts_ = 1;
   std::vector<vertex_t> part_begin_;
   std::vector<double> part_err_, part_dangling_;

@@ -43,17 +43,12 @@ namespace detail {
 // out-of-order core already overlaps successive rows, and the split measured
 // slower there (1 thread, ca-CondMat 0.77x -> 0.95x of GraphBLAS with the
 // threshold at 8 -> 32). The order depends only on the entries, never on the
-// thread count. Ahead > 0: each entry also prefetches the x of the entry
-// Ahead places on (a.col_idx[k + Ahead]), for an x past the caches, where
-// the gather misses on every edge and nothing else can hide it; the sums
-// are the same.
-template <class S, bool Pattern, class T, int Ahead = 0>
+// thread count.
+template <class S, bool Pattern, class T>
 inline typename S::value_type reduce_entries(const CsrView<T>& a, offset_t begin, offset_t end,
                                              const typename S::value_type* x) {
   using V = typename S::value_type;
   auto term = [&](offset_t k) {
-    if constexpr (Ahead > 0)
-      __builtin_prefetch(x + a.col_idx[std::min<offset_t>(k + Ahead, a.nnz - 1)]);
     const V aik = Pattern ? semiring_entry<S>(T(1)) : semiring_entry<S>(a.values[k]);
     return S::mul(aik, x[a.col_idx[k]]);
   };
@@ -82,10 +77,10 @@ inline typename S::value_type reduce_entries(const CsrView<T>& a, offset_t begin
   }
 }
 
-template <class S, bool Pattern, class T, int Ahead = 0>
+template <class S, bool Pattern, class T>
 inline typename S::value_type spmv_row(const CsrView<T>& a, vertex_t i,
                                        const typename S::value_type* x) {
-  return reduce_entries<S, Pattern, T, Ahead>(a, a.row_ptr[i], a.row_ptr[i + 1], x);
+  return reduce_entries<S, Pattern, T>(a, a.row_ptr[i], a.row_ptr[i + 1], x);
 }
 
 // Rows [begin, end).
