@@ -17,35 +17,15 @@
 #include "cpu_backend.hpp"
 #include "graphrun/algorithms/pagerank.hpp"
 #include "graphrun/engine/prefault.hpp"
+#include "graphrun/engine/semiring.hpp"
 #include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/engine/vertex_order.hpp"
 #include "graphrun/kernels/cpu/partition.hpp"
+#include "graphrun/kernels/cpu/spmv_csr.hpp"
 
 namespace graphrun::detail {
 
 namespace {
-
-// Row i's in-edge sum, x gathered through Aᵀ's columns: even and odd
-// entries in two accumulators, added at the end. The SpMV's row kernel
-// (spmv_csr.hpp: one accumulator below 32 entries, four above, the gather
-// prefetched 16 entries ahead past the caches, as this pass used it until
-// 2026-12-05) ran 7-19% slower on gapbs -g 20 and -u 20 at 2 threads
-// (alternating, medians of 7): on rows of about 32 entries its four chains
-// were slower than this one's two, and the prefetch gained nothing over
-// either. One accumulator alone was as fast on those but 22% slower on
-// Cornell5, whose 85-entry rows sit in cache and wait on the chain of adds.
-template <bool Pattern>
-inline double in_edge_sum(const CsrView<double>& at, const double* x, vertex_t i) {
-  const offset_t end = at.row_ptr[i + 1];
-  offset_t k = at.row_ptr[i];
-  double even = 0.0, odd = 0.0;
-  for (; k + 2 <= end; k += 2) {
-    even += Pattern ? x[at.col_idx[k]] : at.values[k] * x[at.col_idx[k]];
-    odd += Pattern ? x[at.col_idx[k + 1]] : at.values[k + 1] * x[at.col_idx[k + 1]];
-  }
-  if (k < end) even += Pattern ? x[at.col_idx[k]] : at.values[k] * x[at.col_idx[k]];
-  return even + odd;
-}
 
 class CpuPageRankSteps final : public PageRankSteps {
  public:
@@ -257,8 +237,9 @@ class CpuPageRankSteps final : public PageRankSteps {
   void pass(double base) {
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, 1) if (parts_ > 1)
     for (int p = 0; p < parts_; ++p)
-      update_part<Chebyshev>(
-          p, base, [this](vertex_t i) { return in_edge_sum<Pattern>(at_, x_.data(), i); });
+      update_part<Chebyshev>(p, base, [this](vertex_t i) {
+        return cpu::detail::spmv_row<PlusTimes<double>, Pattern, double>(at_, i, x_.data());
+      });
   }
 
   // The Gauss–Seidel sweep: part p's rows in order, reading x_next for the

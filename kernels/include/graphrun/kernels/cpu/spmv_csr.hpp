@@ -36,14 +36,16 @@ namespace detail {
 
 // add over entries [begin, end) of mul(entry k, x(col_idx[k])): a row, or
 // the part of a row a merge-path share holds. A semiring with is_terminal()
-// stops at its annihilator. Otherwise runs of 32 or more entries use four
-// interleaved accumulators (entries k, k+4, ... go to the same one) so that
-// their additions do not form one serial dependency chain: the gather
-// latency, not the adder's, sets the pace. Shorter runs keep one chain: the
-// out-of-order core already overlaps successive rows, and the split measured
-// slower there (1 thread, ca-CondMat 0.77x -> 0.95x of GraphBLAS with the
-// threshold at 8 -> 32). The order depends only on the entries, never on the
-// thread count.
+// stops at its annihilator. Otherwise the even and odd entries go to two
+// accumulators, added at the end, so that the additions form two chains
+// instead of one. Until 2026-12-05 runs of 32 or more entries took four
+// chains and shorter ones one (tuned on ca-CondMat, 1 thread: 0.77x ->
+// 0.95x of GraphBLAS with the threshold at 8 -> 32); two chains for every
+// row ran gapbs -u 20 33.6 -> 24.4 ms and -g 20 30.3 -> 25.1 ms (2 threads,
+// medians of 9; rows of about 32 entries, where four chains were slower
+// than one), cit-HepPh -12%, luxembourg_osm -14%, and the other eight shared
+// graphs measured within +-4% (three alternating runs of 15). The order
+// depends only on the entries, never on the thread count.
 template <class S, bool Pattern, class T>
 inline typename S::value_type reduce_entries(const CsrView<T>& a, offset_t begin, offset_t end,
                                              const typename S::value_type* x) {
@@ -60,20 +62,14 @@ inline typename S::value_type reduce_entries(const CsrView<T>& a, offset_t begin
     }
     return acc;
   } else {
-    V acc0 = S::zero();
+    V even = S::zero(), odd = S::zero();
     offset_t k = begin;
-    if (end - begin >= 32) {
-      V acc1 = S::zero(), acc2 = S::zero(), acc3 = S::zero();
-      for (; k + 4 <= end; k += 4) {
-        acc0 = S::add(acc0, term(k));
-        acc1 = S::add(acc1, term(k + 1));
-        acc2 = S::add(acc2, term(k + 2));
-        acc3 = S::add(acc3, term(k + 3));
-      }
-      acc0 = S::add(S::add(acc0, acc1), S::add(acc2, acc3));
+    for (; k + 2 <= end; k += 2) {
+      even = S::add(even, term(k));
+      odd = S::add(odd, term(k + 1));
     }
-    for (; k < end; ++k) acc0 = S::add(acc0, term(k));
-    return acc0;
+    if (k < end) even = S::add(even, term(k));
+    return S::add(even, odd);
   }
 }
 
