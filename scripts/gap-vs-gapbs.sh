@@ -30,7 +30,10 @@
 # graphrun's Jacobi iteration in double, or with --pr-method gauss-seidel
 # its deterministic block Gauss-Seidel sweep, or with --pr-method chebyshev
 # its Chebyshev-accelerated Jacobi iteration, so the iteration counts differ
-# and are shown; the check is the top vertex), cc (weak components; gapbs's cc is Afforest, as graphrun's) and sssp
+# and are shown, with each answer's L1 distance from the fixed point (a
+# Gauss-Seidel sweep's change understates its error; "—" for gapbs where
+# vertices without edges make it solve another equation); the check is
+# the top vertex), cc (weak components; gapbs's cc is Afforest, as graphrun's) and sssp
 # (delta-stepping, both with bucket width --delta, default 2 as the GAP
 # runs on Kronecker, web and social graphs; gapbs's converter gives every
 # edge a weight of 1..255 as its sssp does, written to a weighted edge list
@@ -96,6 +99,15 @@ cp -r "$gapbs_src" "$work/gapbs"
 # Its converter ends every edge-list line with std::endl, a flush per line:
 # a scale-22 graph would take minutes to write. '\n' in the copy instead.
 sed -i 's/ << std::endl;/ << "\\n";/' "$work/gapbs/src/writer.h"
+# pr writes its scores to $GAPBS_PR_DUMP when that is set (with -a), so that
+# the accuracy of both answers can be measured against the fixed point.
+awk '{print} /^void PrintTopScores\(const Graph &g, const pvector<ScoreT> &scores\) \{$/ {
+  print "  if (const char* dump = std::getenv(\"GAPBS_PR_DUMP\")) {"
+  print "    std::FILE* f = std::fopen(dump, \"w\");"
+  print "    for (NodeID n = 0; n < g.num_nodes(); n++) std::fprintf(f, \"%d\\t%.9g\\n\", (int)n, scores[n]);"
+  print "    std::fclose(f);"
+  print "  }"
+}' "$work/gapbs/src/pr.cc" >"$work/pr.cc" && { printf '#include <cstdio>\n#include <cstdlib>\n'; cat "$work/pr.cc"; } >"$work/gapbs/src/pr.cc"
 make -C "$work/gapbs" -j"$(nproc)" bfs pr cc sssp tc bc converter >"$work/make.log" 2>&1 ||
   { echo "$0: building gapbs failed:" >&2; tail -20 "$work/make.log" >&2; exit 1; }
 gapbs=$work/gapbs
@@ -299,20 +311,32 @@ pr_row() {  # pr_row NAME FILE
   local name=$1 grb=$work/g.grb failed
   failed=$(through_converter "$name" "$2") || { echo "$failed"; return; }
   local out t_gap gap_iters gap_top summary ours iters top n m same
-  out=$("$gapbs/pr" "${gap_input[@]}" -n "$reps" -i 100 -t 1e-6 -a 2>&1) || { echo "| $name | gapbs failed | | | | | | |"; return; }
+  out=$("$gapbs/pr" "${gap_input[@]}" -n "$reps" -i 100 -t 1e-6 -a 2>&1) || { echo "| $name | gapbs failed | | | | | | | |"; return; }
   t_gap=$(gap_ms <<<"$out")
   gap_top=$(grep -E '^[0-9]+:[0-9.e+-]+$' <<<"$out" | head -1 | cut -d: -f1)
-  gap_iters=$("$gapbs/pr" "${gap_input[@]}" -n 1 -i 100 -t 1e-6 -l 2>&1 | awk 'NF == 2 && $1 ~ /^[0-9]+$/ {n++} END {print n}')
-  # One run for the top vertex and the counts (and to warm up), R more for the time.
-  summary=$("$bin" pagerank "$grb" --tol 1e-6 --max-iter 100 --method "$pr_method" -k 1 --threads "$threads" --device "$device" 2>&1) ||
-    { echo "| $name | graphrun failed: $(tail -c 200 <<<"$summary") | | | | | | |"; return; }
+  gap_iters=$(GAPBS_PR_DUMP=$work/pr_gapbs.tsv "$gapbs/pr" "${gap_input[@]}" -n 1 -i 100 -t 1e-6 -l -a 2>&1 | awk 'NF == 2 && $1 ~ /^[0-9]+$/ {n++} END {print n}')
+  # One run for the top vertex, the counts and the ranks (and to warm up), R more for the time.
+  summary=$("$bin" pagerank "$grb" --tol 1e-6 --max-iter 100 --method "$pr_method" -k 1 --threads "$threads" --device "$device" -o "$work/pr_ours.tsv" 2>&1) ||
+    { echo "| $name | graphrun failed: $(tail -c 200 <<<"$summary") | | | | | | | |"; return; }
+  # Each answer's L1 distance from the fixed point (graphrun's Jacobi
+  # iteration to an L1 change below 1e-14), by vertex id. gapbs does not
+  # spread the rank of vertices without edges, so where there are any its
+  # scores sum below 1 and solve a different equation: no distance then.
+  local accuracy=—
+  if "$bin" pagerank "$grb" --tol 1e-14 --max-iter 5000 -k 0 --threads "$threads" -o "$work/pr_fixed.tsv" >/dev/null 2>&1; then
+    accuracy=$(awk -F'\t' 'FILENAME == ARGV[1] {fixed[$1] = $2; next}
+      FILENAME == ARGV[2] {d = $2 - fixed[$1]; gap += d < 0 ? -d : d; gap_sum += $2; next}
+      {d = $2 - fixed[$1]; ours += d < 0 ? -d : d}
+      END {if (gap_sum < 1 - 1e-5 || gap_sum > 1 + 1e-5) printf "— / %.1e", ours; else printf "%.1e / %.1e", gap, ours}' \
+      "$work/pr_fixed.tsv" "$work/pr_gapbs.tsv" "$work/pr_ours.tsv")
+  fi
   ours=$(of_runs "$reps" rank "$bin" pagerank "$grb" --tol 1e-6 --max-iter 100 --method "$pr_method" -k 0 --threads "$threads" --device "$device")
   n=$(sed -n 's/^pagerank: \([0-9]*\) vertices, .*/\1/p' <<<"$summary")
   m=$(sed -n 's/.*(\([0-9]*\) stored entries).*/\1/p' <<<"$summary")
   iters=$(sed -n 's/.*, \([0-9]*\) iterations (.*/\1/p' <<<"$summary")
   top=$(grep -E '^[0-9]+'$'\t' <<<"$summary" | head -1 | cut -f1)
   same=no; [ "$gap_top" = "$top" ] && same=yes
-  echo "| $name | $n | $m | $gap_iters / $iters | $(time_cells "$t_gap" "$ours") | $same ($top) |"
+  echo "| $name | $n | $m | $gap_iters / $iters | $accuracy | $(time_cells "$t_gap" "$ours") | $same ($top) |"
 }
 
 row() {  # row NAME FILE: every kernel asked for, each row also on stderr as it is made
@@ -378,8 +402,8 @@ if [ -n "$bfs_rows" ]; then
   echo
 fi
 if [ -n "$pr_rows" ]; then
-  echo "| graph | vertices | stored entries | iterations gapbs / graphrun | gapbs pr ms | graphrun pagerank ms | gapbs / graphrun | same top vertex |"
-  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+  echo "| graph | vertices | stored entries | iterations gapbs / graphrun | L1 from the fixed point gapbs / graphrun | gapbs pr ms | graphrun pagerank ms | gapbs / graphrun | same top vertex |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
   printf '%s' "$pr_rows"
   echo
   if [ "$pr_method" = jacobi ]; then
