@@ -109,13 +109,18 @@ void run_cpu(const BenchOptions& o) {
                                ? csr_ms
                                : time(pick);
     const double bytes = spmv_bytes(a);
-    std::vector<std::string> cells = {
-        bg.name, std::to_string(a.n_rows()), std::to_string(a.nnz()), shape_cells(stats),
-        fixed(csr_ms, 3), fixed(gbs(bytes, csr_ms), 1), fixed(merge_ms, 3),
-        fixed(gbs(bytes, merge_ms), 1),
-        // The CPU's CSR kernel is one, whatever the
-        // chooser's name for it (csr-warp).
-        pick == SpmvFormat::merge_path ? "merge-path" : "csr", fixed(csr_ms / pick_ms, 2)};
+    // The CPU has one CSR kernel, whatever the chooser's name for it (csr-warp).
+    const std::string pick_name = pick == SpmvFormat::merge_path ? "merge-path" : "csr";
+    std::vector<std::string> cells = {bg.name,
+                                      std::to_string(a.n_rows()),
+                                      std::to_string(a.nnz()),
+                                      shape_cells(stats),
+                                      fixed(csr_ms, 3),
+                                      fixed(gbs(bytes, csr_ms), 1),
+                                      fixed(merge_ms, 3),
+                                      fixed(gbs(bytes, merge_ms), 1),
+                                      pick_name,
+                                      fixed(csr_ms / pick_ms, 2)};
 #if defined(GRAPHRUN_HAVE_GRAPHBLAS)
     const double grb_ms = graphblas_spmv_ms(a, x, reps, ctx.threads());
     cells.push_back(fixed(grb_ms, 3));

@@ -69,8 +69,8 @@ class CpuPageRankSteps final : public PageRankSteps {
     // tolerance, so that their distance to the fixed point is bounded as
     // Jacobi's is (d / (1 - d) times that change). x_k+1 carries no such
     // bound: on Cornell5 (tol 1e-6) it was 2.4e-6 from the fixed point, y 1.3e-6.
-    if (last_omega_ != 0.0) {
-      const double inv_omega = 1.0 / last_omega_;
+    if (omega_ != 0.0) {
+      const double inv_omega = 1.0 / omega_;
 #pragma omp parallel for num_threads(threads_) schedule(static)
       for (vertex_t i = 0; i < n_; ++i) r_[i] = r_next_[i] + (r_[i] - r_next_[i]) * inv_omega;
     }
@@ -158,21 +158,17 @@ class CpuPageRankSteps final : public PageRankSteps {
       // switch comes after a few iterations.
       const double rho2 = d * d;
       const double chebyshev_rate = d / (1.0 + std::sqrt(1.0 - rho2));
-      if (!accelerating_ && last_err_ > 0.0 && before_last_err_ > 0.0 &&
-          last_err_ > chebyshev_rate * before_last_err_)
-        accelerating_ = true;
-      if (accelerating_)
-        omega_ = omega_ == 0.0   ? 1.0
-                 : omega_ == 1.0 ? 1.0 / (1.0 - rho2 / 2.0)
-                                 : 1.0 / (1.0 - rho2 * omega_ / 4.0);
-      else
-        omega_ = 0.0;
+      if (omega_ != 0.0)
+        omega_ = omega_ == 1.0 ? 1.0 / (1.0 - rho2 / 2.0) : 1.0 / (1.0 - rho2 * omega_ / 4.0);
+      else if (last_err_ > 0.0 && before_last_err_ > 0.0 &&
+               last_err_ > chebyshev_rate * before_last_err_)
+        omega_ = 1.0;
     }
     if (o_.method == PageRankMethod::gauss_seidel && pattern)
       sweep<true>(base);
     else if (o_.method == PageRankMethod::gauss_seidel)
       sweep<false>(base);
-    else if (o_.method == PageRankMethod::chebyshev && omega_ != 0.0)
+    else if (omega_ != 0.0)
       dispatch_pass<true>(base, pattern);
     else
       dispatch_pass<false>(base, pattern);
@@ -183,12 +179,10 @@ class CpuPageRankSteps final : public PageRankSteps {
       dangling_ += part_dangling_[p];
     }
     x_.swap(x_next_);
-    last_omega_ = 0.0;
-    if (o_.method == PageRankMethod::chebyshev && omega_ != 0.0) {
+    if (omega_ != 0.0) {
       // (x_k-1, x_k, x_k+1) -> (x_k, x_k+1, free)
       r_prev_.swap(r_);
       r_.swap(r_next_);
-      last_omega_ = omega_;
     }
     before_last_err_ = last_err_;
     last_err_ = err;
@@ -282,9 +276,10 @@ class CpuPageRankSteps final : public PageRankSteps {
   CsrView<double> at_{};
   std::vector<double> inv_outw_, r_, x_, x_next_;
   std::vector<double> r_prev_, r_next_;  // Chebyshev: the iterates before and after r
-  double omega_ = 0.0;                   // Chebyshev: this iteration's ω; 0 while not accelerating
-  bool accelerating_ = false;            // Chebyshev: the recurrence has started
-  double last_omega_ = 0.0;              // Chebyshev: the last step's ω (0: a Jacobi step)
+  // Chebyshev: the ω of the step under way or last taken; 0 for a Jacobi
+  // step (and always for the other methods), so the recurrence has started
+  // exactly when it is not 0.
+  double omega_ = 0.0;
   double last_err_ = 0.0, before_last_err_ = 0.0;  // the last two L1 changes
   double dangling_ = 0.0;
   int parts_ = 1;
