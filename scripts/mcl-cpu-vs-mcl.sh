@@ -5,7 +5,8 @@
 # process, medians. The clusters are compared byte for byte with mcl's
 # (graphrun --abc writes mcl's output line for line). Each FILE is first
 # decompressed and stripped of comment lines (# or %, which mcl would read as
-# vertex names) into a plain ABC file that both programs read.
+# vertex names) and of carriage returns into a plain ABC file that both
+# programs read.
 #
 #   scripts/mcl-cpu-vs-mcl.sh [--threads T] [--reps R] [--graphrun BIN]... FILE...
 #
@@ -50,7 +51,9 @@ echo "$header |"
 echo "$rule |"
 for input in "$@"; do
   f=$work/$(basename "$input" .gz)
-  gzip -dcf "$input" | grep -v '^[#%]' >"$f"
+  # Carriage returns stripped: SNAP's files end their lines in CR LF, and mcl
+  # would read each line's last label with its CR as a vertex of its own.
+  gzip -dcf "$input" | tr -d '\r' | grep -v '^[#%]' >"$f"
   # grep's status 1 only says that no line was kept; gzip's failure is a damaged file.
   [ "${PIPESTATUS[0]}" = 0 ] || { echo "$0: cannot decompress $input" >&2; exit 2; }
   [ -s "$f" ] || { echo "$0: $input has no edges (empty, or comments only)" >&2; exit 2; }
