@@ -4,6 +4,17 @@
 // together. Reductions go through fixed parts whose partial sums are added
 // in part order, so the same input and thread count give bit-identical
 // ranks (OpenMP's reduction clause does not promise an order).
+//
+// The iterate is kept only as x = r ./ w, w(i) the out-weight of i (its
+// out-degree unweighted), and as r(i) itself where w(i) is 0: a dangling
+// vertex is no row's in-neighbour, so its x is never gathered. r(i) = x(i)
+// w(i) is rebuilt where the pass needs it (the L1 change, the dangling mass)
+// and once at the end. On an undirected unweighted graph w(i) is the length
+// of row i of Aᵀ = A, which the pass reads anyway; elsewhere it is one array.
+// A pass then streams 16 bytes a vertex besides the matrix (x(i) read, x'(i)
+// written), where keeping r and 1/w took 32 (r read and written, 1/w read,
+// x' written): on road graphs and meshes, whose rows hold 2-4 entries, the
+// vertex streams are most of an iteration's bytes.
 #include <omp.h>
 
 #include <algorithm>
@@ -64,54 +75,72 @@ class CpuPageRankSteps final : public PageRankSteps {
   }
 
   std::vector<double> ranks(int) override {
-    // After an accelerated step r holds x_k+1 = ω (y - x_k-1) + x_k-1 and
-    // r_next x_k-1: the ranks are y, the Jacobi step whose L1 change met the
+    // After an accelerated step x holds x_k+1 = ω (y - x_k-1) + x_k-1 and
+    // x_next x_k-1: the ranks are y, the Jacobi step whose L1 change met the
     // tolerance, so that their distance to the fixed point is bounded as
     // Jacobi's is (d / (1 - d) times that change). x_k+1 carries no such
     // bound: on Cornell5 (tol 1e-6) it was 2.4e-6 from the fixed point, y 1.3e-6.
-    if (omega_ != 0.0) {
-      const double inv_omega = 1.0 / omega_;
-#pragma omp parallel for num_threads(threads_) schedule(static)
-      for (vertex_t i = 0; i < n_; ++i) r_[i] = r_next_[i] + (r_[i] - r_next_[i]) * inv_omega;
-    }
-    if (order_.empty()) return std::move(r_);
-    return scatter(std::span<const double>(r_), order_);
+    // r = x .* w, into x_next (free after a Jacobi step; read element by
+    // element before it is written after an accelerated one).
+    if (degree_weights_)
+      finish<true>();
+    else
+      finish<false>();
+    if (order_.empty()) return std::move(x_next_);
+    return scatter(std::span<const double>(x_next_), order_);
   }
 
  private:
+  // w(i), the out-weight of i; 0 for a dangling vertex.
+  template <bool DegreeWeights>
+  double out_weight(vertex_t i) const {
+    if constexpr (DegreeWeights)
+      return static_cast<double>(at_.row_ptr[i + 1] - at_.row_ptr[i]);
+    else
+      return outw_[i];
+  }
+
+  template <bool DegreeWeights>
+  void finish() {
+    const double inv_omega = omega_ != 0.0 ? 1.0 / omega_ : 0.0;
+#pragma omp parallel for num_threads(threads_) schedule(static)
+    for (vertex_t i = 0; i < n_; ++i) {
+      const double w = out_weight<DegreeWeights>(i);
+      const double xi = omega_ != 0.0 ? x_next_[i] + (x_[i] - x_next_[i]) * inv_omega : x_[i];
+      x_next_[i] = w != 0.0 ? xi * w : xi;
+    }
+  }
+
   void prepare(const Graph& g, bool weighted, double start_scale, std::span<const double> start) {
     const double inv_n = 1.0 / static_cast<double>(n_);
-    // inv_outw(j) = 1 / out-weight of j (out-degree when unweighted), 0 when
-    // j is dangling. Computed once; each row is summed serially.
-    const CsrView<double> a = g.adj().view();
-    // The vectors' pages faulted in on every core (prefault.hpp).
-    inv_outw_ = prefaulted_vector<double>(static_cast<std::size_t>(n_));
-#pragma omp parallel for num_threads(threads_) schedule(static)
-    for (vertex_t j = 0; j < n_; ++j) {
-      double w = 0.0;
-      if (weighted) {
-        for (offset_t k = a.row_ptr[j]; k < a.row_ptr[j + 1]; ++k) w += a.values[k];
-      } else {
-        w = static_cast<double>(a.row_ptr[j + 1] - a.row_ptr[j]);
-      }
-      inv_outw_[j] = w != 0.0 ? 1.0 / w : 0.0;
-    }
-
     // In-edges: row i of Aᵀ; a pattern view when weights are not used.
     at_ = g.transpose().view();
     if (!weighted) at_.values = nullptr;
-
-    // x = r ./ outw for the current iterate, x_next for the one being built:
-    // rows read x through Aᵀ's columns while writing their own x_next(i).
-    r_ = prefaulted_vector(static_cast<std::size_t>(n_), inv_n);
-    if (o_.method == PageRankMethod::chebyshev) {
-      r_prev_ = prefaulted_vector<double>(static_cast<std::size_t>(n_));
-      r_next_ = prefaulted_vector<double>(static_cast<std::size_t>(n_));
+    // w(i) from Aᵀ's row lengths where A = Aᵀ and edges count 1 (see the
+    // top); else the out-weights, summed once, each row serially.
+    degree_weights_ = !g.directed() && !weighted;
+    if (!degree_weights_) {
+      const CsrView<double> a = g.adj().view();
+      // The vectors' pages faulted in on every core (prefault.hpp).
+      outw_ = prefaulted_vector<double>(static_cast<std::size_t>(n_));
+#pragma omp parallel for num_threads(threads_) schedule(static)
+      for (vertex_t j = 0; j < n_; ++j) {
+        double w = 0.0;
+        if (weighted) {
+          for (offset_t k = a.row_ptr[j]; k < a.row_ptr[j + 1]; ++k) w += a.values[k];
+        } else {
+          w = static_cast<double>(a.row_ptr[j + 1] - a.row_ptr[j]);
+        }
+        outw_[j] = w;
+      }
     }
+
+    // x for the current iterate, x_next for the one being built: rows read
+    // x through Aᵀ's columns while writing their own x_next(i).
     x_ = prefaulted_vector<double>(static_cast<std::size_t>(n_));
     x_next_ = prefaulted_vector<double>(static_cast<std::size_t>(n_));
-    if (start_scale > 0.0)
-      for (vertex_t j = 0; j < n_; ++j) r_[j] = start[static_cast<std::size_t>(j)] * start_scale;
+    if (o_.method == PageRankMethod::chebyshev)
+      x_prev_ = prefaulted_vector<double>(static_cast<std::size_t>(n_));
 
     // Parts of equal work (in-edges + rows), a few per thread handed out
     // dynamically; each part's partial sums land in its own slot and are
@@ -131,10 +160,27 @@ class CpuPageRankSteps final : public PageRankSteps {
     part_err_.resize(parts_);
     part_dangling_.resize(parts_);
 
-    for (vertex_t j = 0; j < n_; ++j) {
-      x_[j] = r_[j] * inv_outw_[j];
-      if (inv_outw_[j] == 0.0) dangling_ += r_[j];
+    // The starting x and dangling mass, by the parts (their sums in order).
+    const auto start_part = [&]<bool DegreeWeights>(int p) {
+      double dang = 0.0;
+      for (vertex_t j = part_begin_[p]; j < part_begin_[p + 1]; ++j) {
+        const double r =
+            start_scale > 0.0 ? start[static_cast<std::size_t>(j)] * start_scale : inv_n;
+        const double w = out_weight<DegreeWeights>(j);
+        x_[j] = w != 0.0 ? r / w : r;
+        if (w == 0.0) dang += r;
+      }
+      part_dangling_[p] = dang;
+    };
+#pragma omp parallel for num_threads(threads_) schedule(static, 1) if (parts_ > 1)
+    for (int p = 0; p < parts_; ++p) {
+      if (degree_weights_)
+        start_part.template operator()<true>(p);
+      else
+        start_part.template operator()<false>(p);
     }
+    dangling_ = 0.0;
+    for (int p = 0; p < parts_; ++p) dangling_ += part_dangling_[p];
     // One pass per iteration: the in-edge sum of row i (the SpMV's row),
     // r'(i), its L1 change, and the next x(i) and dangling mass, so y is
     // never written and re-read and each iteration forks once.
@@ -164,25 +210,24 @@ class CpuPageRankSteps final : public PageRankSteps {
                last_err_ > chebyshev_rate * before_last_err_)
         omega_ = 1.0;
     }
-    if (o_.method == PageRankMethod::gauss_seidel && pattern)
-      sweep<true>(base);
-    else if (o_.method == PageRankMethod::gauss_seidel)
-      sweep<false>(base);
+    if (o_.method == PageRankMethod::gauss_seidel)
+      dispatch<Kind::sweep>(base, pattern);
     else if (omega_ != 0.0)
-      dispatch_pass<true>(base, pattern);
+      dispatch<Kind::chebyshev>(base, pattern);
     else
-      dispatch_pass<false>(base, pattern);
+      dispatch<Kind::jacobi>(base, pattern);
     double err = 0.0;
     dangling_ = 0.0;
     for (int p = 0; p < parts_; ++p) {
       err += part_err_[p];
       dangling_ += part_dangling_[p];
     }
-    x_.swap(x_next_);
     if (omega_ != 0.0) {
       // (x_k-1, x_k, x_k+1) -> (x_k, x_k+1, free)
-      r_prev_.swap(r_);
-      r_.swap(r_next_);
+      x_prev_.swap(x_);
+      x_.swap(x_next_);
+    } else {
+      x_.swap(x_next_);
     }
     before_last_err_ = last_err_;
     last_err_ = err;
@@ -190,27 +235,29 @@ class CpuPageRankSteps final : public PageRankSteps {
   }
 
   // Part p's rows: the Jacobi step y(i) = d in_sum(i) + base and its L1
-  // change, the next iterate (y(i) into r(i); with Chebyshev ω (y(i) -
-  // r_prev(i)) + r_prev(i) into r_next(i), r and r_prev read only, so that
-  // the three rotate), x_next(i) and the dangling mass, the part's sums in
-  // its own slots.
-  template <bool Chebyshev = false, class InSum>
+  // change |y(i) - r(i)|, the next iterate (y(i); with Chebyshev, in x's
+  // scale, ω (y(i) / w(i) - x_prev(i)) + x_prev(i), x and x_prev read only,
+  // so that the three rotate) into x_next(i), and the dangling mass, the
+  // part's sums in its own slots.
+  template <bool Chebyshev, bool DegreeWeights, class InSum>
   void update_part(int p, double base, InSum in_sum) {
     const double d = o_.damping;
     const double omega = omega_;
     double err = 0.0, dang = 0.0;
     for (vertex_t i = part_begin_[p]; i < part_begin_[p + 1]; ++i) {
+      const double w = out_weight<DegreeWeights>(i);
+      const double scale = w != 0.0 ? w : 1.0;  // r(i) = x(i) scale
+      // 1 / scale apart from the row's sum, off the path from the sum to
+      // x_next(i): a Gauss–Seidel sweep's next rows may read x_next(i), and
+      // with yi / scale the division's latency was on that path (the sweep
+      // 4-6% slower on web-NotreDame and luxembourg_osm).
+      const double inv_scale = 1.0 / scale;
       const double yi = d * in_sum(i) + base;
-      err += std::abs(yi - r_[i]);
-      double ri = yi;
-      if constexpr (Chebyshev) {
-        ri = omega * (yi - r_prev_[i]) + r_prev_[i];
-        r_next_[i] = ri;
-      } else {
-        r_[i] = ri;
-      }
-      x_next_[i] = ri * inv_outw_[i];
-      if (inv_outw_[i] == 0.0) dang += ri;
+      err += std::abs(yi - x_[i] * scale);
+      double xi = yi * inv_scale;
+      if constexpr (Chebyshev) xi = omega * (xi - x_prev_[i]) + x_prev_[i];
+      x_next_[i] = xi;
+      if (w == 0.0) dang += xi;
     }
     part_err_[p] = err;
     part_dangling_[p] = dang;
@@ -219,19 +266,31 @@ class CpuPageRankSteps final : public PageRankSteps {
                        static_cast<double>(parts_));
   }
 
-  template <bool Chebyshev>
-  void dispatch_pass(double base, bool pattern) {
-    if (pattern)
-      pass<Chebyshev, true>(base);
+  enum class Kind { jacobi, chebyshev, sweep };
+
+  template <Kind K>
+  void dispatch(double base, bool pattern) {
+    if (pattern && degree_weights_)
+      run<K, true, true>(base);
+    else if (pattern)
+      run<K, true, false>(base);
     else
-      pass<Chebyshev, false>(base);
+      run<K, false, false>(base);  // weighted: w from outw_
   }
 
-  template <bool Chebyshev, bool Pattern>
+  template <Kind K, bool Pattern, bool DegreeWeights>
+  void run(double base) {
+    if constexpr (K == Kind::sweep)
+      sweep<Pattern, DegreeWeights>(base);
+    else
+      pass<K == Kind::chebyshev, Pattern, DegreeWeights>(base);
+  }
+
+  template <bool Chebyshev, bool Pattern, bool DegreeWeights>
   void pass(double base) {
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, 1) if (parts_ > 1)
     for (int p = 0; p < parts_; ++p)
-      update_part<Chebyshev>(p, base, [this](vertex_t i) {
+      update_part<Chebyshev, DegreeWeights>(p, base, [this](vertex_t i) {
         return cpu::detail::spmv_row<PlusTimes<double>, Pattern, double>(at_, i, x_.data());
       });
   }
@@ -240,14 +299,14 @@ class CpuPageRankSteps final : public PageRankSteps {
   // in-neighbours j of its own rows that come before i (already updated in
   // this sweep) and x for the rest (the sweep before). Which value a row
   // reads depends only on the parts, never on the schedule.
-  template <bool Pattern>
+  template <bool Pattern, bool DegreeWeights>
   void sweep(double base) {
 #pragma omp parallel for num_threads(threads_) schedule(static, 1) if (parts_ > 1)
     for (int p = 0; p < parts_; ++p) {
       const vertex_t lo = part_begin_[p];
       const auto fresh = reinterpret_cast<std::uintptr_t>(x_next_.data());
       const auto old = reinterpret_cast<std::uintptr_t>(x_.data());
-      update_part(p, base, [this, lo, fresh, old](vertex_t i) {
+      update_part<false, DegreeWeights>(p, base, [this, lo, fresh, old](vertex_t i) {
         // lo <= j < i as one unsigned compare, and the array picked by
         // masking its address rather than by a branch (which GCC emits for
         // a ?: of the two pointers): on a web graph an in-neighbour is in
@@ -274,8 +333,10 @@ class CpuPageRankSteps final : public PageRankSteps {
   std::vector<vertex_t> order_;  // order_[new] = input vertex; empty: none
   std::optional<Graph> renumbered_;
   CsrView<double> at_{};
-  std::vector<double> inv_outw_, r_, x_, x_next_;
-  std::vector<double> r_prev_, r_next_;  // Chebyshev: the iterates before and after r
+  // w where it is not Aᵀ's row lengths (degree_weights_); the iterate as x
+  // (see the top), the next one, and for Chebyshev the one before.
+  bool degree_weights_ = false;
+  std::vector<double> outw_, x_, x_next_, x_prev_;
   // Chebyshev: the ω of the step under way or last taken; 0 for a Jacobi
   // step (and always for the other methods), so the recurrence has started
   // exactly when it is not 0.
