@@ -3,6 +3,8 @@
 // on random matrices of the shapes that break kernels, at 1 and 2 threads.
 // Results must equal the reference (within rounding for floating-point
 // sums, see reorders_rounding), and rows outside the mask stay untouched.
+#include "graphrun/kernels/cpu/spmv_csr.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -153,6 +155,40 @@ TEST(SpmvCsr, PlusTimesDouble) {
   check_all_shapes<PlusTimes<double>, double>();
   check_all_shapes<PlusTimes<double>, float>();
 }
+// The prefetching row kernel (PageRank's pass past the caches) adds the
+// same terms in the same order as the plain one: the same bits, for a
+// valued and a pattern matrix and for min-plus. And the rule that takes
+// it: scattered columns past 4 MiB of x, not a band (whose gathers the
+// hardware follows), not a smaller x.
+TEST(SpmvCsr, PrefetchingRowsAreThePlainRows) {
+  constexpr vertex_t n = 600'000;  // x of doubles: 4.8 MB
+  Rng rng(96);
+  std::vector<double> x(n);
+  for (auto& v : x) v = random_x<PlusTimes<double>>(rng);
+  for (bool pattern : {false, true}) {
+    const Csr<double> a = test::random_csr<double>(n, n, MatrixShape::uniform, 3, pattern, 91);
+    const CsrView<double> v = a.view();
+    EXPECT_TRUE(cpu::prefetch_gathers(v, n * sizeof(double)));
+    EXPECT_FALSE(cpu::prefetch_gathers(v, n * sizeof(float) / 2));
+    for (vertex_t i = 0; i < n; ++i) {
+      const double plain = pattern
+                               ? cpu::detail::spmv_row<PlusTimes<double>, true>(v, i, x.data())
+                               : cpu::detail::spmv_row<PlusTimes<double>, false>(v, i, x.data());
+      const double ahead =
+          pattern ? cpu::detail::spmv_row<PlusTimes<double>, true, double, true>(v, i, x.data())
+                  : cpu::detail::spmv_row<PlusTimes<double>, false, double, true>(v, i, x.data());
+      ASSERT_EQ(std::memcmp(&plain, &ahead, sizeof(double)), 0) << "row " << i;
+      if (!pattern) {
+        ASSERT_EQ((cpu::detail::spmv_row<MinPlus<double>, false>(v, i, x.data())),
+                  (cpu::detail::spmv_row<MinPlus<double>, false, double, true>(v, i, x.data())))
+            << "row " << i;
+      }
+    }
+  }
+  const Csr<double> band = test::random_csr<double>(n, n, MatrixShape::banded, 5, true, 94);
+  EXPECT_FALSE(cpu::prefetch_gathers(band.view(), n * sizeof(double)));
+}
+
 TEST(SpmvCsr, PlusTimesFloat) {
   check_all_shapes<PlusTimes<float>, float>();
   check_all_shapes<PlusTimes<float>, double>();

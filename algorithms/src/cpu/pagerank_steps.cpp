@@ -38,55 +38,6 @@ namespace graphrun::detail {
 
 namespace {
 
-// The gather x(j) of the pass is prefetched `gather_ahead` entries on where
-// x is past a core's share of the caches (`prefetch_min_bytes`) and the
-// gathers are scattered (gathers_scattered). 2 threads, 20 iterations,
-// medians of 4-5 alternating with no prefetch: uniform 2M x 8 (x 16 MB)
-// 12% faster (32 ahead; 64 ahead 1%), R-MAT 22 7-12%, gapbs -u 20 and -g 20
-// (x 8 MB) 4%; where x fits in the caches (web-NotreDame, soc-Slashdot0902,
-// Cornell5, luxembourg_osm) 9-19% slower, and on the 2000x2000 grid (x 32
-// MB, neighbours within 2,000 ids: the hardware prefetcher already follows
-// it) 21% slower.
-constexpr offset_t gather_ahead = 32;
-constexpr std::size_t prefetch_min_bytes = std::size_t{4} << 20;
-
-// Whether the gathers of Aᵀ's rows land far from the row: of the entries
-// of up to 4,096 rows spread over the matrix, more than half reach a column
-// more than 8,192 ids (64 KiB of x) from their row.
-bool gathers_scattered(const CsrView<double>& a) {
-  const vertex_t step = std::max<vertex_t>(1, a.n_rows / 4096);
-  offset_t total = 0, far = 0;
-  for (vertex_t i = 0; i < a.n_rows; i += step) {
-    for (offset_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
-      const std::int64_t distance = std::int64_t{a.col_idx[k]} - i;
-      far += distance > 8192 || distance < -8192;
-    }
-    total += a.row_ptr[i + 1] - a.row_ptr[i];
-  }
-  return 2 * far > total;
-}
-
-// Row i's in-edge sum as cpu::detail::spmv_row adds it (even and odd
-// entries in two chains, the same bits), with x at the column gather_ahead
-// entries on prefetched.
-template <bool Pattern>
-double row_sum_prefetched(const CsrView<double>& a, vertex_t i, const double* x) {
-  const offset_t end = a.row_ptr[i + 1], last = a.nnz - 1;
-  const auto term = [&](offset_t k) {
-    return Pattern ? x[a.col_idx[k]] : a.values[k] * x[a.col_idx[k]];
-  };
-  double even = 0.0, odd = 0.0;
-  offset_t k = a.row_ptr[i];
-  for (; k + 2 <= end; k += 2) {
-    __builtin_prefetch(x + a.col_idx[std::min(k + gather_ahead, last)]);
-    __builtin_prefetch(x + a.col_idx[std::min(k + 1 + gather_ahead, last)]);
-    even += term(k);
-    odd += term(k + 1);
-  }
-  if (k < end) even += term(k);
-  return even + odd;
-}
-
 class CpuPageRankSteps final : public PageRankSteps {
  public:
   CpuPageRankSteps(const Context& ctx, const Graph& g, const PageRankSetup& setup,
@@ -184,8 +135,9 @@ class CpuPageRankSteps final : public PageRankSteps {
       }
     }
 
-    prefetch_ = static_cast<std::size_t>(n_) * sizeof(double) > prefetch_min_bytes &&
-                gathers_scattered(at_);
+    // The gather prefetched where x is past the caches and scattered
+    // (cpu::prefetch_gathers; the same sums, the same bits).
+    prefetch_ = cpu::prefetch_gathers(at_, static_cast<std::size_t>(n_) * sizeof(double));
 
     // x for the current iterate, x_next for the one being built: rows read
     // x through Aᵀ's columns while writing their own x_next(i).
@@ -343,8 +295,9 @@ class CpuPageRankSteps final : public PageRankSteps {
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, 1) if (parts_ > 1)
     for (int p = 0; p < parts_; ++p) {
       if (prefetch_)
-        update_part<Chebyshev, DegreeWeights>(
-            p, base, [this](vertex_t i) { return row_sum_prefetched<Pattern>(at_, i, x_.data()); });
+        update_part<Chebyshev, DegreeWeights>(p, base, [this](vertex_t i) {
+          return cpu::detail::spmv_row<PlusTimes<double>, Pattern, double, true>(at_, i, x_.data());
+        });
       else
         update_part<Chebyshev, DegreeWeights>(p, base, [this](vertex_t i) {
           return cpu::detail::spmv_row<PlusTimes<double>, Pattern, double>(at_, i, x_.data());
@@ -393,7 +346,7 @@ class CpuPageRankSteps final : public PageRankSteps {
   // w where it is not Aᵀ's row lengths (degree_weights_); the iterate as x
   // (see the top), the next one, and for Chebyshev the one before.
   bool degree_weights_ = false;
-  bool prefetch_ = false;  // the pass prefetches its gathers (see gather_ahead)
+  bool prefetch_ = false;  // the pass prefetches its gathers (cpu::prefetch_gathers)
   std::vector<double> outw_, x_, x_next_, x_prev_;
   // Chebyshev: the ω of the step under way or last taken; 0 for a Jacobi
   // step (and always for the other methods), so the recurrence has started

@@ -32,6 +32,44 @@
 
 namespace graphrun::cpu {
 
+// A row kernel (reduce_entries<..., Prefetch>) that prefetches the gather
+// x(col_idx[k]) gather_ahead entries on, for PageRank's pass
+// (algorithms/src/cpu/pagerank_steps.cpp) where x is past a core's share of
+// the caches (gather_prefetch_min_bytes) and the gathers are scattered
+// (gathers_scattered): there a row waits on the memory system, elsewhere a
+// prefetch is an instruction and a load more per entry. Measured with that
+// pass, 2 threads, prefetch on against off: uniform 2M x 8 (x 16 MB) +12-16%
+// (32 ahead; 64 ahead +1%), R-MAT 22 +6-12%, gapbs -u 20 and -g 20 (x 8 MB)
+// +1-4%; where x fits in the caches (web-NotreDame, soc-Slashdot0902,
+// Cornell5, luxembourg_osm) 10-19% slower, and on the 2000x2000 grid (x 32
+// MB, but a row's columns within 2,000 ids of it, which the hardware
+// prefetcher follows) 21% slower.
+inline constexpr offset_t gather_ahead = 32;
+inline constexpr std::size_t gather_prefetch_min_bytes = std::size_t{4} << 20;
+
+// Whether a's rows gather far from themselves: of the entries of up to
+// 4,096 rows spread over the matrix, more than half reach a column more
+// than 8,192 indices (64 KiB of doubles) from their row.
+template <class T>
+bool gathers_scattered(const CsrView<T>& a) {
+  const vertex_t step = std::max<vertex_t>(1, a.n_rows / 4096);
+  offset_t total = 0, far = 0;
+  for (vertex_t i = 0; i < a.n_rows; i += step) {
+    for (offset_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+      const std::int64_t distance = std::int64_t{a.col_idx[k]} - i;
+      far += distance > 8192 || distance < -8192;
+    }
+    total += a.row_ptr[i + 1] - a.row_ptr[i];
+  }
+  return 2 * far > total;
+}
+
+// Whether an SpMV with x of `x_bytes` over a should prefetch its gathers.
+template <class T>
+bool prefetch_gathers(const CsrView<T>& a, std::size_t x_bytes) {
+  return x_bytes > gather_prefetch_min_bytes && gathers_scattered(a);
+}
+
 namespace detail {
 
 // add over entries [begin, end) of mul(entry k, x(col_idx[k])): a row, or
@@ -45,8 +83,10 @@ namespace detail {
 // medians of 9; rows of about 32 entries, where four chains were slower
 // than one), cit-HepPh -12%, luxembourg_osm -14%, and the other eight shared
 // graphs measured within +-4% (three alternating runs of 15). The order
-// depends only on the entries, never on the thread count.
-template <class S, bool Pattern, class T>
+// depends only on the entries, never on the thread count. With Prefetch,
+// the gather gather_ahead entries on is prefetched (the same sums, the
+// same bits).
+template <class S, bool Pattern, class T, bool Prefetch = false>
 inline typename S::value_type reduce_entries(const CsrView<T>& a, offset_t begin, offset_t end,
                                              const typename S::value_type* x) {
   using V = typename S::value_type;
@@ -64,7 +104,12 @@ inline typename S::value_type reduce_entries(const CsrView<T>& a, offset_t begin
   } else {
     V even = S::zero(), odd = S::zero();
     offset_t k = begin;
+    [[maybe_unused]] const offset_t last = a.nnz - 1;
     for (; k + 2 <= end; k += 2) {
+      if constexpr (Prefetch) {
+        __builtin_prefetch(x + a.col_idx[std::min(k + gather_ahead, last)]);
+        __builtin_prefetch(x + a.col_idx[std::min(k + 1 + gather_ahead, last)]);
+      }
       even = S::add(even, term(k));
       odd = S::add(odd, term(k + 1));
     }
@@ -73,30 +118,30 @@ inline typename S::value_type reduce_entries(const CsrView<T>& a, offset_t begin
   }
 }
 
-template <class S, bool Pattern, class T>
+template <class S, bool Pattern, class T, bool Prefetch = false>
 inline typename S::value_type spmv_row(const CsrView<T>& a, vertex_t i,
                                        const typename S::value_type* x) {
-  return reduce_entries<S, Pattern, T>(a, a.row_ptr[i], a.row_ptr[i + 1], x);
+  return reduce_entries<S, Pattern, T, Prefetch>(a, a.row_ptr[i], a.row_ptr[i + 1], x);
 }
 
 // Rows [begin, end).
-template <class S, bool Pattern, bool Masked, class T>
+template <class S, bool Pattern, bool Masked, class T, bool Prefetch = false>
 void spmv_rows(const CsrView<T>& a, const typename S::value_type* x, typename S::value_type* y,
                Mask mask, vertex_t begin, vertex_t end) {
   for (vertex_t i = begin; i < end; ++i) {
     if constexpr (Masked) {
       if ((mask.bits[i] != 0) == mask.complement) continue;
     }
-    y[i] = spmv_row<S, Pattern, T>(a, i, x);
+    y[i] = spmv_row<S, Pattern, T, Prefetch>(a, i, x);
   }
 }
 
-template <class S, bool Pattern, bool Masked, class T>
-void spmv_csr_impl(const CsrView<T>& a, const typename S::value_type* x, typename S::value_type* y,
-                   Mask mask, int threads) {
+template <class S, bool Pattern, bool Masked, class T, bool Prefetch>
+void spmv_csr_parts(const CsrView<T>& a, const typename S::value_type* x, typename S::value_type* y,
+                    Mask mask, int threads) {
   const offset_t work = a.nnz + a.n_rows;
   if (threads <= 1 || work < cpu_min_parallel_work) {
-    spmv_rows<S, Pattern, Masked>(a, x, y, mask, 0, a.n_rows);
+    spmv_rows<S, Pattern, Masked, T, Prefetch>(a, x, y, mask, 0, a.n_rows);
     return;
   }
   // A few blocks of equal work per thread, handed out dynamically: a thread
@@ -110,8 +155,20 @@ void spmv_csr_impl(const CsrView<T>& a, const typename S::value_type* x, typenam
   for (int p = 0; p < parts; ++p) {
     const vertex_t begin = partition_begin(a.row_ptr, a.n_rows, parts, p);
     const vertex_t end = partition_begin(a.row_ptr, a.n_rows, parts, p + 1);
-    spmv_rows<S, Pattern, Masked>(a, x, y, mask, begin, end);
+    spmv_rows<S, Pattern, Masked, T, Prefetch>(a, x, y, mask, begin, end);
   }
+}
+
+// The SpMV itself does not prefetch: with the same rule, `graphrun bench
+// spmv` on R-MAT 20 (edge factor 16, 1M rows: x 8 MB) went 15.3-16.4 ->
+// 19.0-20.0 ms and uniform 2M x 8 moved within its noise (2 threads,
+// alternating builds), where PageRank's pass over Aᵀ of the same graphs
+// gains (+4% directed, +17% undirected on R-MAT 20): a plain row has
+// less besides its gathers to overlap them with.
+template <class S, bool Pattern, bool Masked, class T>
+void spmv_csr_impl(const CsrView<T>& a, const typename S::value_type* x, typename S::value_type* y,
+                   Mask mask, int threads) {
+  spmv_csr_parts<S, Pattern, Masked, T, false>(a, x, y, mask, threads);
 }
 
 }  // namespace detail
