@@ -200,7 +200,7 @@ int run_pagerank(PageRankArgs& a) {
   }
   print_summary(a.common,
                 format("pagerank: %s, %d iteration%s (%s, L1 %.2g)%s, %s%s, load %.3f s, rank "
-                       "%.3f s%s, write %.3f s",
+                       "%.4f s%s, write %.3f s",
                        graph_size(g).c_str(), r.iterations, r.iterations == 1 ? "" : "s",
                        r.converged ? "converged" : "NOT converged", r.residual, start_note.c_str(),
                        where.c_str(), ordering.c_str(), in.seconds, seconds_rank,

@@ -43,7 +43,15 @@ struct StepProgress {
     fraction.store(0.0, std::memory_order_relaxed);
     iteration.store(it, std::memory_order_relaxed);
   }
-  void set(double f) noexcept { fraction.store(f, std::memory_order_relaxed); }
+  // Raises the fraction to f, never lowers it: threads that finish parts
+  // of an iteration report in any order, and a part's smaller share stored
+  // after the last part's 1.0 left a finished iteration at 7/8 (seen as a
+  // flaky PageRank.FillsStepProgress on a loaded 2-core machine).
+  void set(double f) noexcept {
+    double seen = fraction.load(std::memory_order_relaxed);
+    while (seen < f && !fraction.compare_exchange_weak(seen, f, std::memory_order_relaxed)) {
+    }
+  }
   void set_residual(double r) noexcept { residual.store(r, std::memory_order_relaxed); }
 };
 
