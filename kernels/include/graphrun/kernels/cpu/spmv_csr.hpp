@@ -64,7 +64,8 @@ bool gathers_scattered(const CsrView<T>& a) {
   return 2 * far > total;
 }
 
-// Whether an SpMV with x of `x_bytes` over a should prefetch its gathers.
+// Whether rows of a gathering from an x of `x_bytes` should prefetch
+// (PageRank's pass; the SpMV itself never does, see spmv_csr_impl).
 template <class T>
 bool prefetch_gathers(const CsrView<T>& a, std::size_t x_bytes) {
   return x_bytes > gather_prefetch_min_bytes && gathers_scattered(a);
@@ -125,23 +126,29 @@ inline typename S::value_type spmv_row(const CsrView<T>& a, vertex_t i,
 }
 
 // Rows [begin, end).
-template <class S, bool Pattern, bool Masked, class T, bool Prefetch = false>
+template <class S, bool Pattern, bool Masked, class T>
 void spmv_rows(const CsrView<T>& a, const typename S::value_type* x, typename S::value_type* y,
                Mask mask, vertex_t begin, vertex_t end) {
   for (vertex_t i = begin; i < end; ++i) {
     if constexpr (Masked) {
       if ((mask.bits[i] != 0) == mask.complement) continue;
     }
-    y[i] = spmv_row<S, Pattern, T, Prefetch>(a, i, x);
+    y[i] = spmv_row<S, Pattern, T>(a, i, x);
   }
 }
 
-template <class S, bool Pattern, bool Masked, class T, bool Prefetch>
-void spmv_csr_parts(const CsrView<T>& a, const typename S::value_type* x, typename S::value_type* y,
-                    Mask mask, int threads) {
+// The SpMV itself does not prefetch its gathers: with PageRank's rule
+// (prefetch_gathers), `graphrun bench spmv` on R-MAT 20 (edge factor 16, 1M
+// rows: x 8 MB) went 15.3-16.4 -> 19.0-20.0 ms and uniform 2M x 8 moved
+// within its noise (2 threads, alternating builds), where PageRank's pass
+// over Aᵀ of the same graphs gains (+4% directed, +17% undirected on R-MAT
+// 20): a plain row has less besides its gathers to overlap them with.
+template <class S, bool Pattern, bool Masked, class T>
+void spmv_csr_impl(const CsrView<T>& a, const typename S::value_type* x, typename S::value_type* y,
+                   Mask mask, int threads) {
   const offset_t work = a.nnz + a.n_rows;
   if (threads <= 1 || work < cpu_min_parallel_work) {
-    spmv_rows<S, Pattern, Masked, T, Prefetch>(a, x, y, mask, 0, a.n_rows);
+    spmv_rows<S, Pattern, Masked>(a, x, y, mask, 0, a.n_rows);
     return;
   }
   // A few blocks of equal work per thread, handed out dynamically: a thread
@@ -155,20 +162,8 @@ void spmv_csr_parts(const CsrView<T>& a, const typename S::value_type* x, typena
   for (int p = 0; p < parts; ++p) {
     const vertex_t begin = partition_begin(a.row_ptr, a.n_rows, parts, p);
     const vertex_t end = partition_begin(a.row_ptr, a.n_rows, parts, p + 1);
-    spmv_rows<S, Pattern, Masked, T, Prefetch>(a, x, y, mask, begin, end);
+    spmv_rows<S, Pattern, Masked>(a, x, y, mask, begin, end);
   }
-}
-
-// The SpMV itself does not prefetch: with the same rule, `graphrun bench
-// spmv` on R-MAT 20 (edge factor 16, 1M rows: x 8 MB) went 15.3-16.4 ->
-// 19.0-20.0 ms and uniform 2M x 8 moved within its noise (2 threads,
-// alternating builds), where PageRank's pass over Aᵀ of the same graphs
-// gains (+4% directed, +17% undirected on R-MAT 20): a plain row has
-// less besides its gathers to overlap them with.
-template <class S, bool Pattern, bool Masked, class T>
-void spmv_csr_impl(const CsrView<T>& a, const typename S::value_type* x, typename S::value_type* y,
-                   Mask mask, int threads) {
-  spmv_csr_parts<S, Pattern, Masked, T, false>(a, x, y, mask, threads);
 }
 
 }  // namespace detail
