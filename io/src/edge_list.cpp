@@ -18,6 +18,7 @@
 #include "graphrun/engine/context.hpp"
 #include "graphrun/engine/device_assembly.hpp"
 #include "graphrun/engine/error.hpp"
+#include "graphrun/engine/host_trace.hpp"
 #include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/io/load.hpp"
 #include "id_map.hpp"
@@ -147,9 +148,11 @@ Graph read_edge_list(const std::string& path, const LoadOptions& options, LoadSt
   const Stopwatch t0;
   const int threads = thread_count(options.threads);
   Progress progress(options.on_progress);
+  HostTrace trace("edge list");  // GRAPHRUN_TRACE: where a large file's time goes
 
   progress.phase(0.0, 0.3);
   const TextBuffer text = read_text(path, progress, options.max_input_bytes);
+  trace.step("read");
 
   std::int64_t first_line = 0;
   const int columns = first_data_columns(text.begin(), text.end(), first_line);
@@ -169,6 +172,7 @@ Graph read_edge_list(const std::string& path, const LoadOptions& options, LoadSt
                  [&](std::size_t i) { parse_chunk(chunks[i], parsed[i], weighted, options); });
   number_lines(chunks, 1, path);
   const double read_seconds = t0.seconds();
+  trace.step("parsed");
   const Stopwatch t1;
 
   // Dense ids in ascending order of input id.
@@ -186,6 +190,7 @@ Graph read_edge_list(const std::string& path, const LoadOptions& options, LoadSt
                                                   [](const EdgeChunk& c) { return c.self_loops; });
   if (start.back() == 0) throw InputError(path, "no edges");
   if (std::optional<Graph> g = assemble_on_device(parsed, weighted, options, path, stats)) {
+    trace.step("assembled on the device");
     if (stats) {
       stats->bytes_read = text.size;
       stats->seconds_read = read_seconds;
@@ -219,6 +224,7 @@ Graph read_edge_list(const std::string& path, const LoadOptions& options, LoadSt
   Graph g(std::move(adj), ids.take_ids(), !options.undirected, weighted);
   progress.done();
 
+  trace.step("assembled on the host");
   detail::record_text_load(stats, text.size, read_seconds, t1.seconds());
   return g;
 }

@@ -5,10 +5,12 @@
 // bitmap. The books are bfs_levels.hpp's, shared with the GPU's loop.
 #include <atomic>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "../bfs_levels.hpp"
 #include "cpu_backend.hpp"
+#include "graphrun/engine/host_trace.hpp"
 #include "graphrun/engine/prefault.hpp"
 #include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/kernels/cpu/frontier.hpp"
@@ -25,6 +27,7 @@ class CpuBfs {
 
   BfsResult run(vertex_t source) {
     const Stopwatch t0;
+    HostTrace trace("bfs");  // GRAPHRUN_TRACE: the set-up and each step
     BfsResult res;
     // Faulted in on every core first (prefault.hpp): at 16 threads a
     // search of a few hundred thousand vertices takes about a millisecond.
@@ -41,6 +44,7 @@ class CpuBfs {
     bool dense = false;  // frontier representation: queue_ (push) or front_ (pull)
     BfsLevels levels(o_, a_, source, res);
     const IterationReport report(o_.on_iteration, o_.progress, t0);
+    trace.step("set up");
 
     for (std::int32_t depth = 1; levels.more(); ++depth) {
       // Choose the direction of this step.
@@ -54,6 +58,8 @@ class CpuBfs {
       }
       FrontierCounts c = dense ? pull(res, depth) : push(res, depth);
       c.pulled = dense;
+      if (HostTrace::enabled())
+        trace.step(("level " + std::to_string(depth) + (dense ? " pull" : " push")).c_str());
       levels.step(c, depth, res);
       if (!levels.report(report, res)) break;
     }

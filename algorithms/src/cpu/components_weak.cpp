@@ -28,6 +28,7 @@
 
 #include "../afforest_sample.hpp"
 #include "cpu_backend.hpp"
+#include "graphrun/engine/host_trace.hpp"
 #include "graphrun/engine/prefault.hpp"
 
 namespace graphrun::detail {
@@ -104,6 +105,7 @@ vertex_t most_frequent_root(const std::vector<vertex_t>& comp) {
 }  // namespace
 
 std::vector<vertex_t> cpu_weak_components(const Context& ctx, const Graph& g) {
+  HostTrace trace("components");  // GRAPHRUN_TRACE: each pass's time
   const vertex_t n = g.n_vertices();
   const int threads = ctx.threads();
   const CsrView<double> a = g.adj().view();
@@ -116,6 +118,7 @@ std::vector<vertex_t> cpu_weak_components(const Context& ctx, const Graph& g) {
   prefault_capacity(comp);
   comp.insert(comp.end(), ids.begin(), ids.end());
   const Forest forest(comp);
+  trace.step("labels made");
   const bool prefetch = static_cast<std::size_t>(n) * sizeof(vertex_t) > prefetch_min_bytes;
   // Chunks of gapbs's 16,384 vertices, fewer where that leaves under eight
   // a thread: Cornell5's 18,660 vertices were two chunks, one thread doing
@@ -137,18 +140,23 @@ std::vector<vertex_t> cpu_weak_components(const Context& ctx, const Graph& g) {
       const offset_t k = a.row_ptr[u] + round;
       if (k < a.row_ptr[u + 1]) forest.link(u, a.col_idx[k]);
     }
+    trace.step(round == 0 ? "sampling round 1" : "sampling round 2");
     forest.compress(n, threads, chunk);
+    trace.step("compressed");
   }
 
   // On a directed graph no vertex may be skipped (see the top).
   const vertex_t giant = g.directed() ? -1 : most_frequent_root(comp);
+  trace.step("giant sampled");
 #pragma omp parallel for num_threads(threads) schedule(dynamic, chunk)
   for (vertex_t u = 0; u < n; ++u) {
     if (forest.parent(u) == giant) continue;
     for (offset_t k = a.row_ptr[u] + sample_rounds; k < a.row_ptr[u + 1]; ++k)
       forest.link(u, a.col_idx[k]);
   }
+  trace.step("the rest linked");
   forest.compress(n, threads, chunk);
+  trace.step("compressed");
   return comp;
 }
 

@@ -23,6 +23,7 @@
 
 #include "device_staging.hpp"
 #include "format_util.cuh"
+#include "graphrun/engine/cuda/step_trace.hpp"
 #include "graphrun/engine/device_array.hpp"
 #include "graphrun/engine/device_assembly.hpp"
 #include "graphrun/engine/device_csr.hpp"
@@ -154,6 +155,8 @@ AssembledCsr assemble(std::span<const IdEdges> parts, offset_t m, bool mirror, b
     return std::vector<double>(valued ? static_cast<std::size_t>(count) : 0);
   });
   const Stopwatch t_upload;
+  // GRAPHRUN_TRACE: the steps below, each waited for.
+  cuda::StepTrace trace("edge list assembly");
 
   // 1. The ids.
   DeviceArray<Id> src(static_cast<std::size_t>(m)), dst(static_cast<std::size_t>(m));
@@ -164,6 +167,7 @@ AssembledCsr assemble(std::span<const IdEdges> parts, offset_t m, bool mirror, b
     detail::stage_to_device<double, double>(spans_of(parts, &IdEdges::weight), weight.data(),
                                             stream);
   out.seconds_upload = t_upload.seconds();
+  trace.step("upload");
   DeviceArray<Id> ids;
   vertex_t n = 0;
   {
@@ -212,6 +216,7 @@ AssembledCsr assemble(std::span<const IdEdges> parts, offset_t m, bool mirror, b
         cudaMemcpyAsync(ids.data(), all.data(), n * sizeof(Id), cudaMemcpyDeviceToDevice, stream));
     GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));  // `all` and `sorted` die here
   }
+  trace.step("ids sorted and numbered");
 
   // 2-3. The entries, keyed and sorted.
   const int bits = std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint32_t>(n))));
@@ -226,6 +231,7 @@ AssembledCsr assemble(std::span<const IdEdges> parts, offset_t m, bool mirror, b
   src = {};
   dst = {};
   weight = {};
+  trace.step("entries keyed");
   const int key_bits = 2 * bits;
   {
     DeviceArray<std::uint64_t> sorted_key(static_cast<std::size_t>(count));
@@ -251,6 +257,7 @@ AssembledCsr assemble(std::span<const IdEdges> parts, offset_t m, bool mirror, b
     key = std::move(sorted_key);
     value = std::move(sorted_value);
   }
+  trace.step("entries sorted");
 
   // 4. Runs merged, rows counted.
   DeviceArray<offset_t> head(static_cast<std::size_t>(count) + 1),
@@ -274,6 +281,7 @@ AssembledCsr assemble(std::span<const IdEdges> parts, offset_t m, bool mirror, b
   check_launch();
   cuda::detail::exclusive_sum(row_count.data(), row_ptr.data(), offset_t{n} + 1, stream);
   out.self_loops = static_cast<offset_t>(read_back(self_loops.data(), stream));
+  trace.step("runs merged, rows counted");
 
   const Stopwatch t_download;
   out.ids.resize(ids.size());
@@ -290,6 +298,7 @@ AssembledCsr assemble(std::span<const IdEdges> parts, offset_t m, bool mirror, b
     out.adj = download_csr(a, col_host.get(), val_host.get());
   }
   out.seconds_download = t_download.seconds();
+  trace.step(keep ? "ids back" : "ids and adjacency back");
   return out;
 }
 
