@@ -32,6 +32,7 @@
 #include "../undirected_rows.hpp"
 #include "cpu_backend.hpp"
 #include "graphrun/engine/csr_assembly.hpp"
+#include "graphrun/engine/host_trace.hpp"
 #include "graphrun/engine/prefault.hpp"
 
 namespace graphrun::detail {
@@ -228,18 +229,22 @@ bool renumber(const UndirectedRows& rows, offset_t entries) {
 }  // namespace
 
 TriangleCounts CpuSteps::triangles(Context& ctx, const Graph& g, const TriangleOptions& options) {
+  HostTrace trace("triangles");  // GRAPHRUN_TRACE: each step's time
   const int threads = ctx.threads();
   const UndirectedRows rows(g);
   const vertex_t n = rows.n();
   TriangleCounts r;
   r.degree = prefaulted_vector<vertex_t>(static_cast<std::size_t>(n));
-  if (!g.directed() && !renumber(rows, g.adj().nnz())) {
+  const bool by_id = !g.directed() && !renumber(rows, g.adj().nnz());
+  trace.step(by_id ? "set up, counting on the input ids" : "set up, counting by degree order");
+  if (by_id) {
     const CsrView<double> a = g.adj().view();
     if (options.per_vertex)
       r.per_vertex = prefaulted_vector<std::uint64_t>(static_cast<std::size_t>(n));
     const RowSums sums = options.per_vertex
                              ? count_by_id<true>(a, r.per_vertex.data(), r.degree.data(), threads)
                              : count_by_id<false>(a, nullptr, r.degree.data(), threads);
+    trace.step("counted");
     r.total = sums.triangles;
     r.edges = sums.edges;
     return r;
@@ -248,9 +253,11 @@ TriangleCounts CpuSteps::triangles(Context& ctx, const Graph& g, const TriangleO
   for (vertex_t v = 0; v < n; ++v) r.degree[v] = rows.degree(v);
   const std::vector<vertex_t> rank = degree_order(r.degree, threads);
   const Oriented l = orient_by_degree(rows, rank, threads);
+  trace.step("ordered and oriented");
   r.edges = static_cast<std::uint64_t>(l.view.nnz);
   if (!options.per_vertex) {
     r.total = count<false>(l.view, nullptr, threads);
+    trace.step("counted");
     return r;
   }
   std::vector<std::uint64_t> by_rank(static_cast<std::size_t>(n), 0);
