@@ -323,7 +323,7 @@ pr_row() {  # pr_row NAME FILE
   # spread the rank of vertices without edges, so where there are any its
   # scores sum below 1 and solve a different equation: no distance then.
   local accuracy=—
-  if "$bin" pagerank "$grb" --tol 1e-14 --max-iter 5000 -k 0 --threads "$threads" -o "$work/pr_fixed.tsv" >/dev/null 2>&1; then
+  if "$bin" pagerank "$grb" --tol 1e-14 --max-iter 5000 --method jacobi -k 0 --threads "$threads" -o "$work/pr_fixed.tsv" >/dev/null 2>&1; then
     accuracy=$(awk -F'\t' 'FILENAME == ARGV[1] {fixed[$1] = $2; next}
       FILENAME == ARGV[2] {d = $2 - fixed[$1]; gap += d < 0 ? -d : d; gap_sum += $2; next}
       {d = $2 - fixed[$1]; ours += d < 0 ? -d : d}

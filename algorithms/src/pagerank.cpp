@@ -113,15 +113,31 @@ void pagerank_check_residual(int iteration, double residual) {
 
 }  // namespace
 
-PageRankResult pagerank(Context& ctx, const Graph& g, const PageRankOptions& options) {
-  validate(options);
+const char* to_string(PageRankMethod method) {
+  switch (method) {
+    case PageRankMethod::jacobi:
+      return "jacobi";
+    case PageRankMethod::gauss_seidel:
+      return "gauss-seidel";
+    case PageRankMethod::chebyshev:
+      return "chebyshev";
+    case PageRankMethod::automatic:
+      break;
+  }
+  return "auto";
+}
+
+PageRankResult pagerank(Context& ctx, const Graph& g, const PageRankOptions& given) {
+  validate(given);
+  // The backends see a concrete method: automatic is Chebyshev where its
+  // recurrence converges (an undirected graph's real spectrum), else Jacobi.
+  PageRankOptions options = given;
+  if (options.method == PageRankMethod::automatic)
+    options.method = g.directed() ? PageRankMethod::jacobi : PageRankMethod::chebyshev;
   if (options.method == PageRankMethod::gauss_seidel && ctx.device() != Device::cpu)
     throw ArgumentError(
         "pagerank: the Gauss-Seidel method runs on the CPU (each thread sweeps its block of "
-        "vertices in order); use PageRankMethod::jacobi on the GPU");
-  if (options.method == PageRankMethod::chebyshev && ctx.device() != Device::cpu)
-    throw ArgumentError(
-        "pagerank: the Chebyshev method runs on the CPU; use PageRankMethod::jacobi on the GPU");
+        "vertices in order); use PageRankMethod::jacobi, chebyshev or automatic on the GPU");
   if (options.method == PageRankMethod::chebyshev && g.directed())
     throw ArgumentError(
         "pagerank: the Chebyshev method needs an undirected graph (a directed graph's "
@@ -135,6 +151,7 @@ PageRankResult pagerank(Context& ctx, const Graph& g, const PageRankOptions& opt
   if (options.use_weights && g.weighted()) pagerank_check_weights(g);
   const detail::Backend& backend = detail::backend_for(ctx, "pagerank");
   PageRankResult result;
+  result.method = options.method;
   if (g.n_vertices() == 0) {
     result.converged = true;
     result.seconds = t0.seconds();

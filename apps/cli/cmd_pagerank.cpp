@@ -31,7 +31,7 @@ struct PageRankArgs {
   std::string reorder = "auto";
   std::string output;
   std::string start;  // ranks of an earlier run: the warm start
-  std::string method = "jacobi";
+  std::string method = "auto";
 };
 
 const char* const reorder_help =
@@ -53,12 +53,14 @@ int run_pagerank(PageRankArgs& a) {
   // The GPU run's kernels are loaded while the input is read.
   Context ctx = make_context(a.common, "pagerank", DeviceCheck::at_load,
                              pagerank_priming(0, spmv_format, reorder));
-  const PageRankMethod method = a.method == "gauss-seidel" ? PageRankMethod::gauss_seidel
-                                : a.method == "chebyshev"  ? PageRankMethod::chebyshev
-                                                           : PageRankMethod::jacobi;
-  if (ctx.device() == Device::cuda && method != PageRankMethod::jacobi)
+  PageRankMethod method = PageRankMethod::automatic;
+  for (const PageRankMethod m :
+       {PageRankMethod::jacobi, PageRankMethod::gauss_seidel, PageRankMethod::chebyshev})
+    if (a.method == to_string(m)) method = m;
+  if (ctx.device() == Device::cuda && method == PageRankMethod::gauss_seidel)
     throw ArgumentError("--method " + a.method +
-                        " runs on the CPU; with --device cuda use --method jacobi");
+                        " runs on the CPU; with --device cuda use --method jacobi, chebyshev "
+                        "or auto");
   if (ctx.device() == Device::cpu && spmv_format != SpmvFormat::automatic)
     throw ArgumentError("--format " + a.format +
                         " chooses a GPU kernel; with --device cpu PageRank runs the CPU's CSR "
@@ -199,12 +201,12 @@ int run_pagerank(PageRankArgs& a) {
       ordering += format(" (%.1f iterations)", r.reorder_seconds / per_iteration);
   }
   print_summary(a.common,
-                format("pagerank: %s, %d iteration%s (%s, L1 %.2g)%s, %s%s, load %.3f s, rank "
-                       "%.4f s%s, write %.3f s",
+                format("pagerank: %s, %d iteration%s (%s, L1 %.2g, %s)%s, %s%s, load %.3f s, "
+                       "rank %.4f s%s, write %.3f s",
                        graph_size(g).c_str(), r.iterations, r.iterations == 1 ? "" : "s",
-                       r.converged ? "converged" : "NOT converged", r.residual, start_note.c_str(),
-                       where.c_str(), ordering.c_str(), in.seconds, seconds_rank,
-                       rank_split.c_str(), seconds_write));
+                       r.converged ? "converged" : "NOT converged", r.residual, to_string(r.method),
+                       start_note.c_str(), where.c_str(), ordering.c_str(), in.seconds,
+                       seconds_rank, rank_split.c_str(), seconds_write));
   return convergence_status(r.converged, a.common.quiet, "pagerank",
                             format("the L1 change %.2g after %d iterations is above --tol %.2g",
                                    r.residual, r.iterations, a.tol),
@@ -246,15 +248,16 @@ Command add_pagerank(CLI::App& root) {
       ->capture_default_str()
       ->type_name("ORDER");
   sub->add_option("--method", args->method,
+                  "auto: chebyshev on an undirected graph, jacobi on a directed one.\n"
                   "jacobi: every rank of an iteration from the ranks of the one before\n"
                   "(NetworkX's iteration). gauss-seidel (CPU only): each thread sweeps its\n"
                   "block of vertices in order, reading the ranks the block already updated\n"
                   "in this sweep; same ranks to about --tol, fewer iterations where\n"
-                  "neighbours have nearby ids (web crawls, road networks). chebyshev (CPU,\n"
-                  "undirected graphs): Jacobi steps accelerated by the Chebyshev recurrence,\n"
+                  "neighbours have nearby ids (web crawls, road networks). chebyshev\n"
+                  "(undirected graphs): Jacobi steps accelerated by the Chebyshev recurrence,\n"
                   "a third to a half of Jacobi's iterations on graphs with several components,\n"
                   "roads and meshes (see METHODS)")
-      ->check(CLI::IsMember({"jacobi", "gauss-seidel", "chebyshev"}))
+      ->check(CLI::IsMember({"auto", "jacobi", "gauss-seidel", "chebyshev"}))
       ->capture_default_str()
       ->type_name("M");
   sub->add_option("--output,-o", args->output,
@@ -275,9 +278,10 @@ Command add_pagerank(CLI::App& root) {
           "  ranks with 17 significant digits. stdout gets the top K, by rank descending\n"
           "  (ties by id); --output gets every vertex in ascending id order. With --abc,\n"
           "  'id order' is the order in which names first appear in INPUT. A summary\n"
-          "  line (sizes, iterations, residual, device and SpMV format, times) goes to\n"
-          "  stderr. A run that stops at --max-iter before the L1 change is below --tol\n"
-          "  still writes its ranks (the last iterate), says so and exits with status 3.\n"
+          "  line (sizes, iterations, residual, method, device and SpMV format, times)\n"
+          "  goes to stderr. A run that stops at --max-iter before the L1 change is below\n"
+          "  --tol still writes its ranks (the last iterate), says so and exits with\n"
+          "  status 3.\n"
           "WEIGHTS:\n"
           "  A weighted graph's weights must be >= 0: the first negative one ends the run\n"
           "  with exit status 2 naming FILE:LINE (--unweighted ignores the weights). A rank\n"
@@ -287,6 +291,12 @@ Command add_pagerank(CLI::App& root) {
           "  --device cuda runs the iterations on the GPU (double precision, the graph\n"
           "  uploaded once); ranks equal --device cpu's up to rounding (summation order).\n"
           "METHODS (--method):\n"
+          "  auto, the default, runs chebyshev on an undirected graph (--undirected, or\n"
+          "  a symmetric Matrix Market file) and jacobi on a directed one, on either\n"
+          "  device: Chebyshev's recurrence needs real eigenvalues, which only an\n"
+          "  undirected graph's iteration matrix is sure to have, and there it needs\n"
+          "  fewer iterations where jacobi is slow (see chebyshev below). The summary\n"
+          "  line names the method run.\n"
           "  jacobi is NetworkX's iteration and the same on every device and thread\n"
           "  count up to rounding. gauss-seidel is the block Gauss-Seidel iteration of\n"
           "  the GAP benchmark's PageRank made deterministic: the vertices are cut into\n"

@@ -175,13 +175,35 @@ TEST_F(CliTest, PageRankMethodGaussSeidel) {
 // is refused with exit 2, the message saying what to do, and no ranks.
 TEST_F(CliTest, PageRankMethodChebyshev) {
   write("g.txt", small_graph);
-  expect_same_ranks(run("pagerank g.txt --undirected --tol 1e-12 --output - -q"),
+  expect_same_ranks(run("pagerank g.txt --undirected --tol 1e-12 --method jacobi --output - -q"),
                     run("pagerank g.txt --undirected --tol 1e-12 --method chebyshev --output - -q"),
                     1e-10);
   const Result directed = run("pagerank g.txt --method chebyshev --output - -q");
   EXPECT_EQ(directed.status, 2) << describe(directed);
   EXPECT_NE(directed.err.find("--undirected"), std::string::npos) << directed.err;
   EXPECT_EQ(directed.out, "");
+}
+
+// The summary names the method run, after the L1 change: auto's chebyshev
+// on an undirected graph and jacobi on a directed one (auto is the
+// default), or the method asked for.
+TEST_F(CliTest, PageRankSummaryNamesTheMethod) {
+  write("g.txt", small_graph);
+  const auto summary = [&](const std::string& args) {
+    const Result r = run("pagerank g.txt --top 0" + args);
+    EXPECT_EQ(r.status, 0) << describe(r);
+    return r.err;
+  };
+  const std::string undirected = summary(" --undirected");
+  EXPECT_NE(undirected.find("(converged, L1 "), std::string::npos) << undirected;
+  EXPECT_NE(undirected.find(", chebyshev), cpu, "), std::string::npos) << undirected;
+  EXPECT_NE(summary("").find(", jacobi), cpu, "), std::string::npos);
+  EXPECT_NE(summary(" --method auto").find(", jacobi), "), std::string::npos);
+  EXPECT_NE(summary(" --undirected --method auto").find(", chebyshev), "), std::string::npos);
+  for (const std::string method : {"jacobi", "gauss-seidel", "chebyshev"})
+    EXPECT_NE(summary(" --undirected --method " + method).find(", " + method + "), "),
+              std::string::npos)
+        << method;
 }
 
 // ---------------------------------------------------------------- bfs

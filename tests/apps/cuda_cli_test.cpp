@@ -180,6 +180,28 @@ TEST_F(CudaCliTest, PageRankOnTheGpuMatchesTheCpu) {
   }
 }
 
+// --method chebyshev, and auto on an undirected graph, run on the GPU: the
+// CPU's Chebyshev ranks (each within d / (1 - d) tol of the fixed point), the
+// summary naming the method. gauss-seidel stays the CPU's.
+TEST_F(CudaCliTest, PageRankChebyshevOnTheGpu) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  const std::string input = "pagerank '" + karate + "' --undirected --tol 1e-10 --top 0";
+  const Result cpu = run(input + " --device cpu --method chebyshev --output cpu.tsv");
+  ASSERT_EQ(cpu.status, 0) << describe(cpu);
+  const auto want = by_id(slurp(work_ / "cpu.tsv"));
+  for (const char* method : {"chebyshev", "auto"}) {
+    const Result gpu = run(input + " --device cuda --output gpu.tsv --method " + method);
+    ASSERT_EQ(gpu.status, 0) << describe(gpu);
+    EXPECT_NE(gpu.err.find(", chebyshev), cuda, SpMV "), std::string::npos) << describe(gpu);
+    const auto got = by_id(slurp(work_ / "gpu.tsv"));
+    EXPECT_EQ(got.size(), want.size()) << method;
+    EXPECT_LE(rank_l1(got, want), 1e-8) << method;
+  }
+  const Result gs = run(input + " --device cuda --method gauss-seidel");
+  EXPECT_EQ(gs.status, 2) << describe(gs);
+  EXPECT_NE(gs.err.find("runs on the CPU"), std::string::npos) << describe(gs);
+}
+
 TEST_F(CudaCliTest, BfsOnTheGpuGivesTheCpuLevels) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
   for (const std::string& input : inputs) {

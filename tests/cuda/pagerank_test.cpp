@@ -3,7 +3,10 @@
 // vertices), every SpMV format forced in turn, edge cases, and the shared
 // real graphs. The two compute the same function in double precision; only
 // the summation order differs, so ranks agree far inside the 1e-6 (L1) the
-// command line promises. Skips where there is no CUDA backend or no GPU.
+// command line promises. The comparisons pass by pass run Jacobi's
+// iteration; Chebyshev's, whose ω follows the L1 changes and so their
+// rounding, is held to the fixed point and to the CPU's iteration count.
+// Skips where there is no CUDA backend or no GPU.
 #include "graphrun/algorithms/pagerank.hpp"
 
 #include <gtest/gtest.h>
@@ -114,6 +117,7 @@ TEST_F(CudaPageRank, RandomGraphsMatchCpu) {
         PageRankOptions o;
         o.tol = 1e-12;
         o.max_iter = 300;
+        o.method = PageRankMethod::jacobi;
         const std::string where = test::to_string(shape) +
                                   (directed ? " directed" : " undirected") +
                                   (weighted ? " weighted" : "");
@@ -173,6 +177,7 @@ TEST_F(CudaPageRank, EveryFormatMatchesCpu) {
         PageRankOptions o;
         o.tol = 1e-12;
         o.max_iter = 300;
+        o.method = PageRankMethod::jacobi;
         o.format = f;
         const std::string where =
             test::to_string(shape) + (directed ? " directed " : " ") + std::string(to_string(f));
@@ -340,6 +345,7 @@ TEST_F(CudaPageRank, SharedDatasetsLarge) {
     PageRankOptions o;
     o.tol = 1e-10;
     o.max_iter = 1000;
+    o.method = PageRankMethod::jacobi;
     // Negative weights (some SuiteSparse matrices) make no Markov chain.
     o.use_weights = std::none_of(v.begin(), v.end(), [](double x) { return x < 0; });
     expect_same(cpu_, gpu_, g, o, file.filename().string());
@@ -354,6 +360,192 @@ TEST_F(CudaPageRank, LargePowerLawEveryFormat) {
     PageRankOptions o;
     o.format = f;
     expect_same(cpu_, gpu_, g, o, std::string(to_string(f)), 1e-6);
+  }
+}
+
+// ---- Chebyshev semi-iteration (PageRankMethod::chebyshev)
+
+// Undirected graphs where the recurrence starts early (a path, a grid,
+// several components: error modes at ±d) and where it starts late or never
+// (random graphs, expanders), unweighted and weighted.
+struct ChebyshevCase {
+  std::string name;
+  Graph g;
+};
+
+std::vector<ChebyshevCase> chebyshev_cases() {
+  using test::GraphShape;
+  std::vector<ChebyshevCase> cases;
+  cases.push_back(
+      {"erdos_renyi", test::random_graph(GraphShape::erdos_renyi, 3000, 4.0, false, false, 501)});
+  cases.push_back(
+      {"power_law", test::random_graph(GraphShape::power_law, 3000, 6.0, false, false, 502)});
+  cases.push_back({"disconnected (four components, isolated vertices)",
+                   test::random_graph(GraphShape::disconnected, 3000, 3.0, false, false, 503)});
+  cases.push_back({"chain", test::random_graph(GraphShape::chain, 3000, 1.0, false, false, 504)});
+  cases.push_back({"grid 60x50", test::grid_graph(60, 50)});
+  cases.push_back({"power_law weighted",
+                   test::random_graph(GraphShape::power_law, 3000, 6.0, false, true, 505)});
+  cases.push_back({"disconnected weighted",
+                   test::random_graph(GraphShape::disconnected, 3000, 3.0, false, true, 506)});
+  return cases;
+}
+
+// Jacobi's ranks on the CPU to an L1 change below 1e-14: the fixed point, to
+// within 6e-14.
+std::vector<double> fixed_point(Context& cpu, const Graph& g) {
+  PageRankOptions o;
+  o.method = PageRankMethod::jacobi;
+  o.tol = 1e-14;
+  o.max_iter = 5000;
+  const PageRankResult r = pagerank(cpu, g, o);
+  EXPECT_TRUE(r.converged);
+  return r.rank;
+}
+
+// Chebyshev on the GPU reaches Jacobi's fixed point: the ranks are the Jacobi
+// step whose L1 change met tol, within d / (1 - d) tol of it (4x that here,
+// for rounding), in every SpMV format (csr-thread runs the fused pass) and
+// under a vertex ordering (the ranks rebuilt, then scattered back); in the
+// CPU Chebyshev's iterations give or take 2 (ω is picked from L1 changes
+// that differ from the CPU's in rounding).
+TEST_F(CudaPageRank, ChebyshevReachesTheFixedPointInEveryFormat) {
+  constexpr double tol = 1e-10;
+  const double bound = 4 * 0.85 / (1 - 0.85) * tol;
+  std::vector<std::pair<SpmvFormat, Reorder>> runs;
+  for (SpmvFormat f : all_spmv_formats()) runs.emplace_back(f, Reorder::none);
+  runs.emplace_back(SpmvFormat::automatic, Reorder::degree);
+  runs.emplace_back(SpmvFormat::csr_thread, Reorder::degree);
+  for (const ChebyshevCase& c : chebyshev_cases()) {
+    const std::vector<double> exact = fixed_point(cpu_, c.g);
+    PageRankOptions o;
+    o.method = PageRankMethod::chebyshev;
+    o.tol = tol;
+    o.max_iter = 1000;
+    const PageRankResult cpu = pagerank(cpu_, c.g, o);
+    ASSERT_TRUE(cpu.converged) << c.name;
+    for (const auto& [format, how] : runs) {
+      o.format = format;
+      o.reorder = how;
+      const std::string where =
+          c.name + " " + std::string(to_string(format)) + " " + std::string(to_string(how));
+      PageRankResult got;
+      try {
+        got = pagerank(gpu_, c.g, o);
+      } catch (const FormatError& e) {
+        EXPECT_EQ(format, SpmvFormat::ell) << where << ": " << e.what();
+        continue;
+      }
+      EXPECT_EQ(got.method, PageRankMethod::chebyshev) << where;
+      EXPECT_EQ(got.reorder, how) << where;
+      EXPECT_TRUE(got.converged) << where;
+      EXPECT_LT(got.residual, tol) << where;
+      EXPECT_LE(std::abs(got.iterations - cpu.iterations), 2)
+          << where << ": " << got.iterations << " iterations, the CPU " << cpu.iterations;
+      ASSERT_EQ(got.rank.size(), exact.size()) << where;
+      EXPECT_LE(l1(got.rank, exact), bound) << where;
+      EXPECT_NEAR(std::accumulate(got.rank.begin(), got.rank.end(), 0.0), 1.0, 1e-9) << where;
+    }
+  }
+}
+
+// Where Jacobi is slow the recurrence cuts the GPU's iterations as it cuts
+// the CPU's (ω is set on the device, not left at 0): on a path (eigenvalues
+// near ±d) to under half of Jacobi's (the CPU: 12 / 29 at tol 1e-6, 27 / 86
+// at 1e-10), with several components to fewer (38 / 52 at 1e-10).
+TEST_F(CudaPageRank, ChebyshevCutsTheIterationsWhereJacobiIsSlow) {
+  using test::GraphShape;
+  for (const auto& [shape, tol] :
+       {std::pair{GraphShape::chain, 1e-6}, std::pair{GraphShape::chain, 1e-10},
+        std::pair{GraphShape::disconnected, 1e-10}}) {
+    const Graph g =
+        test::random_graph(shape, 20000, shape == GraphShape::chain ? 1.0 : 3.0, false, false, 77);
+    PageRankOptions o;
+    o.tol = tol;
+    o.max_iter = 1000;
+    o.method = PageRankMethod::jacobi;
+    const PageRankResult jacobi = pagerank(gpu_, g, o);
+    o.method = PageRankMethod::chebyshev;
+    const PageRankResult cheb = pagerank(gpu_, g, o);
+    const std::string what = test::to_string(shape) + " tol " + std::to_string(tol) + ": " +
+                             std::to_string(cheb.iterations) + " iterations, Jacobi " +
+                             std::to_string(jacobi.iterations);
+    EXPECT_TRUE(cheb.converged) << what;
+    if (shape == GraphShape::chain)
+      EXPECT_LT(2 * cheb.iterations, jacobi.iterations) << what;
+    else
+      EXPECT_LT(cheb.iterations, jacobi.iterations) << what;
+  }
+}
+
+// Batches decide ω on the device; with a callback every pass is a batch of
+// one. Both run the same passes with the same ω: the same iterations,
+// residual and ranks to the bit, fused (csr-thread) or not, under an
+// ordering, stopped at tol or at max_iter in mid-recurrence.
+TEST_F(CudaPageRank, ChebyshevBatchedIterationsEqualOneAtATime) {
+  std::uint64_t seed = 90;
+  for (auto shape : {test::GraphShape::chain, test::GraphShape::disconnected}) {
+    const Graph g = test::random_graph(shape, 3000, 3.0, false, true, seed++);
+    for (SpmvFormat f :
+         {SpmvFormat::automatic, SpmvFormat::csr_thread, SpmvFormat::coo, SpmvFormat::merge_path})
+      for (Reorder how : {Reorder::none, Reorder::degree})
+        for (const auto& [tol, max_iter] :
+             {std::pair{1e-10, 1000}, std::pair{1e-6, 100}, std::pair{1e-14, 25}}) {
+          PageRankOptions o;
+          o.method = PageRankMethod::chebyshev;
+          o.tol = tol;
+          o.max_iter = max_iter;
+          o.format = f;
+          o.reorder = how;
+          const PageRankResult batched = pagerank(gpu_, g, o);
+          int calls = 0;
+          o.on_iteration = [&](const IterationInfo&) { return ++calls > 0; };
+          const PageRankResult one_by_one = pagerank(gpu_, g, o);
+          const std::string where = test::to_string(shape) + " " + std::string(to_string(f)) + " " +
+                                    std::string(to_string(how)) + " tol " + std::to_string(tol) +
+                                    " max_iter " + std::to_string(max_iter);
+          EXPECT_EQ(batched.iterations, one_by_one.iterations) << where;
+          EXPECT_EQ(calls, one_by_one.iterations) << where;
+          EXPECT_EQ(batched.converged, one_by_one.converged) << where;
+          EXPECT_EQ(batched.residual, one_by_one.residual) << where;
+          ASSERT_EQ(batched.rank.size(), one_by_one.rank.size()) << where;
+          EXPECT_EQ(std::memcmp(batched.rank.data(), one_by_one.rank.data(),
+                                batched.rank.size() * sizeof(double)),
+                    0)
+              << where;
+        }
+  }
+}
+
+// As on the CPU: Chebyshev on a directed graph (complex eigenvalues, where
+// it diverges) and Gauss–Seidel are refused on the GPU.
+TEST_F(CudaPageRank, ChebyshevRefusesADirectedGraph) {
+  const Graph directed =
+      test::random_graph(test::GraphShape::erdos_renyi, 500, 3.0, true, false, 7);
+  PageRankOptions o;
+  o.method = PageRankMethod::chebyshev;
+  EXPECT_THROW(pagerank(gpu_, directed, o), ArgumentError);
+  o.method = PageRankMethod::gauss_seidel;
+  const Graph undirected =
+      test::random_graph(test::GraphShape::erdos_renyi, 500, 3.0, false, false, 7);
+  EXPECT_THROW(pagerank(gpu_, undirected, o), ArgumentError);
+}
+
+// The default on the GPU: Chebyshev on an undirected graph (the same run as
+// asked for by name), Jacobi on a directed one.
+TEST_F(CudaPageRank, AutomaticIsChebyshevOnUndirectedGraphs) {
+  for (bool directed : {true, false}) {
+    const Graph g =
+        test::random_graph(test::GraphShape::disconnected, 4000, 3.0, directed, false, 8);
+    PageRankOptions o;
+    o.tol = 1e-10;
+    const PageRankResult automatic = pagerank(gpu_, g, o);
+    const PageRankMethod want = directed ? PageRankMethod::jacobi : PageRankMethod::chebyshev;
+    EXPECT_EQ(automatic.method, want) << to_string(want);
+    o.method = want;
+    const PageRankResult named = pagerank(gpu_, g, o);
+    EXPECT_EQ(named.iterations, automatic.iterations) << to_string(want);
+    EXPECT_EQ(named.rank, automatic.rank) << to_string(want);
   }
 }
 

@@ -23,6 +23,12 @@
 // host queues several iterations at a time and waits once per batch instead
 // of once per iteration; with a callback every iteration is a batch of one,
 // so that the callback sees each iteration before the next one starts.
+//
+// PageRankMethod::chebyshev (undirected graphs) moves each pass to
+// ω (y - r_prev) + r_prev, y the Jacobi step, as the CPU does
+// (cpu/pagerank_steps.cpp has the reasoning); ω, which depends on the L1
+// changes, is chosen on the device too (see Chebyshev below), so batches
+// need the host no more than Jacobi's do.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -71,12 +77,36 @@ struct Stopping {
   int pass;
 };
 
+// Chebyshev semi-iteration on the device. Pass p reads its ω from omega[p %
+// 2] (0: a Jacobi step) and r_p-2 from `r_before`; the last block of pass p,
+// once it knows the pass's L1 change, writes ω for pass p + 1 into omega[(p +
+// 1) % 2] by the CPU's rule: Jacobi steps while the L1 change falls faster
+// than `rate` = d / (1 + √(1 - d²)) an iteration, then ω = 1, 1 / (1 - d²/2),
+// and ω' = 1 / (1 - d² ω / 4). The L1 change of pass p - 1 is in the
+// Stopping ring. A skipped pass writes nothing, so omega[last % 2] still
+// holds the ω of the last pass that ran when the ranks are read.
+struct Chebyshev {
+  const double* r_before;
+  const double* omega;
+  double* next_omega;
+  double rate;
+  double rho2;  // d²
+};
+
+__device__ double next_chebyshev_omega(double omega, double err, double err_before, double rate,
+                                       double rho2) {
+  if (omega != 0.0)
+    return omega == 1.0 ? 1.0 / (1.0 - rho2 / 2.0) : 1.0 / (1.0 - rho2 * omega / 4.0);
+  return err > 0.0 && err_before > 0.0 && err > rate * err_before ? 1.0 : 0.0;
+}
+
 // Reduces every thread's `mine` into out[0..1]: a block sum per block into
 // `partials`, then the last block to arrive sums the partials in block
 // order (a fixed order for a fixed grid: deterministic), applies the
-// stopping rule when `rule` is given, and re-arms `done`.
+// stopping rule when `rule` is given and picks the next pass's ω when
+// `chebyshev` is, and re-arms `done`.
 __device__ void reduce_sums(Sums mine, double* partials, unsigned* done, double* out,
-                            const Stopping* rule = nullptr) {
+                            const Stopping* rule = nullptr, const Chebyshev* chebyshev = nullptr) {
   using BlockReduce = cub::BlockReduce<Sums, kBlock>;
   __shared__ typename BlockReduce::TempStorage tmp;
   __shared__ bool last;
@@ -101,6 +131,12 @@ __device__ void reduce_sums(Sums mine, double* partials, unsigned* done, double*
     if (rule) {
       rule->residuals[rule->pass % kResidualRing] = total.err;
       if (!(total.err >= rule->tol) || isinf(total.err)) *rule->stop = 1;
+      if (chebyshev) {
+        const double err_before =
+            rule->pass > 1 ? rule->residuals[(rule->pass - 1) % kResidualRing] : 0.0;
+        *chebyshev->next_omega = next_chebyshev_omega(*chebyshev->omega, total.err, err_before,
+                                                      chebyshev->rate, chebyshev->rho2);
+      }
     }
     *done = 0;
   }
@@ -145,32 +181,47 @@ __device__ __forceinline__ double rank_base(double d, double dangling, double in
   return (d * dangling + 1.0 - d) * inv_n;
 }
 
-// Row i's new rank ri: its change and, where i has no out-edge, its mass
-// into `mine`; r'(i) = ri and x(i) = ri / outw(i) for the next SpMV.
-__device__ __forceinline__ void update_rank(offset_t i, double ri, const double* __restrict__ r,
+// Row i's Jacobi step yi: its change into `mine`; the new rank ri = yi,
+// or with Chebyshev and ω != 0, ω (yi - r_before(i)) + r_before(i); r'(i) =
+// ri, x(i) = ri / outw(i) for the next SpMV and, where i has no out-edge,
+// ri into the dangling mass. Jacobi's instance reads and writes what it
+// did before Chebyshev existed.
+template <bool IsChebyshev>
+__device__ __forceinline__ void update_rank(offset_t i, double yi, const double* __restrict__ r,
                                             const double* __restrict__ inv_outw,
                                             double* __restrict__ r_next, double* __restrict__ x,
-                                            Sums& mine) {
+                                            Sums& mine, const double* __restrict__ r_before,
+                                            double omega) {
   const double w = inv_outw[i];
-  mine.err += fabs(ri - r[i]);
+  mine.err += fabs(yi - r[i]);
+  double ri = yi;
+  if constexpr (IsChebyshev) {
+    if (omega != 0.0) ri = omega * (yi - r_before[i]) + r_before[i];
+  }
   r_next[i] = ri;
   x[i] = ri * w;
   if (w == 0.0) mine.dangling += ri;
 }
 
-// r' = d y + (d dangling + 1 - d) / n, with dangling = prev[1] from the
-// pass before; out = (|r' - r|_1, dangling mass of r'); x = r' ./ outw.
+// r' = d y + (d dangling + 1 - d) / n (with Chebyshev, moved by ω), with
+// dangling = prev[1] from the pass before; out = (|d y + ... - r|_1,
+// dangling mass of r'); x = r' ./ outw. `chebyshev` is read only by the
+// IsChebyshev instance.
+template <bool IsChebyshev>
 __global__ void __launch_bounds__(kBlock)
     update_ranks(vertex_t n, double d, double inv_n, const double* __restrict__ y,
                  const double* __restrict__ r, const double* __restrict__ inv_outw,
                  const double* prev, double* __restrict__ r_next, double* __restrict__ x,
-                 double* partials, unsigned* done, double* out, Stopping rule) {
+                 double* partials, unsigned* done, double* out, Stopping rule,
+                 Chebyshev chebyshev) {
   if (*rule.stop) return;
   const double base = rank_base(d, prev[1], inv_n);
+  const double omega = IsChebyshev ? *chebyshev.omega : 0.0;
   Sums mine{0.0, 0.0};
   for (offset_t i = blockIdx.x * kBlock + threadIdx.x; i < n; i += offset_t{gridDim.x} * kBlock)
-    update_rank(i, d * y[i] + base, r, inv_outw, r_next, x, mine);
-  reduce_sums(mine, partials, done, out, &rule);
+    update_rank<IsChebyshev>(i, d * y[i] + base, r, inv_outw, r_next, x, mine, chebyshev.r_before,
+                             omega);
+  reduce_sums(mine, partials, done, out, &rule, IsChebyshev ? &chebyshev : nullptr);
 }
 
 // csr-thread's SpMV row and the update fused in one pass, a thread per row of
@@ -181,25 +232,39 @@ __global__ void __launch_bounds__(kBlock)
 // moves r, inv_outw, r' and the next x: 1.6x the bytes of the SpMV alone,
 // which is what bounds an iteration there. Each row is summed from zero in
 // entry order, as csr-thread sums it; x is read through the rows while
-// x_next is written.
-template <bool Pattern>
+// x_next is written. The update is update_ranks'.
+template <bool Pattern, bool IsChebyshev>
 __global__ void __launch_bounds__(kBlock)
     fused_thread_rows(vertex_t n, const offset_t* __restrict__ row_ptr,
                       const vertex_t* __restrict__ col_idx, const double* __restrict__ values,
                       double d, double inv_n, const double* __restrict__ x,
                       const double* __restrict__ r, const double* __restrict__ inv_outw,
                       const double* prev, double* __restrict__ r_next, double* __restrict__ x_next,
-                      double* partials, unsigned* done, double* out, Stopping rule) {
+                      double* partials, unsigned* done, double* out, Stopping rule,
+                      Chebyshev chebyshev) {
   if (*rule.stop) return;
   const double base = rank_base(d, prev[1], inv_n);
+  const double omega = IsChebyshev ? *chebyshev.omega : 0.0;
   Sums mine{0.0, 0.0};
   for (offset_t i = blockIdx.x * kBlock + threadIdx.x; i < n; i += offset_t{gridDim.x} * kBlock) {
     double y = 0.0;
     for (offset_t k = row_ptr[i]; k < row_ptr[i + 1]; ++k)
       y += (Pattern ? 1.0 : values[k]) * __ldg(x + col_idx[k]);
-    update_rank(i, d * y + base, r, inv_outw, r_next, x_next, mine);
+    update_rank<IsChebyshev>(i, d * y + base, r, inv_outw, r_next, x_next, mine, chebyshev.r_before,
+                             omega);
   }
-  reduce_sums(mine, partials, done, out, &rule);
+  reduce_sums(mine, partials, done, out, &rule, IsChebyshev ? &chebyshev : nullptr);
+}
+
+// The Jacobi step y of the last Chebyshev pass, from that pass's ranks
+// r_new = ω (y - r_before) + r_before: y = r_before + (r_new - r_before) / ω,
+// as the CPU rebuilds it (the ranks returned are y; see cpu/pagerank_steps.cpp).
+__global__ void chebyshev_jacobi_step(vertex_t n, const double* __restrict__ r_before,
+                                      const double* __restrict__ r_new, double inv_omega,
+                                      double* __restrict__ y) {
+  for (offset_t i = blockIdx.x * offset_t{blockDim.x} + threadIdx.x; i < n;
+       i += offset_t{gridDim.x} * blockDim.x)
+    y[i] = r_before[i] + (r_new[i] - r_before[i]) * inv_omega;
 }
 
 // out[i] = in[order[i]] and out[order[i]] = in[i]: a vector into and out of
@@ -284,11 +349,18 @@ class CudaPageRankSteps final : public PageRankSteps {
 
     // csr-thread runs the fused pass above instead of the SpMV + update.
     fused_ = op_->format() == SpmvFormat::csr_thread;
-    // Ranks (and, fused, x) of iteration p live in buffer p % 2: a pass
+    // Ranks of iteration p live in buffer p % 2 (x, fused, too): a pass
     // that the stopping rule skips writes nothing, so the ranks of the last
     // pass that ran stay in its buffer, whatever the host queued behind it.
-    r_buf_[0] = DeviceArray<double>(n_);
-    r_buf_[1] = DeviceArray<double>(n_);
+    // Chebyshev reads the ranks of the two passes before, so its ranks
+    // rotate through three buffers, p % 3.
+    chebyshev_ = o_.method == PageRankMethod::chebyshev;
+    rank_buffers_ = chebyshev_ ? 3 : 2;
+    for (int b = 0; b < rank_buffers_; ++b) r_buf_[b] = DeviceArray<double>(n_);
+    if (chebyshev_) {
+      omega_ = DeviceArray<double>(2);
+      GRAPHRUN_CUDA_CHECK(cudaMemset(omega_.data(), 0, 2 * sizeof(double)));  // Jacobi steps first
+    }
     x_buf_[0] = DeviceArray<double>(n_);
     x_buf_[1] = DeviceArray<double>(fused_ ? n_ : 0);
     y_ = DeviceArray<double>(fused_ ? 0 : n_);
@@ -336,7 +408,21 @@ class CudaPageRankSteps final : public PageRankSteps {
 
   std::vector<double> ranks(int last) override {
     std::vector<double> host = host_ranks_.get();
-    const DeviceArray<double>* out = &r_buf_[last % 2];
+    const DeviceArray<double>* out = &r_buf_[last % rank_buffers_];
+    if (chebyshev_) {
+      // After an accelerated pass the ranks are its Jacobi step y, rebuilt
+      // into the buffer of pass last - 1 (read by nothing now).
+      double omega = 0.0;
+      GRAPHRUN_CUDA_CHECK(
+          cudaMemcpy(&omega, omega_.data() + last % 2, sizeof(double), cudaMemcpyDeviceToHost));
+      if (omega != 0.0) {
+        DeviceArray<double>& y = r_buf_[(last + 2) % 3];
+        chebyshev_jacobi_step<<<grid_for(n_, kBlock), kBlock>>>(n_, r_buf_[(last + 1) % 3].data(),
+                                                                out->data(), 1.0 / omega, y.data());
+        check_launch();
+        out = &y;
+      }
+    }
     if (order_.size() > 0) {
       // Back to input order: y is free now (or x_buf[1], fused).
       DeviceArray<double>& by_input = fused_ ? x_buf_[1] : y_;
@@ -356,25 +442,44 @@ class CudaPageRankSteps final : public PageRankSteps {
     const Stopping rule{o_.tol, stop_.data(), residuals_.data(), p};
     const double* prev = sums_.data() + 2 * ((p - 1) % 2);
     double* out = sums_.data() + 2 * (p % 2);
-    const double* r = r_buf_[(p - 1) % 2].data();
-    double* r_next = r_buf_[p % 2].data();
+    const double* r = r_buf_[(p - 1) % rank_buffers_].data();
+    double* r_next = r_buf_[p % rank_buffers_].data();
+    // r_p-2 is in buffer (p + 1) % 3, read once ω is set (from pass 3 on).
+    const Chebyshev chebyshev = chebyshev_ ? Chebyshev{.r_before = r_buf_[(p + 1) % 3].data(),
+                                                       .omega = omega_.data() + p % 2,
+                                                       .next_omega = omega_.data() + (p + 1) % 2,
+                                                       .rate = d / (1.0 + std::sqrt(1.0 - d * d)),
+                                                       .rho2 = d * d}
+                                           : Chebyshev{};
     if (fused_) {
       const CsrView<double> v = at_->view();
       const double* x = x_buf_[(p - 1) % 2].data();
       double* x_next = x_buf_[p % 2].data();
-      if (v.values == nullptr)
-        fused_thread_rows<true><<<grid_, kBlock>>>(n_, v.row_ptr, v.col_idx, v.values, d, inv_n, x,
-                                                   r, inv_outw_.data(), prev, r_next, x_next,
-                                                   partials_.data(), done_.data(), out, rule);
+      const auto launch = [&]<bool Pattern, bool IsChebyshev>() {
+        fused_thread_rows<Pattern, IsChebyshev><<<grid_, kBlock>>>(
+            n_, v.row_ptr, v.col_idx, v.values, d, inv_n, x, r, inv_outw_.data(), prev, r_next,
+            x_next, partials_.data(), done_.data(), out, rule, chebyshev);
+      };
+      if (v.values == nullptr && chebyshev_)
+        launch.template operator()<true, true>();
+      else if (v.values == nullptr)
+        launch.template operator()<true, false>();
+      else if (chebyshev_)
+        launch.template operator()<false, true>();
       else
-        fused_thread_rows<false><<<grid_, kBlock>>>(n_, v.row_ptr, v.col_idx, v.values, d, inv_n, x,
-                                                    r, inv_outw_.data(), prev, r_next, x_next,
-                                                    partials_.data(), done_.data(), out, rule);
+        launch.template operator()<false, false>();
     } else {
       // x is updated in place; a skipped pass leaves it (and y's use) idle.
       op_->apply<PlusTimes<double>>(x_buf_[0].data(), y_.data());
-      update_ranks<<<grid_, kBlock>>>(n_, d, inv_n, y_.data(), r, inv_outw_.data(), prev, r_next,
-                                      x_buf_[0].data(), partials_.data(), done_.data(), out, rule);
+      const auto launch = [&]<bool IsChebyshev>() {
+        update_ranks<IsChebyshev><<<grid_, kBlock>>>(
+            n_, d, inv_n, y_.data(), r, inv_outw_.data(), prev, r_next, x_buf_[0].data(),
+            partials_.data(), done_.data(), out, rule, chebyshev);
+      };
+      if (chebyshev_)
+        launch.template operator()<true>();
+      else
+        launch.template operator()<false>();
     }
     check_launch();
   }
@@ -393,8 +498,11 @@ class CudaPageRankSteps final : public PageRankSteps {
   DeviceArray<vertex_t> order_;  // order_[new] = input vertex; empty: none
   std::optional<cuda::SpmvOperator<double>> op_;
   bool fused_ = false;
+  bool chebyshev_ = false;  // PageRankMethod::chebyshev
+  int rank_buffers_ = 2;    // r_buf_ in use: 3 for Chebyshev
   unsigned grid_ = 0;
-  DeviceArray<double> r_buf_[2], x_buf_[2], y_, partials_;
+  DeviceArray<double> r_buf_[3], x_buf_[2], y_, partials_;
+  DeviceArray<double> omega_;  // Chebyshev: ω of even and odd passes
   DeviceArray<unsigned> done_{1};
   DeviceArray<double> sums_{4};  // (err, dangling) of even and odd passes
   DeviceArray<int> stop_{1};

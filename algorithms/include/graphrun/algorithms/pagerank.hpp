@@ -36,7 +36,7 @@ enum class PageRankMethod {
   // iterations. Deterministic for a given thread count; ranks agree with
   // Jacobi's to about tol.
   gauss_seidel,
-  // CPU only; undirected graphs only (ArgumentError otherwise). Chebyshev
+  // Undirected graphs only (ArgumentError otherwise). Chebyshev
   // semi-iteration (Golub & Varga 1961) on the linear system r = M r + b
   // that the Jacobi iteration solves: each iteration takes the Jacobi
   // step y = M r + b and moves to ω (y − r_prev) + r_prev, with ω from the
@@ -50,9 +50,21 @@ enum class PageRankMethod {
   // it of the fixed point as Jacobi's are. Jacobi steps are taken while the
   // L1 change falls faster than the recurrence would make it (expanders).
   // A directed graph's eigenvalues are complex, where this recurrence
-  // diverges. Deterministic for a given thread count.
+  // diverges. Deterministic for a given thread count (on the GPU, run to
+  // run). On the GPU the choice of ω is made on the device, so iterations
+  // still run in batches without the host.
   chebyshev,
+  // chebyshev on an undirected graph, jacobi on a directed one, on either
+  // device: Chebyshev's recurrence needs the real eigenvalues only an
+  // undirected graph's iteration matrix is sure to have, and there it
+  // reaches the tolerance in fewer iterations where Jacobi is slow (paths,
+  // meshes, several components) while keeping to Jacobi's steps where
+  // those converge faster.
+  automatic,
 };
+
+// "auto", "jacobi", "gauss-seidel", "chebyshev": the command line's names.
+const char* to_string(PageRankMethod method);
 
 struct PageRankOptions {
   double damping = 0.85;
@@ -83,7 +95,7 @@ struct PageRankOptions {
   // to sum 1 (ArgumentError otherwise, naming the first bad vertex). Empty:
   // the uniform 1/n. Read during the call only.
   std::span<const double> start;
-  PageRankMethod method = PageRankMethod::jacobi;
+  PageRankMethod method = PageRankMethod::automatic;
 };
 
 struct PageRankResult {
@@ -111,6 +123,9 @@ struct PageRankResult {
   // compute_seconds).
   Reorder reorder = Reorder::none;
   double reorder_seconds = 0;
+  // The method run (options.method, or what automatic picked; never
+  // automatic).
+  PageRankMethod method = PageRankMethod::jacobi;
 };
 
 PageRankResult pagerank(Context& ctx, const Graph& g, const PageRankOptions& options = {});
