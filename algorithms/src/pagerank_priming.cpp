@@ -13,8 +13,9 @@ namespace {
 // 4,096 vertices, about 60,000 edges: more than one tile of CUB's radix
 // sort, so that the transpose's sort launches the kernels it uses at scale.
 // In-degrees lean toward small ids, as a web graph's. Fixed, so that every
-// priming launches the same kernels.
-Graph priming_graph() {
+// priming launches the same kernels. `undirected`: each edge stored both
+// ways, for the undirected graph's method (Chebyshev).
+Graph priming_graph(bool undirected) {
   constexpr vertex_t n = 1 << 12;
   Coo<double> coo;
   coo.n_rows = coo.n_cols = n;
@@ -30,11 +31,17 @@ Graph priming_graph() {
     for (std::uint64_t k = 0; k < degree; ++k) {
       // The product of two uniform ids over n leans toward 0.
       const std::uint64_t a = next() % n, b = next() % n;
+      const auto j = static_cast<vertex_t>(a * b / n);
       coo.row.push_back(i);
-      coo.col.push_back(static_cast<vertex_t>(a * b / n));
+      coo.col.push_back(j);
+      if (undirected && j != i) {
+        coo.row.push_back(j);
+        coo.col.push_back(i);
+      }
     }
   }
-  return Graph(Csr<double>::from_coo(coo), {}, /*directed=*/true, /*weighted=*/false);
+  // Repeated edges merge into one entry (the weights are not used).
+  return Graph(Csr<double>::from_coo(coo), {}, /*directed=*/!undirected, /*weighted=*/false);
 }
 
 // The set-up's trace belongs to the run being measured, not to these.
@@ -47,11 +54,12 @@ struct MuteTraces {
 }  // namespace
 
 int prime_pagerank_kernels(int device, SpmvFormat format, Reorder reorder,
-                           const std::atomic<bool>* stop) {
+                           const std::atomic<bool>* stop, PageRankMethod method) {
   const auto stopped = [stop] { return stop != nullptr && stop->load(); };
   if (stopped()) return 0;
   const MuteTraces mute;
-  const Graph g = priming_graph();
+  const bool undirected = method != PageRankMethod::jacobi;
+  const Graph g = priming_graph(undirected);
   // The formats the GPU's chooser picks at scale: COO (skewed rows), HYB
   // and csr-thread (regular rows), csr-warp (the rest); `automatic` first,
   // for the row statistics it reads.
@@ -66,6 +74,7 @@ int prime_pagerank_kernels(int device, SpmvFormat format, Reorder reorder,
     PageRankOptions o;
     o.format = f;
     o.reorder = reorder;
+    o.method = method;
     o.tol = 1e-300;  // three iterations, none of them the last
     o.max_iter = 3;
     (void)pagerank(ctx, g, o);

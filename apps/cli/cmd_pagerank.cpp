@@ -50,13 +50,21 @@ std::string format_help() {
 int run_pagerank(PageRankArgs& a) {
   const SpmvFormat spmv_format = parse_spmv_format(a.format);
   const Reorder reorder = parse_reorder(a.reorder);
-  // The GPU run's kernels are loaded while the input is read.
-  Context ctx = make_context(a.common, "pagerank", DeviceCheck::at_load,
-                             pagerank_priming(0, spmv_format, reorder));
   PageRankMethod method = PageRankMethod::automatic;
   for (const PageRankMethod m :
        {PageRankMethod::jacobi, PageRankMethod::gauss_seidel, PageRankMethod::chebyshev})
     if (a.method == to_string(m)) method = m;
+  // The GPU run's kernels are loaded while the input is read: those of the
+  // method it will run, automatic's by --undirected (a symmetric Matrix
+  // Market file, undirected without it, then loads Chebyshev's lazily).
+  const PageRankMethod primed =
+      method == PageRankMethod::automatic
+          ? (a.common.undirected ? PageRankMethod::chebyshev : PageRankMethod::jacobi)
+          : method;
+  Context ctx = make_context(a.common, "pagerank", DeviceCheck::at_load,
+                             primed == PageRankMethod::gauss_seidel
+                                 ? std::function<void()>{}
+                                 : pagerank_priming(0, spmv_format, reorder, primed));
   if (ctx.device() == Device::cuda && method == PageRankMethod::gauss_seidel)
     throw ArgumentError("--method " + a.method +
                         " runs on the CPU; with --device cuda use --method jacobi, chebyshev "

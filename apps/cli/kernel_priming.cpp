@@ -14,11 +14,12 @@ namespace {
 std::atomic<bool> stopped{false};
 }  // namespace
 
-std::function<void()> pagerank_priming(int device, SpmvFormat format, Reorder reorder) {
+std::function<void()> pagerank_priming(int device, SpmvFormat format, Reorder reorder,
+                                       PageRankMethod method) {
   // For measuring what the priming gives.
   if (env_flag("GRAPHRUN_NO_PRIMING")) return {};
-  return [device, format, reorder] {
-    const int runs = prime_pagerank_kernels(device, format, reorder, &stopped);
+  return [device, format, reorder, method] {
+    const int runs = prime_pagerank_kernels(device, format, reorder, &stopped, method);
     trace_phase(("device: pagerank kernels primed, " + std::to_string(runs) + " runs").c_str());
   };
 }

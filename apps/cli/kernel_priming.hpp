@@ -14,15 +14,18 @@
 
 #include <functional>
 
+#include "graphrun/algorithms/pagerank.hpp"
 #include "graphrun/engine/spmv_format.hpp"
 #include "graphrun/engine/vertex_order.hpp"
 
 namespace graphrun::cli {
 
 // For make_context(): the GPU PageRank's kernels primed on device `device`
-// with the command's format and ordering; empty with GRAPHRUN_NO_PRIMING
-// set (for measuring what it gives).
-std::function<void()> pagerank_priming(int device, SpmvFormat format, Reorder reorder);
+// with the command's format, ordering and method (jacobi or chebyshev: the
+// one the run is expected to take); empty with GRAPHRUN_NO_PRIMING set (for
+// measuring what it gives).
+std::function<void()> pagerank_priming(int device, SpmvFormat format, Reorder reorder,
+                                       PageRankMethod method);
 
 // The input is loaded: a priming not yet started does not start, one under
 // way stops after the run it is in. Idempotent.

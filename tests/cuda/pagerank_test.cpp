@@ -224,6 +224,33 @@ TEST_F(CudaPageRank, PrimingBesideARunLeavesItsRanksBitForBit) {
   EXPECT_EQ(prime_pagerank_kernels(0, SpmvFormat::automatic, Reorder::automatic, &stop), 0);
 }
 
+// The same with Chebyshev's kernels primed (on the priming graph made
+// undirected) beside a Chebyshev run: every format's run made, the run's
+// ranks bit for bit those of a run alone.
+TEST_F(CudaPageRank, ChebyshevPrimingBesideARunLeavesItsRanksBitForBit) {
+  const Graph g = test::random_graph(test::GraphShape::power_law, 20000, 8.0, false, false, 22);
+  PageRankOptions o;
+  o.tol = 1e-12;
+  o.method = PageRankMethod::chebyshev;
+  const PageRankResult alone = pagerank(gpu_, g, o);
+  int runs = -1;
+  std::thread primer([&runs] {
+    runs = prime_pagerank_kernels(0, SpmvFormat::automatic, Reorder::automatic, nullptr,
+                                  PageRankMethod::chebyshev);
+  });
+  const PageRankResult beside = pagerank(gpu_, g, o);
+  primer.join();
+  EXPECT_EQ(runs, 5);
+  EXPECT_EQ(beside.method, PageRankMethod::chebyshev);
+  ASSERT_EQ(beside.rank.size(), alone.rank.size());
+  EXPECT_EQ(beside.iterations, alone.iterations);
+  EXPECT_EQ(std::memcmp(beside.rank.data(), alone.rank.data(), alone.rank.size() * sizeof(double)),
+            0);
+  EXPECT_THROW(prime_pagerank_kernels(0, SpmvFormat::coo, Reorder::none, nullptr,
+                                      PageRankMethod::gauss_seidel),
+               ArgumentError);
+}
+
 TEST_F(CudaPageRank, EmptyGraph) {
   const Graph g(Csr<double>(), {}, true, false);
   const PageRankResult r = pagerank(gpu_, g);

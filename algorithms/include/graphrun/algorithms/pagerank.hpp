@@ -131,17 +131,20 @@ struct PageRankResult {
 PageRankResult pagerank(Context& ctx, const Graph& g, const PageRankOptions& options = {});
 
 // Runs the GPU PageRank once on a small built-in graph (4,096 vertices,
-// directed, unweighted; three iterations) on device `device`, with `format`
-// (automatic: in turn the formats the GPU's chooser picks for large graphs)
-// and `reorder`, so that CUDA's loading of each kernel at its first launch
-// (lazy loading, the CUDA 12 default: ~2 ms of a first run's set-up and
-// first iterations on an H200) is paid here instead of in a later run.
-// Meant for a thread of its own while the input loads; a run beside it
-// gives the same ranks bit for bit. Stops before its next run once *stop
-// is set; returns the runs made. Throws what pagerank() throws (DeviceError
-// where there is no such device).
+// unweighted; three iterations) on device `device`, with `format`
+// (automatic: in turn the formats the GPU's chooser picks for large graphs),
+// `reorder` and `method` (jacobi on the graph as a directed one; chebyshev,
+// or automatic, on it made undirected, whose passes are other kernels), so
+// that CUDA's loading of each kernel at its first launch (lazy loading, the
+// CUDA 12 default: ~2 ms of a first run's set-up and first iterations on an
+// H200) is paid here instead of in a later run. Meant for a thread of its
+// own while the input loads; a run beside it gives the same ranks bit for
+// bit. Stops before its next run once *stop is set; returns the runs made.
+// Throws what pagerank() throws (DeviceError where there is no such device;
+// ArgumentError for gauss_seidel, which the GPU does not run).
 int prime_pagerank_kernels(int device, SpmvFormat format = SpmvFormat::automatic,
                            Reorder reorder = Reorder::automatic,
-                           const std::atomic<bool>* stop = nullptr);
+                           const std::atomic<bool>* stop = nullptr,
+                           PageRankMethod method = PageRankMethod::jacobi);
 
 }  // namespace graphrun
