@@ -31,7 +31,7 @@ struct PageRankArgs {
   std::string reorder = "auto";
   std::string output;
   std::string start;  // ranks of an earlier run: the warm start
-  std::string method = "auto";
+  std::string method = "jacobi";
 };
 
 const char* const reorder_help =
@@ -256,7 +256,6 @@ Command add_pagerank(CLI::App& root) {
       ->capture_default_str()
       ->type_name("ORDER");
   sub->add_option("--method", args->method,
-                  "auto: chebyshev on an undirected graph, jacobi on a directed one.\n"
                   "jacobi: every rank of an iteration from the ranks of the one before\n"
                   "(NetworkX's iteration). gauss-seidel (CPU only): each thread sweeps its\n"
                   "block of vertices in order, reading the ranks the block already updated\n"
@@ -264,7 +263,8 @@ Command add_pagerank(CLI::App& root) {
                   "neighbours have nearby ids (web crawls, road networks). chebyshev\n"
                   "(undirected graphs): Jacobi steps accelerated by the Chebyshev recurrence,\n"
                   "a third to a half of Jacobi's iterations on graphs with several components,\n"
-                  "roads and meshes (see METHODS)")
+                  "roads and meshes. auto: chebyshev on an undirected graph, jacobi on a\n"
+                  "directed one (see METHODS)")
       ->check(CLI::IsMember({"auto", "jacobi", "gauss-seidel", "chebyshev"}))
       ->capture_default_str()
       ->type_name("M");
@@ -299,14 +299,14 @@ Command add_pagerank(CLI::App& root) {
           "  --device cuda runs the iterations on the GPU (double precision, the graph\n"
           "  uploaded once); ranks equal --device cpu's up to rounding (summation order).\n"
           "METHODS (--method):\n"
-          "  auto, the default, runs chebyshev on an undirected graph (--undirected, or\n"
-          "  a symmetric Matrix Market file) and jacobi on a directed one, on either\n"
-          "  device: Chebyshev's recurrence needs real eigenvalues, which only an\n"
-          "  undirected graph's iteration matrix is sure to have, and there it needs\n"
-          "  fewer iterations where jacobi is slow (see chebyshev below). The summary\n"
-          "  line names the method run.\n"
-          "  jacobi is NetworkX's iteration and the same on every device and thread\n"
-          "  count up to rounding. gauss-seidel is the block Gauss-Seidel iteration of\n"
+          "  jacobi, the default, is NetworkX's iteration and the same on every device\n"
+          "  and thread count up to rounding. auto runs chebyshev on an undirected graph\n"
+          "  (--undirected, or a symmetric Matrix Market file) and jacobi on a directed\n"
+          "  one, on either device: Chebyshev's recurrence needs real eigenvalues, which\n"
+          "  only an undirected graph's iteration matrix is sure to have, and there it\n"
+          "  needs fewer iterations where jacobi is slow (see chebyshev below). The\n"
+          "  summary line names the method run. gauss-seidel is the block Gauss-Seidel iteration "
+          "of\n"
           "  the GAP benchmark's PageRank made deterministic: the vertices are cut into\n"
           "  one consecutive block per thread, and within its block a thread reads the\n"
           "  ranks it has already updated. Same fixed point, stopped by the same rule;\n"

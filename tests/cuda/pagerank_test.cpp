@@ -558,7 +558,7 @@ TEST_F(CudaPageRank, ChebyshevRefusesADirectedGraph) {
   EXPECT_THROW(pagerank(gpu_, undirected, o), ArgumentError);
 }
 
-// The default on the GPU: Chebyshev on an undirected graph (the same run as
+// automatic on the GPU: Chebyshev on an undirected graph (the same run as
 // asked for by name), Jacobi on a directed one.
 TEST_F(CudaPageRank, AutomaticIsChebyshevOnUndirectedGraphs) {
   for (bool directed : {true, false}) {
@@ -566,6 +566,7 @@ TEST_F(CudaPageRank, AutomaticIsChebyshevOnUndirectedGraphs) {
         test::random_graph(test::GraphShape::disconnected, 4000, 3.0, directed, false, 8);
     PageRankOptions o;
     o.tol = 1e-10;
+    o.method = PageRankMethod::automatic;
     const PageRankResult automatic = pagerank(gpu_, g, o);
     const PageRankMethod want = directed ? PageRankMethod::jacobi : PageRankMethod::chebyshev;
     EXPECT_EQ(automatic.method, want) << to_string(want);

@@ -95,7 +95,7 @@ struct PageRankOptions {
   // to sum 1 (ArgumentError otherwise, naming the first bad vertex). Empty:
   // the uniform 1/n. Read during the call only.
   std::span<const double> start;
-  PageRankMethod method = PageRankMethod::automatic;
+  PageRankMethod method = PageRankMethod::jacobi;
 };
 
 struct PageRankResult {
