@@ -41,6 +41,22 @@ double l1(const std::vector<double>& a, const std::vector<double>& b) {
   return s;
 }
 
+// A run in batches and the same run with a callback (batches of one, the
+// callback called `calls` times): the same iterations, stop and ranks, bit
+// for bit.
+void expect_same_run(const PageRankResult& batched, const PageRankResult& one_by_one, int calls,
+                     const std::string& where) {
+  EXPECT_EQ(batched.iterations, one_by_one.iterations) << where;
+  EXPECT_EQ(calls, one_by_one.iterations) << where;
+  EXPECT_EQ(batched.converged, one_by_one.converged) << where;
+  EXPECT_EQ(batched.residual, one_by_one.residual) << where;
+  ASSERT_EQ(batched.rank.size(), one_by_one.rank.size()) << where;
+  EXPECT_EQ(std::memcmp(batched.rank.data(), one_by_one.rank.data(),
+                        batched.rank.size() * sizeof(double)),
+            0)
+      << where;
+}
+
 class CudaPageRank : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -153,15 +169,7 @@ TEST_F(CudaPageRank, BatchedIterationsEqualOneAtATime) {
         const std::string where = test::to_string(shape) + " " + std::string(to_string(f)) +
                                   " tol " + std::to_string(tol) + " max_iter " +
                                   std::to_string(max_iter);
-        EXPECT_EQ(batched.iterations, one_by_one.iterations) << where;
-        EXPECT_EQ(calls, one_by_one.iterations) << where;
-        EXPECT_EQ(batched.converged, one_by_one.converged) << where;
-        EXPECT_EQ(batched.residual, one_by_one.residual) << where;
-        ASSERT_EQ(batched.rank.size(), one_by_one.rank.size()) << where;
-        EXPECT_EQ(std::memcmp(batched.rank.data(), one_by_one.rank.data(),
-                              batched.rank.size() * sizeof(double)),
-                  0)
-            << where;
+        expect_same_run(batched, one_by_one, calls, where);
         EXPECT_EQ(step.residual.load(), batched.residual) << where;
       }
     }
@@ -531,15 +539,7 @@ TEST_F(CudaPageRank, ChebyshevBatchedIterationsEqualOneAtATime) {
           const std::string where = test::to_string(shape) + " " + std::string(to_string(f)) + " " +
                                     std::string(to_string(how)) + " tol " + std::to_string(tol) +
                                     " max_iter " + std::to_string(max_iter);
-          EXPECT_EQ(batched.iterations, one_by_one.iterations) << where;
-          EXPECT_EQ(calls, one_by_one.iterations) << where;
-          EXPECT_EQ(batched.converged, one_by_one.converged) << where;
-          EXPECT_EQ(batched.residual, one_by_one.residual) << where;
-          ASSERT_EQ(batched.rank.size(), one_by_one.rank.size()) << where;
-          EXPECT_EQ(std::memcmp(batched.rank.data(), one_by_one.rank.data(),
-                                batched.rank.size() * sizeof(double)),
-                    0)
-              << where;
+          expect_same_run(batched, one_by_one, calls, where);
         }
   }
 }
