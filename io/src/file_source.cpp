@@ -152,15 +152,21 @@ bool is_gzip(std::span<const unsigned char> bytes) noexcept {
   return bytes.size() >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b;
 }
 
+void end_text(TextBuffer& text) noexcept {
+  std::size_t end = text.size;
+  if (end == 0 || text.data[end - 1] != '\n') text.data[end++] = '\n';
+  std::memset(text.data.get() + end, 0, text_padding);
+}
+
 TextBuffer read_text(const std::string& path, Progress& progress, std::size_t max_bytes) {
-  RawBytes raw = read_raw(path, 1, max_bytes);
+  RawBytes raw = read_raw(path, 1 + text_padding, max_bytes);
   if (is_gzip(raw.bytes())) return gunzip(path, raw.bytes(), progress, max_bytes);
-  // Plain text: hand the bytes over as they are, with room for the final '\n'
-  // that read_raw reserved.
+  // Plain text: hand the bytes over as they are, with the room for the final
+  // '\n' and the padding that read_raw reserved.
   TextBuffer text;
   text.size = raw.size;
   text.data.reset(reinterpret_cast<char*>(raw.data.release()));
-  if (text.size == 0 || text.data[text.size - 1] != '\n') text.data[text.size] = '\n';
+  end_text(text);
   progress.report(1.0);
   return text;
 }

@@ -52,7 +52,8 @@ TextBuffer gunzip(const std::string& path, std::span<const unsigned char> gz, Pr
   capacity = std::min(capacity, most);
 
   TextBuffer out;
-  out.data = std::make_unique_for_overwrite<char[]>(capacity + 1);  // +1: room for a final '\n'
+  // Room for a final '\n' and the padding after it.
+  out.data = std::make_unique_for_overwrite<char[]>(capacity + 1 + text_padding);
   std::size_t produced = 0;
 
   Inflater inf(path);
@@ -63,7 +64,7 @@ TextBuffer gunzip(const std::string& path, std::span<const unsigned char> gz, Pr
   for (;;) {
     if (produced == capacity) {
       const std::size_t bigger = capacity > most / 2 ? most : 2 * capacity;
-      auto grown = std::make_unique_for_overwrite<char[]>(bigger + 1);
+      auto grown = std::make_unique_for_overwrite<char[]>(bigger + 1 + text_padding);
       std::memcpy(grown.get(), out.data.get(), produced);
       out.data = std::move(grown);
       capacity = bigger;
@@ -99,7 +100,7 @@ TextBuffer gunzip(const std::string& path, std::span<const unsigned char> gz, Pr
     throw InputError(path, std::string("corrupt gzip data: ") + (zs.msg ? zs.msg : "zlib error"));
   }
   out.size = produced;
-  if (produced == 0 || out.data[produced - 1] != '\n') out.data[produced] = '\n';
+  end_text(out);
   return out;
 }
 

@@ -3,7 +3,9 @@
 // A reader gets the complete, decompressed file in one buffer so that it can
 // split it into line-aligned chunks and parse them in parallel. The buffer
 // always ends with '\n' (one is appended when the file lacks it), so a
-// scanner may run to the next newline without checking for the end.
+// scanner may run to the next newline without checking for the end, and
+// text_padding zero bytes follow that '\n', so a scanner may read a word at
+// a time (text_fields.hpp's parse_u64 reads up to 16 bytes at a field).
 #pragma once
 
 #include <cstddef>
@@ -16,6 +18,8 @@
 #include "progress.hpp"
 
 namespace graphrun::io::detail {
+
+inline constexpr std::size_t text_padding = 16;
 
 struct TextBuffer {
   std::unique_ptr<char[]> data;
@@ -75,6 +79,11 @@ struct BinaryFile {
 };
 BinaryFile open_binary_graph(const std::string& path, const char* kind, const char* what,
                              std::size_t max_bytes);
+
+// Ends the text of `text` (its `size` bytes, with room for 1 + text_padding
+// more allocated): the final '\n' where the text lacks one, then the
+// padding's zeros.
+void end_text(TextBuffer& text) noexcept;
 
 // gzip is recognised by its magic bytes (1f 8b), whatever the file is called.
 bool is_gzip(std::span<const unsigned char> bytes) noexcept;
