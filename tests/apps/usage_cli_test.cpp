@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <set>
 #include <sstream>
@@ -371,6 +372,54 @@ TEST_F(UsageCli, HypersparseMatrixMarketTakesLittleMemory) {
   rusage children{};
   ASSERT_EQ(::getrusage(RUSAGE_CHILDREN, &children), 0);
   EXPECT_LT(children.ru_maxrss, 1'000'000) << "KiB at the largest of the processes run";
+}
+
+// ---- bench and experiment, run by graphrun-compare --------------------------
+
+// `graphrun bench ARGS` is `graphrun-compare bench ARGS`: help, errors and
+// exit statuses come through as the subcommands give them.
+TEST_F(UsageCli, BenchAndExperimentRunInGraphrunCompare) {
+  Result r = run("bench --help");
+  EXPECT_EQ(r.status, 0) << describe(r);
+  EXPECT_TRUE(contains(r.out, "Usage: graphrun bench")) << r.out;
+  EXPECT_TRUE(contains(r.out, "spmv")) << r.out;
+  r = run("experiment mcl --help");
+  EXPECT_EQ(r.status, 0) << describe(r);
+  EXPECT_TRUE(contains(r.out, "Usage: graphrun experiment mcl")) << r.out;
+  r = run("bench spmv --no-such-option");
+  EXPECT_EQ(r.status, 2) << describe(r);
+  EXPECT_TRUE(contains(r.err, "--no-such-option")) << r.err;
+  // A run: the SpMV table of a generated graph on the CPU.
+  r = run("bench spmv gen:rmat:8 --device cpu");
+  EXPECT_EQ(r.status, 0) << describe(r);
+  EXPECT_TRUE(contains(r.out, "| graph |")) << r.out;
+}
+
+// Without graphrun-compare beside it, graphrun says which program is
+// missing and where it looked, and exits 2; its own commands still run.
+TEST_F(UsageCli, AMissingGraphrunCompareIsNamed) {
+  const fs::path alone = work_ / "alone";
+  fs::create_directories(alone);
+  fs::copy_file(GRAPHRUN_EXE, alone / "graphrun");
+  write("g.txt", path_graph);
+  const Result r = shell("'" + (alone / "graphrun").string() + "' bench spmv g.txt");
+  EXPECT_EQ(r.status, 2) << describe(r);
+  EXPECT_TRUE(contains(r.err, (alone / "graphrun-compare").string())) << r.err;
+  EXPECT_TRUE(contains(r.err, "graphrun bench")) << r.err;
+  const Result own = shell("'" + (alone / "graphrun").string() + "' bfs g.txt --source 1 -q");
+  EXPECT_EQ(own.status, 0) << describe(own);
+}
+
+// graphrun itself does not load the comparison's libraries: each costs
+// milliseconds at every start (delegated.hpp). Read from the executable's
+// dynamic section (readelf, binutils).
+TEST_F(UsageCli, GraphrunLinksNoneOfTheAnchorsLibraries) {
+  if (std::system("command -v readelf >/dev/null 2>&1") != 0) GTEST_SKIP() << "no readelf";
+  const Result r = shell("readelf -d '" GRAPHRUN_EXE "'");
+  ASSERT_EQ(r.status, 0) << describe(r);
+  ASSERT_TRUE(contains(r.out, "(NEEDED)")) << r.out;
+  for (const char* lib : {"libgraphblas", "libgd.", "libcusparse", "libnvJitLink"})
+    EXPECT_FALSE(contains(r.out, lib)) << "graphrun links " << lib << ":\n" << r.out;
 }
 
 }  // namespace
