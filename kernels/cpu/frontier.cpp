@@ -46,6 +46,26 @@ void queue_to_bitmap(std::span<const vertex_t> queue, std::uint64_t* bits, verte
   }
 }
 
+void equal_to_bitmap(const std::int32_t* values, std::int32_t value, std::uint64_t* bits,
+                     vertex_t n, int threads) {
+  const auto words = static_cast<std::ptrdiff_t>(packed_words(n));
+  // Word w from values [64w, 64w + 64), a compare and a shift per vertex
+  // (the compiler makes vector compares of them).
+  const auto word_of = [values, value, n](std::ptrdiff_t w) {
+    const vertex_t base = static_cast<vertex_t>(w) * 64;
+    const vertex_t count = std::min<vertex_t>(64, n - base);
+    std::uint64_t word = 0;
+    for (vertex_t i = 0; i < count; ++i) word |= std::uint64_t{values[base + i] == value} << i;
+    return word;
+  };
+  if (threads <= 1 || n < cpu_min_parallel_work) {
+    for (std::ptrdiff_t w = 0; w < words; ++w) bits[w] = word_of(w);
+    return;
+  }
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (std::ptrdiff_t w = 0; w < words; ++w) bits[w] = word_of(w);
+}
+
 void bitmap_to_queue(const std::uint64_t* bits, vertex_t n, VertexQueue& queue, int threads) {
   const std::size_t words = packed_words(n);
   queue.clear();

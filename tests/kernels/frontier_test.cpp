@@ -335,5 +335,25 @@ TEST(FrontierConversions, QueueAndBitmapRoundTrip) {
       }
 }
 
+TEST(FrontierConversions, EqualValuesToBitmapAsTheQueueGives) {
+  for (vertex_t n : {0, 1, 63, 64, 65, 5000, 100'000})
+    for (double share : {0.0, 0.001, 0.5, 1.0})
+      for (int threads : {1, 2, 3}) {
+        Rng rng(static_cast<std::uint64_t>(n) * 11 + threads);
+        // Levels -1..5; the queue holds the vertices of level 3.
+        std::vector<std::int32_t> level(static_cast<std::size_t>(n));
+        std::vector<vertex_t> queue;
+        for (vertex_t v = 0; v < n; ++v) {
+          level[v] = rng.coin(share) ? 3 : static_cast<std::int32_t>(rng.below(6)) - 1;
+          if (level[v] == 3) queue.push_back(v);
+        }
+        std::vector<std::uint64_t> want(packed_words(n), ~std::uint64_t{0});
+        cpu::queue_to_bitmap(queue, want.data(), n, 1);
+        std::vector<std::uint64_t> bits(packed_words(n), ~std::uint64_t{0});  // all written
+        cpu::equal_to_bitmap(level.data(), 3, bits.data(), n, threads);
+        EXPECT_EQ(bits, want) << "n " << n << " share " << share << " threads " << threads;
+      }
+}
+
 }  // namespace
 }  // namespace graphrun

@@ -50,7 +50,7 @@ class CpuBfs {
       // Choose the direction of this step.
       const bool pull_step = levels.pull_next();
       if (pull_step && !dense) {
-        to_dense();
+        to_dense(res.level.data(), depth - 1);
         dense = true;
       } else if (!pull_step && dense) {
         cpu::bitmap_to_queue(front_.data(), n_, queue_, threads_);
@@ -109,14 +109,28 @@ class CpuBfs {
     return at_;
   }
 
-  void to_dense() {
+  // front_ = the queue's vertices, which are those of level `last`. A
+  // frontier of many vertices is read off the levels instead: every
+  // vertex's level compared, each thread writing whole words, where the
+  // queue's vertices set random bits of shared words by atomic ors, which
+  // on a small graph are a few cache lines fought over by every thread
+  // (Cornell5, 18,660 vertices, a frontier of 7,845: 57 us of a 0.44 ms
+  // search on 2 threads).
+  void to_dense(const std::int32_t* level, std::int32_t last) {
     if (front_.size() != packed_words(n_)) {
       front_.resize(packed_words(n_));
       next_.resize(packed_words(n_));
     }
-    cpu::queue_to_bitmap(queue_, front_.data(), n_, threads_);
+    if (queue_.size() >= static_cast<std::size_t>(n_) / dense_share)
+      cpu::equal_to_bitmap(level, last, front_.data(), n_, threads_);
+    else
+      cpu::queue_to_bitmap(queue_, front_.data(), n_, threads_);
     queue_.clear();
   }
+  // A queue of at least 1/dense_share of the vertices is made a bitmap from
+  // the levels: a pass over them costs about what the atomic ors of that
+  // many random vertices do.
+  static constexpr vertex_t dense_share = 32;
 
   const Graph& g_;
   const BfsOptions& o_;

@@ -90,9 +90,13 @@ class VertexQueue {
   std::size_t size_ = 0, capacity_ = 0;
 };
 
-// Frontier vertices per dynamic chunk of a push; a frontier of at most one
-// chunk is pushed by the calling thread alone (a parallel region would
-// hand the whole of it to one thread anyway, after waking the others).
+// Frontier vertices per dynamic chunk of a push, at most; a smaller
+// frontier is dealt in chunks of fewer vertices, at least eight a thread,
+// so that every thread gets a share: a frontier of 104 vertices of degree
+// about 85 (Cornell5's second level) was two chunks of 64, one idle thread
+// on 2 cores and fourteen on 16. A frontier of at most push_chunk vertices
+// with under cpu_min_parallel_work out-edges is pushed by the calling
+// thread alone (waking the others would cost more than the step).
 inline constexpr std::size_t push_chunk = 64;
 
 // Push: next = the out-neighbours v of the frontier's vertices u for which
@@ -120,10 +124,17 @@ FrontierCounts advance_push(const CsrView<T>& a, std::span<const vertex_t> front
       largest = std::max(largest, d);
     }
   };
-  if (threads <= 1 || nq <= push_chunk) {
+  const auto few_edges = [&a, frontier] {
+    offset_t edges = 0;
+    for (const vertex_t u : frontier) edges += a.row_ptr[u + 1] - a.row_ptr[u];
+    return edges < cpu_min_parallel_work;
+  };
+  if (threads <= 1 || (nq <= push_chunk && few_edges())) {
     for (const vertex_t u : frontier)
       scan(u, new_edges, max_degree, [&next](vertex_t v) { next.push_back(v); });
   } else {
+    const std::size_t chunk =
+        std::clamp<std::size_t>(nq / (8 * static_cast<std::size_t>(threads)), 1, push_chunk);
     std::atomic<std::size_t> tail{0};
     const std::size_t room = next.capacity();
     vertex_t* const out = next.data();
@@ -155,7 +166,7 @@ FrontierCounts advance_push(const CsrView<T>& a, std::span<const vertex_t> front
         buffer[held++] = v;
         if (held == buffer_size) flush();
       };
-#pragma omp for schedule(dynamic, push_chunk) nowait
+#pragma omp for schedule(dynamic, chunk) nowait
       for (std::size_t q = 0; q < nq; ++q) scan(frontier[q], new_edges, max_degree, keep);
       if (held > 0) flush();
     }
@@ -243,6 +254,14 @@ FrontierCounts advance_pull(const CsrView<T>& at, const offset_t* out_row_ptr, c
 // The packed bitmap bits (packed_words(n) words) = 1 on the queue's
 // vertices (distinct), 0 elsewhere.
 void queue_to_bitmap(std::span<const vertex_t> queue, std::uint64_t* bits, vertex_t n, int threads);
+
+// The packed bitmap bits (packed_words(n) words) = 1 where values[v] ==
+// value, 0 elsewhere: a frontier known as the vertices of one BFS level,
+// made by a pass over n values that needs no atomics (each thread writes
+// whole words) where queue_to_bitmap sets a random bit of a shared word
+// with an atomic or per vertex of a queue.
+void equal_to_bitmap(const std::int32_t* values, std::int32_t value, std::uint64_t* bits,
+                     vertex_t n, int threads);
 
 // queue = the vertices v < n whose bit is set in the packed bitmap bits, in
 // increasing order.
