@@ -150,6 +150,7 @@ Graph read_abc(const std::string& path, const LoadOptions& options, LoadStats* s
     if ((line & 0xffff) == 0 && progress.active())
       progress.report(static_cast<double>(p - begin) / static_cast<double>(end - begin));
   }
+  check_unchanged(text, path);
   if (edges.src.empty()) throw InputError(path, "no edges");
   const double read_seconds = t0.seconds();
   const Stopwatch t1;

@@ -170,6 +170,7 @@ Graph read_edge_list(const std::string& path, const LoadOptions& options, LoadSt
   std::vector<EdgeChunk> parsed(chunks.size());
   for_each_chunk(chunks, threads, progress,
                  [&](std::size_t i) { parse_chunk(chunks[i], parsed[i], weighted, options); });
+  check_unchanged(text, path);  // before the chunks' errors: they may be of lost pages
   number_lines(chunks, 1, path);
   const double read_seconds = t0.seconds();
   trace.step("parsed");

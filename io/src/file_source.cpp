@@ -11,9 +11,11 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <optional>
 
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/types.hpp"
+#include "mapped_text.hpp"
 #include "text_input.hpp"
 
 namespace graphrun::io::detail {
@@ -158,7 +160,27 @@ void end_text(TextBuffer& text) noexcept {
   std::memset(text.data.get() + end, 0, text_padding);
 }
 
+void TextStorage::operator()(char* p) const noexcept {
+  if (mapped != 0)
+    unmap_text(p, mapped, slot);
+  else
+    delete[] p;
+}
+
+bool TextBuffer::changed() const noexcept { return mapping_changed(data.get_deleter().slot); }
+
+void check_unchanged(const TextBuffer& text, const std::string& path) {
+  if (text.changed())
+    throw InputError(path,
+                     "the file was truncated while it was being read; read it again once it is "
+                     "complete");
+}
+
 TextBuffer read_text(const std::string& path, Progress& progress, std::size_t max_bytes) {
+  if (std::optional<TextBuffer> mapped = map_text(path, input_limit(max_bytes))) {
+    progress.report(1.0);
+    return std::move(*mapped);
+  }
   RawBytes raw = read_raw(path, 1 + text_padding, max_bytes);
   if (is_gzip(raw.bytes())) return gunzip(path, raw.bytes(), progress, max_bytes);
   // Plain text: hand the bytes over as they are, with the room for the final

@@ -53,7 +53,7 @@ TextBuffer gunzip(const std::string& path, std::span<const unsigned char> gz, Pr
 
   TextBuffer out;
   // Room for a final '\n' and the padding after it.
-  out.data = std::make_unique_for_overwrite<char[]>(capacity + 1 + text_padding);
+  out.data = TextData(new char[capacity + 1 + text_padding]);
   std::size_t produced = 0;
 
   Inflater inf(path);
@@ -64,7 +64,7 @@ TextBuffer gunzip(const std::string& path, std::span<const unsigned char> gz, Pr
   for (;;) {
     if (produced == capacity) {
       const std::size_t bigger = capacity > most / 2 ? most : 2 * capacity;
-      auto grown = std::make_unique_for_overwrite<char[]>(bigger + 1 + text_padding);
+      TextData grown(new char[bigger + 1 + text_padding]);
       std::memcpy(grown.get(), out.data.get(), produced);
       out.data = std::move(grown);
       capacity = bigger;

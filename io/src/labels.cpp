@@ -90,6 +90,7 @@ VertexLabels read_vertex_labels(const std::string& path, const Graph& g,
         if (added) seen_names.emplace_back(f[1]);
         first_seen[*v] = it->second;
       });
+  detail::check_unchanged(text, path);
   const auto missing = std::count(line_of.begin(), line_of.end(), std::int64_t{0});
   if (missing > 0) {
     const auto v =

@@ -291,6 +291,7 @@ std::vector<EntryChunk<Index>> read_entries(const std::string& path, const Input
   std::vector<EntryChunk<Index>> parsed(chunks.size());
   for_each_chunk(chunks, threads, progress,
                  [&](std::size_t i) { parse_chunk(chunks[i], parsed[i], h, checks); });
+  check_unchanged(in.text, path);  // before the chunks' errors: they may be of lost pages
   number_lines(chunks, h.size_line + 1, path);
 
   // The entry count must be exactly what the header says.

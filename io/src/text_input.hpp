@@ -21,9 +21,22 @@ namespace graphrun::io::detail {
 
 inline constexpr std::size_t text_padding = 16;
 
+// Frees a text's storage: delete[] for a text read or inflated into
+// memory, munmap for a file mapped in place (mapped_text.hpp).
+struct TextStorage {
+  std::size_t mapped = 0;  // bytes of the mapping; 0: allocated by new[]
+  int slot = -1;           // the mapping's slot in the SIGBUS guard
+  void operator()(char* p) const noexcept;
+};
+using TextData = std::unique_ptr<char[], TextStorage>;
+
 struct TextBuffer {
-  std::unique_ptr<char[]> data;
+  TextData data;
   std::size_t size = 0;  // bytes of file content, not counting an appended '\n'
+
+  // Whether a mapped file was truncated under the text (its lost pages read
+  // as line ends): the reader must not use what it parsed.
+  bool changed() const noexcept;
 
   const char* begin() const noexcept { return data.get(); }
   // One past the final '\n' (the appended one when the file had none).
@@ -94,8 +107,13 @@ bool is_gzip(std::span<const unsigned char> bytes) noexcept;
 TextBuffer gunzip(const std::string& path, std::span<const unsigned char> gz, Progress& progress,
                   std::size_t max_bytes = 0);
 
+// InputError naming `path` where text.changed(): every reader calls it
+// after its parse.
+void check_unchanged(const TextBuffer& text, const std::string& path);
+
 // The file's text, decompressed when it is gzip, at most
-// input_limit(max_bytes) bytes of it (SizeError past that).
+// input_limit(max_bytes) bytes of it (SizeError past that); a large plain
+// file is mapped rather than copied (mapped_text.hpp).
 TextBuffer read_text(const std::string& path, Progress& progress, std::size_t max_bytes = 0);
 
 }  // namespace graphrun::io::detail

@@ -64,6 +64,7 @@ VertexValues read_vertex_values(const std::string& path, const Graph& g,
         line_of[*v] = line_no;
         out.value[*v] = x;
       });
+  detail::check_unchanged(text, path);
   if (out.lines == 0)
     throw InputError(path, "no 'ID<TAB>VALUE' line (the file is empty or all comments)");
   out.missing = std::count(line_of.begin(), line_of.end(), std::int64_t{0});
