@@ -203,6 +203,7 @@ Graph read_edge_list(const std::string& path, const LoadOptions& options, LoadSt
   }
   IdMap ids(endpoints, max_id, threads, path);
   progress.report(0.3);
+  trace.step("ids numbered");
 
   // Input ids to dense ids in place, once: the assembly reads every entry
   // twice, and a lookup in a table of millions of ids misses the cache.
@@ -215,6 +216,7 @@ Graph read_edge_list(const std::string& path, const LoadOptions& options, LoadSt
       c.dst[e] = static_cast<std::uint64_t>(ids(c.dst[e]));
     }
   }
+  trace.step("ids mapped");
   Csr<double> adj = csr_from_chunks(
       ids.size(), ids.size(), start, parsed, options.undirected, 1.0, weighted, options.duplicates,
       threads, size, [&](const EdgeChunk& c, std::size_t e) {

@@ -40,6 +40,7 @@
 
 #include "graphrun/engine/csr.hpp"
 #include "graphrun/engine/error.hpp"
+#include "graphrun/engine/host_trace.hpp"
 #include "graphrun/engine/prefault.hpp"
 
 namespace graphrun {
@@ -78,6 +79,7 @@ Csr<T> assemble_csr(vertex_t n_rows, vertex_t n_cols, std::int64_t parts, bool p
   if (nnz == 0) return Csr<T>(n, n_cols, std::move(row_ptr), {}, {});
   if (n == 0) throw ArgumentError("Csr: entry outside the matrix shape");
 
+  HostTrace trace("csr assembly");  // GRAPHRUN_TRACE: each step's time
   // Small inputs in one thread: waking the others costs more.
   const int nt = nnz < (offset_t{1} << 16) ? 1
                  : threads > 0             ? threads
@@ -118,6 +120,7 @@ Csr<T> assemble_csr(vertex_t n_rows, vertex_t n_cols, std::int64_t parts, bool p
     }
   }
   bucket_start[buckets] = at;
+  trace.step("counted");
 
   // 2. Into bucket order.
   const auto m = static_cast<std::size_t>(nnz);
@@ -134,6 +137,8 @@ Csr<T> assemble_csr(vertex_t n_rows, vertex_t n_cols, std::int64_t parts, bool p
       if (!pattern) by_val[q] = v;
     });
   }
+
+  trace.step("into bucket order");
 
   // 3. Per bucket: rows in order (row_first: where each row starts), each
   // row sorted and merged (kept: its length after merging). A bucket of
@@ -267,6 +272,7 @@ Csr<T> assemble_csr(vertex_t n_rows, vertex_t n_cols, std::int64_t parts, bool p
   by_col.reset();
   by_val.reset();
   std::partial_sum(kept.begin(), kept.end(), kept.begin());
+  trace.step("buckets sorted and merged");
 
   // 4. The merged rows, packed.
   const auto total = static_cast<std::size_t>(kept[n]);
@@ -285,6 +291,7 @@ Csr<T> assemble_csr(vertex_t n_rows, vertex_t n_cols, std::int64_t parts, bool p
   }
   cols.reset();
   vals.reset();
+  trace.step("packed");
   return Csr<T>(n, n_cols, std::move(row_ptr), std::move(col_idx), std::move(values));
 }
 
