@@ -56,8 +56,15 @@ void on_sigbus(int sig, siginfo_t* info, void* context) {
   }
 }
 
-// Installs the handler once; false where it could not be (or another one
-// took its place: a sanitizer's runtime, say), and then nothing is mapped.
+bool handler_is_ours() {
+  struct sigaction now {};
+  return ::sigaction(SIGBUS, nullptr, &now) == 0 && (now.sa_flags & SA_SIGINFO) != 0 &&
+         now.sa_sigaction == on_sigbus;
+}
+
+// Installs the handler once; false where it could not be, or where another
+// one has taken its place since (a sanitizer's runtime, or the program
+// graphrun is a library of): then nothing is mapped.
 bool install_guard() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -66,12 +73,9 @@ bool install_guard() {
     ours.sa_sigaction = on_sigbus;
     ours.sa_flags = SA_SIGINFO | SA_NODEFER;
     sigemptyset(&ours.sa_mask);
-    if (::sigaction(SIGBUS, &ours, &previous) != 0) return;
-    struct sigaction now {};
-    guarded = ::sigaction(SIGBUS, nullptr, &now) == 0 && (now.sa_flags & SA_SIGINFO) != 0 &&
-              now.sa_sigaction == on_sigbus;
+    guarded = ::sigaction(SIGBUS, &ours, &previous) == 0;
   });
-  return guarded;
+  return guarded && handler_is_ours();
 }
 
 int take_slot(std::uintptr_t begin, std::uintptr_t end) {

@@ -6,6 +6,7 @@
 #include "mapped_text.hpp"
 
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -108,6 +109,22 @@ TEST_F(MappedText, ATruncatedFileNeverCrashesAReader) {
     EXPECT_NE(std::string(e.what()).find("truncated"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
   }
+}
+
+// Where another SIGBUS handler has replaced the guard's (a program that
+// uses graphrun as a library, say), files are read, never mapped unguarded.
+TEST_F(MappedText, NoMappingWithoutTheGuard) {
+  const std::string path = write("g.txt", edge_lines(2 * map_min_bytes));
+  Progress quiet{nullptr};
+  if (!mapped(read_text(path, quiet))) GTEST_SKIP() << "no SIGBUS guard here";
+  struct sigaction guard {};
+  ASSERT_EQ(::sigaction(SIGBUS, nullptr, &guard), 0);
+  ::signal(SIGBUS, SIG_DFL);
+  const TextBuffer t = read_text(path, quiet);
+  ::sigaction(SIGBUS, &guard, nullptr);
+  EXPECT_FALSE(mapped(t));
+  EXPECT_EQ(std::string(t.begin(), t.size), edge_lines(2 * map_min_bytes));
+  EXPECT_TRUE(mapped(read_text(path, quiet)));  // the guard back, mapped again
 }
 
 // Through the loader: a mapped edge list gives the graph its gzip twin
