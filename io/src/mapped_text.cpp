@@ -159,8 +159,10 @@ std::optional<TextBuffer> map_text(const std::string& path, std::size_t limit) {
 }
 
 void unmap_text(char* base, std::size_t bytes, int slot) noexcept {
-  ::munmap(base, bytes);
+  // The slot first: once unmapped, the addresses may be mapped again by
+  // anyone, whose faults are not this guard's.
   give_slot(slot);
+  ::munmap(base, bytes);
 }
 
 bool mapping_changed(int slot) noexcept {
