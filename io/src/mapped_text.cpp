@@ -106,14 +106,14 @@ struct DescriptorCloser {
 }  // namespace
 
 std::optional<TextBuffer> map_text(const std::string& path, std::size_t limit) {
-  if (!install_guard()) return std::nullopt;
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return std::nullopt;  // read_raw says why
   const DescriptorCloser closer{fd};
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
   const auto size = static_cast<std::size_t>(st.st_size);
-  if (size < map_min_bytes || size > limit) return std::nullopt;
+  // The guard asked for only now: most files a reader meets are small.
+  if (size < map_min_bytes || size > limit || !install_guard()) return std::nullopt;
   unsigned char magic[2];
   if (::pread(fd, magic, 2, 0) != 2 || (magic[0] == 0x1f && magic[1] == 0x8b)) return std::nullopt;
 
