@@ -14,7 +14,7 @@
 #
 #   scripts/gap-vs-gapbs.sh [--threads T] [--reps R] [--stat median|mean] [--device cpu|cuda]
 #                           [--gapbs DIR] [--graphrun BIN] [--kernel bfs|pr|cc|sssp|tc|bc]...
-#                           [--delta D] [--pr-method jacobi|gauss-seidel|chebyshev] [--kron S]...
+#                           [--delta D] [--pr-method auto|jacobi|gauss-seidel|chebyshev] [--kron S]...
 #                           [--uniform S]... [FILE...]
 #
 # FILEs are edge lists (SNAP .txt, plain or .gz; '#' comments and carriage
@@ -27,9 +27,10 @@
 # the check is the number of vertices reached, gapbs's from its -l step
 # counts), pr (PageRank to an L1 change below 1e-6,
 # damping 0.85, at most 100 iterations: gapbs's Gauss-Seidel pull in float,
-# graphrun's Jacobi iteration in double, or with --pr-method gauss-seidel
-# its deterministic block Gauss-Seidel sweep, or with --pr-method chebyshev
-# its Chebyshev-accelerated Jacobi iteration, so the iteration counts differ
+# graphrun's default (auto: Chebyshev-accelerated Jacobi steps in double on
+# these undirected graphs), or with --pr-method jacobi NetworkX's Jacobi
+# iteration, with --pr-method gauss-seidel its deterministic block
+# Gauss-Seidel sweep, so the iteration counts differ
 # and are shown, with each answer's L1 distance from the fixed point (a
 # Gauss-Seidel sweep's change understates its error; "—" for gapbs where
 # vertices without edges make it solve another equation); the check is
@@ -55,7 +56,7 @@ bin=build/graphrun
 gens=()
 kernels=()
 delta=2
-pr_method=jacobi
+pr_method=auto
 while [ $# -gt 0 ]; do
   case "$1" in
     --threads | --reps | --stat | --device | --gapbs | --graphrun | --kernel | --delta | --kron | --uniform | --pr-method)
@@ -73,7 +74,7 @@ while [ $# -gt 0 ]; do
     --pr-method) pr_method=$2; shift 2 ;;
     --kron) gens+=("g $2"); shift 2 ;;
     --uniform) gens+=("u $2"); shift 2 ;;
-    -*) echo "usage: $0 [--threads T] [--reps R] [--stat median|mean] [--device cpu|cuda] [--gapbs DIR] [--graphrun BIN] [--kernel bfs|pr|cc|sssp|tc|bc]... [--delta D] [--pr-method jacobi|gauss-seidel|chebyshev] [--kron S]... [--uniform S]... [FILE...]" >&2; exit 2 ;;
+    -*) echo "usage: $0 [--threads T] [--reps R] [--stat median|mean] [--device cpu|cuda] [--gapbs DIR] [--graphrun BIN] [--kernel bfs|pr|cc|sssp|tc|bc]... [--delta D] [--pr-method auto|jacobi|gauss-seidel|chebyshev] [--kron S]... [--uniform S]... [FILE...]" >&2; exit 2 ;;
     *) break ;;
   esac
 done
@@ -83,7 +84,7 @@ done
 [[ "$device" =~ ^(cpu|cuda)$ ]] || { echo "$0: --device is cpu or cuda, not '$device'" >&2; exit 2; }
 [ ${#kernels[@]} -gt 0 ] || kernels=(bfs pr cc sssp tc bc)
 for k in "${kernels[@]}"; do [[ "$k" =~ ^(bfs|pr|cc|sssp|tc|bc)$ ]] || { echo "$0: --kernel is bfs, pr, cc, sssp, tc or bc, not '$k'" >&2; exit 2; }; done
-[[ "$pr_method" =~ ^(jacobi|gauss-seidel|chebyshev)$ ]] || { echo "$0: --pr-method is jacobi, gauss-seidel or chebyshev, not '$pr_method'" >&2; exit 2; }
+[[ "$pr_method" =~ ^(auto|jacobi|gauss-seidel|chebyshev)$ ]] || { echo "$0: --pr-method is auto, jacobi, gauss-seidel or chebyshev, not '$pr_method'" >&2; exit 2; }
 [[ "$delta" =~ ^[0-9]+$ ]] && [ "$delta" -ge 1 ] || { echo "$0: --delta needs a positive integer (gapbs's weights are integers), not '$delta'" >&2; exit 2; }
 for g in "${gens[@]}"; do
   [[ "${g#? }" =~ ^[0-9]+$ ]] && [ "${g#? }" -le 28 ] || { echo "$0: --kron/--uniform need a scale 1..28, not '${g#? }'" >&2; exit 2; }
@@ -408,8 +409,8 @@ if [ -n "$pr_rows" ]; then
   echo
   if [ "$pr_method" = jacobi ]; then
     echo "pr: to an L1 change below 1e-6, damping 0.85; gapbs's Gauss-Seidel pull in float, graphrun's Jacobi iteration in double."
-  elif [ "$pr_method" = chebyshev ]; then
-    echo "pr: to an L1 change below 1e-6, damping 0.85; gapbs's Gauss-Seidel pull in float, graphrun's Chebyshev-accelerated Jacobi iteration in double (--method chebyshev; its stopping rule is the L1 change of a Jacobi step, as jacobi's)."
+  elif [ "$pr_method" = chebyshev ] || [ "$pr_method" = auto ]; then
+    echo "pr: to an L1 change below 1e-6, damping 0.85; gapbs's Gauss-Seidel pull in float, graphrun's Chebyshev-accelerated Jacobi iteration in double (--method $pr_method; its stopping rule is the L1 change of a Jacobi step, as jacobi's)."
   else
     echo "pr: to an L1 change below 1e-6, damping 0.85; gapbs's Gauss-Seidel pull in float (every thread reading the others' updates as they land), graphrun's block Gauss-Seidel in double (--method gauss-seidel: a block of vertices per thread, deterministic)."
   fi

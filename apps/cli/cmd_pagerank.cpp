@@ -31,7 +31,7 @@ struct PageRankArgs {
   std::string reorder = "auto";
   std::string output;
   std::string start;  // ranks of an earlier run: the warm start
-  std::string method = "jacobi";
+  std::string method = "auto";
 };
 
 const char* const reorder_help =
@@ -263,8 +263,8 @@ Command add_pagerank(CLI::App& root) {
                   "neighbours have nearby ids (web crawls, road networks). chebyshev\n"
                   "(undirected graphs): Jacobi steps accelerated by the Chebyshev recurrence,\n"
                   "a third to a half of Jacobi's iterations on graphs with several components,\n"
-                  "roads and meshes. auto: chebyshev on an undirected graph, jacobi on a\n"
-                  "directed one (see METHODS)")
+                  "roads and meshes. auto, the default: chebyshev on an undirected graph,\n"
+                  "jacobi on a directed one (see METHODS)")
       ->check(CLI::IsMember({"auto", "jacobi", "gauss-seidel", "chebyshev"}))
       ->capture_default_str()
       ->type_name("M");
@@ -299,13 +299,14 @@ Command add_pagerank(CLI::App& root) {
           "  --device cuda runs the iterations on the GPU (double precision, the graph\n"
           "  uploaded once); ranks equal --device cpu's up to rounding (summation order).\n"
           "METHODS (--method):\n"
-          "  jacobi, the default, is NetworkX's iteration and the same on every device\n"
-          "  and thread count up to rounding. auto runs chebyshev on an undirected graph\n"
-          "  (--undirected, or a symmetric Matrix Market file) and jacobi on a directed\n"
-          "  one, on either device: Chebyshev's recurrence needs real eigenvalues, which\n"
-          "  only an undirected graph's iteration matrix is sure to have, and there it\n"
-          "  needs fewer iterations where jacobi is slow (see chebyshev below). The\n"
-          "  summary line names the method run.\n"
+          "  auto, the default, runs chebyshev on an undirected graph (--undirected, or\n"
+          "  a symmetric Matrix Market file) and jacobi on a directed one, on either\n"
+          "  device: Chebyshev's recurrence needs real eigenvalues, which only an\n"
+          "  undirected graph's iteration matrix is sure to have, and there it needs\n"
+          "  fewer iterations where jacobi is slow (see chebyshev below). The summary\n"
+          "  line names the method run. jacobi is NetworkX's iteration, the same on\n"
+          "  every device and thread count up to rounding: ask for it to reproduce\n"
+          "  NetworkX's iterates, not only its fixed point.\n"
           "  gauss-seidel is the block Gauss-Seidel iteration of\n"
           "  the GAP benchmark's PageRank made deterministic: the vertices are cut into\n"
           "  one consecutive block per thread, and within its block a thread reads the\n"

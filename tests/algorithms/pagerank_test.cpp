@@ -257,7 +257,7 @@ TEST(PageRank, ChebyshevRefusesDirectedGraphsGaussSeidelTheGpu) {
 // name, and the result says which ran. An explicit method is reported as
 // itself.
 TEST(PageRank, AutomaticIsChebyshevOnUndirectedGraphsJacobiOnDirected) {
-  EXPECT_EQ(PageRankOptions{}.method, PageRankMethod::jacobi);  // the default
+  EXPECT_EQ(PageRankOptions{}.method, PageRankMethod::automatic);  // the default
   Context ctx(Device::cpu, 2);
   std::uint64_t seed = 40;
   for (bool directed : {true, false})

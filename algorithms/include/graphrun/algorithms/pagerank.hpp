@@ -95,7 +95,8 @@ struct PageRankOptions {
   // to sum 1 (ArgumentError otherwise, naming the first bad vertex). Empty:
   // the uniform 1/n. Read during the call only.
   std::span<const double> start;
-  PageRankMethod method = PageRankMethod::jacobi;
+  // automatic: chebyshev on an undirected graph, jacobi on a directed one.
+  PageRankMethod method = PageRankMethod::automatic;
 };
 
 struct PageRankResult {
