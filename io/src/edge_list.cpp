@@ -34,12 +34,18 @@ using namespace detail;
 
 bool is_comment(char c) noexcept { return c == '#' || c == '%'; }
 
-// What one chunk of lines parses into.
+// What one chunk of lines parses into. Ids are kept as Id: 32 bits while
+// every id of the file fits (nearly every file: ids below 4,294,967,296),
+// which halves what the parse writes and what every later pass reads; a
+// 32-bit chunk that meets a larger id stops and says so (`wide`), and the
+// file is parsed again with 64-bit ids.
+template <class Id>
 struct EdgeChunk {
-  std::vector<std::uint64_t> src, dst;
+  std::vector<Id> src, dst;
   std::vector<double> weight;  // empty for an unweighted file
   std::uint64_t max_id = 0;
   std::int64_t self_loops = 0;
+  bool wide = false;
 };
 
 std::string columns_message(const char* line_start, bool weighted) {
@@ -66,7 +72,8 @@ std::string id_message(FieldError e, const char* what, const char* field) {
   return m;
 }
 
-void parse_chunk(TextChunk& c, EdgeChunk& out, bool weighted, const LoadOptions& options) {
+template <class Id>
+void parse_chunk(TextChunk& c, EdgeChunk<Id>& out, bool weighted, const LoadOptions& options) {
   const bool refuse_negative = weighted && options.non_negative_weights;
   // About 10-20 bytes per line in typical files; reserving avoids most regrowth.
   const auto guess = static_cast<std::size_t>(c.end - c.begin) / 12;
@@ -103,8 +110,13 @@ void parse_chunk(TextChunk& c, EdgeChunk& out, bool weighted, const LoadOptions&
                                             options.negative_weight_hint));
     p = q + (*q == '\r' ? 2 : 1);
 
-    out.src.push_back(u);
-    out.dst.push_back(v);
+    if constexpr (sizeof(Id) < sizeof(std::uint64_t))
+      if (((u | v) >> (8 * sizeof(Id))) != 0) {
+        out.wide = true;
+        return;
+      }
+    out.src.push_back(static_cast<Id>(u));
+    out.dst.push_back(static_cast<Id>(v));
     if (weighted) out.weight.push_back(w);
     max_id = std::max(max_id, std::max(u, v));
     loops += u == v;
@@ -116,13 +128,24 @@ void parse_chunk(TextChunk& c, EdgeChunk& out, bool weighted, const LoadOptions&
 
 // The graph assembled on the GPU, when asked for and possible; nullopt
 // when the host must do it (no CUDA backend or GPU, not enough device memory).
-std::optional<Graph> assemble_on_device(std::vector<EdgeChunk>& parsed, bool weighted,
+template <class Id>
+std::optional<Graph> assemble_on_device(std::vector<EdgeChunk<Id>>& parsed, bool weighted,
                                         const LoadOptions& options, const std::string& path,
                                         LoadStats* stats) {
   if (!options.assemble_on_device || cuda_device_count() == 0) return std::nullopt;
-  std::vector<IdEdges> parts;
-  parts.reserve(parsed.size());
-  for (const EdgeChunk& c : parsed) parts.push_back({c.src, c.dst, c.weight, c.max_id});
+  std::vector<IdEdges> parts(parsed.size());
+  for (std::size_t i = 0; i < parsed.size(); ++i) {
+    const EdgeChunk<Id>& c = parsed[i];
+    if constexpr (sizeof(Id) == sizeof(std::uint32_t)) {
+      parts[i].src32 = c.src;
+      parts[i].dst32 = c.dst;
+    } else {
+      parts[i].src = c.src;
+      parts[i].dst = c.dst;
+    }
+    parts[i].weight = c.weight;
+    parts[i].max_id = c.max_id;
+  }
   try {
     AssembledCsr a = assemble_csr_on_device(parts, options.undirected, weighted, options.duplicates,
                                             path, options.keep_on_device);
@@ -140,6 +163,70 @@ std::optional<Graph> assemble_on_device(std::vector<EdgeChunk>& parsed, bool wei
   } catch (const DeviceMemoryError&) {
     return std::nullopt;  // too large for the device: the host assembles it
   }
+}
+
+// The graph from the parsed chunks: dense ids, then CSR, on the GPU when
+// asked for and possible, else on the host.
+template <class Id>
+Graph assemble(std::vector<EdgeChunk<Id>>& parsed, bool weighted, std::size_t text_bytes,
+               double read_seconds, const std::string& path, const LoadOptions& options,
+               int threads, Progress& progress, HostTrace& trace, LoadStats* stats) {
+  const Stopwatch t1;
+
+  // Dense ids in ascending order of input id.
+  progress.phase(0.8, 1.0);
+  std::vector<std::span<const Id>> endpoints;
+  std::uint64_t max_id = 0;
+  for (const EdgeChunk<Id>& c : parsed) {
+    endpoints.emplace_back(c.src);
+    endpoints.emplace_back(c.dst);
+    max_id = std::max(max_id, c.max_id);
+  }
+  // Symmetrizing adds the reverse of every edge but a self loop.
+  auto size = [](const EdgeChunk<Id>& c) { return c.src.size(); };
+  const std::vector<offset_t> start = coo_offsets(
+      parsed, options.undirected, size, [](const EdgeChunk<Id>& c) { return c.self_loops; });
+  if (start.back() == 0) throw InputError(path, "no edges");
+  if (std::optional<Graph> g = assemble_on_device(parsed, weighted, options, path, stats)) {
+    trace.step("assembled on the device");
+    if (stats) {
+      stats->bytes_read = text_bytes;
+      stats->seconds_read = read_seconds;
+      stats->seconds_build = t1.seconds();
+      stats->declared_vertices = stats->omitted_vertices = 0;
+    }
+    progress.done();
+    return std::move(*g);
+  }
+  IdMap ids(endpoints, max_id, threads, path);
+  progress.report(0.3);
+  trace.step("ids numbered");
+
+  // Input ids to dense ids in place, once: the assembly reads every entry
+  // twice, and a lookup in a table of millions of ids misses the cache.
+  const auto n_chunks = static_cast<std::int64_t>(parsed.size());
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+  for (std::int64_t i = 0; i < n_chunks; ++i) {
+    EdgeChunk<Id>& c = parsed[static_cast<std::size_t>(i)];
+    for (std::size_t e = 0; e < c.src.size(); ++e) {
+      c.src[e] = static_cast<Id>(ids(c.src[e]));
+      c.dst[e] = static_cast<Id>(ids(c.dst[e]));
+    }
+  }
+  trace.step("ids mapped");
+  Csr<double> adj = csr_from_chunks(
+      ids.size(), ids.size(), start, parsed, options.undirected, 1.0, weighted, options.duplicates,
+      threads, size, [&](const EdgeChunk<Id>& c, std::size_t e) {
+        return CooEntry{static_cast<vertex_t>(c.src[e]), static_cast<vertex_t>(c.dst[e]),
+                        weighted ? c.weight[e] : 1.0};
+      });
+  parsed = {};
+  Graph g(std::move(adj), ids.take_ids(), !options.undirected, weighted);
+  progress.done();
+
+  trace.step("assembled on the host");
+  detail::record_text_load(stats, text_bytes, read_seconds, t1.seconds());
+  return g;
 }
 
 }  // namespace
@@ -167,69 +254,27 @@ Graph read_edge_list(const std::string& path, const LoadOptions& options, LoadSt
   const std::size_t chunk_bytes =
       options.chunk_bytes > 0 ? options.chunk_bytes : auto_chunk_bytes(text.size, threads);
   std::vector<TextChunk> chunks = split_lines(text.begin(), text.end(), chunk_bytes);
-  std::vector<EdgeChunk> parsed(chunks.size());
+  std::vector<EdgeChunk<std::uint32_t>> parsed(chunks.size());
   for_each_chunk(chunks, threads, progress,
                  [&](std::size_t i) { parse_chunk(chunks[i], parsed[i], weighted, options); });
-  check_unchanged(text, path);  // before the chunks' errors: they may be of lost pages
+  if (std::any_of(parsed.begin(), parsed.end(), [](const auto& c) { return c.wide; })) {
+    // An id past 32 bits: the whole file again, with 64-bit ids.
+    parsed = {};
+    for (TextChunk& c : chunks) c.restart();
+    std::vector<EdgeChunk<std::uint64_t>> wide(chunks.size());
+    for_each_chunk(chunks, threads, progress,
+                   [&](std::size_t i) { parse_chunk(chunks[i], wide[i], weighted, options); });
+    check_unchanged(text, path);  // before the chunks' errors: they may be of lost pages
+    number_lines(chunks, 1, path);
+    trace.step("parsed (64-bit ids)");
+    return assemble(wide, weighted, text.size, t0.seconds(), path, options, threads, progress,
+                    trace, stats);
+  }
+  check_unchanged(text, path);
   number_lines(chunks, 1, path);
-  const double read_seconds = t0.seconds();
   trace.step("parsed");
-  const Stopwatch t1;
-
-  // Dense ids in ascending order of input id.
-  progress.phase(0.8, 1.0);
-  std::vector<std::span<const std::uint64_t>> endpoints;
-  std::uint64_t max_id = 0;
-  for (const EdgeChunk& c : parsed) {
-    endpoints.emplace_back(c.src);
-    endpoints.emplace_back(c.dst);
-    max_id = std::max(max_id, c.max_id);
-  }
-  // Symmetrizing adds the reverse of every edge but a self loop.
-  auto size = [](const EdgeChunk& c) { return c.src.size(); };
-  const std::vector<offset_t> start = coo_offsets(parsed, options.undirected, size,
-                                                  [](const EdgeChunk& c) { return c.self_loops; });
-  if (start.back() == 0) throw InputError(path, "no edges");
-  if (std::optional<Graph> g = assemble_on_device(parsed, weighted, options, path, stats)) {
-    trace.step("assembled on the device");
-    if (stats) {
-      stats->bytes_read = text.size;
-      stats->seconds_read = read_seconds;
-      stats->seconds_build = t1.seconds();
-      stats->declared_vertices = stats->omitted_vertices = 0;
-    }
-    progress.done();
-    return std::move(*g);
-  }
-  IdMap ids(endpoints, max_id, threads, path);
-  progress.report(0.3);
-  trace.step("ids numbered");
-
-  // Input ids to dense ids in place, once: the assembly reads every entry
-  // twice, and a lookup in a table of millions of ids misses the cache.
-  const auto n_chunks = static_cast<std::int64_t>(parsed.size());
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-  for (std::int64_t i = 0; i < n_chunks; ++i) {
-    EdgeChunk& c = parsed[static_cast<std::size_t>(i)];
-    for (std::size_t e = 0; e < c.src.size(); ++e) {
-      c.src[e] = static_cast<std::uint64_t>(ids(c.src[e]));
-      c.dst[e] = static_cast<std::uint64_t>(ids(c.dst[e]));
-    }
-  }
-  trace.step("ids mapped");
-  Csr<double> adj = csr_from_chunks(
-      ids.size(), ids.size(), start, parsed, options.undirected, 1.0, weighted, options.duplicates,
-      threads, size, [&](const EdgeChunk& c, std::size_t e) {
-        return CooEntry{static_cast<vertex_t>(c.src[e]), static_cast<vertex_t>(c.dst[e]),
-                        weighted ? c.weight[e] : 1.0};
-      });
-  parsed = {};
-  Graph g(std::move(adj), ids.take_ids(), !options.undirected, weighted);
-  progress.done();
-
-  trace.step("assembled on the host");
-  detail::record_text_load(stats, text.size, read_seconds, t1.seconds());
-  return g;
+  return assemble(parsed, weighted, text.size, t0.seconds(), path, options, threads, progress,
+                  trace, stats);
 }
 
 }  // namespace graphrun::io

@@ -15,8 +15,9 @@ vertex_t checked_vertex_count(std::uint64_t distinct, const std::string& path) {
   return static_cast<vertex_t>(distinct);
 }
 
-IdMap::IdMap(const std::vector<std::span<const std::uint64_t>>& parts, std::uint64_t max_id,
-             int threads, const std::string& path) {
+template <class Id>
+IdMap::IdMap(const std::vector<std::span<const Id>>& parts, std::uint64_t max_id, int threads,
+             const std::string& path) {
   std::uint64_t endpoints = 0;
   for (const auto& p : parts) endpoints += p.size();
   const auto n_parts = static_cast<std::int64_t>(parts.size());
@@ -30,7 +31,7 @@ IdMap::IdMap(const std::vector<std::span<const std::uint64_t>>& parts, std::uint
     // slot, stored to by every thread, would bounce between their caches.
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
     for (std::int64_t i = 0; i < n_parts; ++i)
-      for (const std::uint64_t id : parts[i]) {
+      for (const Id id : parts[i]) {
         std::atomic_ref<vertex_t> slot(direct_[id]);
         if (slot.load(std::memory_order_relaxed) == 0) slot.store(1, std::memory_order_relaxed);
       }
@@ -90,5 +91,10 @@ IdMap::IdMap(const std::vector<std::span<const std::uint64_t>>& parts, std::uint
   if (!runs.empty()) ids_ = std::move(runs[0]);
   checked_vertex_count(ids_.size(), path);
 }
+
+template IdMap::IdMap(const std::vector<std::span<const std::uint32_t>>&, std::uint64_t, int,
+                      const std::string&);
+template IdMap::IdMap(const std::vector<std::span<const std::uint64_t>>&, std::uint64_t, int,
+                      const std::string&);
 
 }  // namespace graphrun::io::detail

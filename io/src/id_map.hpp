@@ -21,9 +21,11 @@ namespace graphrun::io::detail {
 
 class IdMap {
  public:
-  // `parts` hold the endpoint ids (any order, repeats allowed); `max_id` is
-  // their maximum. SizeError naming `path` when more than 2^31-1 distinct ids.
-  IdMap(const std::vector<std::span<const std::uint64_t>>& parts, std::uint64_t max_id, int threads,
+  // `parts` hold the endpoint ids (any order, repeats allowed), as 32- or
+  // 64-bit values; `max_id` is their maximum. SizeError naming `path` when
+  // more than 2^31-1 distinct ids.
+  template <class Id>
+  IdMap(const std::vector<std::span<const Id>>& parts, std::uint64_t max_id, int threads,
         const std::string& path);
 
   vertex_t size() const noexcept { return static_cast<vertex_t>(ids_.size()); }

@@ -33,6 +33,12 @@ struct TextChunk {
   // Records an error at local line `line` (whose text starts before `at`)
   // and counts the chunk's remaining newlines so later numbering stays right.
   void fail(std::int64_t line, const char* at, std::string message);
+  // Forgets what a parse recorded, for a second parse of the same lines.
+  void restart() {
+    newlines = 0;
+    error_line = -1;
+    error.clear();
+  }
 };
 
 // Chunk size for `bytes` of text on `threads` threads: several chunks per

@@ -17,6 +17,7 @@
 #include "graphrun/algorithms/pagerank.hpp"
 #include "graphrun/engine/device_array.hpp"
 #include "graphrun/engine/device_csr.hpp"
+#include "graphrun/engine/error.hpp"
 #include "graphrun/io/load.hpp"
 #include "io/io_test_support.hpp"
 #include "support/random_graphs.hpp"
@@ -159,6 +160,42 @@ TEST_F(DeviceAssembly, TheCopyLeftOnTheDeviceIsTheGraphAndPageRankStartsFromIt) 
       EXPECT_EQ(got.rank, want.rank) << "weighted " << weighted << " undirected " << undirected;
       EXPECT_EQ(got.iterations, want.iterations);
     }
+}
+
+// The same parts with 32-bit ids (a parser's usual) and 64-bit ids give
+// the same arrays; parts that mix the two are refused.
+TEST_F(DeviceAssembly, ThirtyTwoAndSixtyFourBitIdsGiveTheSameGraph) {
+  test::Rng rng(11);
+  std::vector<std::vector<std::uint64_t>> src64(5), dst64(5);
+  std::vector<std::vector<std::uint32_t>> src32(5), dst32(5);
+  std::vector<IdEdges> wide(5), narrow(5);
+  for (int p = 0; p < 5; ++p) {
+    const int m = p == 2 ? 0 : 3000 * (p + 1);  // an empty part too
+    for (int e = 0; e < m; ++e) {
+      src64[p].push_back(4000000000u - static_cast<std::uint64_t>(rng.below(5000)));
+      dst64[p].push_back(static_cast<std::uint64_t>(rng.below(5000)));
+      src32[p].push_back(static_cast<std::uint32_t>(src64[p].back()));
+      dst32[p].push_back(static_cast<std::uint32_t>(dst64[p].back()));
+    }
+    wide[p].src = src64[p];
+    wide[p].dst = dst64[p];
+    narrow[p].src32 = src32[p];
+    narrow[p].dst32 = dst32[p];
+    wide[p].max_id = narrow[p].max_id = 4000000000u;
+  }
+  for (bool mirror : {false, true}) {
+    const AssembledCsr a = assemble_csr_on_device(wide, mirror, false, Duplicates::sum, "64");
+    const AssembledCsr b = assemble_csr_on_device(narrow, mirror, false, Duplicates::sum, "32");
+    EXPECT_EQ(a.ids, b.ids);
+    EXPECT_EQ(a.ids.back(), 4000000000u);
+    EXPECT_EQ(a.adj.row_ptr(), b.adj.row_ptr());
+    EXPECT_EQ(a.adj.col_idx(), b.adj.col_idx());
+    EXPECT_GT(a.nnz, 0);
+  }
+  std::vector<IdEdges> mixed = wide;
+  mixed[3] = narrow[3];
+  EXPECT_THROW(assemble_csr_on_device(mixed, false, false, Duplicates::sum, "mixed"),
+               ArgumentError);
 }
 
 TEST_F(DeviceAssembly, NoEdgesGiveAnEmptyGraph) {

@@ -140,6 +140,27 @@ TEST(EdgeListErrors, ErrorDeepInALargeFileHasTheRightLine) {
   }
 }
 
+// The earliest error still wins where a later chunk holds an id past 32
+// bits (the file is parsed a second time, with 64-bit ids), and an error
+// after that id in its own chunk is found too.
+TEST(EdgeListErrors, EarliestErrorWinsWhenTheFileIsParsedAgainWith64BitIds) {
+  TempDir dir;
+  const std::string before =
+      write_file(dir.file("before.txt"), numbered_edges(500) + "1 bad\n" + numbered_edges(500) +
+                                             "4294967296 1\n" + numbered_edges(100));
+  const std::string after =
+      write_file(dir.file("after.txt"),
+                 numbered_edges(500) + "4294967296 1\n" + numbered_edges(3) + "7 8 9 10\n");
+  for (const int threads : {1, 2})
+    for (const std::size_t chunk : {std::size_t(0), std::size_t(50), std::size_t(4096)}) {
+      LoadOptions opt;
+      opt.threads = threads;
+      opt.chunk_bytes = chunk;
+      expect_input_error([&] { read_edge_list(before, opt); }, before, 501, "'bad'");
+      expect_input_error([&] { read_edge_list(after, opt); }, after, 505, "columns");
+    }
+}
+
 TEST(EdgeListErrors, EarliestErrorWinsAcrossChunks) {
   TempDir dir;
   std::string text = numbered_edges(500) + "1 bad\n" + numbered_edges(500) + "-1 2\n";

@@ -113,6 +113,48 @@ TEST(EdgeList, HugeIdsAreRemappedInAscendingOrder) {
   EXPECT_EQ(arrays(g), want);
 }
 
+// Ids are parsed into 32 bits while they fit; one id past 2^32 - 1 in any
+// chunk has the whole file parsed again with 64-bit ids. The graph is the
+// one a file with a small id in that place gives (the same rank among the
+// ids), whatever the chunks, threads and weights; 2^32 - 1 itself still
+// fits.
+TEST(EdgeList, AnIdPast32BitsHasTheFileParsedWith64BitIds) {
+  TempDir dir;
+  for (const bool with_weights : {false, true}) {
+    std::string text, small;
+    for (int i = 0; i < 3000; ++i) {
+      std::string line = std::to_string(i % 700);
+      line += ' ';
+      line += std::to_string((i * 7) % 701);
+      if (with_weights) line += ' ', line += std::to_string(i % 5 + 1);
+      line += '\n';
+      text += line;
+      small += line;
+      if (i == 1800 || i == 2) {  // past 32 bits in one chunk, at 2^32 - 1 in another
+        const char* big = i == 1800 ? "3 4294967296" : "3 4294967295";
+        const char* stand_in = i == 1800 ? "3 90001" : "3 90000";
+        const char* end = with_weights ? " 2\n" : "\n";
+        text.append(big).append(end);
+        small.append(stand_in).append(end);
+      }
+    }
+    const std::string path = write_file(dir.file("big-id.txt"), text);
+    const std::string small_path = write_file(dir.file("small-id.txt"), small);
+    Arrays want = arrays(read_edge_list(small_path));
+    ASSERT_EQ(want.ids.back(), 90001u);
+    want.ids.end()[-2] = 4294967295u;
+    want.ids.back() = 4294967296u;
+    for (const int threads : {1, 2, 3})
+      for (const std::size_t chunk : {std::size_t(0), std::size_t(64), std::size_t(4096)}) {
+        LoadOptions opt;
+        opt.threads = threads;
+        opt.chunk_bytes = chunk;
+        EXPECT_EQ(arrays(read_edge_list(path, opt)), want)
+            << "threads " << threads << ", chunk " << chunk << (with_weights ? ", weighted" : "");
+      }
+  }
+}
+
 TEST(EdgeList, StatsAndProgress) {
   TempDir dir;
   std::vector<double> seen;

@@ -138,8 +138,8 @@ Csr<double> download_csr(const DeviceCsr<double>& a, std::vector<vertex_t> col =
 // Steps 1-4 with input ids of type Id: 32 bits when every id fits, which
 // halves the upload and the id sort's passes.
 template <class Id>
-AssembledCsr assemble(std::span<const IdEdges> parts, offset_t m, bool mirror, bool valued,
-                      Duplicates dup, const std::string& source, bool keep) {
+AssembledCsr assemble(std::span<const IdEdges> parts, bool ids32, offset_t m, bool mirror,
+                      bool valued, Duplicates dup, const std::string& source, bool keep) {
   AssembledCsr out;
   const cudaStream_t stream = nullptr;
   const offset_t count = mirror ? 2 * m : m;  // entries before merging
@@ -160,8 +160,15 @@ AssembledCsr assemble(std::span<const IdEdges> parts, offset_t m, bool mirror, b
 
   // 1. The ids.
   DeviceArray<Id> src(static_cast<std::size_t>(m)), dst(static_cast<std::size_t>(m));
-  detail::stage_to_device<std::uint64_t, Id>(spans_of(parts, &IdEdges::src), src.data(), stream);
-  detail::stage_to_device<std::uint64_t, Id>(spans_of(parts, &IdEdges::dst), dst.data(), stream);
+  if (ids32) {
+    detail::stage_to_device<std::uint32_t, Id>(spans_of(parts, &IdEdges::src32), src.data(),
+                                               stream);
+    detail::stage_to_device<std::uint32_t, Id>(spans_of(parts, &IdEdges::dst32), dst.data(),
+                                               stream);
+  } else {
+    detail::stage_to_device<std::uint64_t, Id>(spans_of(parts, &IdEdges::src), src.data(), stream);
+    detail::stage_to_device<std::uint64_t, Id>(spans_of(parts, &IdEdges::dst), dst.data(), stream);
+  }
   DeviceArray<double> weight(valued ? static_cast<std::size_t>(m) : 0);
   if (valued)
     detail::stage_to_device<double, double>(spans_of(parts, &IdEdges::weight), weight.data(),
@@ -307,18 +314,26 @@ AssembledCsr assemble(std::span<const IdEdges> parts, offset_t m, bool mirror, b
 AssembledCsr assemble_csr_on_device(std::span<const IdEdges> parts, bool mirror, bool valued,
                                     Duplicates dup, const std::string& source,
                                     bool keep_on_device) {
+  // 32-bit ids where no part holds 64-bit ones.
+  const bool ids32 = std::all_of(parts.begin(), parts.end(),
+                                 [](const IdEdges& p) { return p.src.empty() && p.dst.empty(); });
   offset_t m = 0;
   for (const IdEdges& p : parts) {
-    if (p.dst.size() != p.src.size() || (valued && p.weight.size() != p.src.size()))
-      throw ArgumentError("assemble_csr_on_device: a part's arrays differ in length");
-    m += static_cast<offset_t>(p.src.size());
+    const std::size_t count = ids32 ? p.src32.size() : p.src.size();
+    if ((ids32 ? p.dst32.size() : p.dst.size()) != count || (valued && p.weight.size() != count) ||
+        (!ids32 && !(p.src32.empty() && p.dst32.empty())))
+      throw ArgumentError(
+          "assemble_csr_on_device: a part's arrays differ in length, or parts mix 32- and 64-bit "
+          "ids");
+    m += static_cast<offset_t>(count);
   }
   if (m == 0) return {};
   std::uint64_t largest = 0;
   for (const IdEdges& p : parts) largest = std::max(largest, p.max_id);
   return largest <= 0xffffffffu
-             ? assemble<std::uint32_t>(parts, m, mirror, valued, dup, source, keep_on_device)
-             : assemble<std::uint64_t>(parts, m, mirror, valued, dup, source, keep_on_device);
+             ? assemble<std::uint32_t>(parts, ids32, m, mirror, valued, dup, source, keep_on_device)
+             : assemble<std::uint64_t>(parts, ids32, m, mirror, valued, dup, source,
+                                       keep_on_device);
 }
 
 }  // namespace graphrun

@@ -139,6 +139,10 @@ void prefault_host(void* p, std::size_t bytes) noexcept { prefault_range(p, byte
 
 template void stage_to_device(std::span<const std::span<const std::uint64_t>>, std::uint32_t*,
                               CUstream_st*);
+template void stage_to_device(std::span<const std::span<const std::uint32_t>>, std::uint32_t*,
+                              CUstream_st*);
+template void stage_to_device(std::span<const std::span<const std::uint32_t>>, std::uint64_t*,
+                              CUstream_st*);
 template void stage_to_device(std::span<const std::span<const std::uint64_t>>, std::uint64_t*,
                               CUstream_st*);
 template void stage_to_device(std::span<const std::span<const double>>, double*, CUstream_st*);

@@ -24,11 +24,15 @@
 
 namespace graphrun {
 
-// One part of the parsed edges: source and target input ids, weights
-// (empty for an unweighted list), and the largest id of the part, which a
-// parser knows for free (it decides whether ids travel as 32-bit values).
+// One part of the parsed edges: source and target input ids, as 64-bit
+// values (src, dst) or, where a parser kept them in 32 bits, as 32-bit ones
+// (src32, dst32; the other pair left empty, the same kind in every part);
+// weights (empty for an unweighted list); and the largest id of the part,
+// which a parser knows for free (it decides whether ids travel as 32-bit
+// values).
 struct IdEdges {
   std::span<const std::uint64_t> src, dst;
+  std::span<const std::uint32_t> src32, dst32;
   std::span<const double> weight;
   std::uint64_t max_id = 0;
 };
