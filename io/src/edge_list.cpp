@@ -257,24 +257,23 @@ Graph read_edge_list(const std::string& path, const LoadOptions& options, LoadSt
   std::vector<EdgeChunk<std::uint32_t>> parsed(chunks.size());
   for_each_chunk(chunks, threads, progress,
                  [&](std::size_t i) { parse_chunk(chunks[i], parsed[i], weighted, options); });
+  std::vector<EdgeChunk<std::uint64_t>> wide;
   if (std::any_of(parsed.begin(), parsed.end(), [](const auto& c) { return c.wide; })) {
     // An id past 32 bits: the whole file again, with 64-bit ids.
     parsed = {};
     for (TextChunk& c : chunks) c.restart();
-    std::vector<EdgeChunk<std::uint64_t>> wide(chunks.size());
+    wide.resize(chunks.size());
     for_each_chunk(chunks, threads, progress,
                    [&](std::size_t i) { parse_chunk(chunks[i], wide[i], weighted, options); });
-    check_unchanged(text, path);  // before the chunks' errors: they may be of lost pages
-    number_lines(chunks, 1, path);
-    trace.step("parsed (64-bit ids)");
-    return assemble(wide, weighted, text.size, t0.seconds(), path, options, threads, progress,
-                    trace, stats);
   }
-  check_unchanged(text, path);
+  check_unchanged(text, path);  // before the chunks' errors: they may be of lost pages
   number_lines(chunks, 1, path);
-  trace.step("parsed");
-  return assemble(parsed, weighted, text.size, t0.seconds(), path, options, threads, progress,
-                  trace, stats);
+  trace.step(wide.empty() ? "parsed" : "parsed (64-bit ids)");
+  const double read_seconds = t0.seconds();
+  return wide.empty() ? assemble(parsed, weighted, text.size, read_seconds, path, options, threads,
+                                 progress, trace, stats)
+                      : assemble(wide, weighted, text.size, read_seconds, path, options, threads,
+                                 progress, trace, stats);
 }
 
 }  // namespace graphrun::io

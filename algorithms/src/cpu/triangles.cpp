@@ -45,8 +45,9 @@ namespace {
 // vertices and counts its degrees; a vertex's rank is then the vertices of
 // lower degree, plus those of its degree in earlier blocks, plus those
 // before it in its own block. (Serial, these passes over n were a third of
-// web-NotreDame's count on 16 threads.) Per-block counts are kept only
-// where the degrees' range is small beside n.
+// web-NotreDame's count on 16 threads.) One block, on the calling thread,
+// for small graphs and where a count per block and degree would not be
+// small beside n.
 std::vector<vertex_t> degree_order(const std::vector<vertex_t>& degree, int threads) {
   const auto n = static_cast<vertex_t>(degree.size());
   vertex_t top = 0;
@@ -54,31 +55,27 @@ std::vector<vertex_t> degree_order(const std::vector<vertex_t>& degree, int thre
   for (vertex_t v = 0; v < n; ++v) top = std::max(top, degree[v]);
   const auto bins = static_cast<std::size_t>(top) + 1;
   std::vector<vertex_t> rank(degree.size());
-  const auto blocks = static_cast<std::size_t>(std::max(threads, 1));
-  if (blocks == 1 || n < (1 << 16) || bins * blocks > degree.size()) {
-    std::vector<vertex_t> next(bins + 1, 0);
-    for (vertex_t d : degree) ++next[static_cast<std::size_t>(d) + 1];
-    for (std::size_t d = 1; d < next.size(); ++d) next[d] += next[d - 1];
-    for (vertex_t v = 0; v < n; ++v) rank[v] = next[degree[v]]++;
-    return rank;
-  }
+  const std::size_t blocks =
+      threads <= 1 || n < (1 << 16) || bins * static_cast<std::size_t>(threads) > degree.size()
+          ? 1
+          : static_cast<std::size_t>(threads);
   // next[b * bins + d]: block b's count of degree d, then where its next
   // vertex of degree d goes.
   std::vector<vertex_t> next(blocks * bins, 0);
   const auto first = [&](std::size_t b) { return static_cast<vertex_t>(n * b / blocks); };
-#pragma omp parallel for num_threads(threads) schedule(static, 1)
+#pragma omp parallel for num_threads(threads) schedule(static, 1) if (blocks > 1)
   for (std::size_t b = 0; b < blocks; ++b)
     for (vertex_t v = first(b); v < first(b + 1); ++v) ++next[b * bins + degree[v]];
   // Each degree's total, their starts in order, then each block's start.
   std::vector<vertex_t> start(bins + 1, 0);
-#pragma omp parallel for num_threads(threads) schedule(static)
+#pragma omp parallel for num_threads(threads) schedule(static) if (blocks > 1)
   for (std::size_t d = 0; d < bins; ++d) {
     vertex_t total = 0;
     for (std::size_t b = 0; b < blocks; ++b) total += next[b * bins + d];
     start[d + 1] = total;
   }
   for (std::size_t d = 1; d <= bins; ++d) start[d] += start[d - 1];
-#pragma omp parallel for num_threads(threads) schedule(static)
+#pragma omp parallel for num_threads(threads) schedule(static) if (blocks > 1)
   for (std::size_t d = 0; d < bins; ++d) {
     vertex_t at = start[d];
     for (std::size_t b = 0; b < blocks; ++b) {
@@ -87,7 +84,7 @@ std::vector<vertex_t> degree_order(const std::vector<vertex_t>& degree, int thre
       at += count;
     }
   }
-#pragma omp parallel for num_threads(threads) schedule(static, 1)
+#pragma omp parallel for num_threads(threads) schedule(static, 1) if (blocks > 1)
   for (std::size_t b = 0; b < blocks; ++b)
     for (vertex_t v = first(b); v < first(b + 1); ++v) rank[v] = next[b * bins + degree[v]]++;
   return rank;
