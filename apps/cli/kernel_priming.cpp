@@ -19,6 +19,8 @@ std::function<void()> pagerank_priming(int device, SpmvFormat format, Reorder re
   // For measuring what the priming gives.
   if (env_flag("GRAPHRUN_NO_PRIMING")) return {};
   return [device, format, reorder, method] {
+    // Called once the context exists: when that is, against the load.
+    trace_phase("device: context made");
     const int runs = prime_pagerank_kernels(device, format, reorder, &stopped, method);
     trace_phase(("device: pagerank kernels primed, " + std::to_string(runs) + " runs").c_str());
   };

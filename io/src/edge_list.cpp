@@ -5,7 +5,10 @@
 // id arrays; map input ids to dense ids (id_map.hpp); assemble CSR from the
 // chunks (chunk_assembly.hpp), which sorts rows and merges duplicates. With
 // LoadOptions::assemble_on_device the last two run on the GPU instead
-// (engine/device_assembly.hpp).
+// (engine/device_assembly.hpp), and an unweighted list is parsed there too:
+// its text goes up as it is and the device's parser, which takes exactly
+// what parse_chunk takes for two columns, leaves any line it refuses to
+// the host's parse, whose messages name the line.
 
 #include <algorithm>
 #include <cstdint>
@@ -126,6 +129,45 @@ void parse_chunk(TextChunk& c, EdgeChunk<Id>& out, bool weighted, const LoadOpti
   out.self_loops = loops;
 }
 
+// The graph of a device assembly.
+Graph device_graph(AssembledCsr a, bool weighted, const LoadOptions& options, LoadStats* stats) {
+  if (stats) {
+    stats->seconds_to_device = a.seconds_upload;
+    stats->seconds_from_device = a.seconds_download;
+  }
+  Graph g = a.fetch ? Graph::with_deferred_adjacency(a.n, a.nnz, a.self_loops, !weighted,
+                                                     std::move(a.fetch), std::move(a.ids),
+                                                     !options.undirected, weighted)
+                    : Graph(std::move(a.adj), std::move(a.ids), !options.undirected, weighted);
+  g.set_device_adjacency(std::move(a.device));
+  return g;
+}
+
+// An unweighted list parsed and assembled on the GPU, when asked for and
+// possible: the text goes to the device as it is (a byte a character, where
+// the host's parse would send 8 bytes an edge after costing it more than
+// the copy). nullopt where the host must parse it: no GPU, a line the
+// device's parser does not take (the host's parse then reports it, with its
+// line), or a text too large for the device.
+std::optional<Graph> parse_on_device(const TextBuffer& text, const std::string& path,
+                                     const LoadOptions& options, double read_seconds,
+                                     HostTrace& trace, LoadStats* stats) {
+  if (!options.assemble_on_device || cuda_device_count() == 0) return std::nullopt;
+  const Stopwatch t1;
+  try {
+    std::optional<AssembledCsr> a = assemble_edge_text_on_device(
+        {text.begin(), text.end()}, options.undirected, path, options.keep_on_device);
+    if (!a) return std::nullopt;
+    check_unchanged(text, path);  // the device read a page the guard replaced
+    Graph g = device_graph(std::move(*a), false, options, stats);
+    trace.step("parsed and assembled on the device");
+    detail::record_text_load(stats, text.size, read_seconds, t1.seconds());
+    return g;
+  } catch (const DeviceMemoryError&) {
+    return std::nullopt;
+  }
+}
+
 // The graph assembled on the GPU, when asked for and possible; nullopt
 // when the host must do it (no CUDA backend or GPU, not enough device memory).
 template <class Id>
@@ -150,16 +192,7 @@ std::optional<Graph> assemble_on_device(std::vector<EdgeChunk<Id>>& parsed, bool
     AssembledCsr a = assemble_csr_on_device(parts, options.undirected, weighted, options.duplicates,
                                             path, options.keep_on_device);
     parsed = {};
-    if (stats) {
-      stats->seconds_to_device = a.seconds_upload;
-      stats->seconds_from_device = a.seconds_download;
-    }
-    Graph g = a.fetch ? Graph::with_deferred_adjacency(a.n, a.nnz, a.self_loops, !weighted,
-                                                       std::move(a.fetch), std::move(a.ids),
-                                                       !options.undirected, weighted)
-                      : Graph(std::move(a.adj), std::move(a.ids), !options.undirected, weighted);
-    g.set_device_adjacency(std::move(a.device));
-    return g;
+    return device_graph(std::move(a), weighted, options, stats);
   } catch (const DeviceMemoryError&) {
     return std::nullopt;  // too large for the device: the host assembles it
   }
@@ -249,6 +282,11 @@ Graph read_edge_list(const std::string& path, const LoadOptions& options, LoadSt
         path, first_line,
         "expected 2 or 3 columns (source, target [, weight]), found " + std::to_string(columns));
   const bool weighted = columns == 3;
+  if (!weighted)
+    if (std::optional<Graph> g = parse_on_device(text, path, options, t0.seconds(), trace, stats)) {
+      progress.done();
+      return std::move(*g);
+    }
 
   progress.phase(0.3, 0.8);
   const std::size_t chunk_bytes =

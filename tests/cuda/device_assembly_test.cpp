@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -202,6 +203,104 @@ TEST_F(DeviceAssembly, NoEdgesGiveAnEmptyGraph) {
   const AssembledCsr a = assemble_csr_on_device({}, true, false, Duplicates::sum, "none");
   EXPECT_EQ(a.adj.n_rows(), 0);
   EXPECT_TRUE(a.ids.empty());
+}
+
+// Texts the device's parser takes: every form the host parser accepts for
+// two columns. Each must parse on the device (not fall back) and give the
+// host's graph array for array.
+std::vector<std::string> texts_the_device_takes() {
+  std::vector<std::string> t = {
+      "1 2\n2 3\n",
+      "1 2\r\n3 4\r\n5 5\r\n",
+      "  1\t 2 \t\n\t3 4  \r\n 4\t\t1\n",
+      "# a comment\n1 2\n  % another\n\n   \n\r\n \t\r\n3 1\n#x 1 2 3\n%\n2 3\n",
+      "1 2\n3 4",  // no final line end
+      "007 0008\n0 0\n00000000000000000000012 3\n",
+      "18446744073709551615 1\n4294967296 4294967295\n4294967295 0\n",
+      "5 5\n5 5\n1 2\n1 2\n2 1\n",
+  };
+  // Lines longer than a thread's slice of 64 bytes: slices with no line
+  // start, a line that runs through several slices, blanks across one.
+  t.push_back("1 2\n#" + std::string(300, 'c') + "\n3 4\n" + std::string(200, ' ') + "5" +
+              std::string(150, '\t') + "6\n7 8\n");
+  // Many short lines ("1 2\n"): 16 edges start in a 64-byte slice.
+  std::string dense;
+  for (int i = 0; i < 5000; ++i) {
+    dense += std::to_string(i % 10);
+    dense += ' ';
+    dense += std::to_string((i * 7) % 10);
+    dense += '\n';
+  }
+  t.push_back(dense);
+  return t;
+}
+
+TEST_F(DeviceAssembly, TextParsedOnTheDeviceEqualsTheHostParse) {
+  io::test::TempDir dir;
+  int k = 0;
+  for (const std::string& text : texts_the_device_takes()) {
+    std::ostringstream name;
+    name << "t" << k++ << ".txt";
+    const std::string path = io::test::write_file(dir.file(name.str()), text);
+    std::string whole = text;
+    if (whole.back() != '\n') whole += '\n';
+    for (bool undirected : {false, true}) {
+      // The device's own parse, not a fall-back to the host's.
+      const std::optional<AssembledCsr> a =
+          assemble_edge_text_on_device(whole, undirected, path, false);
+      ASSERT_TRUE(a.has_value()) << path << ": " << text.substr(0, 80);
+      io::LoadOptions o;
+      o.undirected = undirected;
+      const Graph want = io::read_edge_list(path, o);
+      EXPECT_EQ(a->ids, want.input_ids()) << path;
+      EXPECT_EQ(a->adj.row_ptr(), want.adj().row_ptr()) << path;
+      EXPECT_EQ(a->adj.col_idx(), want.adj().col_idx()) << path;
+      EXPECT_EQ(a->self_loops, want.self_loops()) << path;
+      o.assemble_on_device = true;
+      expect_same(io::read_edge_list(path, o), want, path);
+      o.keep_on_device = true;
+      const Graph kept = io::read_edge_list(path, o);
+      ASSERT_NE(kept.device_adjacency(), nullptr) << path;
+      expect_same(kept, want, path + " kept on the device");
+    }
+  }
+}
+
+// Lines the host parser refuses, in a file whose first line has two
+// columns: the device declines the text, and a load on the device reports
+// what the host's parse reports, the same message with the same line.
+TEST_F(DeviceAssembly, TextTheDeviceDeclinesIsReportedByTheHostParse) {
+  io::test::TempDir dir;
+  const std::vector<std::string> refused = {
+      "1 2\n1 2 3\n",   "1 2\n1\n",   "1 2\n1 x\n",    "1 2\n-1 2\n",
+      "1 2\n+1 2\n",    "1 2\n1,2\n", "1 2\n1 2\r3\n", "1 2\n18446744073709551616 1\n",
+      "1 2\n3 4\r\r\n", "1 2\n1\r\n", "1 2\n1 2x\n",   "1 2\n\x01 2\n",
+  };
+  int k = 0;
+  for (const std::string& text : refused) {
+    std::ostringstream name;
+    name << "r" << k++ << ".txt";
+    const std::string path = io::test::write_file(dir.file(name.str()), text);
+    EXPECT_FALSE(assemble_edge_text_on_device(text, false, path, false).has_value()) << path;
+    io::LoadOptions o;
+    std::string host, device;
+    try {
+      io::read_edge_list(path, o);
+    } catch (const InputError& e) {
+      host = e.what();
+    }
+    o.assemble_on_device = true;
+    try {
+      io::read_edge_list(path, o);
+    } catch (const InputError& e) {
+      device = e.what();
+    }
+    EXPECT_FALSE(host.empty()) << path;
+    EXPECT_EQ(device, host) << path;
+  }
+  // Comments only: no edge to parse on the device, and the host's "no edges".
+  EXPECT_FALSE(assemble_edge_text_on_device("# nothing\n\n", false, "c", false).has_value());
+  EXPECT_THROW(assemble_edge_text_on_device("1 2", false, "no line end", false), ArgumentError);
 }
 
 #else

@@ -21,6 +21,7 @@
 #include <cub/device/device_select.cuh>
 #include <future>
 
+#include "assemble_edges.hpp"
 #include "device_staging.hpp"
 #include "format_util.cuh"
 #include "graphrun/engine/cuda/step_trace.hpp"
@@ -140,25 +141,12 @@ Csr<double> download_csr(const DeviceCsr<double>& a, std::vector<vertex_t> col =
 template <class Id>
 AssembledCsr assemble(std::span<const IdEdges> parts, bool ids32, offset_t m, bool mirror,
                       bool valued, Duplicates dup, const std::string& source, bool keep) {
-  AssembledCsr out;
   const cudaStream_t stream = nullptr;
-  const offset_t count = mirror ? 2 * m : m;  // entries before merging
-  // The host arrays the columns and values come back to, allocated (and
-  // zeroed: std::vector) by another thread while the device works, for as
-  // many entries as there can be: zeroing 0.5 GB of fresh memory takes a
-  // host thread 0.1-0.2 s, which would otherwise add to the download.
-  // Not where the adjacency stays on the device (`keep`): nothing comes back.
-  const std::launch when = keep ? std::launch::deferred : std::launch::async;
-  std::future<std::vector<vertex_t>> col_host =
-      std::async(when, [count] { return std::vector<vertex_t>(static_cast<std::size_t>(count)); });
-  std::future<std::vector<double>> val_host = std::async(when, [count, valued] {
-    return std::vector<double>(valued ? static_cast<std::size_t>(count) : 0);
-  });
+  detail::HostLanding host(mirror ? 2 * m : m, valued, keep);
   const Stopwatch t_upload;
   // GRAPHRUN_TRACE: the steps below, each waited for.
   cuda::StepTrace trace("edge list assembly");
 
-  // 1. The ids.
   DeviceArray<Id> src(static_cast<std::size_t>(m)), dst(static_cast<std::size_t>(m));
   if (ids32) {
     detail::stage_to_device<std::uint32_t, Id>(spans_of(parts, &IdEdges::src32), src.data(),
@@ -173,8 +161,37 @@ AssembledCsr assemble(std::span<const IdEdges> parts, bool ids32, offset_t m, bo
   if (valued)
     detail::stage_to_device<double, double>(spans_of(parts, &IdEdges::weight), weight.data(),
                                             stream);
-  out.seconds_upload = t_upload.seconds();
+  const double seconds_upload = t_upload.seconds();
   trace.step("upload");
+  AssembledCsr out = detail::assemble_edges(std::move(src), std::move(dst), std::move(weight), m,
+                                            mirror, dup, source, keep, host, trace);
+  out.seconds_upload = seconds_upload;
+  return out;
+}
+
+}  // namespace
+
+namespace detail {
+
+HostLanding::HostLanding(offset_t count, bool valued, bool keep) {
+  const std::launch when = keep ? std::launch::deferred : std::launch::async;
+  col =
+      std::async(when, [count] { return std::vector<vertex_t>(static_cast<std::size_t>(count)); });
+  val = std::async(when, [count, valued] {
+    return std::vector<double>(valued ? static_cast<std::size_t>(count) : 0);
+  });
+}
+
+template <class Id>
+AssembledCsr assemble_edges(DeviceArray<Id> src, DeviceArray<Id> dst, DeviceArray<double> weight,
+                            offset_t m, bool mirror, Duplicates dup, const std::string& source,
+                            bool keep, HostLanding& host, cuda::StepTrace& trace) {
+  AssembledCsr out;
+  const cudaStream_t stream = nullptr;
+  const bool valued = weight.size() != 0;
+  const offset_t count = mirror ? 2 * m : m;  // entries before merging
+
+  // 1. The ids.
   DeviceArray<Id> ids;
   vertex_t n = 0;
   {
@@ -302,14 +319,21 @@ AssembledCsr assemble(std::span<const IdEdges> parts, bool ids32, offset_t m, bo
     out.fetch = [device] { return download_csr(device->csr); };
     out.device = std::move(device);
   } else {
-    out.adj = download_csr(a, col_host.get(), val_host.get());
+    out.adj = download_csr(a, host.col.get(), host.val.get());
   }
   out.seconds_download = t_download.seconds();
   trace.step(keep ? "ids back" : "ids and adjacency back");
   return out;
 }
 
-}  // namespace
+template AssembledCsr assemble_edges(DeviceArray<std::uint32_t>, DeviceArray<std::uint32_t>,
+                                     DeviceArray<double>, offset_t, bool, Duplicates,
+                                     const std::string&, bool, HostLanding&, cuda::StepTrace&);
+template AssembledCsr assemble_edges(DeviceArray<std::uint64_t>, DeviceArray<std::uint64_t>,
+                                     DeviceArray<double>, offset_t, bool, Duplicates,
+                                     const std::string&, bool, HostLanding&, cuda::StepTrace&);
+
+}  // namespace detail
 
 AssembledCsr assemble_csr_on_device(std::span<const IdEdges> parts, bool mirror, bool valued,
                                     Duplicates dup, const std::string& source,

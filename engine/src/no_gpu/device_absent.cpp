@@ -2,6 +2,7 @@
 // backend, no device, nothing to warm up, no memory to read. CMake links this
 // file instead of src/cuda/ (engine/CMakeLists.txt), so that the code above
 // the engine asks at run time and needs no preprocessor test of its own.
+#include <optional>
 #include <span>
 #include <string>
 
@@ -27,6 +28,11 @@ bool device_memory_totals(std::size_t&, std::size_t&, std::string& error) {
 AssembledCsr assemble_csr_on_device(std::span<const IdEdges>, bool, bool, Duplicates,
                                     const std::string& source, bool) {
   throw DeviceError(source + ": this build has no CUDA backend to assemble the graph on");
+}
+
+std::optional<AssembledCsr> assemble_edge_text_on_device(std::span<const char>, bool,
+                                                         const std::string& source, bool) {
+  throw DeviceError(source + ": this build has no CUDA backend to parse the graph on");
 }
 
 }  // namespace graphrun

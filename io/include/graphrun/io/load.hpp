@@ -70,7 +70,8 @@ struct LoadOptions {
 struct LoadStats {
   std::size_t bytes_read = 0;  // uncompressed bytes parsed
   double seconds_read = 0;     // reading + decompressing + parsing
-  double seconds_build = 0;    // remapping ids + assembling CSR
+  double seconds_build = 0;    // remapping ids + assembling CSR (and the
+                               // parse, where the GPU parses the text)
   // Vertices the input declares (a Matrix Market size line, a cache's
   // header); 0 for formats that declare none (edge lists, ABC).
   std::int64_t declared_vertices = 0;
