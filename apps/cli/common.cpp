@@ -290,8 +290,9 @@ Loaded load_input(const CommonOptions& o, DeviceCheck check) {
   options.threads = o.threads;
   options.non_negative_weights = o.non_negative_weights;
   options.negative_weight_hint = o.negative_weight_hint;
-  // A run on the GPU has the ids mapped and the CSR assembled there: the
-  // same graph, in a fraction of the host's time at 10^8 edges.
+  // A run on the GPU has an unweighted edge list parsed, its ids mapped and
+  // its CSR assembled there: the same graph, in a fraction of the host's
+  // time at 10^8 edges.
   options.assemble_on_device = o.device == "cuda";
   options.keep_on_device = options.assemble_on_device && o.keep_on_device;
   options.on_progress = [&bar](double fraction) { bar.update(fraction); };

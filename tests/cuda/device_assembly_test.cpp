@@ -10,9 +10,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <optional>
+#include <span>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "graphrun/algorithms/pagerank.hpp"
@@ -247,7 +250,7 @@ TEST_F(DeviceAssembly, TextParsedOnTheDeviceEqualsTheHostParse) {
     for (bool undirected : {false, true}) {
       // The device's own parse, not a fall-back to the host's.
       const std::optional<AssembledCsr> a =
-          assemble_edge_text_on_device(whole, undirected, path, false);
+          assemble_edge_text_on_device({}, whole, undirected, path, false);
       ASSERT_TRUE(a.has_value()) << path << ": " << text.substr(0, 80);
       io::LoadOptions o;
       o.undirected = undirected;
@@ -281,7 +284,7 @@ TEST_F(DeviceAssembly, TextTheDeviceDeclinesIsReportedByTheHostParse) {
     std::ostringstream name;
     name << "r" << k++ << ".txt";
     const std::string path = io::test::write_file(dir.file(name.str()), text);
-    EXPECT_FALSE(assemble_edge_text_on_device(text, false, path, false).has_value()) << path;
+    EXPECT_FALSE(assemble_edge_text_on_device({}, text, false, path, false).has_value()) << path;
     io::LoadOptions o;
     std::string host, device;
     try {
@@ -299,8 +302,86 @@ TEST_F(DeviceAssembly, TextTheDeviceDeclinesIsReportedByTheHostParse) {
     EXPECT_EQ(device, host) << path;
   }
   // Comments only: no edge to parse on the device, and the host's "no edges".
-  EXPECT_FALSE(assemble_edge_text_on_device("# nothing\n\n", false, "c", false).has_value());
-  EXPECT_THROW(assemble_edge_text_on_device("1 2", false, "no line end", false), ArgumentError);
+  EXPECT_FALSE(
+      assemble_edge_text_on_device({}, std::string_view("# nothing\n\n"), false, "c", false)
+          .has_value());
+  EXPECT_FALSE(
+      assemble_edge_text_on_device({}, std::string_view(""), false, "empty", false).has_value());
+  EXPECT_THROW(
+      assemble_edge_text_on_device({}, std::string_view("1 2"), false, "no line end", false),
+      ArgumentError);
+}
+
+// A loader hands the device the rest of a file whose front the host
+// parsed: the host's edges (32- or 64-bit ids) then the text's, in that
+// order, give the graph of the whole file, wherever the cut falls, ids past
+// 32 bits on either side of it or on none.
+TEST_F(DeviceAssembly, HostEdgesThenDeviceTextGiveTheWholeFilesGraph) {
+  io::test::TempDir dir;
+  std::uint64_t seed = 40;
+  for (std::uint64_t stride : {std::uint64_t{1}, std::uint64_t{1000000000000}}) {
+    const std::string text = edge_list(3000, 500, stride, false, seed++);
+    const std::string path = io::test::write_file(dir.file("whole.txt"), text);
+    // The host's reading of every line, as the loader's parse leaves it.
+    std::vector<std::uint64_t> src, dst;
+    std::vector<std::size_t> line_end;  // one past each edge line's '\n'
+    std::istringstream lines(text);
+    std::string line;
+    std::size_t at = 0;
+    while (std::getline(lines, line)) {
+      at += line.size() + 1;
+      if (line.empty() || line[0] == '#') continue;
+      std::istringstream fields(line);
+      std::uint64_t u = 0, v = 0;
+      fields >> u >> v;
+      src.push_back(u);
+      dst.push_back(v);
+      line_end.push_back(at);
+    }
+    for (bool undirected : {false, true}) {
+      io::LoadOptions o;
+      o.undirected = undirected;
+      const Graph want = io::read_edge_list(path, o);
+      for (std::size_t cut :
+           {std::size_t{0}, std::size_t{1}, src.size() / 3, src.size() - 1, src.size()}) {
+        // The host's part: the first `cut` edges, in two pieces, 64-bit or
+        // (where every id fits) 32-bit.
+        const std::size_t offset = cut == 0 ? 0 : line_end[cut - 1];
+        const std::string_view rest = std::string_view(text).substr(offset);
+        std::vector<std::uint32_t> s32(src.begin(), src.begin() + static_cast<std::ptrdiff_t>(cut)),
+            d32(dst.begin(), dst.begin() + static_cast<std::ptrdiff_t>(cut));
+        for (bool narrow : {false, true}) {
+          const std::uint64_t largest =
+              cut == 0 ? 0
+                       : std::max(*std::max_element(src.begin(), src.begin() + cut),
+                                  *std::max_element(dst.begin(), dst.begin() + cut));
+          if (narrow && largest > 0xffffffffu) continue;
+          std::vector<IdEdges> parts(2);
+          const std::size_t half = cut / 2;
+          for (int p = 0; p < 2; ++p) {
+            const std::size_t b = p == 0 ? 0 : half, e = p == 0 ? half : cut;
+            if (narrow) {
+              parts[p].src32 = std::span<const std::uint32_t>(s32).subspan(b, e - b);
+              parts[p].dst32 = std::span<const std::uint32_t>(d32).subspan(b, e - b);
+            } else {
+              parts[p].src = std::span<const std::uint64_t>(src).subspan(b, e - b);
+              parts[p].dst = std::span<const std::uint64_t>(dst).subspan(b, e - b);
+            }
+            parts[p].max_id = largest;
+          }
+          const std::optional<AssembledCsr> a =
+              assemble_edge_text_on_device(parts, {rest.data(), rest.size()}, undirected, path);
+          std::ostringstream where;
+          where << "stride " << stride << " cut " << cut << (narrow ? " 32-bit" : " 64-bit")
+                << (undirected ? " undirected" : "");
+          ASSERT_TRUE(a.has_value()) << where.str();
+          EXPECT_EQ(a->ids, want.input_ids()) << where.str();
+          EXPECT_EQ(a->adj.row_ptr(), want.adj().row_ptr()) << where.str();
+          EXPECT_EQ(a->adj.col_idx(), want.adj().col_idx()) << where.str();
+        }
+      }
+    }
+  }
 }
 
 #else

@@ -23,6 +23,8 @@
 #include <cub/block/block_scan.cuh>
 #include <cuda/functional>
 #include <span>
+#include <type_traits>
+#include <vector>
 
 #include "../edge_text_grammar.hpp"
 #include "assemble_edges.hpp"
@@ -91,18 +93,18 @@ __global__ void __launch_bounds__(kParseBlock)
   }
 }
 
-// Pass 2: the edges written at their places in file order.
+// Pass 2: the edges written at their places in file order, from `base` on.
 template <class Id>
 __global__ void __launch_bounds__(kParseBlock)
     write_edges(const unsigned long long* __restrict__ words, std::size_t size,
                 const unsigned char* __restrict__ per_thread, const offset_t* __restrict__ block_at,
-                Id* __restrict__ src, Id* __restrict__ dst) {
+                offset_t base, Id* __restrict__ src, Id* __restrict__ dst) {
   using Scan = cub::BlockScan<unsigned, kParseBlock>;
   __shared__ typename Scan::TempStorage tmp;
   unsigned before = 0;
   Scan(tmp).ExclusiveSum(unsigned{per_thread[blockIdx.x * std::size_t{kParseBlock} + threadIdx.x]},
                          before);
-  offset_t at = block_at[blockIdx.x] + before;
+  offset_t at = base + block_at[blockIdx.x] + before;
   std::size_t a = 0, b = 0;
   slice_of(size, a, b);
   TextReader r(words);
@@ -116,7 +118,7 @@ __global__ void __launch_bounds__(kParseBlock)
   }
 }
 
-// What pass 1 leaves for pass 2: the text and the counts.
+// What pass 1 leaves for pass 2: the text and the counts (m = 0: no text).
 struct Counted {
   DeviceArray<unsigned long long> words;
   std::size_t size = 0;
@@ -126,80 +128,125 @@ struct Counted {
   offset_t m = 0;
 };
 
-// Pass 2 with ids of type Id, then the assembly; the text is freed once
-// the edges are written.
+// The host's edges, then pass 2 writing the text's after them, with ids of
+// type Id; the assembly follows. The text is freed once its edges are out.
 template <class Id>
-AssembledCsr parsed_edges(Counted c, bool mirror, const std::string& source, bool keep,
-                          cuda::StepTrace& trace, double seconds_upload) {
+AssembledCsr parsed_edges(std::span<const IdEdges> parts, bool ids32, offset_t m_host, Counted c,
+                          bool mirror, const std::string& source, bool keep, cuda::StepTrace& trace,
+                          const Stopwatch& t_upload) {
   const cudaStream_t stream = nullptr;
-  const offset_t m = c.m;
+  const offset_t m = m_host + c.m;
+  detail::HostLanding host(mirror ? 2 * m : m, false, keep);
   DeviceArray<Id> src(static_cast<std::size_t>(m)), dst(static_cast<std::size_t>(m));
-  write_edges<Id><<<c.blocks, kParseBlock, 0, stream>>>(c.words.data(), c.size, c.per_thread.data(),
-                                                        c.block_at.data(), src.data(), dst.data());
-  check_launch();
-  GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
+  if (m_host > 0) {
+    const auto stage = [&](auto field, Id* out) {
+      using T = typename std::remove_cvref_t<decltype(IdEdges{}.*field)>::value_type;
+      std::vector<std::span<const T>> spans;
+      for (const IdEdges& p : parts) spans.push_back(p.*field);
+      detail::stage_to_device<T, Id>(spans, out, stream);
+    };
+    if (ids32) {
+      stage(&IdEdges::src32, src.data());
+      stage(&IdEdges::dst32, dst.data());
+    } else {
+      stage(&IdEdges::src, src.data());
+      stage(&IdEdges::dst, dst.data());
+    }
+  }
+  const double seconds_upload = t_upload.seconds();
+  if (c.m > 0) {
+    write_edges<Id><<<c.blocks, kParseBlock, 0, stream>>>(c.words.data(), c.size,
+                                                          c.per_thread.data(), c.block_at.data(),
+                                                          m_host, src.data(), dst.data());
+    check_launch();
+    GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
   c = Counted{};
   trace.step("edges written");
-  detail::HostLanding host(mirror ? 2 * m : m, false, keep);
   AssembledCsr out = detail::assemble_edges(std::move(src), std::move(dst), DeviceArray<double>{},
                                             m, mirror, Duplicates::sum, source, keep, host, trace);
   out.seconds_upload = seconds_upload;
   return out;
 }
 
-}  // namespace
-
-std::optional<AssembledCsr> assemble_edge_text_on_device(std::span<const char> text, bool mirror,
-                                                         const std::string& source,
-                                                         bool keep_on_device) {
-  if (text.empty() || text.back() != '\n')
-    throw ArgumentError("assemble_edge_text_on_device: the text must end in '\\n'");
+// Pass 1 over `text` (whole lines): the counts, the largest id, and whether
+// a line was refused.
+Counted count_text(std::span<const char> text, unsigned long long& largest_id, bool& refused) {
   const cudaStream_t stream = nullptr;
+  Counted c;
+  refused = false;
+  largest_id = 0;
+  if (text.empty()) return c;
   const std::size_t size = text.size();
   const std::size_t slices = (size + kSliceBytes - 1) / kSliceBytes;
   const std::size_t blocks = (slices + kParseBlock - 1) / kParseBlock;
-  if (blocks > 0x7fffffffu) throw SizeError(source + ": too large a text to parse on the device");
-  const Stopwatch t_upload;
-  cuda::StepTrace trace("edge list text");
-
+  if (blocks > 0x7fffffffu) throw SizeError("too large a text to parse on the device");
   // The text and a word of line ends past it (what a reader may touch
   // beyond the final '\n' while it looks for a "\r\n").
-  DeviceArray<unsigned long long> words((size + 7) / 8 + 1);
-  auto* bytes = reinterpret_cast<unsigned char*>(words.data());
-  GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(bytes + size, '\n', words.size() * 8 - size, stream));
+  c.words = DeviceArray<unsigned long long>((size + 7) / 8 + 1);
+  auto* bytes = reinterpret_cast<unsigned char*>(c.words.data());
+  GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(bytes + size, '\n', c.words.size() * 8 - size, stream));
   const std::span<const unsigned char> whole(reinterpret_cast<const unsigned char*>(text.data()),
                                              size);
   detail::stage_to_device<unsigned char, unsigned char>(
       std::span<const std::span<const unsigned char>>(&whole, 1), bytes, stream);
-  const double seconds_upload = t_upload.seconds();
-  trace.step("upload");
 
-  Counted c;
   c.size = size;
   c.blocks = static_cast<unsigned>(blocks);
   c.per_thread = DeviceArray<unsigned char>(blocks * kParseBlock);
   DeviceArray<offset_t> per_block(blocks + 1);
   c.block_at = DeviceArray<offset_t>(blocks + 1);
   DeviceArray<unsigned long long> largest(1);
-  DeviceArray<unsigned> refused(1);
+  DeviceArray<unsigned> bad(1);
   GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(largest.data(), 0, sizeof(unsigned long long), stream));
-  GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(refused.data(), 0, sizeof(unsigned), stream));
+  GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(bad.data(), 0, sizeof(unsigned), stream));
   GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(per_block.data() + blocks, 0, sizeof(offset_t), stream));
-  count_edges<<<c.blocks, kParseBlock, 0, stream>>>(
-      words.data(), size, c.per_thread.data(), per_block.data(), largest.data(), refused.data());
+  count_edges<<<c.blocks, kParseBlock, 0, stream>>>(c.words.data(), size, c.per_thread.data(),
+                                                    per_block.data(), largest.data(), bad.data());
   check_launch();
   cuda::detail::exclusive_sum(per_block.data(), c.block_at.data(),
                               static_cast<offset_t>(blocks) + 1, stream);
   c.m = read_back(c.block_at.data() + blocks, stream);
-  const bool any_refused = read_back(refused.data(), stream) != 0;
-  trace.step("edges counted");
-  if (any_refused || c.m == 0) return std::nullopt;
-  const unsigned long long big = read_back(largest.data(), stream);
-  c.words = std::move(words);
-  return big <= 0xffffffffu ? parsed_edges<std::uint32_t>(std::move(c), mirror, source,
-                                                          keep_on_device, trace, seconds_upload)
-                            : parsed_edges<std::uint64_t>(std::move(c), mirror, source,
-                                                          keep_on_device, trace, seconds_upload);
+  refused = read_back(bad.data(), stream) != 0;
+  largest_id = read_back(largest.data(), stream);
+  return c;
+}
+
+}  // namespace
+
+std::optional<AssembledCsr> assemble_edge_text_on_device(std::span<const IdEdges> parsed,
+                                                         std::span<const char> text, bool mirror,
+                                                         const std::string& source,
+                                                         bool keep_on_device) {
+  if (!text.empty() && text.back() != '\n')
+    throw ArgumentError("assemble_edge_text_on_device: the text must end in '\\n'");
+  const bool ids32 = std::all_of(parsed.begin(), parsed.end(),
+                                 [](const IdEdges& p) { return p.src.empty() && p.dst.empty(); });
+  offset_t m_host = 0;
+  unsigned long long largest = 0;
+  for (const IdEdges& p : parsed) {
+    const std::size_t count = ids32 ? p.src32.size() : p.src.size();
+    if ((ids32 ? p.dst32.size() : p.dst.size()) != count || !p.weight.empty() ||
+        (!ids32 && !(p.src32.empty() && p.dst32.empty())))
+      throw ArgumentError(
+          "assemble_edge_text_on_device: a part's arrays differ in length, carry weights, or "
+          "parts mix 32- and 64-bit ids");
+    m_host += static_cast<offset_t>(count);
+    largest = std::max<unsigned long long>(largest, p.max_id);
+  }
+  const Stopwatch t_upload;
+  cuda::StepTrace trace("edge list text");
+  unsigned long long largest_in_text = 0;
+  bool refused = false;
+  Counted c = count_text(text, largest_in_text, refused);
+  trace.step("text up, edges counted");
+  if (refused || m_host + c.m == 0) return std::nullopt;
+  largest = std::max(largest, largest_in_text);
+  return largest <= 0xffffffffu
+             ? parsed_edges<std::uint32_t>(parsed, ids32, m_host, std::move(c), mirror, source,
+                                           keep_on_device, trace, t_upload)
+             : parsed_edges<std::uint64_t>(parsed, ids32, m_host, std::move(c), mirror, source,
+                                           keep_on_device, trace, t_upload);
 }
 
 }  // namespace graphrun

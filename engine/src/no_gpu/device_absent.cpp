@@ -18,6 +18,7 @@ int cuda_device_count() noexcept { return 0; }
 bool cuda_driver_found() noexcept { return false; }
 void warm_up_device(int, std::function<void()>) noexcept {}
 void finish_device_warm_up() noexcept {}
+bool device_context_pending() noexcept { return false; }
 
 bool device_memory_totals(std::size_t&, std::size_t&, std::string& error) {
   error = "this build has no CUDA backend";
@@ -30,7 +31,8 @@ AssembledCsr assemble_csr_on_device(std::span<const IdEdges>, bool, bool, Duplic
   throw DeviceError(source + ": this build has no CUDA backend to assemble the graph on");
 }
 
-std::optional<AssembledCsr> assemble_edge_text_on_device(std::span<const char>, bool,
+std::optional<AssembledCsr> assemble_edge_text_on_device(std::span<const IdEdges>,
+                                                         std::span<const char>, bool,
                                                          const std::string& source, bool) {
   throw DeviceError(source + ": this build has no CUDA backend to parse the graph on");
 }

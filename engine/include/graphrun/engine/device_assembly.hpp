@@ -65,19 +65,23 @@ AssembledCsr assemble_csr_on_device(std::span<const IdEdges> parts, bool mirror,
                                     bool keep_on_device = false);
 
 // An unweighted edge list's text parsed on the device, then assembled as
-// above: the same graph as a host parse of `text` followed by
-// assemble_csr_on_device. The text goes up as it is, a byte a character,
-// where a host parse sends 8 bytes an edge after a parse that costs the
-// host more than the copy. `text` is whole lines ending in '\n'; the device
-// takes what the host parser takes for two columns: lines of two decimal
-// ids (at most 64 bits) separated and surrounded by blanks (space, tab),
-// ending in "\n" or "\r\n", blank lines, and lines whose first non-blank
-// character is '#' or '%' (comments). nullopt where a line is anything
-// else, or where no line is an edge: the host parser then reads the file
-// and says what is wrong, with its line. DeviceMemoryError where the device
-// cannot hold the text and the work (about 1 byte a character plus 60 bytes
-// an edge, twice that with `mirror`); SizeError as above.
-std::optional<AssembledCsr> assemble_edge_text_on_device(std::span<const char> text, bool mirror,
+// above: the same graph as a host parse of the text followed by
+// assemble_csr_on_device. `parsed` holds the edges of the lines before
+// `text`, parsed by the host (unweighted; a loader parses the front of a
+// file while the device's context is made), `text` the rest. The text goes
+// up as it is, a byte a character, where a host parse costs the host more
+// than the copy and sends 8 bytes an edge. `text` is whole lines ending in
+// '\n' (or empty); the device takes what the host parser takes for two
+// columns: lines of two decimal ids (at most 64 bits) separated and
+// surrounded by blanks (space, tab), ending in "\n" or "\r\n", blank lines,
+// and lines whose first non-blank character is '#' or '%' (comments).
+// nullopt where a line is anything else, or where there is no edge at all:
+// the host parser then reads the lines and says what is wrong, with its
+// line. DeviceMemoryError where the device cannot hold the text and the
+// work (1 byte a character plus about 60 bytes an edge, twice that with
+// `mirror`); SizeError as above.
+std::optional<AssembledCsr> assemble_edge_text_on_device(std::span<const IdEdges> parsed,
+                                                         std::span<const char> text, bool mirror,
                                                          const std::string& source,
                                                          bool keep_on_device = false);
 
