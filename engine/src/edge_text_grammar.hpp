@@ -8,11 +8,7 @@
 
 #include <cstddef>
 
-#if defined(__CUDACC__)
-#define GRAPHRUN_HD __host__ __device__
-#else
-#define GRAPHRUN_HD
-#endif
+#include "graphrun/engine/host_device.hpp"
 
 namespace graphrun::edge_text {
 
