@@ -143,48 +143,27 @@ Graph device_graph(AssembledCsr a, bool weighted, const LoadOptions& options, Lo
   return g;
 }
 
-// Chunks of at most this size where the device may parse the rest of a
-// file: the host stops taking chunks once the device's context exists, and
-// finishes those it holds, about 10 ms of parsing each on one core.
-constexpr std::size_t hand_over_chunk_bytes = std::size_t{4} << 20;
-
-// An unweighted list whose first `host_chunks` chunks the host parsed while
-// the device's context was being made, the rest parsed on the device, then
-// assembled there: the text goes to the device as it is (a byte a
-// character, where the host's parse would cost more than the copy and send
-// 8 bytes an edge). nullopt where the host must go on: no GPU, every chunk
-// parsed already (the usual device assembly follows), an error or a 64-bit
-// id in the host's chunks (the host's path reports or re-parses), a line the
-// device's parser refuses (the host's parse reports it, with its line), or
-// a text too large for the device.
-std::optional<Graph> parse_rest_on_device(const TextBuffer& text,
-                                          const std::vector<TextChunk>& chunks,
-                                          const std::vector<EdgeChunk<std::uint32_t>>& parsed,
-                                          std::size_t host_chunks, const std::string& path,
-                                          const LoadOptions& options, double read_seconds,
-                                          HostTrace& trace, LoadStats* stats) {
-  if (host_chunks == chunks.size()) return std::nullopt;
-  for (std::size_t i = 0; i < host_chunks; ++i)
-    if (chunks[i].error_line >= 0 || parsed[i].wide) return std::nullopt;
-  if (cuda_device_count() == 0) return std::nullopt;
-  std::vector<IdEdges> parts(host_chunks);
-  for (std::size_t i = 0; i < host_chunks; ++i) {
-    parts[i].src32 = parsed[i].src;
-    parts[i].dst32 = parsed[i].dst;
-    parts[i].max_id = parsed[i].max_id;
-  }
+// An unweighted list parsed and assembled on the GPU, when asked for and
+// possible: the text goes to the device as it is (a byte a character,
+// where the host's parse costs more than the copy and sends 8 bytes an
+// edge). The host does not parse meanwhile: while the device's context is
+// being made it has nothing to hand over to, and 16 host threads parsing
+// beside the context's making slowed it by 0.1-0.2 s on the H100 host,
+// more than they saved (docs/performance.md). nullopt where the host must
+// parse: no GPU, a line the device's parser refuses (the host's parse then
+// reports it, with its line), or a text too large for the device.
+std::optional<Graph> parse_on_device(const TextBuffer& text, const std::string& path,
+                                     const LoadOptions& options, double read_seconds,
+                                     HostTrace& trace, LoadStats* stats) {
+  if (!options.assemble_on_device || cuda_device_count() == 0) return std::nullopt;
   const Stopwatch t1;
   try {
-    const char* rest = chunks[host_chunks].begin;
     std::optional<AssembledCsr> a = assemble_edge_text_on_device(
-        parts, {rest, text.end()}, options.undirected, path, options.keep_on_device);
+        {}, {text.begin(), text.end()}, options.undirected, path, options.keep_on_device);
     if (!a) return std::nullopt;
     check_unchanged(text, path);  // the device read a page the guard replaced
     Graph g = device_graph(std::move(*a), false, options, stats);
-    const std::string what = "parsed, " + std::to_string((rest - text.begin()) >> 20) + " of " +
-                             std::to_string(text.size >> 20) +
-                             " MiB on the host, the rest on the device, and assembled there";
-    trace.step(what.c_str());
+    trace.step("parsed and assembled on the device");
     detail::record_text_load(stats, text.size, read_seconds, t1.seconds());
     return g;
   } catch (const DeviceMemoryError&) {
@@ -307,27 +286,19 @@ Graph read_edge_list(const std::string& path, const LoadOptions& options, LoadSt
         "expected 2 or 3 columns (source, target [, weight]), found " + std::to_string(columns));
   const bool weighted = columns == 3;
 
-  progress.phase(0.3, 0.8);
-  // An unweighted list on its way to the GPU: the host parses while the
-  // device's context is being made (0.1-0.3 s), the device the rest.
-  const bool hand_over = !weighted && options.assemble_on_device;
-  std::size_t chunk_bytes =
-      options.chunk_bytes > 0 ? options.chunk_bytes : auto_chunk_bytes(text.size, threads);
-  if (hand_over && options.chunk_bytes == 0)
-    chunk_bytes = std::min(chunk_bytes, hand_over_chunk_bytes);
-  std::vector<TextChunk> chunks = split_lines(text.begin(), text.end(), chunk_bytes);
-  std::vector<EdgeChunk<std::uint32_t>> parsed(chunks.size());
-  const auto parse = [&](std::size_t i) { parse_chunk(chunks[i], parsed[i], weighted, options); };
-  std::size_t host_chunks = 0;
-  if (hand_over) {
-    host_chunks = parse_chunks_while(chunks, threads, device_context_pending, parse);
-    if (std::optional<Graph> g = parse_rest_on_device(text, chunks, parsed, host_chunks, path,
-                                                      options, t0.seconds(), trace, stats)) {
+  if (!weighted)
+    if (std::optional<Graph> g = parse_on_device(text, path, options, t0.seconds(), trace, stats)) {
       progress.done();
       return std::move(*g);
     }
-  }
-  for_each_chunk(chunks, threads, progress, parse, host_chunks);
+
+  progress.phase(0.3, 0.8);
+  const std::size_t chunk_bytes =
+      options.chunk_bytes > 0 ? options.chunk_bytes : auto_chunk_bytes(text.size, threads);
+  std::vector<TextChunk> chunks = split_lines(text.begin(), text.end(), chunk_bytes);
+  std::vector<EdgeChunk<std::uint32_t>> parsed(chunks.size());
+  for_each_chunk(chunks, threads, progress,
+                 [&](std::size_t i) { parse_chunk(chunks[i], parsed[i], weighted, options); });
   std::vector<EdgeChunk<std::uint64_t>> wide;
   if (std::any_of(parsed.begin(), parsed.end(), [](const auto& c) { return c.wide; })) {
     // An id past 32 bits: the whole file again, with 64-bit ids.

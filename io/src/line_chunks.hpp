@@ -10,7 +10,6 @@
 
 #include <omp.h>
 
-#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -56,20 +55,19 @@ void number_lines(std::vector<TextChunk>& chunks, std::int64_t first_line, const
 // Number of threads for `requested` (0 = OpenMP's default).
 inline int thread_count(int requested) { return requested > 0 ? requested : omp_get_max_threads(); }
 
-// Runs parse(i) for every chunk i from `first` on, on `threads` threads,
-// reporting progress (by bytes) from the calling thread. Exceptions thrown
-// by parse (memory) are carried out of the parallel region and rethrown.
+// Runs parse(i) for every chunk i on `threads` threads, reporting progress
+// (by bytes) from the calling thread. Exceptions thrown by parse (memory)
+// are carried out of the parallel region and rethrown.
 template <class Parse>
-void for_each_chunk(std::vector<TextChunk>& chunks, int threads, Progress& progress, Parse&& parse,
-                    std::size_t first = 0) {
+void for_each_chunk(std::vector<TextChunk>& chunks, int threads, Progress& progress,
+                    Parse&& parse) {
   const auto n = static_cast<std::int64_t>(chunks.size());
-  if (static_cast<std::int64_t>(first) >= n) return;
+  if (n == 0) return;
   const std::size_t total = static_cast<std::size_t>(chunks.back().end - chunks.front().begin) + 1;
-  std::atomic<std::size_t> done{
-      static_cast<std::size_t>(chunks[first].begin - chunks.front().begin)};
+  std::atomic<std::size_t> done{0};
   std::exception_ptr failure;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-  for (std::int64_t i = static_cast<std::int64_t>(first); i < n; ++i) {
+  for (std::int64_t i = 0; i < n; ++i) {
     try {
       parse(static_cast<std::size_t>(i));
       const auto bytes = static_cast<std::size_t>(chunks[i].end - chunks[i].begin);
@@ -84,30 +82,6 @@ void for_each_chunk(std::vector<TextChunk>& chunks, int threads, Progress& progr
   }
   if (failure) std::rethrow_exception(failure);
   progress.report(1.0);
-}
-
-// Runs parse(i) for chunks 0, 1, 2, ... in order on `threads` threads for
-// as long as keep_going() holds when a thread is about to take its next
-// chunk; a chunk taken is parsed whole. Returns how many were parsed: a
-// prefix of the chunks. Exceptions as for_each_chunk.
-template <class KeepGoing, class Parse>
-std::size_t parse_chunks_while(std::vector<TextChunk>& chunks, int threads, KeepGoing&& keep_going,
-                               Parse&& parse) {
-  std::atomic<std::size_t> next{0};
-  std::exception_ptr failure;
-#pragma omp parallel num_threads(threads)
-  while (keep_going()) {
-    const std::size_t i = next.fetch_add(1, std::memory_order_relaxed);
-    if (i >= chunks.size()) break;
-    try {
-      parse(i);
-    } catch (...) {
-#pragma omp critical(graphrun_io_chunk_failure)
-      if (!failure) failure = std::current_exception();
-    }
-  }
-  if (failure) std::rethrow_exception(failure);
-  return std::min(next.load(), chunks.size());
 }
 
 // Number of the line (1-based, counting from chunk.first_line) holding the

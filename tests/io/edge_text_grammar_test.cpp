@@ -11,7 +11,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -24,7 +23,6 @@
 #include "graphrun/engine/error.hpp"
 #include "graphrun/io/load.hpp"
 #include "io_test_support.hpp"
-#include "line_chunks.hpp"
 #include "text_fields.hpp"
 #include "text_input.hpp"
 
@@ -173,35 +171,6 @@ TEST(EdgeTextGrammar, TheHostReadingIsTheReadersOwn) {
     ++compared;
   }
   EXPECT_GT(compared, 150);
-}
-
-// The host's share of a file handed over to the device: chunks taken in
-// order while the predicate holds, each parsed whole, so what was parsed is
-// a prefix, whatever the thread count and wherever the predicate turns.
-TEST(EdgeTextGrammar, TheHostParsesAPrefixOfTheChunksUntilTheDeviceIsReady) {
-  std::string text;
-  for (int i = 0; i < 20000; ++i) text += std::to_string(i) + " " + std::to_string(i + 1) + "\n";
-  for (int threads : {1, 2, 4})
-    for (int ready_after : {0, 1, 7, 60, 100000}) {
-      std::vector<TextChunk> chunks =
-          split_lines(text.data(), text.data() + text.size(), std::size_t{2048});
-      std::vector<std::atomic<int>> parses(chunks.size());
-      std::atomic<int> asked{0};
-      const std::size_t k = parse_chunks_while(
-          chunks, threads, [&] { return asked.fetch_add(1) < ready_after; },
-          [&](std::size_t i) { parses[i].fetch_add(1); });
-      ASSERT_LE(k, chunks.size());
-      for (std::size_t i = 0; i < chunks.size(); ++i)
-        EXPECT_EQ(parses[i].load(), i < k ? 1 : 0) << "chunk " << i << " of prefix " << k;
-      if (ready_after == 0) {
-        EXPECT_EQ(k, 0u);
-      }
-      if (ready_after >= 100000) {
-        EXPECT_EQ(k, chunks.size());
-      }
-      // Each thread stops at its first "no" after at most one more chunk.
-      EXPECT_LE(k, static_cast<std::size_t>(ready_after));
-    }
 }
 
 }  // namespace

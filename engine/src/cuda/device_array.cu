@@ -1,4 +1,3 @@
-#include <atomic>
 #include <span>
 #include <string>
 #include <thread>
@@ -49,7 +48,6 @@ namespace {
 // undefined behaviour).
 struct WarmUp {
   std::thread thread;
-  std::atomic<bool> making{false};  // the context is being made
   void join() noexcept {
     if (thread.joinable()) thread.join();
   }
@@ -67,13 +65,10 @@ void warm_up_device(int device, std::function<void()> prime) noexcept {
   WarmUp& warm = warm_up();
   if (warm.thread.joinable()) return;
   try {
-    warm.making.store(true);
-    warm.thread = std::thread([device, prime = std::move(prime), &warm] {
+    warm.thread = std::thread([device, prime = std::move(prime)] {
       // cudaFree(nullptr) creates the primary context; the runtime makes
       // other threads' calls wait for it.
-      const bool made = cudaSetDevice(device) == cudaSuccess && cudaFree(nullptr) == cudaSuccess;
-      warm.making.store(false);
-      if (!made) {
+      if (cudaSetDevice(device) != cudaSuccess || cudaFree(nullptr) != cudaSuccess) {
         cudaGetLastError();
         return;
       }
@@ -89,11 +84,8 @@ void warm_up_device(int device, std::function<void()> prime) noexcept {
     });
   } catch (...) {
     // No thread: the context is then made by the first call, as without this.
-    warm.making.store(false);
   }
 }
-
-bool device_context_pending() noexcept { return warm_up().making.load(); }
 
 void finish_device_warm_up() noexcept { warm_up().join(); }
 

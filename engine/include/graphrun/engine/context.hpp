@@ -48,11 +48,6 @@ bool cuda_driver_found() noexcept;
 // paid while the input is read rather than in the run). Whatever it throws
 // is dropped. Only the first call's `prime` runs.
 void warm_up_device(int device, std::function<void()> prime = {}) noexcept;
-// True while the thread warm_up_device() started is still making the
-// context: a loader parses on the host meanwhile and hands the rest of its
-// text to the device once it is ready. False where no warm-up was started
-// (the first CUDA call makes the context) and without a CUDA backend.
-bool device_context_pending() noexcept;
 // Waits for the thread warm_up_device() started. A program that may end
 // before its first CUDA call (an error found in its input) calls this before
 // it returns from main: the CUDA runtime's exit handlers, registered on that

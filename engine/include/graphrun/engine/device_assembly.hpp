@@ -67,8 +67,8 @@ AssembledCsr assemble_csr_on_device(std::span<const IdEdges> parts, bool mirror,
 // An unweighted edge list's text parsed on the device, then assembled as
 // above: the same graph as a host parse of the text followed by
 // assemble_csr_on_device. `parsed` holds the edges of the lines before
-// `text`, parsed by the host (unweighted; a loader parses the front of a
-// file while the device's context is made), `text` the rest. The text goes
+// `text`, parsed by the host (unweighted; empty where the device parses the
+// whole file, as the loader has it do), `text` the rest. The text goes
 // up as it is, a byte a character, where a host parse costs the host more
 // than the copy and sends 8 bytes an edge. `text` is whole lines ending in
 // '\n' (or empty); the device takes what the host parser takes for two
