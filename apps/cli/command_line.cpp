@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "cli/heap_policy.hpp"
 #include "cli/phase_trace.hpp"
 #include "graphrun/engine/context.hpp"
 #include "graphrun/engine/error.hpp"
@@ -106,6 +107,7 @@ int command_line_main(int argc, char** argv, const CommandLine& spec) {
     ~WarmUpJoin() { finish_device_warm_up(); }
   } warm_up_join;
   trace_phase("main");
+  keep_freed_memory_for_reuse();
   CLI::App app(spec.description, "graphrun");
   auto formatter = std::make_shared<Formatter>();
   formatter->column_width(28);

@@ -32,6 +32,7 @@ class CpuBfs {
     // Faulted in on every core first (prefault.hpp): at 16 threads a
     // search of a few hundred thousand vertices takes about a millisecond.
     res.level = prefaulted_vector<std::int32_t>(static_cast<std::size_t>(n_), -1);
+    trace.step("levels allocated");
     if (o_.parents) res.parent = prefaulted_vector<vertex_t>(static_cast<std::size_t>(n_), -1);
 
     res.level[source] = 0;

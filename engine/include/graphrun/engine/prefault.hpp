@@ -27,9 +27,26 @@
 
 namespace graphrun {
 
-// Faults in the pages of [p, p + bytes), split between the threads of the
-// enclosing OpenMP setting; below 1 MiB, nothing (one thread's faults cost
-// less than waking the others).
+// The residency of the pages from `first` (page-aligned), a byte per page
+// with bit 0 set where the page is mapped (mincore: a few microseconds for
+// a thousand pages); empty where the kernel cannot say.
+inline std::vector<unsigned char> page_residency(std::uintptr_t first, std::uintptr_t pages,
+                                                 std::uintptr_t page) {
+  std::vector<unsigned char> resident(pages);
+  if (::mincore(reinterpret_cast<void*>(first), pages * page, resident.data()) != 0) return {};
+  return resident;
+}
+
+// Faults in the pages of [p, p + bytes) that are not mapped yet, split
+// between the threads of the enclosing OpenMP setting; below 1 MiB,
+// nothing (one thread's faults cost less than waking the others).
+//
+// Pages already mapped are skipped, and where all are (memory the
+// allocator handed back out, as it does for a search repeated from source
+// after source), no thread is woken: populating a mapped range still walks
+// its page tables, which on a virtual machine took twice as long as
+// filling it (1.3 MB: 56 us against 27 us), and made a BFS's set-up on
+// web-NotreDame 0.16-0.3 ms where the fill alone is 0.04 ms.
 inline void prefault_range(void* p, std::size_t bytes) {
 #if defined(MADV_POPULATE_WRITE)
   if (p == nullptr || bytes < (std::size_t{1} << 20)) return;
@@ -39,13 +56,29 @@ inline void prefault_range(void* p, std::size_t bytes) {
   const std::uintptr_t last = (begin + bytes) / page * page;
   if (last <= first) return;
   const std::uintptr_t pages = (last - first) / page;
+  std::vector<unsigned char> resident = page_residency(first, pages, page);
+  if (resident.empty()) resident.assign(pages, 0);  // unknown: populate all
+  const auto mapped = [&](std::uintptr_t i) { return (resident[i] & 1) != 0; };
+  std::uintptr_t i = 0;
+  while (i < pages && mapped(i)) ++i;
+  if (i == pages) return;
 #pragma omp parallel
   {
     const auto threads = static_cast<std::uintptr_t>(omp_get_num_threads());
     const auto t = static_cast<std::uintptr_t>(omp_get_thread_num());
-    const std::uintptr_t from = first + pages * t / threads * page;
-    const std::uintptr_t to = first + pages * (t + 1) / threads * page;
-    if (to > from) ::madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE);
+    const std::uintptr_t to = pages * (t + 1) / threads;
+    // Each run of unmapped pages in this thread's share, in one call.
+    for (std::uintptr_t run = pages * t / threads; run < to;) {
+      if (mapped(run)) {
+        ++run;
+        continue;
+      }
+      std::uintptr_t end = run + 1;
+      while (end < to && !mapped(end)) ++end;
+      ::madvise(reinterpret_cast<void*>(first + run * page), (end - run) * page,
+                MADV_POPULATE_WRITE);
+      run = end;
+    }
   }
 #else
   (void)p;
