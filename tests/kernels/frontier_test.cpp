@@ -272,9 +272,10 @@ TEST(FrontierPull, LevelTestsEqualBitmapTests) {
 }
 
 // An apply that takes the edge's position sees the edge it is called for,
-// and its false keeps a vertex out of the next frontier.
+// and its false keeps a vertex out of the next frontier. (A frontier of
+// about 8,000 out-edges: past push_serial_edges, so two threads push it.)
 TEST(FrontierPush, ApplyWithTheEdgePositionAndAFilter) {
-  const vertex_t n = 1500;
+  const vertex_t n = 3000;
   const Csr<double> a = test::random_csr<double>(n, n, MatrixShape::power_law, 8.0, false, 5);
   std::vector<vertex_t> frontier;
   for (vertex_t v = 0; v < n; v += 3) frontier.push_back(v);

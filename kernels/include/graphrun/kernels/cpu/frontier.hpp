@@ -12,9 +12,9 @@
 // gathers its winners in a small buffer of its own and moves it into the
 // next queue with one atomic add on the queue's end (as the GAP
 // reference's QueueBuffer), so a step costs one fork and one join whatever
-// the frontier, and a frontier of one chunk runs on the calling thread
-// alone. The next queue's order depends on the schedule, its set does not
-// where apply claims atomically. Pull splits the vertices into parts of
+// the frontier, and a frontier of few out-edges (push_serial_edges) runs on
+// the calling thread alone. The next queue's order depends on the schedule,
+// its set does not where apply claims atomically. Pull splits the vertices into parts of
 // equal work (partition.hpp, the CSR SpMV's split) cut at multiples of 64,
 // writes every word of the next bitmap, packed a bit per vertex (1:
 // reached), and needs no atomics: only v's thread touches v, and one
@@ -94,10 +94,17 @@ class VertexQueue {
 // frontier is dealt in chunks of fewer vertices, at least eight a thread,
 // so that every thread gets a share: a frontier of 104 vertices of degree
 // about 85 (Cornell5's second level) was two chunks of 64, one idle thread
-// on 2 cores and fourteen on 16. A frontier of at most push_chunk vertices
-// with under cpu_min_parallel_work out-edges is pushed by the calling
-// thread alone (waking the others would cost more than the step).
+// on 2 cores and fourteen on 16.
 inline constexpr std::size_t push_chunk = 64;
+
+// A frontier with fewer out-edges than this is pushed by the calling thread
+// alone: a step of that many edges takes a thread about 10 us, what waking
+// 16 threads and joining them costs. A road graph's search is a thousand
+// such steps (luxembourg_osm: 1,035 levels of a few hundred vertices, two
+// or three edges each), and with a fork and join each, where the bound was
+// 64 vertices, it took 4.0 ms on 2 threads against 2.4 ms now, and on 16
+// threads 17 ms against the GAP reference's 9 ms (it forks every step).
+inline constexpr offset_t push_serial_edges = 4096;
 
 // Push: next = the out-neighbours v of the frontier's vertices u for which
 // apply(u, v) returns true. Counts: vertices and edges (out-edges of next,
@@ -124,12 +131,14 @@ FrontierCounts advance_push(const CsrView<T>& a, std::span<const vertex_t> front
       largest = std::max(largest, d);
     }
   };
+  // (Counted only for frontiers that could be below the bound: every
+  // vertex of a larger one would need no out-edges.)
   const auto few_edges = [&a, frontier] {
     offset_t edges = 0;
     for (const vertex_t u : frontier) edges += a.row_ptr[u + 1] - a.row_ptr[u];
-    return edges < cpu_min_parallel_work;
+    return edges < push_serial_edges;
   };
-  if (threads <= 1 || (nq <= push_chunk && few_edges())) {
+  if (threads <= 1 || (nq < static_cast<std::size_t>(push_serial_edges) && few_edges())) {
     for (const vertex_t u : frontier)
       scan(u, new_edges, max_degree, [&next](vertex_t v) { next.push_back(v); });
   } else {
