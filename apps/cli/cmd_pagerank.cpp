@@ -208,13 +208,14 @@ int run_pagerank(PageRankArgs& a) {
     if (per_iteration > 0)
       ordering += format(" (%.1f iterations)", r.reorder_seconds / per_iteration);
   }
-  print_summary(a.common,
-                format("pagerank: %s, %d iteration%s (%s, L1 %.2g, %s)%s, %s%s, load %.3f s, "
-                       "rank %.4f s%s, write %.3f s",
-                       graph_size(g).c_str(), r.iterations, r.iterations == 1 ? "" : "s",
-                       r.converged ? "converged" : "NOT converged", r.residual, to_string(r.method),
-                       start_note.c_str(), where.c_str(), ordering.c_str(), in.seconds,
-                       seconds_rank, rank_split.c_str(), seconds_write));
+  print_summary(
+      a.common,
+      format("pagerank: %s, %d iteration%s (%s, L1 %.2g, %s%s)%s, %s%s, load %.3f s, "
+             "rank %.4f s%s, write %.3f s",
+             graph_size(g).c_str(), r.iterations, r.iterations == 1 ? "" : "s",
+             r.converged ? "converged" : "NOT converged", r.residual, to_string(r.method),
+             r.float_gathers ? ", x gathered in float" : "", start_note.c_str(), where.c_str(),
+             ordering.c_str(), in.seconds, seconds_rank, rank_split.c_str(), seconds_write));
   return convergence_status(r.converged, a.common.quiet, "pagerank",
                             format("the L1 change %.2g after %d iterations is above --tol %.2g",
                                    r.residual, r.iterations, a.tol),

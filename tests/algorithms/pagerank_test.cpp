@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <initializer_list>
 #include <limits>
@@ -126,6 +127,41 @@ TEST(PageRank, LargeGraphsTakeThePrefetchingPass) {
       EXPECT_NEAR(sum(r.rank), 1.0, 1e-10) << where;  // 540,000 rounded terms
     }
   }
+}
+
+// At a tolerance of 1e-6 a graph whose x is past the caches and scattered
+// is iterated with x gathered from a float copy: the ranks stay within
+// Jacobi's bound d / (1 - d) tol of the fixed point plus the float copy's
+// 3.4e-7 (pagerank_steps.cpp), by each method that uses it; a tighter
+// tolerance gathers in double again and reaches the fixed point.
+TEST(PageRank, FloatGathersStayWithinTheirBound) {
+  const Graph g = test::random_graph(GraphShape::power_law, 540'000, 4, false, false, 81);
+  const std::vector<double> expect = test::sparse_pagerank(g, 0.85, true, 1e-12);
+  const double bound = 0.85 / 0.15 * 1e-6 + 0.85 / 0.15 * std::ldexp(1.0, -24);
+  for (PageRankMethod method : {PageRankMethod::jacobi, PageRankMethod::chebyshev}) {
+    Context ctx(Device::cpu, 2);
+    PageRankOptions o;
+    o.tol = 1e-6;
+    o.method = method;
+    const PageRankResult loose = pagerank(ctx, g, o);
+    const std::string where = std::string(to_string(method));
+    EXPECT_TRUE(loose.float_gathers) << where;
+    EXPECT_TRUE(loose.converged) << where;
+    EXPECT_LE(test::l1_distance(loose.rank, expect), bound) << where;
+    // The float copy's rounding is not mass-preserving: the sum too is off
+    // by at most its d / (1 - d) 2^-24.
+    EXPECT_NEAR(sum(loose.rank), 1.0, 0.85 / 0.15 * std::ldexp(1.0, -24)) << where;
+    o.tol = 1e-11;
+    const PageRankResult tight = pagerank(ctx, g, o);
+    EXPECT_FALSE(tight.float_gathers) << where;
+    EXPECT_LE(test::l1_distance(tight.rank, expect), 1e-9) << where;
+  }
+  // A Gauss–Seidel sweep reads fresh ranks in place: always double.
+  Context ctx(Device::cpu, 2);
+  PageRankOptions o;
+  o.tol = 1e-6;
+  o.method = PageRankMethod::gauss_seidel;
+  EXPECT_FALSE(pagerank(ctx, g, o).float_gathers);
 }
 
 PageRankResult run_method(const Graph& g, int threads, PageRankMethod method, double tol = 1e-12) {

@@ -189,6 +189,32 @@ TEST(SpmvCsr, PrefetchingRowsAreThePlainRows) {
   EXPECT_FALSE(cpu::prefetch_gathers(band.view(), n * sizeof(double)));
 }
 
+// A row gathering from a float x (PageRank's float gathers) adds the same
+// terms as from a double x holding the same values widened: the same bits,
+// prefetching or not, valued and pattern.
+TEST(SpmvCsr, FloatXIsWidenedAsItIsRead) {
+  constexpr vertex_t n = 50'000;
+  Rng rng(97);
+  std::vector<float> xf(n);
+  for (auto& v : xf) v = static_cast<float>(random_x<PlusTimes<double>>(rng));
+  const std::vector<double> xd(xf.begin(), xf.end());
+  for (bool pattern : {false, true}) {
+    const Csr<double> a = test::random_csr<double>(n, n, MatrixShape::power_law, 6, pattern, 98);
+    const CsrView<double> v = a.view();
+    for (vertex_t i = 0; i < n; ++i) {
+      const double wide = pattern
+                              ? cpu::detail::spmv_row<PlusTimes<double>, true>(v, i, xd.data())
+                              : cpu::detail::spmv_row<PlusTimes<double>, false>(v, i, xd.data());
+      const double narrow =
+          pattern ? cpu::detail::spmv_row<PlusTimes<double>, true, double, false, float>(v, i,
+                                                                                         xf.data())
+                  : cpu::detail::spmv_row<PlusTimes<double>, false, double, true, float>(v, i,
+                                                                                         xf.data());
+      ASSERT_EQ(std::memcmp(&wide, &narrow, sizeof(double)), 0) << "row " << i;
+    }
+  }
+}
+
 TEST(SpmvCsr, PlusTimesFloat) {
   check_all_shapes<PlusTimes<float>, float>();
   check_all_shapes<PlusTimes<float>, double>();

@@ -127,6 +127,11 @@ struct PageRankResult {
   // The method run (options.method, or what automatic picked; never
   // automatic).
   PageRankMethod method = PageRankMethod::jacobi;
+  // Device::cpu only: whether the passes gathered x from a float copy of it
+  // (x past the caches and scattered, and tol >= 16 * 2^-24, about 9.5e-7):
+  // the ranks then lie up to 3.4e-7 (L1) further from the fixed point than
+  // the tolerance alone bounds (d / (1 - d) tol). Sums and ranks stay double.
+  bool float_gathers = false;
 };
 
 PageRankResult pagerank(Context& ctx, const Graph& g, const PageRankOptions& options = {});

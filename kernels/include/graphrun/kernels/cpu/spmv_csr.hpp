@@ -86,14 +86,15 @@ namespace detail {
 // graphs measured within +-4% (three alternating runs of 15). The order
 // depends only on the entries, never on the thread count. With Prefetch,
 // the gather gather_ahead entries on is prefetched (the same sums, the
-// same bits).
-template <class S, bool Pattern, class T, bool Prefetch = false>
+// same bits). x may be stored narrower than the semiring's values (X, a
+// float x for PageRank's gathers): each x(j) is widened as it is read.
+template <class S, bool Pattern, class T, bool Prefetch = false, class X = typename S::value_type>
 inline typename S::value_type reduce_entries(const CsrView<T>& a, offset_t begin, offset_t end,
-                                             const typename S::value_type* x) {
+                                             const X* x) {
   using V = typename S::value_type;
   auto term = [&](offset_t k) {
     const V aik = Pattern ? semiring_entry<S>(T(1)) : semiring_entry<S>(a.values[k]);
-    return S::mul(aik, x[a.col_idx[k]]);
+    return S::mul(aik, static_cast<V>(x[a.col_idx[k]]));
   };
   if constexpr (SemiringWithTerminal<S>) {
     V acc = S::zero();
@@ -119,10 +120,9 @@ inline typename S::value_type reduce_entries(const CsrView<T>& a, offset_t begin
   }
 }
 
-template <class S, bool Pattern, class T, bool Prefetch = false>
-inline typename S::value_type spmv_row(const CsrView<T>& a, vertex_t i,
-                                       const typename S::value_type* x) {
-  return reduce_entries<S, Pattern, T, Prefetch>(a, a.row_ptr[i], a.row_ptr[i + 1], x);
+template <class S, bool Pattern, class T, bool Prefetch = false, class X = typename S::value_type>
+inline typename S::value_type spmv_row(const CsrView<T>& a, vertex_t i, const X* x) {
+  return reduce_entries<S, Pattern, T, Prefetch, X>(a, a.row_ptr[i], a.row_ptr[i + 1], x);
 }
 
 // Rows [begin, end).
