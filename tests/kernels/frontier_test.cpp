@@ -310,8 +310,10 @@ TEST(FrontierPush, ApplyWithTheEdgePositionAndAFilter) {
   EXPECT_EQ(c.vertices, want.size());
 }
 
+// (400,000 vertices: 6,250 words, past the bound below which one thread
+// converts.)
 TEST(FrontierConversions, QueueAndBitmapRoundTrip) {
-  for (vertex_t n : {0, 1, 63, 64, 65, 5000, 100'000})
+  for (vertex_t n : {0, 1, 63, 64, 65, 5000, 100'000, 400'000})
     for (double share : {0.0, 0.001, 0.5, 1.0})
       for (int threads : {1, 2, 3}) {
         Rng rng(static_cast<std::uint64_t>(n) * 7 + threads);
