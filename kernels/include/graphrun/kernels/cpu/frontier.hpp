@@ -206,19 +206,32 @@ FrontierCounts advance_pull(const CsrView<T>& at, const offset_t* out_row_ptr, c
   unsigned long long count = 0, new_edges = 0, scanned = 0, max_degree = 0;
   // Rows [begin, end), begin a multiple of 64 (end too, or n), adding into
   // the counters of the calling thread; each word of next written once.
+  //
+  // The arrays, the filter, the frontier test and apply are copied into
+  // locals and the counts kept in locals, added to the caller's at the end:
+  // reached through the references, every unvisited vertex reloaded the
+  // row pointers, the bitmap's address and the filter's value, and every
+  // vertex reached apply's captures and the counters (soc-Epinions1, 2
+  // threads: the pull steps 20% behind the GAP reference's).
   auto rows = [&at, out_row_ptr, &filter, &in_frontier, &apply, next](
-                  vertex_t begin, vertex_t end, unsigned long long& reached,
-                  unsigned long long& reached_edges, unsigned long long& looked,
-                  unsigned long long& largest) {
+                  vertex_t begin, vertex_t end, unsigned long long& reached_sum,
+                  unsigned long long& reached_edges_sum, unsigned long long& looked_sum,
+                  unsigned long long& largest_max) {
+    const offset_t* const row_ptr = at.row_ptr;
+    const vertex_t* const col_idx = at.col_idx;
+    const Filter keep = filter;
+    const InFrontier front = in_frontier;
+    const Apply act = apply;
+    unsigned long long reached = 0, reached_edges = 0, looked = 0, largest = 0;
     for (std::int64_t base = begin; base < end; base += 64) {
       const auto stop = static_cast<vertex_t>(std::min<std::int64_t>(end, base + 64));
       std::uint64_t word = 0;
       for (auto v = static_cast<vertex_t>(base); v < stop; ++v) {
-        if (!filter(v)) continue;
-        const offset_t rb = at.row_ptr[v], re = at.row_ptr[v + 1];
+        if (!keep(v)) continue;
+        const offset_t rb = row_ptr[v], re = row_ptr[v + 1];
         looked += static_cast<unsigned long long>(re - rb);
-        first_in_frontier(at.col_idx, rb, re, in_frontier, [&](vertex_t u, offset_t k) {
-          if (!frontier_apply(apply, u, v, k)) return;
+        first_in_frontier(col_idx, rb, re, front, [&](vertex_t u, offset_t k) {
+          if (!frontier_apply(act, u, v, k)) return;
           word |= std::uint64_t{1} << (v - base);
           ++reached;
           const auto d = static_cast<unsigned long long>(frontier_row_length(out_row_ptr, v));
@@ -228,6 +241,10 @@ FrontierCounts advance_pull(const CsrView<T>& at, const offset_t* out_row_ptr, c
       }
       next[base / 64] = word;
     }
+    reached_sum += reached;
+    reached_edges_sum += reached_edges;
+    looked_sum += looked;
+    largest_max = std::max(largest_max, largest);
   };
   // Part p's first vertex, cut down to a multiple of 64 (a word each part).
   const auto cut = [&at, n](int parts, int p) {
