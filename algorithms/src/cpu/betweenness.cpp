@@ -98,25 +98,35 @@ class Brandes {
     const vertex_t begin = level_[d], end = level_[d + 1];
     if (threads_ == 1 || small(d)) return advance_alone(d);
     std::atomic<vertex_t> tail{end};
+    // The arrays' addresses in locals: every atomic operation is a barrier
+    // to the compiler, after which members read through `this` are loaded
+    // again, the row pointers and columns at every edge.
+    const offset_t* const row_ptr = a_.row_ptr;
+    const vertex_t* const col_idx = a_.col_idx;
+    const vertex_t* const order = order_.get();
+    vertex_t* const depth = depth_.get();
+    double* const sigma = sigma_.get();
+    std::uint64_t* const successor = successor_.get();
 #pragma omp parallel num_threads(threads_)
     {
       std::vector<vertex_t>& found = found_[omp_get_thread_num()];
       found.clear();
 #pragma omp for schedule(dynamic, chunk(end - begin)) nowait
       for (vertex_t i = begin; i < end; ++i) {
-        const vertex_t u = order_[i];
-        const double paths = sigma_[u];
-        for (offset_t k = a_.row_ptr[u]; k < a_.row_ptr[u + 1]; ++k) {
-          const vertex_t v = a_.col_idx[k];
-          vertex_t seen = atomic(depth_[v]).load(std::memory_order_relaxed);
+        const vertex_t u = order[i];
+        const double paths = sigma[u];
+        const offset_t row_end = row_ptr[u + 1];
+        for (offset_t k = row_ptr[u]; k < row_end; ++k) {
+          const vertex_t v = col_idx[k];
+          vertex_t seen = atomic(depth[v]).load(std::memory_order_relaxed);
           if (seen == -1 &&
-              atomic(depth_[v]).compare_exchange_strong(seen, d + 1, std::memory_order_relaxed)) {
+              atomic(depth[v]).compare_exchange_strong(seen, d + 1, std::memory_order_relaxed)) {
             found.push_back(v);
             seen = d + 1;
           }
           if (seen == d + 1) {
-            atomic(sigma_[v]).fetch_add(paths, std::memory_order_relaxed);
-            atomic(successor_[static_cast<std::size_t>(k / 64)])
+            atomic(sigma[v]).fetch_add(paths, std::memory_order_relaxed);
+            atomic(successor[static_cast<std::size_t>(k / 64)])
                 .fetch_or(std::uint64_t{1} << (k % 64), std::memory_order_relaxed);
           }
         }
@@ -171,23 +181,28 @@ class Brandes {
     return static_cast<int>(std::clamp<vertex_t>(vertices / (16 * threads_), 1, 64));
   }
 
-  bool is_successor(offset_t k) const {
-    return (successor_[static_cast<std::size_t>(k / 64)] >> (k % 64)) & 1;
-  }
-
   // δ of level d over its successor edges, added to sum (the source's own
   // is not a dependency).
   void accumulate(vertex_t d, vertex_t s, double* sum) {
     const vertex_t begin = level_[d], end = level_[d + 1];
-    auto pull = [&](vertex_t v) {
+    // (The arrays' addresses in locals, as in advance: the stores to delta
+    // and sum, doubles like the sums' other operands, had every member
+    // loaded again.)
+    const offset_t* const row_ptr = a_.row_ptr;
+    const vertex_t* const col_idx = a_.col_idx;
+    const std::uint64_t* const successor = successor_.get();
+    const double* const sigma = sigma_.get();
+    double* const delta = delta_.get();
+    auto pull = [=](vertex_t v) {
       double share = 0;
-      for (offset_t k = a_.row_ptr[v]; k < a_.row_ptr[v + 1]; ++k)
-        if (is_successor(k)) {
-          const vertex_t w = a_.col_idx[k];
-          share += (1 + delta_[w]) / sigma_[w];
+      const offset_t row_end = row_ptr[v + 1];
+      for (offset_t k = row_ptr[v]; k < row_end; ++k)
+        if ((successor[static_cast<std::size_t>(k / 64)] >> (k % 64)) & 1) {  // a successor edge
+          const vertex_t w = col_idx[k];
+          share += (1 + delta[w]) / sigma[w];
         }
-      delta_[v] = sigma_[v] * share;
-      if (v != s) sum[v] += delta_[v];
+      delta[v] = sigma[v] * share;
+      if (v != s) sum[v] += delta[v];
     };
     if (small(d)) {
       for (vertex_t i = begin; i < end; ++i) pull(order_[i]);
