@@ -83,12 +83,13 @@ class Forest {
 
   // Points every vertex at its root.
   void compress(vertex_t n, int threads, vertex_t chunk) const {
-#pragma omp parallel for num_threads(threads) schedule(dynamic, chunk)
+    const Forest forest = *this;  // each thread's own copy (see link's callers)
+#pragma omp parallel for num_threads(threads) schedule(dynamic, chunk) firstprivate(forest)
     for (vertex_t v = 0; v < n; ++v) {
-      vertex_t p = parent(v);
-      while (p != parent(p)) {
-        const vertex_t pp = parent(p);
-        std::atomic_ref<vertex_t>(comp_[v]).store(pp, std::memory_order_relaxed);
+      vertex_t p = forest.parent(v);
+      while (p != forest.parent(p)) {
+        const vertex_t pp = forest.parent(p);
+        std::atomic_ref<vertex_t>(forest.comp_[v]).store(pp, std::memory_order_relaxed);
         p = pp;
       }
     }
@@ -125,7 +126,12 @@ std::vector<vertex_t> cpu_weak_components(const Context& ctx, const Graph& g) {
   comp.resize(static_cast<std::size_t>(n));
 #pragma omp parallel for num_threads(threads) schedule(static)
   for (vertex_t v = 0; v < n; ++v) comp[v] = v;
-  const Forest forest(comp);
+  Forest forest(comp);
+  // Each thread's own copies of the forest and the arrays' addresses
+  // (firstprivate below): every link's compare-and-swap is a barrier to the
+  // compiler, after which shared ones were loaded again at every edge.
+  const offset_t* row_ptr = a.row_ptr;
+  const vertex_t* col_idx = a.col_idx;
   trace.step("labels made");
   const bool prefetch = static_cast<std::size_t>(n) * sizeof(vertex_t) > prefetch_min_bytes;
   // Chunks of gapbs's 16,384 vertices, fewer where that leaves under eight
@@ -139,14 +145,15 @@ std::vector<vertex_t> cpu_weak_components(const Context& ctx, const Graph& g) {
   // neighbours in one pass reads each row once, but leaves deeper trees
   // whose roots many threads climb to and CAS at together.
   for (int round = 0; round < sample_rounds; ++round) {
-#pragma omp parallel for num_threads(threads) schedule(dynamic, chunk)
+#pragma omp parallel for num_threads(threads) schedule(dynamic, chunk) \
+    firstprivate(row_ptr, col_idx, forest)
     for (vertex_t u = 0; u < n; ++u) {
       if (prefetch && u + link_ahead < n) {
-        const offset_t ahead = a.row_ptr[u + link_ahead] + round;
-        if (ahead < a.row_ptr[u + link_ahead + 1]) forest.prefetch(a.col_idx[ahead]);
+        const offset_t ahead = row_ptr[u + link_ahead] + round;
+        if (ahead < row_ptr[u + link_ahead + 1]) forest.prefetch(col_idx[ahead]);
       }
-      const offset_t k = a.row_ptr[u] + round;
-      if (k < a.row_ptr[u + 1]) forest.link(u, a.col_idx[k]);
+      const offset_t k = row_ptr[u] + round;
+      if (k < row_ptr[u + 1]) forest.link(u, col_idx[k]);
     }
     trace.step(round == 0 ? "sampling round 1" : "sampling round 2");
     forest.compress(n, threads, chunk);
@@ -156,11 +163,12 @@ std::vector<vertex_t> cpu_weak_components(const Context& ctx, const Graph& g) {
   // On a directed graph no vertex may be skipped (see the top).
   const vertex_t giant = g.directed() ? -1 : most_frequent_root(comp);
   trace.step("giant sampled");
-#pragma omp parallel for num_threads(threads) schedule(dynamic, chunk)
+#pragma omp parallel for num_threads(threads) schedule(dynamic, chunk) \
+    firstprivate(row_ptr, col_idx, forest)
   for (vertex_t u = 0; u < n; ++u) {
     if (forest.parent(u) == giant) continue;
-    for (offset_t k = a.row_ptr[u] + sample_rounds; k < a.row_ptr[u + 1]; ++k)
-      forest.link(u, a.col_idx[k]);
+    const offset_t end = row_ptr[u + 1];
+    for (offset_t k = row_ptr[u] + sample_rounds; k < end; ++k) forest.link(u, col_idx[k]);
   }
   trace.step("the rest linked");
   forest.compress(n, threads, chunk);
