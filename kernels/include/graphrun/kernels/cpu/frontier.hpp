@@ -119,14 +119,18 @@ FrontierCounts advance_push(const CsrView<T>& a, std::span<const vertex_t> front
   unsigned long long new_edges = 0, max_degree = 0;
   next.clear();
   // u's out-edges; keep(v) for each winner.
-  const auto scan = [&a, &apply](vertex_t u, unsigned long long& edges, unsigned long long& largest,
-                                 auto&& keep) {
-    const offset_t end = a.row_ptr[u + 1];
-    for (offset_t k = a.row_ptr[u]; k < end; ++k) {
-      const vertex_t v = a.col_idx[k];
+  // The arrays' addresses and apply by value: a claim's compare-and-swap
+  // is a barrier to the compiler, after which what it reads through
+  // references is loaded again at every edge.
+  const auto scan = [row_ptr = a.row_ptr, col_idx = a.col_idx, apply](
+                        vertex_t u, unsigned long long& edges, unsigned long long& largest,
+                        auto&& keep) {
+    const offset_t end = row_ptr[u + 1];
+    for (offset_t k = row_ptr[u]; k < end; ++k) {
+      const vertex_t v = col_idx[k];
       if (!frontier_apply(apply, u, v, k)) continue;
       keep(v);
-      const auto d = static_cast<unsigned long long>(frontier_row_length(a.row_ptr, v));
+      const auto d = static_cast<unsigned long long>(frontier_row_length(row_ptr, v));
       edges += d;
       largest = std::max(largest, d);
     }
