@@ -12,7 +12,7 @@
 # first run of a process, whose memory is still being faulted in, or one
 # that a core taken by something else held back at every barrier.
 #
-#   scripts/gap-vs-gapbs.sh [--threads T] [--reps R] [--stat median|mean] [--device cpu|cuda]
+#   scripts/gap-vs-gapbs.sh [--threads T] [--reps R] [--rounds K] [--stat median|mean] [--device cpu|cuda]
 #                           [--gapbs DIR] [--graphrun BIN] [--kernel bfs|pr|cc|sssp|tc|bc]...
 #                           [--delta D] [--pr-method auto|jacobi|gauss-seidel|chebyshev] [--kron S]...
 #                           [--uniform S]... [FILE...]
@@ -45,10 +45,15 @@
 # file's first edge's tail, gapbs -i 1 -r; the check is the vertex of the
 # highest score). gapbs is built with make from
 # DIR (default ../shared/anchors/gapbs, copied so the source stays clean).
+# With --rounds K (default 1) every row is run K times, gapbs then graphrun
+# each time, and its times are the medians over the rounds (each round's
+# time the --stat of its --reps runs): on a shared host whose load comes and
+# goes, one burst then shifts one round of one side, not the row's ratio.
 # Writes a Markdown table per kernel on stdout.
 set -uo pipefail
 threads=$(nproc)
 reps=5
+rounds=1
 stat=median
 device=cpu
 gapbs_src=$(cd "$(dirname "$0")/.." && pwd)/../shared/anchors/gapbs
@@ -59,12 +64,13 @@ delta=2
 pr_method=auto
 while [ $# -gt 0 ]; do
   case "$1" in
-    --threads | --reps | --stat | --device | --gapbs | --graphrun | --kernel | --delta | --kron | --uniform | --pr-method)
+    --threads | --reps | --rounds | --stat | --device | --gapbs | --graphrun | --kernel | --delta | --kron | --uniform | --pr-method)
       [ $# -ge 2 ] || { echo "$0: $1 needs a value" >&2; exit 2; } ;;
   esac
   case "$1" in
     --threads) threads=$2; shift 2 ;;
     --reps) reps=$2; shift 2 ;;
+    --rounds) rounds=$2; shift 2 ;;
     --stat) stat=$2; shift 2 ;;
     --device) device=$2; shift 2 ;;
     --gapbs) gapbs_src=$2; shift 2 ;;
@@ -74,12 +80,13 @@ while [ $# -gt 0 ]; do
     --pr-method) pr_method=$2; shift 2 ;;
     --kron) gens+=("g $2"); shift 2 ;;
     --uniform) gens+=("u $2"); shift 2 ;;
-    -*) echo "usage: $0 [--threads T] [--reps R] [--stat median|mean] [--device cpu|cuda] [--gapbs DIR] [--graphrun BIN] [--kernel bfs|pr|cc|sssp|tc|bc]... [--delta D] [--pr-method auto|jacobi|gauss-seidel|chebyshev] [--kron S]... [--uniform S]... [FILE...]" >&2; exit 2 ;;
+    -*) echo "usage: $0 [--threads T] [--reps R] [--rounds K] [--stat median|mean] [--device cpu|cuda] [--gapbs DIR] [--graphrun BIN] [--kernel bfs|pr|cc|sssp|tc|bc]... [--delta D] [--pr-method auto|jacobi|gauss-seidel|chebyshev] [--kron S]... [--uniform S]... [FILE...]" >&2; exit 2 ;;
     *) break ;;
   esac
 done
 [[ "$threads" =~ ^[1-9][0-9]*$ ]] || { echo "$0: --threads needs a positive integer, not '$threads'" >&2; exit 2; }
 [[ "$reps" =~ ^[1-9][0-9]*$ ]] || { echo "$0: --reps needs a positive integer, not '$reps'" >&2; exit 2; }
+[[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "$0: --rounds needs a positive integer, not '$rounds'" >&2; exit 2; }
 [[ "$stat" =~ ^(median|mean)$ ]] || { echo "$0: --stat is median or mean, not '$stat'" >&2; exit 2; }
 [[ "$device" =~ ^(cpu|cuda)$ ]] || { echo "$0: --device is cpu or cuda, not '$device'" >&2; exit 2; }
 [ ${#kernels[@]} -gt 0 ] || kernels=(bfs pr cc sssp tc bc)
@@ -131,8 +138,30 @@ bc_rows=""
 # time_cells GAP_MS OURS_MS: a row's three time cells, gapbs's, graphrun's
 # and gapbs / graphrun.
 time_cells() {
+  cells_of "$1" "$2"
+  # Each round's pair, for rounds_row (rows are made in subshells).
+  echo "$1 $2" >>"$work/round_times"
+}
+cells_of() {
   # (a time that rounds to 0.00 ms gives no ratio)
   printf '%.2f | %s | %s' "$1" "$2" "$(awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0) printf "%.2f", a / b; else printf "-"}')"
+}
+
+# rounds_row KERNEL NAME FILE: KERNEL's row run --rounds times; prints the
+# last round's row with its time cells made from the medians of the
+# rounds' times, graphrun's with its spread ("ms (fastest-slowest)").
+rounds_row() {
+  local k=$1 line="" last g o lo hi ratio
+  : >"$work/round_times"
+  for _ in $(seq "$rounds"); do line=$("${k}_row" "$2" "$3"); done
+  [ "$rounds" -gt 1 ] && [ "$(wc -l <"$work/round_times")" -eq "$rounds" ] || { echo "$line"; return; }
+  last=$(tail -1 "$work/round_times" | { read -r g o; cells_of "$g" "$o"; })
+  g=$(cut -d' ' -f1 "$work/round_times" | stat=median summarize)
+  o=$(cut -d' ' -f2 "$work/round_times" | stat=median summarize)
+  lo=$(cut -d' ' -f2 "$work/round_times" | sort -g | head -1)
+  hi=$(cut -d' ' -f2 "$work/round_times" | sort -g | tail -1)
+  ratio=$(awk -v a="$g" -v b="$o" 'BEGIN {if (b > 0) printf "%.2f", a / b; else printf "-"}')
+  echo "${line/"$last"/$(printf '%.2f | %.2f (%s-%s) | %s' "$g" "$o" "$lo" "$hi" "$ratio")}"
 }
 
 # summarize <<<VALUES: the median (--stat median) or the mean of one value
@@ -344,12 +373,12 @@ row() {  # row NAME FILE: every kernel asked for, each row also on stderr as it 
   local line
   for k in "${kernels[@]}"; do
     case $k in
-      bfs) line=$(bfs_row "$1" "$2"); bfs_rows+="$line"$'\n' ;;
-      pr) line=$(pr_row "$1" "$2"); pr_rows+="$line"$'\n' ;;
-      cc) line=$(cc_row "$1" "$2"); cc_rows+="$line"$'\n' ;;
-      sssp) line=$(sssp_row "$1" "$2"); sssp_rows+="$line"$'\n' ;;
-      tc) line=$(tc_row "$1" "$2"); tc_rows+="$line"$'\n' ;;
-      bc) line=$(bc_row "$1" "$2"); bc_rows+="$line"$'\n' ;;
+      bfs) line=$(rounds_row bfs "$1" "$2"); bfs_rows+="$line"$'\n' ;;
+      pr) line=$(rounds_row pr "$1" "$2"); pr_rows+="$line"$'\n' ;;
+      cc) line=$(rounds_row cc "$1" "$2"); cc_rows+="$line"$'\n' ;;
+      sssp) line=$(rounds_row sssp "$1" "$2"); sssp_rows+="$line"$'\n' ;;
+      tc) line=$(rounds_row tc "$1" "$2"); tc_rows+="$line"$'\n' ;;
+      bc) line=$(rounds_row bc "$1" "$2"); bc_rows+="$line"$'\n' ;;
     esac
     echo "$k $line" >&2
   done
@@ -408,9 +437,9 @@ if [ -n "$pr_rows" ]; then
   printf '%s' "$pr_rows"
   echo
   if [ "$pr_method" = jacobi ]; then
-    echo "pr: to an L1 change below 1e-6, damping 0.85; gapbs's Gauss-Seidel pull in float, graphrun's Jacobi iteration in double."
+    echo "pr: to an L1 change below 1e-6, damping 0.85; gapbs's Gauss-Seidel pull in float, graphrun's Jacobi iteration in double, x gathered from a float copy where it is past the caches."
   elif [ "$pr_method" = chebyshev ] || [ "$pr_method" = auto ]; then
-    echo "pr: to an L1 change below 1e-6, damping 0.85; gapbs's Gauss-Seidel pull in float, graphrun's Chebyshev-accelerated Jacobi iteration in double (--method $pr_method; its stopping rule is the L1 change of a Jacobi step, as jacobi's)."
+    echo "pr: to an L1 change below 1e-6, damping 0.85; gapbs's Gauss-Seidel pull in float, graphrun's Chebyshev-accelerated Jacobi iteration in double (--method $pr_method; its stopping rule is the L1 change of a Jacobi step, as jacobi's), x gathered from a float copy where it is past the caches."
   else
     echo "pr: to an L1 change below 1e-6, damping 0.85; gapbs's Gauss-Seidel pull in float (every thread reading the others' updates as they land), graphrun's block Gauss-Seidel in double (--method gauss-seidel: a block of vertices per thread, deterministic)."
   fi
@@ -449,3 +478,4 @@ if [ "$device" = cuda ]; then
 else
   echo "$threads threads, device cpu, $reps runs each; times are the kernel alone (no loading), the $stat of each side's runs."
 fi
+[ "$rounds" -gt 1 ] && echo "Each row run $rounds times (gapbs, then graphrun, each time): its times are the medians over the rounds; graphrun's fastest and slowest round in brackets."
