@@ -21,6 +21,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -59,9 +60,8 @@ inline void prefault_range(void* p, std::size_t bytes) {
   std::vector<unsigned char> resident = page_residency(first, pages, page);
   if (resident.empty()) resident.assign(pages, 0);  // unknown: populate all
   const auto mapped = [&](std::uintptr_t i) { return (resident[i] & 1) != 0; };
-  std::uintptr_t i = 0;
-  while (i < pages && mapped(i)) ++i;
-  if (i == pages) return;
+  if (std::all_of(resident.begin(), resident.end(), [](unsigned char r) { return (r & 1) != 0; }))
+    return;
 #pragma omp parallel
   {
     const auto threads = static_cast<std::uintptr_t>(omp_get_num_threads());

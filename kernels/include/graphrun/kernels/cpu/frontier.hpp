@@ -14,11 +14,11 @@
 // reference's QueueBuffer), so a step costs one fork and one join whatever
 // the frontier, and a frontier of few out-edges (push_serial_edges) runs on
 // the calling thread alone. The next queue's order depends on the schedule,
-// its set does not where apply claims atomically. Pull splits the vertices into parts of
-// equal work (partition.hpp, the CSR SpMV's split) cut at multiples of 64,
-// writes every word of the next bitmap, packed a bit per vertex (1:
-// reached), and needs no atomics: only v's thread touches v, and one
-// thread each word.
+// its set does not where apply claims atomically. Pull splits the vertices
+// into parts of equal work (partition.hpp, the CSR SpMV's split) cut at
+// multiples of 64, writes every word of the next bitmap, packed a bit per
+// vertex (1: reached), and needs no atomics: only v's thread touches v, and
+// one thread each word.
 #pragma once
 
 #include <omp.h>
@@ -179,8 +179,11 @@ FrontierCounts advance_push(const CsrView<T>& a, std::span<const vertex_t> front
         buffer[held++] = v;
         if (held == buffer_size) flush();
       };
+      // This thread's own copy of the scan (of its captures): the shared
+      // one is reached through a pointer and reloaded after every claim.
+      const auto own_scan = scan;
 #pragma omp for schedule(dynamic, chunk) nowait
-      for (std::size_t q = 0; q < nq; ++q) scan(frontier[q], new_edges, max_degree, keep);
+      for (std::size_t q = 0; q < nq; ++q) own_scan(frontier[q], new_edges, max_degree, keep);
       if (held > 0) flush();
     }
     next.resize_for_overwrite(tail.load(std::memory_order_relaxed));
