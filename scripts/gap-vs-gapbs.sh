@@ -306,17 +306,6 @@ through_converter() {
   echo "$work/b.el"
 }
 
-# of_runs R KERNEL CMD...: CMD run R times; the median (or mean) of the
-# times each summary gives (kernel_ms KERNEL), in ms.
-of_runs() {
-  local reps=$1 kernel=$2; shift 2
-  local i summary
-  for ((i = 0; i < reps; i++)); do
-    summary=$("$@" 2>&1 >/dev/null) || return 1
-    kernel_ms "$kernel" <<<"$summary"
-  done | summarize | awk '{printf "%.2f", $1}'
-}
-
 bfs_row() {  # bfs_row NAME FILE (through gapbs's converter, so both number the vertices alike)
   local name=$1 file grb=$work/g.grb
   file=$(through_converter "$name" "$2") || { echo "$file"; return; }
@@ -340,7 +329,7 @@ bfs_row() {  # bfs_row NAME FILE (through gapbs's converter, so both number the 
 pr_row() {  # pr_row NAME FILE
   local name=$1 grb=$work/g.grb failed
   failed=$(through_converter "$name" "$2") || { echo "$failed"; return; }
-  local out t_gap gap_iters gap_top summary ours iters top n m same
+  local out t_gap gap_iters gap_top summary timed ours iters top n m same
   out=$("$gapbs/pr" "${gap_input[@]}" -n "$reps" -i 100 -t 1e-6 -a 2>&1) || { echo "| $name | gapbs failed | | | | | | | |"; return; }
   t_gap=$(gap_ms <<<"$out")
   gap_top=$(grep -E '^[0-9]+:[0-9.e+-]+$' <<<"$out" | head -1 | cut -d: -f1)
@@ -360,7 +349,11 @@ pr_row() {  # pr_row NAME FILE
       END {if (gap_sum < 1 - 1e-5 || gap_sum > 1 + 1e-5) printf "— / %.1e", ours; else printf "%.1e / %.1e", gap, ours}' \
       "$work/pr_fixed.tsv" "$work/pr_gapbs.tsv" "$work/pr_ours.tsv")
   fi
-  ours=$(of_runs "$reps" rank "$bin" pagerank "$grb" --tol 1e-6 --max-iter 100 --method "$pr_method" -k 0 --threads "$threads" --device "$device")
+  # R runs in one process, as gapbs's -n.
+  timed=$("$bin" pagerank "$grb" --tol 1e-6 --max-iter 100 --method "$pr_method" -k 0 --threads "$threads" \
+          --device "$device" --trials "$reps" 2>&1 >/dev/null) ||
+    { echo "| $name | graphrun failed: $(tail -c 200 <<<"$timed") | | | | | | | |"; return; }
+  ours=$(kernel_ms rank <<<"$timed" | awk '{printf "%.2f", $1}')
   n=$(sed -n 's/^pagerank: \([0-9]*\) vertices, .*/\1/p' <<<"$summary")
   m=$(sed -n 's/.*(\([0-9]*\) stored entries).*/\1/p' <<<"$summary")
   iters=$(sed -n 's/.*, \([0-9]*\) iterations (.*/\1/p' <<<"$summary")

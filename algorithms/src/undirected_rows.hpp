@@ -55,6 +55,11 @@ class UndirectedRows {
     walk_weighted(v, [&emit](vertex_t w, double) { emit(w); });
   }
 
+  // Where v's row starts in a buffer that holds every row at its longest
+  // (its row in A, plus its row in Aᵀ on a directed graph): slot(v + 1) -
+  // slot(v) bounds v's degree, and slot(n()) is the buffer's size.
+  offset_t slot(vertex_t v) const { return a_.row_ptr[v] + (both_ ? at_.row_ptr[v] : offset_t{0}); }
+
   vertex_t degree(vertex_t v) const {
     if (!both_) {  // the row less its loop, found by a search of the sorted row
       const vertex_t* row = a_.col_idx + a_.row_ptr[v];

@@ -171,6 +171,21 @@ TEST_F(CliTest, PageRankMethodGaussSeidel) {
   EXPECT_EQ(bad.out, "");
 }
 
+// --trials: the ranks of one run, the summary's rank time the mean of the
+// runs; 0 trials refused with exit 2 and nothing written.
+TEST_F(CliTest, PageRankTrialsGiveTheSameRanks) {
+  write("g.txt", small_graph);
+  const Result one = run("pagerank g.txt --output - -q");
+  const Result three = run("pagerank g.txt --output - --trials 3");
+  ASSERT_EQ(three.status, 0) << describe(three);
+  EXPECT_EQ(three.out, one.out);
+  EXPECT_NE(three.err.find("s (mean of 3; median "), std::string::npos) << three.err;
+  const Result none = run("pagerank g.txt --trials 0 --output ranks.tsv");
+  EXPECT_EQ(none.status, 2) << describe(none);
+  EXPECT_NE(none.err.find("--trials"), std::string::npos) << none.err;
+  EXPECT_EQ(work_files(), (std::set<std::string>{"g.txt"}));
+}
+
 // --method chebyshev: Jacobi's ranks on an undirected graph; a directed one
 // is refused with exit 2, the message saying what to do, and no ranks.
 TEST_F(CliTest, PageRankMethodChebyshev) {

@@ -31,6 +31,7 @@
 #include "../iteration_report.hpp"
 #include "cpu_backend.hpp"
 #include "graphrun/engine/csr_assembly.hpp"
+#include "graphrun/engine/host_trace.hpp"
 #include "graphrun/engine/per_thread.hpp"
 
 namespace graphrun::detail {
@@ -63,6 +64,7 @@ class Brandes {
     }
 #pragma omp parallel for num_threads(threads_) schedule(static)
     for (offset_t w = 0; w < words_; ++w) successor_[w] = 0;
+    trace_.step("set up");
   }
 
   // Adds source s's dependencies to sum; returns the levels the search had.
@@ -80,8 +82,11 @@ class Brandes {
       level_.push_back(end);
     }
     const auto levels = static_cast<int>(level_.size()) - 1;
+    trace_.step("forward");
     for (int d = levels - 2; d >= 0; --d) accumulate(d, s, sum);
+    trace_.step("back");
     if (!last) reset();
+    trace_.step("reset");
     return levels;
   }
 
@@ -235,6 +240,9 @@ class Brandes {
     for (vertex_t i = 0; i < end; ++i) clear(order_[i]);
   }
 
+  // GRAPHRUN_TRACE: the set-up, then each search's steps. First, so that
+  // its clock starts before the arrays are made.
+  HostTrace trace_{"betweenness"};
   CsrView<double> a_;
   int threads_;
   std::unique_ptr<vertex_t[]> depth_;

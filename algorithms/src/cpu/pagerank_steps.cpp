@@ -41,6 +41,7 @@
 #include "../backend.hpp"
 #include "cpu_backend.hpp"
 #include "graphrun/algorithms/pagerank.hpp"
+#include "graphrun/engine/host_trace.hpp"
 #include "graphrun/engine/prefault.hpp"
 #include "graphrun/engine/semiring.hpp"
 #include "graphrun/engine/stopwatch.hpp"
@@ -80,6 +81,7 @@ class CpuPageRankSteps final : public PageRankSteps {
     }
     prepare(*graph, setup.weighted, setup.start_scale, start_values);
     result.float_gathers = float_gathers_;
+    trace_.step("set up");
   }
 
   int max_batch() const noexcept override { return 1; }
@@ -88,6 +90,7 @@ class CpuPageRankSteps final : public PageRankSteps {
     for (std::size_t i = 0; i < residuals.size(); ++i) {
       if (i > 0 && o_.progress) o_.progress->start(first + static_cast<int>(i));
       residuals[i] = step();
+      trace_.step(omega_ != 0.0 ? "iteration (chebyshev)" : "iteration");
       if (residuals[i] < o_.tol) break;  // the driver reads no further
     }
   }
@@ -370,6 +373,9 @@ class CpuPageRankSteps final : public PageRankSteps {
     }
   }
 
+  // GRAPHRUN_TRACE: the set-up, then every iteration. First, so that its
+  // clock starts before anything is made.
+  HostTrace trace_{"pagerank"};
   const PageRankOptions& o_;
   int threads_;
   vertex_t n_;
