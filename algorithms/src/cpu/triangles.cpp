@@ -1,22 +1,26 @@
 // Triangles on the CPU (triangles.hpp): the masked dot-product SpGEMM
 // C<L> = L ·(+,pair) Lᵀ over the degree-oriented graph L.
 //
-// L keeps the entry v -> w of the undirected view when (len w, w) >
-// (len v, v), with the vertices renumbered in that order (as the GAP
+// L keeps the entry v -> w of the undirected view when (bin w, w) >
+// (bin v, v), with the vertices renumbered in that order (as the GAP
 // reference relabels by degree) and each row sorted, so C(v, w) is a merge
-// of two sorted rows. A thread takes a row v of L (dynamic schedule: rows differ in
-// length and so do their neighbours'), merges the part of it past each w in
-// it with w's row (both hold only ranks above w), and sums. Where the triangles through every
-// vertex are asked, each triangle v < w < x found adds one to each of its three corners: v's count
-// once per row, w's once per merge, x's once per match, by relaxed atomic
-// adds (the counts are integers: the order of the adds cannot change them).
-// len v is the length v's row has as stored, which the row pointers give
-// without a read of the row: its degree, plus one for a loop (on a directed
-// graph its rows in A and Aᵀ together, an edge both ways counted twice).
-// Any total order finds every triangle once; this one bounds the rows as
-// the degree does, and the degrees themselves come from the orientation's
-// walk of the rows (a search of every row for its loop, first, was 7% of
-// web-NotreDame's count on 2 threads).
+// of two sorted rows. bin v is len v, the length of v's row as stored, exact
+// below 64 and by powers of two above (order_bin). len v comes from the row
+// pointers without a read of the row: the degree, plus one for a loop (on a
+// directed graph v's rows in A and Aᵀ together, an edge both ways counted
+// twice). Any total order finds every triangle once; this one bounds the
+// rows as the degree does, within a factor of two, and the degrees
+// themselves come from the orientation's walk of the rows (a search of
+// every row for its loop, first, was 7% of web-NotreDame's count on 2
+// threads).
+//
+// A thread takes a row v of L (dynamic schedule: rows differ in length and
+// so do their neighbours'), merges the part of it past each w in it with
+// w's row (both hold only ranks above w), and sums. Where the triangles
+// through every vertex are asked, each triangle v < w < x found adds one to
+// each of its three corners: v's count once per row, w's once per merge,
+// x's once per match, by relaxed atomic adds (the counts are integers: the
+// order of the adds cannot change them).
 //
 // An undirected graph with fewer than 10 edges per vertex and degrees that
 // are not skewed (triangles_orientation.hpp: roads, meshes) is counted on
@@ -31,6 +35,7 @@
 // 33 ms.
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -47,63 +52,56 @@ namespace graphrun::detail {
 
 namespace {
 
-// The rank of every vertex in ascending (degree, id) order, `degree` any
-// key in [0, n] (len, here): a stable
-// counting sort on the degree. On several threads each takes a block of
-// vertices and counts its degrees; a vertex's rank is then the vertices of
-// lower degree, plus those of its degree in earlier blocks, plus those
-// before it in its own block. (Serial, these passes over n were a third of
-// web-NotreDame's count on 16 threads.) One block, on the calling thread,
-// for small graphs and where a count per block and degree would not be
-// small beside n.
-std::vector<vertex_t> degree_order(const std::vector<vertex_t>& degree, int threads) {
-  const auto n = static_cast<vertex_t>(degree.size());
-  vertex_t top = 0;
-#pragma omp parallel for num_threads(threads) schedule(static) reduction(max : top)
-  for (vertex_t v = 0; v < n; ++v) top = std::max(top, degree[v]);
-  const auto bins = static_cast<std::size_t>(top) + 1;
-  std::vector<vertex_t> rank(degree.size());
-  const std::size_t blocks =
-      threads <= 1 || n < (1 << 16) || bins * static_cast<std::size_t>(threads) > degree.size()
-          ? 1
-          : static_cast<std::size_t>(threads);
-  // next[b * bins + d]: block b's count of degree d, then where its next
-  // vertex of degree d goes.
-  std::vector<vertex_t> next(blocks * bins, 0);
-  const auto first = [&](std::size_t b) { return static_cast<vertex_t>(n * b / blocks); };
-  // The blocks' bounds are taken into locals before their loops: n is
-  // reached through the lambda's reference, so a bound written in the loop's
-  // condition was reloaded and divided again after every store to `next`
-  // (web-NotreDame, 2 threads: 1.9 ms for this function).
+// The order's key for a row of `len` stored entries (len v, see the top):
+// the length itself below 64, then one bin per power of two. Orienting by
+// (bin, id) bounds the rows as (len, id) does, within a factor of two, and
+// leaves the counting sort below a few hundred bins: with one bin per length
+// and a block of bins per thread, web-NotreDame's order (10,722 lengths)
+// took 2 ms on 16 threads, as long as its count.
+constexpr offset_t exact_lengths = 64;
+constexpr std::size_t order_bins = exact_lengths + 64;
+inline std::size_t order_bin(offset_t len) {
+  return len < exact_lengths
+             ? static_cast<std::size_t>(len)
+             : static_cast<std::size_t>(exact_lengths) +
+                   static_cast<std::size_t>(std::bit_width(static_cast<std::uint64_t>(len)) - 7);
+}
+
+// The rank of every vertex in ascending (bin, id) order: a stable counting
+// sort. On several threads each takes a block of consecutive vertices and
+// counts its bins; a vertex's rank is then the vertices of lower bins, plus
+// those of its bin in earlier blocks, plus those before it in its own block.
+// The ranks are the same for every thread count.
+std::unique_ptr<vertex_t[]> degree_order(const UndirectedRows& rows, int threads) {
+  const vertex_t n = rows.n();
+  auto rank = detail::scratch<vertex_t>(static_cast<std::size_t>(n));
+  const std::size_t blocks = threads <= 1 || n < (1 << 16) ? 1 : static_cast<std::size_t>(threads);
+  // next[b * order_bins + k]: block b's count of bin k, then where its next
+  // vertex of bin k goes. Each block's counts fill whole cache lines.
+  std::vector<vertex_t> next(blocks * order_bins, 0);
+  const auto first = [n, blocks](std::size_t b) {
+    return static_cast<vertex_t>(static_cast<std::size_t>(n) * b / blocks);
+  };
+  const auto bin = [&rows](vertex_t v) { return order_bin(rows.slot(v + 1) - rows.slot(v)); };
 #pragma omp parallel for num_threads(threads) schedule(static, 1) if (blocks > 1)
   for (std::size_t b = 0; b < blocks; ++b) {
     const vertex_t lo = first(b), hi = first(b + 1);
-    vertex_t* const count = next.data() + b * bins;
-    for (vertex_t v = lo; v < hi; ++v) ++count[degree[v]];
+    vertex_t* const count = next.data() + b * order_bins;
+    for (vertex_t v = lo; v < hi; ++v) ++count[bin(v)];
   }
-  // Each degree's total, their starts in order, then each block's start.
-  std::vector<vertex_t> start(bins + 1, 0);
-#pragma omp parallel for num_threads(threads) schedule(static) if (blocks > 1)
-  for (std::size_t d = 0; d < bins; ++d) {
-    vertex_t total = 0;
-    for (std::size_t b = 0; b < blocks; ++b) total += next[b * bins + d];
-    start[d + 1] = total;
-  }
-  for (std::size_t d = 1; d <= bins; ++d) start[d] += start[d - 1];
-#pragma omp parallel for num_threads(threads) schedule(static) if (blocks > 1)
-  for (std::size_t d = 0; d < bins; ++d) {
-    vertex_t at = start[d];
+  vertex_t at = 0;
+  for (std::size_t k = 0; k < order_bins; ++k)
     for (std::size_t b = 0; b < blocks; ++b) {
-      const vertex_t count = next[b * bins + d];
-      next[b * bins + d] = at;
+      const vertex_t count = next[b * order_bins + k];
+      next[b * order_bins + k] = at;
       at += count;
     }
-  }
+  vertex_t* const ranks = rank.get();
 #pragma omp parallel for num_threads(threads) schedule(static, 1) if (blocks > 1)
   for (std::size_t b = 0; b < blocks; ++b) {
     const vertex_t lo = first(b), hi = first(b + 1);
-    vertex_t* const at = next.data() + b * bins;
-    for (vertex_t v = lo; v < hi; ++v) rank[v] = at[degree[v]]++;
+    vertex_t* const to = next.data() + b * order_bins;
+    for (vertex_t v = lo; v < hi; ++v) ranks[v] = to[bin(v)]++;
   }
   return rank;
 }
@@ -128,8 +126,8 @@ struct Oriented {
 // scattered reads were most of the orientation: web-NotreDame, 2 threads,
 // 10 ms of a 24 ms count.
 // The walk also writes every vertex's degree.
-Oriented orient_by_degree(const UndirectedRows& rows, const std::vector<vertex_t>& rank,
-                          vertex_t* degree, int threads) {
+Oriented orient_by_degree(const UndirectedRows& rows, const vertex_t* ranks, vertex_t* degree,
+                          int threads) {
   const vertex_t n = rows.n();
   Oriented l;
   l.row_ptr = detail::scratch<offset_t>(static_cast<std::size_t>(n) + 1);
@@ -137,7 +135,6 @@ Oriented orient_by_degree(const UndirectedRows& rows, const std::vector<vertex_t
   row_ptr[0] = 0;
   const auto kept = detail::scratch<vertex_t>(static_cast<std::size_t>(rows.slot(n)));
   vertex_t* const buffer = kept.get();
-  const vertex_t* const ranks = rank.data();
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1024)
   for (vertex_t v = 0; v < n; ++v) {
     const vertex_t rv = ranks[v];
@@ -321,14 +318,9 @@ TriangleCounts CpuSteps::triangles(Context& ctx, const Graph& g, const TriangleO
     r.edges = sums.edges;
     return r;
   }
-  // The order's key, len v (see the top), held below n so it fits a vertex_t.
-  std::vector<vertex_t> length(static_cast<std::size_t>(n));
-#pragma omp parallel for num_threads(threads) schedule(static)
-  for (vertex_t v = 0; v < n; ++v)
-    length[v] = static_cast<vertex_t>(std::min<offset_t>(rows.slot(v + 1) - rows.slot(v), n));
-  const std::vector<vertex_t> rank = degree_order(length, threads);
+  const std::unique_ptr<vertex_t[]> rank = degree_order(rows, threads);
   trace.step("degree order");
-  const Oriented l = orient_by_degree(rows, rank, r.degree.data(), threads);
+  const Oriented l = orient_by_degree(rows, rank.get(), r.degree.data(), threads);
   trace.step("ordered and oriented");
   r.edges = static_cast<std::uint64_t>(l.view.nnz);
   if (!options.per_vertex) {
