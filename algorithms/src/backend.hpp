@@ -39,6 +39,11 @@ namespace graphrun::detail {
 // The most iterations a driver queues before it reads their L1 changes.
 inline constexpr int max_pagerank_batch = 32;
 
+// PageRankGather::automatic: the smallest tolerance at which x is gathered
+// in float, and the GPU's smallest graph for it (pagerank.hpp).
+inline constexpr double float_gather_min_tol = 16.0 / (1 << 24);
+inline constexpr vertex_t gpu_float_gather_min_vertices = vertex_t{1} << 19;
+
 // What the driver has settled before a backend prepares the graph.
 struct PageRankSetup {
   const PageRankOptions& options;

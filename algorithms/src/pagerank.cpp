@@ -113,6 +113,18 @@ void pagerank_check_residual(int iteration, double residual) {
 
 }  // namespace
 
+const char* to_string(PageRankGather gather) {
+  switch (gather) {
+    case PageRankGather::float32:
+      return "float";
+    case PageRankGather::float64:
+      return "double";
+    case PageRankGather::automatic:
+      break;
+  }
+  return "auto";
+}
+
 const char* to_string(PageRankMethod method) {
   switch (method) {
     case PageRankMethod::jacobi:
@@ -138,6 +150,10 @@ PageRankResult pagerank(Context& ctx, const Graph& g, const PageRankOptions& giv
     throw ArgumentError(
         "pagerank: the Gauss-Seidel method runs on the CPU (each thread sweeps its block of "
         "vertices in order); use PageRankMethod::jacobi, chebyshev or automatic on the GPU");
+  if (options.method == PageRankMethod::gauss_seidel && options.gather == PageRankGather::float32)
+    throw ArgumentError(
+        "pagerank: the Gauss-Seidel sweep reads the ranks it has just made, in double: it "
+        "cannot gather x in float (use PageRankGather::automatic or float64 with it)");
   if (options.method == PageRankMethod::chebyshev && g.directed())
     throw ArgumentError(
         "pagerank: the Chebyshev method needs an undirected graph (a directed graph's "

@@ -141,7 +141,7 @@ void run_cpu(const PageRankBenchOptions& a) {
   for_each_graph(a.common, [&](const BenchGraph& bg) {
     const Graph& g = bg.graph;
     (void)g.transpose();  // both sides get the transpose outside the timing
-    const PageRankOptions o = fixed_iterations(a.iters);
+    const PageRankOptions o = fixed_iterations(a.iters, a.gather);
     PageRankResult ours;
     GraphBlasPageRank theirs;
     std::vector<double> ours_t, theirs_t;
@@ -192,9 +192,22 @@ Command add_bench_pagerank(CLI::App& bench) {
          "iterations an ordering needs to repay its cost. Default: none,auto")
       ->delimiter(',')
       ->type_name("LIST");
+  sub->add_option_function<std::string>(
+         "--gather",
+         [args](const std::string& name) {
+           for (const PageRankGather x :
+                {PageRankGather::automatic, PageRankGather::float32, PageRankGather::float64})
+             if (name == to_string(x)) args->gather = x;
+         },
+         "How graphrun's iterations read x: double (the default, as the anchors do) or\n"
+         "float (a float copy gathered, as pagerank --gather float; sums and ranks stay\n"
+         "double); auto is double here, the tolerance of a fixed count being tiny")
+      ->check(CLI::IsMember({"auto", "float", "double"}))
+      ->type_name("P");
   sub->footer(
       "\nEXAMPLES:\n"
       "  graphrun bench pagerank gen:rmat:22 --undirected --device cuda\n"
+      "  graphrun bench pagerank gen:uniform:4000000:16 --device cuda --gather float\n"
       "  graphrun bench pagerank --suite datasets --threads 2\n");
   return {sub, [args, sub] {
             const Device device = parse_device(args->common.device);

@@ -18,6 +18,10 @@ struct PageRankBenchOptions {
   BenchOptions common;
   int iters = 20;
   std::vector<Reorder> orderings = {Reorder::none, Reorder::automatic};
+  // How graphrun's iterations read x (--gather): double, as the anchors do,
+  // unless asked; automatic, with the tolerance a fixed count of iterations
+  // sets, is double too.
+  PageRankGather gather = PageRankGather::float64;
 };
 
 inline double l1(const std::vector<double>& a, const std::vector<double>& b) {
@@ -30,8 +34,9 @@ inline double l1(const std::vector<double>& a, const std::vector<double>& b) {
 // Jacobi's iteration, on undirected graphs too: cuSPARSE's and GraphBLAS's
 // loops beside it run Jacobi, and a Chebyshev pass moves more bytes than
 // theirs (the ranks of two passes before).
-inline PageRankOptions fixed_iterations(int iters) {
+inline PageRankOptions fixed_iterations(int iters, PageRankGather gather) {
   PageRankOptions o;
+  o.gather = gather;
   o.tol = std::numeric_limits<double>::min();  // never met: run exactly `iters`
   o.max_iter = iters;
   o.use_weights = false;

@@ -29,9 +29,9 @@ __device__ __forceinline__ void put(typename S::value_type* y, vertex_t r, typen
   y[r] = accumulate ? DeviceSemiring<S>::add(y[r], v) : v;
 }
 
-template <class S, class T>
+template <class S, class T, class X>
 __global__ void __launch_bounds__(tile_block)
-    coo_tiles(CooView<T> a, bool accumulate, const typename S::value_type* __restrict__ x,
+    coo_tiles(CooView<T> a, bool accumulate, const X* __restrict__ x,
               typename S::value_type* __restrict__ y, Mask mask, vertex_t* __restrict__ carry_row,
               typename S::value_type* __restrict__ carry_val) {
   using D = DeviceSemiring<S>;
@@ -120,9 +120,9 @@ __global__ void fill_zero(typename S::value_type* __restrict__ y, vertex_t n, Ma
 
 offset_t coo_blocks(offset_t nnz) { return (nnz + tile_items - 1) / tile_items; }
 
-template <class S, class T>
-void launch_coo(const CooView<T>& a, bool accumulate, const typename S::value_type* x,
-                typename S::value_type* y, Mask mask, Carries carries, cudaStream_t stream) {
+template <class S, class T, class X>
+void launch_coo(const CooView<T>& a, bool accumulate, const X* x, typename S::value_type* y,
+                Mask mask, Carries carries, cudaStream_t stream) {
   using V = typename S::value_type;
   if (a.n_rows == 0) return;
   if (a.nnz == 0) {
@@ -133,16 +133,19 @@ void launch_coo(const CooView<T>& a, bool accumulate, const typename S::value_ty
     return;
   }
   const offset_t blocks = coo_blocks(a.nnz);
-  coo_tiles<S, T><<<static_cast<unsigned>(blocks), tile_block, 0, stream>>>(
+  coo_tiles<S, T, X><<<static_cast<unsigned>(blocks), tile_block, 0, stream>>>(
       a, accumulate, x, y, mask, carries.row, static_cast<V*>(carries.value));
   GRAPHRUN_CUDA_CHECK(cudaGetLastError());
   launch_carry_fixup<S>(carries, blocks, y, mask, stream);
 }
 
-#define GRAPHRUN_INSTANTIATE(S, T)                                                       \
-  template void launch_coo<S, T>(const CooView<T>&, bool, const typename S::value_type*, \
-                                 typename S::value_type*, Mask, Carries, cudaStream_t);
+#define GRAPHRUN_INSTANTIATE_GATHER(S, T, XT)                                                     \
+  template void launch_coo<S, T, XT>(const CooView<T>&, bool, const XT*, typename S::value_type*, \
+                                     Mask, Carries, cudaStream_t);
+#define GRAPHRUN_INSTANTIATE(S, T) GRAPHRUN_INSTANTIATE_GATHER(S, T, typename S::value_type)
 GRAPHRUN_CUDA_SPMV_COMBOS(GRAPHRUN_INSTANTIATE)
+GRAPHRUN_CUDA_SPMV_GATHER_COMBOS(GRAPHRUN_INSTANTIATE_GATHER)
 #undef GRAPHRUN_INSTANTIATE
+#undef GRAPHRUN_INSTANTIATE_GATHER
 
 }  // namespace graphrun::cuda::detail

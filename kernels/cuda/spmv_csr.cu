@@ -20,10 +20,10 @@ namespace {
 
 constexpr int csr_block = 256;
 
-template <class S, class T, int W>
+template <class S, class T, int W, class X>
 __global__ void __launch_bounds__(csr_block)
-    csr_rows(CsrView<T> a, const typename S::value_type* __restrict__ x,
-             typename S::value_type* __restrict__ y, Mask mask) {
+    csr_rows(CsrView<T> a, const X* __restrict__ x, typename S::value_type* __restrict__ y,
+             Mask mask) {
   using D = DeviceSemiring<S>;
   const offset_t t = blockIdx.x * offset_t(csr_block) + threadIdx.x;
   const offset_t row = t / W;
@@ -44,22 +44,21 @@ __global__ void __launch_bounds__(csr_block)
   if (lane == 0) y[i] = acc;
 }
 
-template <class S, class T, int W>
-void launch_width(const CsrView<T>& a, const typename S::value_type* x, typename S::value_type* y,
-                  Mask mask, cudaStream_t stream) {
+template <class S, class T, int W, class X>
+void launch_width(const CsrView<T>& a, const X* x, typename S::value_type* y, Mask mask,
+                  cudaStream_t stream) {
   const offset_t threads = offset_t(a.n_rows) * W;
   const auto grid = static_cast<unsigned>((threads + csr_block - 1) / csr_block);
-  csr_rows<S, T, W><<<grid, csr_block, 0, stream>>>(a, x, y, mask);
+  csr_rows<S, T, W, X><<<grid, csr_block, 0, stream>>>(a, x, y, mask);
 }
 
 // The widths csr_warp_width gives, W...; any other runs a full warp.
-template <class S, class T, int... W>
-void launch_widths(std::integer_sequence<int, W...>, const CsrView<T>& a, int width,
-                   const typename S::value_type* x, typename S::value_type* y, Mask mask,
-                   cudaStream_t stream) {
+template <class S, class T, class X, int... W>
+void launch_widths(std::integer_sequence<int, W...>, const CsrView<T>& a, int width, const X* x,
+                   typename S::value_type* y, Mask mask, cudaStream_t stream) {
   const bool launched =
-      ((width == W && (launch_width<S, T, W>(a, x, y, mask, stream), true)) || ...);
-  if (!launched) launch_width<S, T, 32>(a, x, y, mask, stream);
+      ((width == W && (launch_width<S, T, W, X>(a, x, y, mask, stream), true)) || ...);
+  if (!launched) launch_width<S, T, 32, X>(a, x, y, mask, stream);
 }
 
 }  // namespace
@@ -77,18 +76,22 @@ int csr_warp_width(const RowStats& s) {
   return static_cast<int>(std::clamp<std::uint64_t>(w, 2, 32));
 }
 
-template <class S, class T>
-void launch_csr(const CsrView<T>& a, int width, const typename S::value_type* x,
-                typename S::value_type* y, Mask mask, cudaStream_t stream) {
+template <class S, class T, class X>
+void launch_csr(const CsrView<T>& a, int width, const X* x, typename S::value_type* y, Mask mask,
+                cudaStream_t stream) {
   if (a.n_rows == 0) return;
-  launch_widths<S>(std::integer_sequence<int, 1, 2, 4, 8, 16>{}, a, width, x, y, mask, stream);
+  launch_widths<S, T, X>(std::integer_sequence<int, 1, 2, 4, 8, 16>{}, a, width, x, y, mask,
+                         stream);
   GRAPHRUN_CUDA_CHECK(cudaGetLastError());
 }
 
-#define GRAPHRUN_INSTANTIATE(S, T)                                                      \
-  template void launch_csr<S, T>(const CsrView<T>&, int, const typename S::value_type*, \
-                                 typename S::value_type*, Mask, cudaStream_t);
+#define GRAPHRUN_INSTANTIATE_GATHER(S, T, XT)                                                    \
+  template void launch_csr<S, T, XT>(const CsrView<T>&, int, const XT*, typename S::value_type*, \
+                                     Mask, cudaStream_t);
+#define GRAPHRUN_INSTANTIATE(S, T) GRAPHRUN_INSTANTIATE_GATHER(S, T, typename S::value_type)
 GRAPHRUN_CUDA_SPMV_COMBOS(GRAPHRUN_INSTANTIATE)
+GRAPHRUN_CUDA_SPMV_GATHER_COMBOS(GRAPHRUN_INSTANTIATE_GATHER)
 #undef GRAPHRUN_INSTANTIATE
+#undef GRAPHRUN_INSTANTIATE_GATHER
 
 }  // namespace graphrun::cuda::detail

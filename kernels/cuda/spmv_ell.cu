@@ -11,9 +11,9 @@ namespace {
 
 constexpr int ell_block = 256;
 
-template <class S, class T>
+template <class S, class T, class X>
 __global__ void __launch_bounds__(ell_block)
-    ell_rows(EllView<T, vertex_t> a, const typename S::value_type* __restrict__ x,
+    ell_rows(EllView<T, vertex_t> a, const X* __restrict__ x,
              typename S::value_type* __restrict__ y, Mask mask) {
   using D = DeviceSemiring<S>;
   const offset_t t = blockIdx.x * offset_t(ell_block) + threadIdx.x;
@@ -32,19 +32,22 @@ __global__ void __launch_bounds__(ell_block)
 
 }  // namespace
 
-template <class S, class T>
-void launch_ell(const EllView<T, vertex_t>& a, const typename S::value_type* x,
-                typename S::value_type* y, Mask mask, cudaStream_t stream) {
+template <class S, class T, class X>
+void launch_ell(const EllView<T, vertex_t>& a, const X* x, typename S::value_type* y, Mask mask,
+                cudaStream_t stream) {
   if (a.n_rows == 0) return;
   const auto grid = static_cast<unsigned>((offset_t(a.n_rows) + ell_block - 1) / ell_block);
-  ell_rows<S, T><<<grid, ell_block, 0, stream>>>(a, x, y, mask);
+  ell_rows<S, T, X><<<grid, ell_block, 0, stream>>>(a, x, y, mask);
   GRAPHRUN_CUDA_CHECK(cudaGetLastError());
 }
 
-#define GRAPHRUN_INSTANTIATE(S, T)                                                           \
-  template void launch_ell<S, T>(const EllView<T, vertex_t>&, const typename S::value_type*, \
-                                 typename S::value_type*, Mask, cudaStream_t);
+#define GRAPHRUN_INSTANTIATE_GATHER(S, T, XT)                                \
+  template void launch_ell<S, T, XT>(const EllView<T, vertex_t>&, const XT*, \
+                                     typename S::value_type*, Mask, cudaStream_t);
+#define GRAPHRUN_INSTANTIATE(S, T) GRAPHRUN_INSTANTIATE_GATHER(S, T, typename S::value_type)
 GRAPHRUN_CUDA_SPMV_COMBOS(GRAPHRUN_INSTANTIATE)
+GRAPHRUN_CUDA_SPMV_GATHER_COMBOS(GRAPHRUN_INSTANTIATE_GATHER)
 #undef GRAPHRUN_INSTANTIATE
+#undef GRAPHRUN_INSTANTIATE_GATHER
 
 }  // namespace graphrun::cuda::detail

@@ -11,9 +11,9 @@ namespace {
 
 constexpr int jds_block = 256;
 
-template <class S, class T>
+template <class S, class T, class X>
 __global__ void __launch_bounds__(jds_block)
-    jds_rows(JdsView<T, vertex_t> a, const typename S::value_type* __restrict__ x,
+    jds_rows(JdsView<T, vertex_t> a, const X* __restrict__ x,
              typename S::value_type* __restrict__ y, Mask mask) {
   using D = DeviceSemiring<S>;
   const offset_t r = blockIdx.x * offset_t(jds_block) + threadIdx.x;
@@ -34,19 +34,22 @@ __global__ void __launch_bounds__(jds_block)
 
 }  // namespace
 
-template <class S, class T>
-void launch_jds(const JdsView<T, vertex_t>& a, const typename S::value_type* x,
-                typename S::value_type* y, Mask mask, cudaStream_t stream) {
+template <class S, class T, class X>
+void launch_jds(const JdsView<T, vertex_t>& a, const X* x, typename S::value_type* y, Mask mask,
+                cudaStream_t stream) {
   if (a.n_rows == 0) return;
   const auto grid = static_cast<unsigned>((offset_t(a.n_rows) + jds_block - 1) / jds_block);
-  jds_rows<S, T><<<grid, jds_block, 0, stream>>>(a, x, y, mask);
+  jds_rows<S, T, X><<<grid, jds_block, 0, stream>>>(a, x, y, mask);
   GRAPHRUN_CUDA_CHECK(cudaGetLastError());
 }
 
-#define GRAPHRUN_INSTANTIATE(S, T)                                                           \
-  template void launch_jds<S, T>(const JdsView<T, vertex_t>&, const typename S::value_type*, \
-                                 typename S::value_type*, Mask, cudaStream_t);
+#define GRAPHRUN_INSTANTIATE_GATHER(S, T, XT)                                \
+  template void launch_jds<S, T, XT>(const JdsView<T, vertex_t>&, const XT*, \
+                                     typename S::value_type*, Mask, cudaStream_t);
+#define GRAPHRUN_INSTANTIATE(S, T) GRAPHRUN_INSTANTIATE_GATHER(S, T, typename S::value_type)
 GRAPHRUN_CUDA_SPMV_COMBOS(GRAPHRUN_INSTANTIATE)
+GRAPHRUN_CUDA_SPMV_GATHER_COMBOS(GRAPHRUN_INSTANTIATE_GATHER)
 #undef GRAPHRUN_INSTANTIATE
+#undef GRAPHRUN_INSTANTIATE_GATHER
 
 }  // namespace graphrun::cuda::detail

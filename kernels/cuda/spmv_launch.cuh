@@ -13,9 +13,10 @@
 //                                           operator (with bytes())
 //   template <class T>
 //   static State<T> build(const DeviceCsr<T>& a, const RowStats& stats, int threads_per_row);
-//   template <class S, class T>
-//   static void apply(const State<T>&, const CsrView<T>& a, const V* x, V* y, Mask,
-//                     Carries, cudaStream_t);
+//   template <class S, class T, class X>
+//   static void apply(const State<T>&, const CsrView<T>& a, const X* x, V* y, Mask,
+//                     Carries, cudaStream_t);      (X: V, or a narrower type widened
+//                                                  as it is gathered)
 //
 // and, where not the defaults of SpmvKernelDefaults, carry_blocks(state)
 // (per-block scratch slots apply needs; 0) and threads_per_row(state) (1).
@@ -55,9 +56,9 @@ struct Carries {
 
 // CSR, `width` threads per row (1: thread per row; 2..32, a power of two:
 // a sub-warp per row).
-template <class S, class T>
-void launch_csr(const CsrView<T>& a, int width, const typename S::value_type* x,
-                typename S::value_type* y, Mask mask, cudaStream_t stream);
+template <class S, class T, class X>
+void launch_csr(const CsrView<T>& a, int width, const X* x, typename S::value_type* y, Mask mask,
+                cudaStream_t stream);
 
 // The sub-warp width csr-warp uses for a matrix with these row statistics
 // (2..32; spmv_csr.cu has the measurements).
@@ -67,26 +68,26 @@ int csr_warp_width(const RowStats& s);
 // y(i) = y(i) ⊕ (row i's entries) and rows without entries untouched (HYB's
 // COO part after its ELL part); otherwise y(i) = row i's sum, S::zero() for
 // rows without entries. `carries` holds coo_blocks(nnz) slots.
-template <class S, class T>
-void launch_coo(const CooView<T>& a, bool accumulate, const typename S::value_type* x,
-                typename S::value_type* y, Mask mask, Carries carries, cudaStream_t stream);
+template <class S, class T, class X>
+void launch_coo(const CooView<T>& a, bool accumulate, const X* x, typename S::value_type* y,
+                Mask mask, Carries carries, cudaStream_t stream);
 offset_t coo_blocks(offset_t nnz);
 
 // ELL, a thread per row; writes every row the mask allows.
-template <class S, class T>
-void launch_ell(const EllView<T, vertex_t>& a, const typename S::value_type* x,
-                typename S::value_type* y, Mask mask, cudaStream_t stream);
+template <class S, class T, class X>
+void launch_ell(const EllView<T, vertex_t>& a, const X* x, typename S::value_type* y, Mask mask,
+                cudaStream_t stream);
 
 // JDS, a thread per permuted row.
-template <class S, class T>
-void launch_jds(const JdsView<T, vertex_t>& a, const typename S::value_type* x,
-                typename S::value_type* y, Mask mask, cudaStream_t stream);
+template <class S, class T, class X>
+void launch_jds(const JdsView<T, vertex_t>& a, const X* x, typename S::value_type* y, Mask mask,
+                cudaStream_t stream);
 
 // Merge-path CSR over a partition of tile_items items per share; `carries`
 // holds part.shares slots.
-template <class S, class T>
-void launch_merge_path(const MergePathView<T>& part, const typename S::value_type* x,
-                       typename S::value_type* y, Mask mask, Carries carries, cudaStream_t stream);
+template <class S, class T, class X>
+void launch_merge_path(const MergePathView<T>& part, const X* x, typename S::value_type* y,
+                       Mask mask, Carries carries, cudaStream_t stream);
 
 // ------------------------------------------------- the formats of the table
 
@@ -122,10 +123,10 @@ struct SpmvCsrKernel : SpmvKernelDefaults {
   template <class T>
   using State = CsrRows;
   static int threads_per_row(const CsrRows& s) { return s.width; }
-  template <class S, class T>
-  static void apply(const CsrRows& s, const CsrView<T>& a, const typename S::value_type* x,
-                    typename S::value_type* y, Mask mask, Carries, cudaStream_t stream) {
-    launch_csr<S>(a, s.width, x, y, mask, stream);
+  template <class S, class T, class X>
+  static void apply(const CsrRows& s, const CsrView<T>& a, const X* x, typename S::value_type* y,
+                    Mask mask, Carries, cudaStream_t stream) {
+    launch_csr<S, T, X>(a, s.width, x, y, mask, stream);
   }
 };
 
@@ -156,10 +157,10 @@ struct SpmvKernel<SpmvFormat::coo> : SpmvKernelDefaults {
     return build_coo_rows(a, std::move(hints.row_of_entry));
   }
   static offset_t carry_blocks(const DeviceCooRows& s) { return coo_blocks(s.nnz()); }
-  template <class S, class T>
-  static void apply(const DeviceCooRows& s, const CsrView<T>& a, const typename S::value_type* x,
+  template <class S, class T, class X>
+  static void apply(const DeviceCooRows& s, const CsrView<T>& a, const X* x,
                     typename S::value_type* y, Mask mask, Carries carries, cudaStream_t stream) {
-    launch_coo<S>(s.view(a), false, x, y, mask, carries, stream);
+    launch_coo<S, T, X>(s.view(a), false, x, y, mask, carries, stream);
   }
 };
 
@@ -171,10 +172,10 @@ struct SpmvKernel<SpmvFormat::ell> : SpmvKernelDefaults {
   static DeviceEll<T> build(const DeviceCsr<T>& a, const RowStats& stats, BuildHints&) {
     return build_ell(a, stats);
   }
-  template <class S, class T>
-  static void apply(const DeviceEll<T>& s, const CsrView<T>&, const typename S::value_type* x,
-                    typename S::value_type* y, Mask mask, Carries, cudaStream_t stream) {
-    launch_ell<S>(s.view(), x, y, mask, stream);
+  template <class S, class T, class X>
+  static void apply(const DeviceEll<T>& s, const CsrView<T>&, const X* x, typename S::value_type* y,
+                    Mask mask, Carries, cudaStream_t stream) {
+    launch_ell<S, T, X>(s.view(), x, y, mask, stream);
   }
 };
 
@@ -191,12 +192,12 @@ struct SpmvKernel<SpmvFormat::hyb> : SpmvKernelDefaults {
   static offset_t carry_blocks(const DeviceHyb<T>& s) {
     return coo_blocks(s.coo.nnz());
   }
-  template <class S, class T>
-  static void apply(const DeviceHyb<T>& s, const CsrView<T>&, const typename S::value_type* x,
-                    typename S::value_type* y, Mask mask, Carries carries, cudaStream_t stream) {
+  template <class S, class T, class X>
+  static void apply(const DeviceHyb<T>& s, const CsrView<T>&, const X* x, typename S::value_type* y,
+                    Mask mask, Carries carries, cudaStream_t stream) {
     const HybView<T, vertex_t> v = s.view();
-    launch_ell<S>(v.ell, x, y, mask, stream);
-    launch_coo<S>(v.coo, true, x, y, mask, carries, stream);
+    launch_ell<S, T, X>(v.ell, x, y, mask, stream);
+    launch_coo<S, T, X>(v.coo, true, x, y, mask, carries, stream);
   }
 };
 
@@ -208,10 +209,10 @@ struct SpmvKernel<SpmvFormat::jds> : SpmvKernelDefaults {
   static DeviceJds<T> build(const DeviceCsr<T>& a, const RowStats&, BuildHints&) {
     return build_jds(a);
   }
-  template <class S, class T>
-  static void apply(const DeviceJds<T>& s, const CsrView<T>&, const typename S::value_type* x,
-                    typename S::value_type* y, Mask mask, Carries, cudaStream_t stream) {
-    launch_jds<S>(s.view(), x, y, mask, stream);
+  template <class S, class T, class X>
+  static void apply(const DeviceJds<T>& s, const CsrView<T>&, const X* x, typename S::value_type* y,
+                    Mask mask, Carries, cudaStream_t stream) {
+    launch_jds<S, T, X>(s.view(), x, y, mask, stream);
   }
 };
 
@@ -225,10 +226,10 @@ struct SpmvKernel<SpmvFormat::merge_path> : SpmvKernelDefaults {
     return build_merge_path(a, offset_t{tile_items});
   }
   static offset_t carry_blocks(const DeviceMergePath& s) { return s.shares; }
-  template <class S, class T>
-  static void apply(const DeviceMergePath& s, const CsrView<T>& a, const typename S::value_type* x,
+  template <class S, class T, class X>
+  static void apply(const DeviceMergePath& s, const CsrView<T>& a, const X* x,
                     typename S::value_type* y, Mask mask, Carries carries, cudaStream_t stream) {
-    launch_merge_path<S>(s.view(a), x, y, mask, carries, stream);
+    launch_merge_path<S, T, X>(s.view(a), x, y, mask, carries, stream);
   }
 };
 

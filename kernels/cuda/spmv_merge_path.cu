@@ -26,9 +26,9 @@ namespace graphrun::cuda::detail {
 
 namespace {
 
-template <class S, class T>
+template <class S, class T, class X>
 __global__ void __launch_bounds__(tile_block)
-    merge_path_tiles(MergePathView<T> part, const typename S::value_type* __restrict__ x,
+    merge_path_tiles(MergePathView<T> part, const X* __restrict__ x,
                      typename S::value_type* __restrict__ y, Mask mask,
                      vertex_t* __restrict__ carry_row,
                      typename S::value_type* __restrict__ carry_val) {
@@ -110,21 +110,24 @@ __global__ void __launch_bounds__(tile_block)
 
 }  // namespace
 
-template <class S, class T>
-void launch_merge_path(const MergePathView<T>& part, const typename S::value_type* x,
-                       typename S::value_type* y, Mask mask, Carries carries, cudaStream_t stream) {
+template <class S, class T, class X>
+void launch_merge_path(const MergePathView<T>& part, const X* x, typename S::value_type* y,
+                       Mask mask, Carries carries, cudaStream_t stream) {
   using V = typename S::value_type;
   if (part.shares == 0) return;
-  merge_path_tiles<S, T><<<static_cast<unsigned>(part.shares), tile_block, 0, stream>>>(
+  merge_path_tiles<S, T, X><<<static_cast<unsigned>(part.shares), tile_block, 0, stream>>>(
       part, x, y, mask, carries.row, static_cast<V*>(carries.value));
   GRAPHRUN_CUDA_CHECK(cudaGetLastError());
   launch_carry_fixup<S>(carries, part.shares, y, mask, stream);
 }
 
-#define GRAPHRUN_INSTANTIATE(S, T)                                                              \
-  template void launch_merge_path<S, T>(const MergePathView<T>&, const typename S::value_type*, \
-                                        typename S::value_type*, Mask, Carries, cudaStream_t);
+#define GRAPHRUN_INSTANTIATE_GATHER(S, T, XT)                                   \
+  template void launch_merge_path<S, T, XT>(const MergePathView<T>&, const XT*, \
+                                            typename S::value_type*, Mask, Carries, cudaStream_t);
+#define GRAPHRUN_INSTANTIATE(S, T) GRAPHRUN_INSTANTIATE_GATHER(S, T, typename S::value_type)
 GRAPHRUN_CUDA_SPMV_COMBOS(GRAPHRUN_INSTANTIATE)
+GRAPHRUN_CUDA_SPMV_GATHER_COMBOS(GRAPHRUN_INSTANTIATE_GATHER)
 #undef GRAPHRUN_INSTANTIATE
+#undef GRAPHRUN_INSTANTIATE_GATHER
 
 }  // namespace graphrun::cuda::detail

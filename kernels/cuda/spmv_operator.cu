@@ -131,25 +131,28 @@ int SpmvOperator<T>::threads_per_row() const noexcept {
 }
 
 template <class T>
-template <class S>
-void SpmvOperator<T>::apply(const typename S::value_type* x, typename S::value_type* y, Mask mask,
+template <class S, class X>
+void SpmvOperator<T>::apply(const X* x, typename S::value_type* y, Mask mask,
                             cudaStream_t stream) const {
   const Impl& m = *impl_;
   const CsrView<T> a = m.a->view();
   visit_spmv_format(m.format, [&](auto c) {
     constexpr SpmvFormat F = decltype(c)::value;
-    detail::SpmvKernel<F>::template apply<S>(std::get<detail::state_index<F>>(m.state), a, x, y,
-                                             mask, m.carries(), stream);
+    detail::SpmvKernel<F>::template apply<S, T, X>(std::get<detail::state_index<F>>(m.state), a, x,
+                                                   y, mask, m.carries(), stream);
   });
 }
 
 template class SpmvOperator<float>;
 template class SpmvOperator<double>;
 
-#define GRAPHRUN_INSTANTIATE(S, T)                                                                \
-  template void SpmvOperator<T>::apply<S>(const typename S::value_type*, typename S::value_type*, \
-                                          Mask, cudaStream_t) const;
+#define GRAPHRUN_INSTANTIATE_GATHER(S, T, XT)                                           \
+  template void SpmvOperator<T>::apply<S, XT>(const XT*, typename S::value_type*, Mask, \
+                                              cudaStream_t) const;
+#define GRAPHRUN_INSTANTIATE(S, T) GRAPHRUN_INSTANTIATE_GATHER(S, T, typename S::value_type)
 GRAPHRUN_CUDA_SPMV_COMBOS(GRAPHRUN_INSTANTIATE)
+GRAPHRUN_CUDA_SPMV_GATHER_COMBOS(GRAPHRUN_INSTANTIATE_GATHER)
 #undef GRAPHRUN_INSTANTIATE
+#undef GRAPHRUN_INSTANTIATE_GATHER
 
 }  // namespace graphrun::cuda

@@ -62,14 +62,16 @@ struct DeviceSemiring<OrAnd> {
 };
 
 // One product A(i,k) * x(col): values == nullptr is a pattern matrix (all
-// entries 1). x goes through the read-only data cache.
-template <class S, class T>
+// entries 1). x goes through the read-only data cache, in its own type X
+// (the semiring's, or float where PageRank gathers a float copy of a double
+// x), widened to the semiring's as it is read.
+template <class S, class T, class X>
 __device__ __forceinline__ typename S::value_type product(const T* __restrict__ values,
-                                                          offset_t slot, vertex_t col,
-                                                          const typename S::value_type* x) {
+                                                          offset_t slot, vertex_t col, const X* x) {
   using D = DeviceSemiring<S>;
+  using V = typename S::value_type;
   const auto a = values ? D::entry(__ldg(values + slot)) : D::entry(T(1));
-  return D::mul(a, __ldg(x + col));
+  return D::mul(a, static_cast<V>(__ldg(x + col)));
 }
 
 }  // namespace graphrun::cuda::detail

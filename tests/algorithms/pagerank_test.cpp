@@ -164,6 +164,44 @@ TEST(PageRank, FloatGathersStayWithinTheirBound) {
   EXPECT_FALSE(pagerank(ctx, g, o).float_gathers);
 }
 
+// PageRankOptions::gather overrides the automatic choice both ways: float
+// on a graph that fits the caches (its ranks within the same bound, the sum
+// within its share), double on one past them; float with the Gauss–Seidel
+// sweep is refused.
+TEST(PageRank, GatherPrecisionAsAsked) {
+  const Graph small = test::random_graph(GraphShape::power_law, 3'000, 6, true, false, 82);
+  const std::vector<double> expect = test::sparse_pagerank(small, 0.85, true, 1e-12);
+  const double rounding = 0.85 / 0.15 * std::ldexp(1.0, -24);
+  Context ctx(Device::cpu, 2);
+  PageRankOptions o;
+  o.tol = 1e-10;
+  o.max_iter = 1000;
+  o.method = PageRankMethod::jacobi;
+  o.gather = PageRankGather::float32;
+  const PageRankResult floats = pagerank(ctx, small, o);
+  EXPECT_TRUE(floats.float_gathers);
+  EXPECT_LE(test::l1_distance(floats.rank, expect), 0.85 / 0.15 * 1e-10 + rounding);
+  EXPECT_NEAR(sum(floats.rank), 1.0, rounding);
+  // The float copy changes the iterates: some rank differs from double's.
+  o.gather = PageRankGather::float64;
+  const PageRankResult doubles = pagerank(ctx, small, o);
+  EXPECT_FALSE(doubles.float_gathers);
+  EXPECT_NE(floats.rank, doubles.rank);
+  EXPECT_LE(test::l1_distance(doubles.rank, expect), 1e-9);
+
+  const Graph large = test::random_graph(GraphShape::power_law, 540'000, 4, false, false, 81);
+  o.tol = 1e-6;
+  o.max_iter = 100;
+  o.method = PageRankMethod::automatic;
+  EXPECT_FALSE(pagerank(ctx, large, o).float_gathers);  // float64 asked
+  o.gather = PageRankGather::automatic;
+  EXPECT_TRUE(pagerank(ctx, large, o).float_gathers);
+
+  o.method = PageRankMethod::gauss_seidel;
+  o.gather = PageRankGather::float32;
+  EXPECT_THROW(pagerank(ctx, small, o), ArgumentError);
+}
+
 PageRankResult run_method(const Graph& g, int threads, PageRankMethod method, double tol = 1e-12) {
   Context ctx(Device::cpu, threads);
   PageRankOptions o;

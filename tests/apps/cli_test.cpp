@@ -186,6 +186,25 @@ TEST_F(CliTest, PageRankTrialsGiveTheSameRanks) {
   EXPECT_EQ(work_files(), (std::set<std::string>{"g.txt"}));
 }
 
+// --gather: float named on the summary line, its ranks within the float
+// copy's bound of double's; refused with gauss-seidel and for an unknown
+// value, exit 2 and no ranks.
+TEST_F(CliTest, PageRankGatherPrecision) {
+  write("g.txt", small_graph);
+  const Result floats = run("pagerank g.txt --tol 1e-12 --gather float --output -");
+  ASSERT_EQ(floats.status, 0) << describe(floats);
+  EXPECT_NE(floats.err.find(", x gathered in float"), std::string::npos) << floats.err;
+  const Result doubles = run("pagerank g.txt --tol 1e-12 --gather double --output -");
+  EXPECT_EQ(doubles.err.find("x gathered in float"), std::string::npos) << doubles.err;
+  expect_same_ranks(floats, doubles, 0.85 / 0.15 * std::ldexp(1.0, -24));
+  for (const char* bad : {"--gather float --method gauss-seidel", "--gather half"}) {
+    const Result r = run(std::string("pagerank g.txt --output - ") + bad);
+    EXPECT_EQ(r.status, 2) << bad << describe(r);
+    EXPECT_NE(r.err.find("--gather"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "") << bad;
+  }
+}
+
 // --method chebyshev: Jacobi's ranks on an undirected graph; a directed one
 // is refused with exit 2, the message saying what to do, and no ranks.
 TEST_F(CliTest, PageRankMethodChebyshev) {

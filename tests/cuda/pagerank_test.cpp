@@ -222,12 +222,12 @@ TEST_F(CudaPageRank, PrimingBesideARunLeavesItsRanksBitForBit) {
   std::thread primer([&runs] { runs = prime_pagerank_kernels(0); });
   const PageRankResult beside = pagerank(gpu_, g, o);
   primer.join();
-  EXPECT_EQ(runs, 5);  // automatic, then coo, hyb, csr-thread and csr-warp
+  EXPECT_EQ(runs, 10);  // automatic, coo, hyb, csr-thread, csr-warp; gathers in double and float
   ASSERT_EQ(beside.rank.size(), alone.rank.size());
   EXPECT_EQ(beside.iterations, alone.iterations);
   EXPECT_EQ(std::memcmp(beside.rank.data(), alone.rank.data(), alone.rank.size() * sizeof(double)),
             0);
-  EXPECT_EQ(prime_pagerank_kernels(0, SpmvFormat::coo, Reorder::none), 1);
+  EXPECT_EQ(prime_pagerank_kernels(0, SpmvFormat::coo, Reorder::none), 2);
   const std::atomic<bool> stop{true};
   EXPECT_EQ(prime_pagerank_kernels(0, SpmvFormat::automatic, Reorder::automatic, &stop), 0);
 }
@@ -248,7 +248,7 @@ TEST_F(CudaPageRank, ChebyshevPrimingBesideARunLeavesItsRanksBitForBit) {
   });
   const PageRankResult beside = pagerank(gpu_, g, o);
   primer.join();
-  EXPECT_EQ(runs, 5);
+  EXPECT_EQ(runs, 10);
   EXPECT_EQ(beside.method, PageRankMethod::chebyshev);
   ASSERT_EQ(beside.rank.size(), alone.rank.size());
   EXPECT_EQ(beside.iterations, alone.iterations);
@@ -257,6 +257,66 @@ TEST_F(CudaPageRank, ChebyshevPrimingBesideARunLeavesItsRanksBitForBit) {
   EXPECT_THROW(prime_pagerank_kernels(0, SpmvFormat::coo, Reorder::none, nullptr,
                                       PageRankMethod::gauss_seidel),
                ArgumentError);
+}
+
+// x gathered in float (PageRankGather::float32) in every format, the fused
+// csr-thread pass included, with Jacobi and (undirected) Chebyshev: at the
+// default tolerance converged, and at any tolerance the ranks within the
+// float copy's share (d / (1 - d) 2^-24) beyond the tolerance's bound of the
+// CPU's double ranks, their sum within that share of 1. (Below about 1e-7 the
+// float copy's rounding keeps the L1 change from reaching the tolerance.)
+// automatic takes float from 2^19 vertices at the default tolerance, double
+// below it, at a tighter tolerance, or where asked.
+TEST_F(CudaPageRank, FloatGathersWithinTheirBound) {
+  const double rounding = 0.85 / 0.15 * std::ldexp(1.0, -24);
+  for (auto shape : {test::GraphShape::power_law, test::GraphShape::disconnected})
+    for (bool directed : {true, false}) {
+      const Graph g = test::random_graph(shape, 3000, 5.0, directed, false, 91);
+      PageRankOptions o;
+      o.tol = 1e-13;
+      o.max_iter = 2000;
+      const std::vector<double> want = pagerank(cpu_, g, o).rank;
+      for (PageRankMethod method : {PageRankMethod::jacobi, PageRankMethod::chebyshev}) {
+        if (method == PageRankMethod::chebyshev && directed) continue;
+        for (SpmvFormat f : all_spmv_formats()) {
+          for (double tol : {1e-6, 1e-10}) {
+            o.tol = tol;
+            o.max_iter = 300;
+            o.method = method;
+            o.format = f;
+            o.gather = PageRankGather::float32;
+            const std::string where = test::to_string(shape) + (directed ? " directed " : " ") +
+                                      to_string(method) + " " + std::string(to_string(f)) +
+                                      " tol " + std::to_string(tol);
+            PageRankResult got;
+            try {
+              got = pagerank(gpu_, g, o);
+            } catch (const FormatError&) {
+              EXPECT_EQ(f, SpmvFormat::ell) << where;
+              continue;
+            }
+            EXPECT_TRUE(got.float_gathers) << where;
+            if (tol == 1e-6) {
+              EXPECT_TRUE(got.converged) << where;
+            }
+            EXPECT_LE(l1(got.rank, want), 0.85 / 0.15 * tol + rounding) << where;
+            EXPECT_NEAR(std::accumulate(got.rank.begin(), got.rank.end(), 0.0), 1.0, rounding)
+                << where;
+            o.gather = PageRankGather::float64;
+            EXPECT_FALSE(pagerank(gpu_, g, o).float_gathers) << where;
+          }
+        }
+      }
+    }
+  const Graph large =
+      test::random_graph(test::GraphShape::power_law, 1 << 19, 4.0, true, false, 92);
+  const Graph below =
+      test::random_graph(test::GraphShape::power_law, (1 << 19) - 1, 4.0, true, false, 92);
+  PageRankOptions defaults;
+  EXPECT_TRUE(pagerank(gpu_, large, defaults).float_gathers);
+  EXPECT_FALSE(pagerank(gpu_, below, defaults).float_gathers);
+  defaults.tol = 1e-7;
+  EXPECT_FALSE(pagerank(gpu_, large, defaults).float_gathers);
 }
 
 TEST_F(CudaPageRank, EmptyGraph) {

@@ -194,6 +194,56 @@ TEST_F(CudaSpmv, RandomMatricesFloat) {
   check_cases<float>(std::begin(small_cases), std::end(small_cases), 23);
 }
 
+// PlusTimes<double> with x in float (GRAPHRUN_CUDA_SPMV_GATHER_COMBOS):
+// every format, masked or not, equals the reference run on x widened to
+// double, up to the order of the additions; the double sums keep more than
+// a float's bits (a float sum would be off by ~1e-7 of the row's scale).
+TEST_F(CudaSpmv, FloatGathersSumInDouble) {
+  std::uint64_t seed = 61;
+  for (const Case& c : small_cases)
+    for (bool pattern : {true, false}) {
+      const auto a = test::random_csr<double>(c.rows, c.cols, c.shape, c.per_row, pattern, ++seed);
+      const std::string what = test::to_string(c.shape) + " " + std::to_string(c.rows) + "x" +
+                               std::to_string(c.cols) + (pattern ? " pattern" : " weighted");
+      test::Rng rng(seed);
+      std::vector<float> xf(static_cast<std::size_t>(a.n_cols()));
+      for (float& e : xf) e = static_cast<float>(rng.uniform(-2.0, 3.0)) / 3.0f;
+      const std::vector<double> xd(xf.begin(), xf.end());
+      const DeviceCsr<double> d(a);
+      DeviceArray<float> dx{std::span<const float>(xf)};
+      const auto scale = abs_row_sums(a, xd);
+      for (SpmvFormat f : all_spmv_formats()) {
+        std::unique_ptr<cuda::SpmvOperator<double>> op;
+        try {
+          op = std::make_unique<cuda::SpmvOperator<double>>(d, f);
+        } catch (const FormatError&) {
+          ASSERT_EQ(f, SpmvFormat::ell) << what;
+          continue;
+        }
+        for (MaskKind mk : {MaskKind::none, MaskKind::complemented}) {
+          std::vector<std::uint8_t> bits(static_cast<std::size_t>(a.n_rows()));
+          for (auto& b : bits) b = rng.coin(0.5) ? 1 : 0;
+          DeviceArray<std::uint8_t> dbits{std::span<const std::uint8_t>(bits)};
+          std::vector<double> want(static_cast<std::size_t>(a.n_rows()), sentinel<double>());
+          DeviceArray<double> dy{std::span<const double>(want)};
+          const Mask host_mask = mk == MaskKind::none ? Mask{} : Mask{bits.data(), true};
+          const Mask dev_mask = mk == MaskKind::none ? Mask{} : Mask{dbits.data(), true};
+          cpu::spmv_reference<PlusTimes<double>>(a.view(), xd.data(), want.data(), host_mask);
+          op->apply<PlusTimes<double>>(dx.data(), dy.data(), dev_mask);
+          ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess) << what;
+          const std::vector<double> got = dy.download();
+          const std::string where =
+              what + ", " + std::string(to_string(op->format())) + ", " + to_string(mk);
+          for (vertex_t i = 0; i < a.n_rows(); ++i) {
+            const double bound =
+                1e-13 * (scale[i] + 1.0) * (1.0 + std::log2(1.0 + a.row_length(i)));
+            ASSERT_NEAR(got[i], want[i], bound) << where << ", row " << i;
+          }
+        }
+      }
+    }
+}
+
 // Hundreds of tiles, a row spanning many of them, and a power law with a
 // long tail: the carry fix-up across blocks.
 TEST_F(CudaSpmv, RandomMatricesLarge) {

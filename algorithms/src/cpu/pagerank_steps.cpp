@@ -28,7 +28,8 @@
 // (d = 0.85). The ranks' distance from the fixed point is bounded by
 // d / (1 - d) times the tolerance (Jacobi's bound): float gathers are taken
 // only where the tolerance is at least 16 * 2^-24 (about 9.5e-7, so the
-// default 1e-6), where they add at most 1/16 of that bound.
+// default 1e-6), where they add at most 1/16 of that bound, unless
+// PageRankOptions::gather asks for them (or for none).
 #include <omp.h>
 
 #include <algorithm>
@@ -52,9 +53,6 @@
 namespace graphrun::detail {
 
 namespace {
-
-// The smallest tolerance at which the passes gather x in float (see the top).
-constexpr double float_gather_min_tol = 16.0 / (1 << 24);
 
 class CpuPageRankSteps final : public PageRankSteps {
  public:
@@ -160,7 +158,9 @@ class CpuPageRankSteps final : public PageRankSteps {
     // (cpu::prefetch_gathers; the same sums, the same bits).
     prefetch_ = cpu::prefetch_gathers(at_, static_cast<std::size_t>(n_) * sizeof(double));
     float_gathers_ =
-        prefetch_ && o_.method != PageRankMethod::gauss_seidel && o_.tol >= float_gather_min_tol;
+        o_.method != PageRankMethod::gauss_seidel &&
+        (o_.gather == PageRankGather::float32 ||
+         (o_.gather == PageRankGather::automatic && prefetch_ && o_.tol >= float_gather_min_tol));
 
     // x for the current iterate, x_next for the one being built: rows read
     // x through Aᵀ's columns while writing their own x_next(i).

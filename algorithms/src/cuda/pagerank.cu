@@ -1,6 +1,10 @@
 // PageRank on the GPU: the power iteration of pagerank.cpp (NetworkX's
 // definition: uniform teleport, dangling mass spread uniformly, L1 stopping
-// rule), in double precision throughout.
+// rule), in double precision throughout, but for x where the SpMV gathers a
+// float copy of it (PageRankGather, pagerank.hpp): on an H100, gen:uniform
+// 4M x 16 and 16M x 16 took 1.22-1.51x less time an SpMV with x in float
+// than in double in every format, R-MAT 22 and 24 1.13-1.16x in coo, hyb
+// and merge-path (graphrun bench spmv, x and y in float against double).
 //
 //   x(j)  = r(j) / outw(j)            (0 for a dangling vertex)
 //   y     = Aᵀ x                      cuda::SpmvOperator, PlusTimes<double>
@@ -158,18 +162,20 @@ __global__ void inverse_out_weight(vertex_t n, const offset_t* row_ptr, const do
   }
 }
 
-// r = 1/n, or start * scale where a start is given; x = r ./ outw,
-// out[1] = dangling mass of r.
+// r = 1/n, or start * scale where a start is given; x = r ./ outw (in X:
+// double, or float where the SpMV gathers a float copy), out[1] = dangling
+// mass of r.
+template <class X>
 __global__ void __launch_bounds__(kBlock)
     init_ranks(vertex_t n, double inv_n, const double* __restrict__ start, double scale,
-               const double* __restrict__ inv_outw, double* __restrict__ r, double* __restrict__ x,
+               const double* __restrict__ inv_outw, double* __restrict__ r, X* __restrict__ x,
                double* partials, unsigned* done, double* out) {
   Sums mine{0.0, 0.0};
   for (offset_t i = blockIdx.x * kBlock + threadIdx.x; i < n; i += offset_t{gridDim.x} * kBlock) {
     const double w = inv_outw[i];
     const double ri = start ? start[i] * scale : inv_n;
     r[i] = ri;
-    x[i] = ri * w;
+    x[i] = static_cast<X>(ri * w);
     if (w == 0.0) mine.dangling += ri;
   }
   reduce_sums(mine, partials, done, out);
@@ -186,10 +192,10 @@ __device__ __forceinline__ double rank_base(double d, double dangling, double in
 // ri, x(i) = ri / outw(i) for the next SpMV and, where i has no out-edge,
 // ri into the dangling mass. Jacobi's instance reads and writes what it
 // did before Chebyshev existed.
-template <bool IsChebyshev>
+template <bool IsChebyshev, class X>
 __device__ __forceinline__ void update_rank(offset_t i, double yi, const double* __restrict__ r,
                                             const double* __restrict__ inv_outw,
-                                            double* __restrict__ r_next, double* __restrict__ x,
+                                            double* __restrict__ r_next, X* __restrict__ x,
                                             Sums& mine, const double* __restrict__ r_before,
                                             double omega) {
   const double w = inv_outw[i];
@@ -199,7 +205,7 @@ __device__ __forceinline__ void update_rank(offset_t i, double yi, const double*
     if (omega != 0.0) ri = omega * (yi - r_before[i]) + r_before[i];
   }
   r_next[i] = ri;
-  x[i] = ri * w;
+  x[i] = static_cast<X>(ri * w);
   if (w == 0.0) mine.dangling += ri;
 }
 
@@ -207,11 +213,11 @@ __device__ __forceinline__ void update_rank(offset_t i, double yi, const double*
 // dangling = prev[1] from the pass before; out = (|d y + ... - r|_1,
 // dangling mass of r'); x = r' ./ outw. `chebyshev` is read only by the
 // IsChebyshev instance.
-template <bool IsChebyshev>
+template <bool IsChebyshev, class X>
 __global__ void __launch_bounds__(kBlock)
     update_ranks(vertex_t n, double d, double inv_n, const double* __restrict__ y,
                  const double* __restrict__ r, const double* __restrict__ inv_outw,
-                 const double* prev, double* __restrict__ r_next, double* __restrict__ x,
+                 const double* prev, double* __restrict__ r_next, X* __restrict__ x,
                  double* partials, unsigned* done, double* out, Stopping rule,
                  Chebyshev chebyshev) {
   if (*rule.stop) return;
@@ -219,8 +225,8 @@ __global__ void __launch_bounds__(kBlock)
   const double omega = IsChebyshev ? *chebyshev.omega : 0.0;
   Sums mine{0.0, 0.0};
   for (offset_t i = blockIdx.x * kBlock + threadIdx.x; i < n; i += offset_t{gridDim.x} * kBlock)
-    update_rank<IsChebyshev>(i, d * y[i] + base, r, inv_outw, r_next, x, mine, chebyshev.r_before,
-                             omega);
+    update_rank<IsChebyshev, X>(i, d * y[i] + base, r, inv_outw, r_next, x, mine,
+                                chebyshev.r_before, omega);
   reduce_sums(mine, partials, done, out, &rule, IsChebyshev ? &chebyshev : nullptr);
 }
 
@@ -233,15 +239,14 @@ __global__ void __launch_bounds__(kBlock)
 // which is what bounds an iteration there. Each row is summed from zero in
 // entry order, as csr-thread sums it; x is read through the rows while
 // x_next is written. The update is update_ranks'.
-template <bool Pattern, bool IsChebyshev>
+template <bool Pattern, bool IsChebyshev, class X>
 __global__ void __launch_bounds__(kBlock)
     fused_thread_rows(vertex_t n, const offset_t* __restrict__ row_ptr,
                       const vertex_t* __restrict__ col_idx, const double* __restrict__ values,
-                      double d, double inv_n, const double* __restrict__ x,
-                      const double* __restrict__ r, const double* __restrict__ inv_outw,
-                      const double* prev, double* __restrict__ r_next, double* __restrict__ x_next,
-                      double* partials, unsigned* done, double* out, Stopping rule,
-                      Chebyshev chebyshev) {
+                      double d, double inv_n, const X* __restrict__ x, const double* __restrict__ r,
+                      const double* __restrict__ inv_outw, const double* prev,
+                      double* __restrict__ r_next, X* __restrict__ x_next, double* partials,
+                      unsigned* done, double* out, Stopping rule, Chebyshev chebyshev) {
   if (*rule.stop) return;
   const double base = rank_base(d, prev[1], inv_n);
   const double omega = IsChebyshev ? *chebyshev.omega : 0.0;
@@ -249,9 +254,9 @@ __global__ void __launch_bounds__(kBlock)
   for (offset_t i = blockIdx.x * kBlock + threadIdx.x; i < n; i += offset_t{gridDim.x} * kBlock) {
     double y = 0.0;
     for (offset_t k = row_ptr[i]; k < row_ptr[i + 1]; ++k)
-      y += (Pattern ? 1.0 : values[k]) * __ldg(x + col_idx[k]);
-    update_rank<IsChebyshev>(i, d * y + base, r, inv_outw, r_next, x_next, mine, chebyshev.r_before,
-                             omega);
+      y += (Pattern ? 1.0 : values[k]) * static_cast<double>(__ldg(x + col_idx[k]));
+    update_rank<IsChebyshev, X>(i, d * y + base, r, inv_outw, r_next, x_next, mine,
+                                chebyshev.r_before, omega);
   }
   reduce_sums(mine, partials, done, out, &rule, IsChebyshev ? &chebyshev : nullptr);
 }
@@ -361,8 +366,19 @@ class CudaPageRankSteps final : public PageRankSteps {
       omega_ = DeviceArray<double>(2);
       GRAPHRUN_CUDA_CHECK(cudaMemset(omega_.data(), 0, 2 * sizeof(double)));  // Jacobi steps first
     }
-    x_buf_[0] = DeviceArray<double>(n_);
-    x_buf_[1] = DeviceArray<double>(fused_ ? n_ : 0);
+    // x in float where the SpMV gathers it so (PageRankGather): the ranks,
+    // sums and L1 changes stay double.
+    float_gathers_ = o_.gather == PageRankGather::float32 ||
+                     (o_.gather == PageRankGather::automatic && o_.tol >= float_gather_min_tol &&
+                      n_ >= gpu_float_gather_min_vertices);
+    result.float_gathers = float_gathers_;
+    if (float_gathers_) {
+      xf_buf_[0] = DeviceArray<float>(n_);
+      xf_buf_[1] = DeviceArray<float>(fused_ ? n_ : 0);
+    } else {
+      x_buf_[0] = DeviceArray<double>(n_);
+      x_buf_[1] = DeviceArray<double>(fused_ ? n_ : 0);
+    }
     y_ = DeviceArray<double>(fused_ ? 0 : n_);
     grid_ = grid_for(n_, kBlock, 4);
     partials_ = DeviceArray<double>(2 * std::size_t{grid_});
@@ -382,9 +398,15 @@ class CudaPageRankSteps final : public PageRankSteps {
         start = std::move(renumbered);  // cudaFree of the old waits for the gather
       }
     }
-    init_ranks<<<grid_, kBlock>>>(n_, inv_n, setup.start_scale > 0.0 ? start.data() : nullptr,
-                                  setup.start_scale, inv_outw_.data(), r_buf_[0].data(),
-                                  x_buf_[0].data(), partials_.data(), done_.data(), sums_.data());
+    const auto init = [&](auto* x) {
+      init_ranks<<<grid_, kBlock>>>(n_, inv_n, setup.start_scale > 0.0 ? start.data() : nullptr,
+                                    setup.start_scale, inv_outw_.data(), r_buf_[0].data(), x,
+                                    partials_.data(), done_.data(), sums_.data());
+    };
+    if (float_gathers_)
+      init(xf_buf_[0].data());
+    else
+      init(x_buf_[0].data());
     check_launch();
     GRAPHRUN_CUDA_CHECK(cudaDeviceSynchronize());  // before the start is freed
     trace.step("vectors");
@@ -424,8 +446,11 @@ class CudaPageRankSteps final : public PageRankSteps {
       }
     }
     if (order_.size() > 0) {
-      // Back to input order: y is free now (or x_buf[1], fused).
-      DeviceArray<double>& by_input = fused_ ? x_buf_[1] : y_;
+      // Back to input order, into the rank buffer that follows the last
+      // pass's: the ranks of a pass no longer read (with Chebyshev, r_before
+      // of the last pass, read above by the Jacobi step's rebuild, before
+      // this launch on the same stream).
+      DeviceArray<double>& by_input = r_buf_[(last + 1) % rank_buffers_];
       scatter_by_order<<<grid_for(n_, kBlock), kBlock>>>(n_, order_.data(), out->data(),
                                                          by_input.data());
       check_launch();
@@ -453,33 +478,44 @@ class CudaPageRankSteps final : public PageRankSteps {
                                            : Chebyshev{};
     if (fused_) {
       const CsrView<double> v = at_->view();
-      const double* x = x_buf_[(p - 1) % 2].data();
-      double* x_next = x_buf_[p % 2].data();
-      const auto launch = [&]<bool Pattern, bool IsChebyshev>() {
-        fused_thread_rows<Pattern, IsChebyshev><<<grid_, kBlock>>>(
-            n_, v.row_ptr, v.col_idx, v.values, d, inv_n, x, r, inv_outw_.data(), prev, r_next,
-            x_next, partials_.data(), done_.data(), out, rule, chebyshev);
+      const auto launch = [&]<bool Pattern, bool IsChebyshev, class X>(DeviceArray<X>* x_buf) {
+        fused_thread_rows<Pattern, IsChebyshev, X><<<grid_, kBlock>>>(
+            n_, v.row_ptr, v.col_idx, v.values, d, inv_n, x_buf[(p - 1) % 2].data(), r,
+            inv_outw_.data(), prev, r_next, x_buf[p % 2].data(), partials_.data(), done_.data(),
+            out, rule, chebyshev);
+      };
+      const auto with_x = [&]<bool Pattern, bool IsChebyshev>() {
+        if (float_gathers_)
+          launch.template operator()<Pattern, IsChebyshev>(xf_buf_);
+        else
+          launch.template operator()<Pattern, IsChebyshev>(x_buf_);
       };
       if (v.values == nullptr && chebyshev_)
-        launch.template operator()<true, true>();
+        with_x.template operator()<true, true>();
       else if (v.values == nullptr)
-        launch.template operator()<true, false>();
+        with_x.template operator()<true, false>();
       else if (chebyshev_)
-        launch.template operator()<false, true>();
+        with_x.template operator()<false, true>();
       else
-        launch.template operator()<false, false>();
+        with_x.template operator()<false, false>();
     } else {
       // x is updated in place; a skipped pass leaves it (and y's use) idle.
-      op_->apply<PlusTimes<double>>(x_buf_[0].data(), y_.data());
-      const auto launch = [&]<bool IsChebyshev>() {
-        update_ranks<IsChebyshev><<<grid_, kBlock>>>(
-            n_, d, inv_n, y_.data(), r, inv_outw_.data(), prev, r_next, x_buf_[0].data(),
-            partials_.data(), done_.data(), out, rule, chebyshev);
+      const auto launch = [&]<bool IsChebyshev, class X>(X* x) {
+        op_->apply<PlusTimes<double>>(x, y_.data());
+        update_ranks<IsChebyshev, X>
+            <<<grid_, kBlock>>>(n_, d, inv_n, y_.data(), r, inv_outw_.data(), prev, r_next, x,
+                                partials_.data(), done_.data(), out, rule, chebyshev);
+      };
+      const auto with_x = [&]<bool IsChebyshev>() {
+        if (float_gathers_)
+          launch.template operator()<IsChebyshev>(xf_buf_[0].data());
+        else
+          launch.template operator()<IsChebyshev>(x_buf_[0].data());
       };
       if (chebyshev_)
-        launch.template operator()<true>();
+        with_x.template operator()<true>();
       else
-        launch.template operator()<false>();
+        with_x.template operator()<false>();
     }
     check_launch();
   }
@@ -498,11 +534,13 @@ class CudaPageRankSteps final : public PageRankSteps {
   DeviceArray<vertex_t> order_;  // order_[new] = input vertex; empty: none
   std::optional<cuda::SpmvOperator<double>> op_;
   bool fused_ = false;
-  bool chebyshev_ = false;  // PageRankMethod::chebyshev
-  int rank_buffers_ = 2;    // r_buf_ in use: 3 for Chebyshev
+  bool float_gathers_ = false;  // x in xf_buf_, in float (PageRankGather)
+  bool chebyshev_ = false;      // PageRankMethod::chebyshev
+  int rank_buffers_ = 2;        // r_buf_ in use: 3 for Chebyshev
   unsigned grid_ = 0;
   DeviceArray<double> r_buf_[3], x_buf_[2], y_, partials_;
-  DeviceArray<double> omega_;  // Chebyshev: ω of even and odd passes
+  DeviceArray<float> xf_buf_[2];  // x_buf_'s place with float_gathers_
+  DeviceArray<double> omega_;     // Chebyshev: ω of even and odd passes
   DeviceArray<unsigned> done_{1};
   DeviceArray<double> sums_{4};  // (err, dangling) of even and odd passes
   DeviceArray<int> stop_{1};

@@ -77,11 +77,11 @@ void run_pagerank_cuda(const PageRankBenchOptions& a) {
   const int reps = a.common.reps > 0 ? a.common.reps : 5;
   const double bw = cuda::measured_copy_bandwidth() * 1e9;  // bytes per second
   std::printf(
-      "GPU PageRank: median of %d runs of %d iterations, unweighted, double precision (ms per "
-      "iteration: the iterations' time over their count, as the command line runs them), under "
-      "each vertex ordering; cuSPARSE's iteration on the input order and on graphrun's; device "
-      "copy bandwidth %.0f GB/s\n\n",
-      reps, a.iters, bw / 1e9);
+      "GPU PageRank: median of %d runs of %d iterations, unweighted, double precision, x "
+      "gathered in %s by graphrun (ms per iteration: the iterations' time over their count, as "
+      "the command line runs them), under each vertex ordering; cuSPARSE's iteration (double) on "
+      "the input order and on graphrun's; device copy bandwidth %.0f GB/s\n\n",
+      reps, a.iters, a.gather == PageRankGather::float32 ? "float" : "double", bw / 1e9);
   Table table({"graph", "vertices", "edges", "ordering", "format", "iteration ms", "SpMV ms",
                "iteration / SpMV", "floor ms", "iteration / floor", "ordering ms",
                "break-even iterations", "cuSPARSE SpMV ms", "cuSPARSE iteration ms",
@@ -96,7 +96,7 @@ void run_pagerank_cuda(const PageRankBenchOptions& a) {
                                          {"cuSPARSE iteration renumbered / graphrun", true}}));
   for_each_graph(a.common, [&](const BenchGraph& bg) {
     const Graph& g = bg.graph;
-    PageRankOptions o = fixed_iterations(a.iters);
+    PageRankOptions o = fixed_iterations(a.iters, a.gather);
     const PageRankResult want = pagerank(cpu, g, o);
     std::vector<double> anchor_rank, anchor_t;
     for (int rep = 0; rep < reps; ++rep)
@@ -128,9 +128,10 @@ void run_pagerank_cuda(const PageRankBenchOptions& a) {
       }
       // Bytes an iteration must move: Aᵀ's row_ptr and col_idx, x gathered
       // at least once, y written; the update reads y, r, 1/outw and writes
-      // r', x.
+      // r', x (x in 4 bytes where it is gathered in float).
       const double n = g.n_vertices(), e = static_cast<double>(g.n_edges());
-      const double floor_ms = (8 * (n + 1) + 4 * e + 8 * n + 8 * n + 40 * n) / bw * 1e3;
+      const double xb = r.float_gathers ? 4 : 8;
+      const double floor_ms = (8 * (n + 1) + 4 * e + xb * n + 8 * n + (32 + xb) * n) / bw * 1e3;
       const double gain = input_order_ms - iter_ms;
       const std::string break_even = m == 0 || how == Reorder::none ? "-"
                                      : gain > 0                     ? fixed(order_ms / gain, 1)

@@ -66,6 +66,25 @@ enum class PageRankMethod {
 // "auto", "jacobi", "gauss-seidel", "chebyshev": the command line's names.
 const char* to_string(PageRankMethod method);
 
+// How an iteration's SpMV reads x = r ./ w, the ranks over the out-weights.
+// float32 gathers it from a float copy (written beside x as each rank is
+// made): half the bytes of every scattered read, where those reads bound an
+// iteration. Sums, the L1 change and the ranks stay double; the ranks then
+// lie up to d / (1 - d) 2^-24 (3.4e-7 at d = 0.85, in L1) further from the
+// fixed point than the tolerance alone bounds (d / (1 - d) tol), and their
+// sum may be off by as much. automatic: float32 where tol >= 16 * 2^-24
+// (about 9.5e-7: that bound is then at most a sixteenth of the
+// tolerance's) and x is large, on the CPU past the caches with scattered
+// reads (cpu::prefetch_gathers), on the GPU of at least 2^19 vertices (4 MiB
+// of doubles); float64 otherwise. gauss_seidel, whose sweep reads the ranks
+// it has just made, gathers in double (float32 with it: ArgumentError).
+// float32 with a tol below about d 2^-24 (5e-8) may run to max_iter: the
+// float copy's rounding keeps the L1 change about there.
+enum class PageRankGather { automatic, float32, float64 };
+
+// "auto", "float", "double": the command line's names.
+const char* to_string(PageRankGather gather);
+
 struct PageRankOptions {
   double damping = 0.85;
   double tol = 1e-6;
@@ -97,6 +116,8 @@ struct PageRankOptions {
   std::span<const double> start;
   // automatic: chebyshev on an undirected graph, jacobi on a directed one.
   PageRankMethod method = PageRankMethod::automatic;
+  // Whether x is gathered in float (see PageRankGather).
+  PageRankGather gather = PageRankGather::automatic;
 };
 
 struct PageRankResult {
@@ -127,10 +148,8 @@ struct PageRankResult {
   // The method run (options.method, or what automatic picked; never
   // automatic).
   PageRankMethod method = PageRankMethod::jacobi;
-  // Device::cpu only: whether the passes gathered x from a float copy of it
-  // (x past the caches and scattered, and tol >= 16 * 2^-24, about 9.5e-7):
-  // the ranks then lie up to 3.4e-7 (L1) further from the fixed point than
-  // the tolerance alone bounds (d / (1 - d) tol). Sums and ranks stay double.
+  // Whether the passes gathered x from a float copy of it (PageRankGather:
+  // options.gather, or what automatic chose).
   bool float_gathers = false;
 };
 

@@ -60,6 +60,11 @@
   X(MaxTimes<double>, double)        \
   X(OrAnd, double)
 
+// SpMV on the GPU with x in a narrower type than the semiring's, widened as
+// it is gathered: X(semiring, entry type, x's type). PageRank's float
+// gathers (algorithms/pagerank.hpp, PageRankOptions::gather).
+#define GRAPHRUN_CUDA_SPMV_GATHER_COMBOS(X) X(PlusTimes<double>, double, float)
+
 namespace graphrun {
 
 // spgemm_compiled<S, T>: whether GRAPHRUN_SPGEMM_COMBOS holds (S, T).

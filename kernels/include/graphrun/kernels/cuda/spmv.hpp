@@ -58,8 +58,11 @@ class SpmvOperator {
   std::size_t bytes() const noexcept;    // device bytes of the derived format (beyond the CSR)
   int threads_per_row() const noexcept;  // CSR kernels: 1 (csr-thread) or the sub-warp width
 
-  template <class S>
-  void apply(const typename S::value_type* x, typename S::value_type* y, Mask mask = {},
+  // x in the semiring's value type, or (X = float for PlusTimes<double>,
+  // GRAPHRUN_CUDA_SPMV_GATHER_COMBOS) narrower, each entry widened as it is
+  // gathered: the products and sums stay in the semiring's type.
+  template <class S, class X = typename S::value_type>
+  void apply(const X* x, typename S::value_type* y, Mask mask = {},
              cudaStream_t stream = nullptr) const;
 
   struct Impl;
