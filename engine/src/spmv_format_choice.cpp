@@ -98,9 +98,28 @@ SpmvFormat choose_cpu_format(const RowStats& stats) {
 // measured copy bandwidth), and past 8 entries per row HYB's coalesced ELL
 // slots win. Picks: geometric mean 1.52x cuSPARSE over 49 graphs, lowest
 // 0.98x (R-MAT 22).
+//
+// Skewed matrices of 2^20 rows and more go to merge-path (2026-12-05, an
+// H100, `graphrun bench spmv --device cuda --reps 30`): there its shares of
+// rows + entries were ahead of COO's tiles of entries on every R-MAT graph,
+// where on the H200 above COO was a few percent ahead:
+//
+//   graph (rows, mean, cv)                 coo   merge-path   (x cuSPARSE, H100)
+//   R-MAT 20 undirected (1M, 29.9, 8.6)    0.89  0.97
+//   R-MAT 22 undirected (4M, 30.6, 11.3)   0.88  1.02
+//   R-MAT 24 undirected (16.8M, 31.0, 14.8) 0.87 1.03
+//   R-MAT 20 (1M, 15.3, 9.2)               0.94  1.03
+//   R-MAT 22 (4M, 15.6, 12.0)              0.91  1.01
+//   web-NotreDame (326K, 4.6, 4.7)         1.30  1.06
+//   soc-Epinions1 (76K, 6.7, 3.9)          1.35  1.24
+//   soc-Slashdot0902 (82K, 11.5, 3.2)      1.02  0.95
+//
+// Below 2^20 rows COO stays: well ahead on the web and social graphs. On the
+// H200 merge-path is within 4% of COO on R-MAT 20 and 22, so the rule keeps
+// the pick within 10% of the fastest on both.
 SpmvFormat choose_gpu_format(const RowStats& stats) {
   const bool skewed = stats.cv > 2.0 || stats.max_length > 64 * (stats.mean + 1);
-  if (skewed) return SpmvFormat::coo;
+  if (skewed) return stats.n_rows >= (1 << 20) ? SpmvFormat::merge_path : SpmvFormat::coo;
   const bool regular = stats.cv <= 0.5;
   if (regular && stats.n_rows >= (1 << 16))
     return stats.mean <= 8 ? SpmvFormat::csr_thread : SpmvFormat::hyb;

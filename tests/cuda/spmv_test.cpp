@@ -453,7 +453,14 @@ TEST(GpuFormatChoice, FollowsTheMeasuredRule) {
   EXPECT_EQ(choose_spmv_format(s, Device::cuda), SpmvFormat::hyb);  // uniform degree 16
   s.cv = 9;
   s.max_length = 100'000;
-  EXPECT_EQ(choose_spmv_format(s, Device::cuda), SpmvFormat::coo);  // R-MAT
+  EXPECT_EQ(choose_spmv_format(s, Device::cuda), SpmvFormat::merge_path);  // R-MAT 22
+  s.n_rows = (1 << 20) - 1;
+  EXPECT_EQ(choose_spmv_format(s, Device::cuda), SpmvFormat::coo);  // skewed, under 2^20 rows
+  s.n_rows = 325'729;
+  s.mean = 4.6;
+  s.cv = 4.7;
+  s.max_length = 3'445;
+  EXPECT_EQ(choose_spmv_format(s, Device::cuda), SpmvFormat::coo);  // web-NotreDame
   s.n_rows = 20'000;
   s.cv = 1.2;
   s.mean = 5;
