@@ -43,7 +43,7 @@
                                        "rest")                                                   \
   X(jds,        "jds",        never,   "jagged diagonals: rows sorted by length, stored "        \
                                        "diagonal by diagonal")                                   \
-  X(merge_path, "merge-path", cpu,     "CSR cut into equal shares of rows + entries; splits "    \
+  X(merge_path, "merge-path", cpu_gpu, "CSR cut into equal shares of rows + entries; splits "    \
                                        "long rows")
 // clang-format on
 
