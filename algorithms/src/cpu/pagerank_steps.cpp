@@ -36,12 +36,14 @@
 #include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
 #include "../backend.hpp"
 #include "cpu_backend.hpp"
 #include "graphrun/algorithms/pagerank.hpp"
+#include "graphrun/engine/csr_assembly.hpp"
 #include "graphrun/engine/host_trace.hpp"
 #include "graphrun/engine/prefault.hpp"
 #include "graphrun/engine/semiring.hpp"
@@ -101,15 +103,30 @@ class CpuPageRankSteps final : public PageRankSteps {
     // bound: on Cornell5 (tol 1e-6) it was 2.4e-6 from the fixed point, y 1.3e-6.
     // r = x .* w, into x_next (free after a Jacobi step; read element by
     // element before it is written after an accelerated one).
+    // The one vector here made with std::vector's serial fill (the
+    // iteration's are left uninitialized and first written in parallel).
+    std::vector<double> r(static_cast<std::size_t>(n_));
     if (degree_weights_)
-      finish<true>();
+      finish<true>(r.data());
     else
-      finish<false>();
-    if (order_.empty()) return std::move(x_next_);
-    return scatter(std::span<const double>(x_next_), order_);
+      finish<false>(r.data());
+    if (order_.empty()) return r;
+    return scatter(std::span<const double>(r), order_);
   }
 
  private:
+  // A vector of n, uninitialized (every element is written before it is
+  // read), its pages faulted in on every core (prefault.hpp). std::vector's
+  // serial fill of x, x_next, x_prev and their float copies was most of the
+  // set-up: gapbs -u 20, 2 threads, 3.5 of 6.4 ms, and it does not shrink
+  // with more threads.
+  template <class T>
+  std::unique_ptr<T[]> vector_of() const {
+    auto v = detail::scratch<T>(static_cast<std::size_t>(n_));
+    prefault_range(v.get(), static_cast<std::size_t>(n_) * sizeof(T));
+    return v;
+  }
+
   // w(i), the out-weight of i; 0 for a dangling vertex.
   template <bool DegreeWeights>
   double out_weight(vertex_t i) const {
@@ -120,13 +137,13 @@ class CpuPageRankSteps final : public PageRankSteps {
   }
 
   template <bool DegreeWeights>
-  void finish() {
+  void finish(double* r) {
     const double inv_omega = omega_ != 0.0 ? 1.0 / omega_ : 0.0;
 #pragma omp parallel for num_threads(threads_) schedule(static)
     for (vertex_t i = 0; i < n_; ++i) {
       const double w = out_weight<DegreeWeights>(i);
       const double xi = omega_ != 0.0 ? x_next_[i] + (x_[i] - x_next_[i]) * inv_omega : x_[i];
-      x_next_[i] = w != 0.0 ? xi * w : xi;
+      r[i] = w != 0.0 ? xi * w : xi;
     }
   }
 
@@ -140,8 +157,7 @@ class CpuPageRankSteps final : public PageRankSteps {
     degree_weights_ = !g.directed() && !weighted;
     if (!degree_weights_) {
       const CsrView<double> a = g.adj().view();
-      // The vectors' pages faulted in on every core (prefault.hpp).
-      outw_ = prefaulted_vector<double>(static_cast<std::size_t>(n_));
+      outw_ = vector_of<double>();
 #pragma omp parallel for num_threads(threads_) schedule(static)
       for (vertex_t j = 0; j < n_; ++j) {
         double w = 0.0;
@@ -156,7 +172,7 @@ class CpuPageRankSteps final : public PageRankSteps {
 
     // The gather prefetched where x is past the caches and scattered
     // (cpu::prefetch_gathers; the same sums, the same bits).
-    prefetch_ = cpu::prefetch_gathers(at_, static_cast<std::size_t>(n_) * sizeof(double));
+    prefetch_ = cpu::prefetch_gathers(at_, static_cast<std::size_t>(n_) * sizeof(double), threads_);
     float_gathers_ =
         o_.method != PageRankMethod::gauss_seidel &&
         (o_.gather == PageRankGather::float32 ||
@@ -164,13 +180,18 @@ class CpuPageRankSteps final : public PageRankSteps {
 
     // x for the current iterate, x_next for the one being built: rows read
     // x through Aᵀ's columns while writing their own x_next(i).
-    x_ = prefaulted_vector<double>(static_cast<std::size_t>(n_));
-    x_next_ = prefaulted_vector<double>(static_cast<std::size_t>(n_));
-    if (o_.method == PageRankMethod::chebyshev)
-      x_prev_ = prefaulted_vector<double>(static_cast<std::size_t>(n_));
+    x_ = vector_of<double>();
+    x_next_ = vector_of<double>();
+    if (o_.method == PageRankMethod::chebyshev) {
+      // Zero: the first accelerated pass (ω = 1) reads it, ω (y - 0) + 0 = y.
+      x_prev_ = vector_of<double>();
+      double* const prev = x_prev_.get();
+#pragma omp parallel for num_threads(threads_) schedule(static)
+      for (vertex_t i = 0; i < n_; ++i) prev[i] = 0.0;
+    }
     if (float_gathers_) {
-      xf_ = prefaulted_vector<float>(static_cast<std::size_t>(n_));
-      xf_next_ = prefaulted_vector<float>(static_cast<std::size_t>(n_));
+      xf_ = vector_of<float>();
+      xf_next_ = vector_of<float>();
     }
 
     // Parts of equal work (in-edges + rows), a few per thread handed out
@@ -328,15 +349,15 @@ class CpuPageRankSteps final : public PageRankSteps {
       if (float_gathers_)
         update_part<Chebyshev, DegreeWeights, true>(p, base, [this](vertex_t i) {
           return cpu::detail::spmv_row<PlusTimes<double>, Pattern, double, true, float>(at_, i,
-                                                                                        xf_.data());
+                                                                                        xf_.get());
         });
       else if (prefetch_)
         update_part<Chebyshev, DegreeWeights>(p, base, [this](vertex_t i) {
-          return cpu::detail::spmv_row<PlusTimes<double>, Pattern, double, true>(at_, i, x_.data());
+          return cpu::detail::spmv_row<PlusTimes<double>, Pattern, double, true>(at_, i, x_.get());
         });
       else
         update_part<Chebyshev, DegreeWeights>(p, base, [this](vertex_t i) {
-          return cpu::detail::spmv_row<PlusTimes<double>, Pattern, double>(at_, i, x_.data());
+          return cpu::detail::spmv_row<PlusTimes<double>, Pattern, double>(at_, i, x_.get());
         });
     }
   }
@@ -350,8 +371,8 @@ class CpuPageRankSteps final : public PageRankSteps {
 #pragma omp parallel for num_threads(threads_) schedule(static, 1) if (parts_ > 1)
     for (int p = 0; p < parts_; ++p) {
       const vertex_t lo = part_begin_[p];
-      const auto fresh = reinterpret_cast<std::uintptr_t>(x_next_.data());
-      const auto old = reinterpret_cast<std::uintptr_t>(x_.data());
+      const auto fresh = reinterpret_cast<std::uintptr_t>(x_next_.get());
+      const auto old = reinterpret_cast<std::uintptr_t>(x_.get());
       update_part<false, DegreeWeights>(p, base, [this, lo, fresh, old](vertex_t i) {
         // lo <= j < i as one unsigned compare, and the array picked by
         // masking its address rather than by a branch (which GCC emits for
@@ -387,8 +408,8 @@ class CpuPageRankSteps final : public PageRankSteps {
   bool degree_weights_ = false;
   bool prefetch_ = false;       // the pass prefetches its gathers (cpu::prefetch_gathers)
   bool float_gathers_ = false;  // and gathers them from xf_ (see the top)
-  std::vector<double> outw_, x_, x_next_, x_prev_;
-  std::vector<float> xf_, xf_next_;  // x and x_next in float, with float_gathers_
+  std::unique_ptr<double[]> outw_, x_, x_next_, x_prev_;
+  std::unique_ptr<float[]> xf_, xf_next_;  // x and x_next in float, with float_gathers_
   // Chebyshev: the ω of the step under way or last taken; 0 for a Jacobi
   // step (and always for the other methods), so the recurrence has started
   // exactly when it is not 0.
