@@ -101,10 +101,9 @@ class CpuPageRankSteps final : public PageRankSteps {
     // tolerance, so that their distance to the fixed point is bounded as
     // Jacobi's is (d / (1 - d) times that change). x_k+1 carries no such
     // bound: on Cornell5 (tol 1e-6) it was 2.4e-6 from the fixed point, y 1.3e-6.
-    // r = x .* w, into x_next (free after a Jacobi step; read element by
-    // element before it is written after an accelerated one).
-    // The one vector here made with std::vector's serial fill (the
-    // iteration's are left uninitialized and first written in parallel).
+    // r = x .* w (y .* w after an accelerated step), into the one vector of
+    // the run made with std::vector's serial fill: the iteration's own are
+    // left uninitialized and first written in parallel (vector_of).
     std::vector<double> r(static_cast<std::size_t>(n_));
     if (degree_weights_)
       finish<true>(r.data());
