@@ -44,6 +44,13 @@ inline constexpr int max_pagerank_batch = 32;
 inline constexpr double float_gather_min_tol = 16.0 / (1 << 24);
 inline constexpr vertex_t gpu_float_gather_min_vertices = vertex_t{1} << 19;
 
+// Whether an iteration gathers x in float (PageRankGather): asked for, or
+// automatic where x is `large` (each device's own test) and tol allows it.
+inline bool gathers_in_float(const PageRankOptions& o, bool large) {
+  return o.gather == PageRankGather::float32 ||
+         (o.gather == PageRankGather::automatic && large && o.tol >= float_gather_min_tol);
+}
+
 // What the driver has settled before a backend prepares the graph.
 struct PageRankSetup {
   const PageRankOptions& options;

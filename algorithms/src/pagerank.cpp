@@ -125,6 +125,13 @@ const char* to_string(PageRankGather gather) {
   return "auto";
 }
 
+std::optional<PageRankGather> pagerank_gather_named(std::string_view name) {
+  for (const PageRankGather g :
+       {PageRankGather::automatic, PageRankGather::float32, PageRankGather::float64})
+    if (name == to_string(g)) return g;
+  return std::nullopt;
+}
+
 const char* to_string(PageRankMethod method) {
   switch (method) {
     case PageRankMethod::jacobi:

@@ -195,9 +195,7 @@ Command add_bench_pagerank(CLI::App& bench) {
   sub->add_option_function<std::string>(
          "--gather",
          [args](const std::string& name) {
-           for (const PageRankGather x :
-                {PageRankGather::automatic, PageRankGather::float32, PageRankGather::float64})
-             if (name == to_string(x)) args->gather = x;
+           args->gather = pagerank_gather_named(name).value_or(PageRankGather::float64);
          },
          "How graphrun's iterations read x: double (the default, as the anchors do) or\n"
          "float (a float copy gathered, as pagerank --gather float; sums and ranks stay\n"

@@ -56,9 +56,8 @@ int run_pagerank(PageRankArgs& a) {
   for (const PageRankMethod m :
        {PageRankMethod::jacobi, PageRankMethod::gauss_seidel, PageRankMethod::chebyshev})
     if (a.method == to_string(m)) method = m;
-  PageRankGather gather = PageRankGather::automatic;
-  for (const PageRankGather x : {PageRankGather::float32, PageRankGather::float64})
-    if (a.gather == to_string(x)) gather = x;
+  // --gather's check admits only the names.
+  const PageRankGather gather = pagerank_gather_named(a.gather).value_or(PageRankGather::automatic);
   if (method == PageRankMethod::gauss_seidel && gather == PageRankGather::float32)
     throw ArgumentError(
         "--gather float does not apply to --method gauss-seidel, whose sweep "

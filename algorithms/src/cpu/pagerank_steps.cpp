@@ -172,10 +172,9 @@ class CpuPageRankSteps final : public PageRankSteps {
     // The gather prefetched where x is past the caches and scattered
     // (cpu::prefetch_gathers; the same sums, the same bits).
     prefetch_ = cpu::prefetch_gathers(at_, static_cast<std::size_t>(n_) * sizeof(double), threads_);
-    float_gathers_ =
-        o_.method != PageRankMethod::gauss_seidel &&
-        (o_.gather == PageRankGather::float32 ||
-         (o_.gather == PageRankGather::automatic && prefetch_ && o_.tol >= float_gather_min_tol));
+    // The Gauss–Seidel sweep reads fresh ranks in double (float with it is
+    // refused before this).
+    float_gathers_ = o_.method != PageRankMethod::gauss_seidel && gathers_in_float(o_, prefetch_);
 
     // x for the current iterate, x_next for the one being built: rows read
     // x through Aᵀ's columns while writing their own x_next(i).

@@ -368,9 +368,7 @@ class CudaPageRankSteps final : public PageRankSteps {
     }
     // x in float where the SpMV gathers it so (PageRankGather): the ranks,
     // sums and L1 changes stay double.
-    float_gathers_ = o_.gather == PageRankGather::float32 ||
-                     (o_.gather == PageRankGather::automatic && o_.tol >= float_gather_min_tol &&
-                      n_ >= gpu_float_gather_min_vertices);
+    float_gathers_ = gathers_in_float(o_, n_ >= gpu_float_gather_min_vertices);
     result.float_gathers = float_gathers_;
     if (float_gathers_) {
       xf_buf_[0] = DeviceArray<float>(n_);

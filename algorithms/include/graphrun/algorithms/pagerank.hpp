@@ -10,7 +10,9 @@
 
 #include <atomic>
 #include <functional>
+#include <optional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "graphrun/algorithms/iteration.hpp"
@@ -84,6 +86,8 @@ enum class PageRankGather { automatic, float32, float64 };
 
 // "auto", "float", "double": the command line's names.
 const char* to_string(PageRankGather gather);
+// The PageRankGather of one of those names; nullopt for any other.
+std::optional<PageRankGather> pagerank_gather_named(std::string_view name);
 
 struct PageRankOptions {
   double damping = 0.85;
