@@ -188,7 +188,7 @@ Command add_bench_pagerank(CLI::App& bench) {
            for (const auto& name : names) args->orderings.push_back(parse_reorder(name));
          },
          "GPU: the vertex orderings to run, comma-separated (none, degree, hubsort, dbg, rcm,\n"
-         "auto); a row for each. The first is the baseline of the break-even count: the\n"
+         "rabbit, auto); a row for each. The first is the baseline of the break-even count: the\n"
          "iterations an ordering needs to repay its cost. Default: none,auto")
       ->delimiter(',')
       ->type_name("LIST");

@@ -151,7 +151,7 @@ Command add_bench_spmv(CLI::App& bench) {
   add_bench_options(*sub, args->common);
   sub->add_option("--reorder", args->reorder,
                   "GPU: run graphrun's formats on each matrix renumbered by this vertex\n"
-                  "ordering (none, degree, hubsort, dbg, rcm, auto), cuSPARSE on the input\n"
+                  "ordering (none, degree, hubsort, dbg, rcm, rabbit, auto), cuSPARSE on the input\n"
                   "order and on the renumbered matrix")
       ->capture_default_str()
       ->type_name("ORDER");

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "graphrun/engine/error.hpp"
+#include "vertex_order_rabbit.hpp"
 
 namespace graphrun {
 
@@ -18,6 +19,7 @@ namespace {
 constexpr std::pair<Reorder, std::string_view> reorder_names[] = {
     {Reorder::automatic, "auto"},  {Reorder::none, "none"}, {Reorder::degree, "degree"},
     {Reorder::hubsort, "hubsort"}, {Reorder::dbg, "dbg"},   {Reorder::rcm, "rcm"},
+    {Reorder::rabbit, "rabbit"},
 };
 
 }  // namespace
@@ -32,7 +34,7 @@ Reorder parse_reorder(std::string_view name) {
   for (const auto& [value, known] : reorder_names)
     if (known == name) return value;
   throw ArgumentError("unknown vertex ordering '" + std::string(name) +
-                      "' (expected auto, none, degree, hubsort, dbg or rcm)");
+                      "' (expected auto, none, degree, hubsort, dbg, rcm or rabbit)");
 }
 
 namespace {
@@ -147,6 +149,8 @@ std::vector<vertex_t> vertex_order(const CsrView<T>& a, Reorder how) {
       return by_degree_key(a, how);
     case Reorder::rcm:
       return reverse_cuthill_mckee(a);
+    case Reorder::rabbit:
+      return detail::rabbit_order(a);
     case Reorder::automatic:
       break;
   }

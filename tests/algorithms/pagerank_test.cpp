@@ -649,7 +649,8 @@ TEST(PageRank, AnOrderingOnTheCpuGivesTheSameRanksByInputVertex) {
       PageRankOptions s = o;
       s.start = start;
       const PageRankResult plain_start = pagerank(ctx, g, s);
-      for (Reorder how : {Reorder::degree, Reorder::hubsort, Reorder::dbg, Reorder::rcm}) {
+      for (Reorder how :
+           {Reorder::degree, Reorder::hubsort, Reorder::dbg, Reorder::rcm, Reorder::rabbit}) {
         o.reorder = s.reorder = how;
         const PageRankResult r = pagerank(ctx, g, o);
         EXPECT_EQ(r.reorder, how);

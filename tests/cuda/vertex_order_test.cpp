@@ -23,8 +23,8 @@ namespace {
 
 #if defined(GRAPHRUN_HAVE_CUDA)
 
-constexpr Reorder methods[] = {Reorder::none, Reorder::degree, Reorder::hubsort, Reorder::dbg,
-                               Reorder::rcm};
+constexpr Reorder methods[] = {Reorder::none, Reorder::degree, Reorder::hubsort,
+                               Reorder::dbg,  Reorder::rcm,    Reorder::rabbit};
 
 class DeviceVertexOrder : public ::testing::Test {
  protected:

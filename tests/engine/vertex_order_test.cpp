@@ -21,8 +21,8 @@
 namespace graphrun {
 namespace {
 
-constexpr Reorder methods[] = {Reorder::none, Reorder::degree, Reorder::hubsort, Reorder::dbg,
-                               Reorder::rcm};
+constexpr Reorder methods[] = {Reorder::none, Reorder::degree, Reorder::hubsort,
+                               Reorder::dbg,  Reorder::rcm,    Reorder::rabbit};
 
 Csr<double> square(test::MatrixShape shape, vertex_t n, std::uint64_t seed) {
   return Csr<double>::from_coo(test::random_coo(n, n, shape, 6.0, false, seed));
@@ -79,7 +79,7 @@ TEST(VertexOrder, EveryMethodGivesAPermutationWithItsDefiningOrder) {
               return 0;
           }
         };
-        if (how == Reorder::none || how == Reorder::rcm) continue;
+        if (how == Reorder::none || how == Reorder::rcm || how == Reorder::rabbit) continue;
         for (vertex_t i = 1; i < n; ++i) {
           ASSERT_GE(key(order[i - 1]), key(order[i])) << where << " at " << i;
           if (key(order[i - 1]) == key(order[i])) {
@@ -125,6 +125,78 @@ TEST(VertexOrder, RcmCoversEveryComponentAndIsolatedVertex) {
   const Graph g = test::random_graph(test::GraphShape::disconnected, 3000, 4.0, false, false, 9);
   const std::vector<vertex_t> order = vertex_order(g.adj().view(), Reorder::rcm);
   EXPECT_NO_THROW(position(order));
+}
+
+// Cliques, their vertices shuffled: Rabbit Order must give every clique
+// consecutive ids. Within a clique any two communities gain by merging
+// (their edges far outweigh what their degrees predict), so each clique
+// ends as one tree of merges, numbered in one stretch. Joined in a ring by
+// one edge each, a whole clique may still merge into a lone vertex of the
+// next (modularity gains there too): its stretch then lies inside that
+// clique's, which splits one stretch in two. So the cliques along the
+// order change at most 2 (cliques - 1) times, where a random order
+// changes clique at nearly every vertex.
+TEST(VertexOrder, RabbitGivesEveryPlantedCommunityConsecutiveIds) {
+  for (const bool ring : {false, true})
+    for (const auto& [cliques, size] : {std::pair{40, 12}, std::pair{7, 30}, std::pair{300, 5}}) {
+      const vertex_t n = cliques * size;
+      std::vector<vertex_t> shuffle(n);
+      std::iota(shuffle.begin(), shuffle.end(), 0);
+      test::Rng rng(static_cast<std::uint64_t>(n));
+      for (vertex_t i = n - 1; i > 0; --i) std::swap(shuffle[i], shuffle[rng.below(i + 1)]);
+      Coo<double> coo;
+      coo.n_rows = coo.n_cols = n;
+      const auto edge = [&](vertex_t u, vertex_t v) {
+        coo.row.push_back(shuffle[u]);
+        coo.col.push_back(shuffle[v]);
+        coo.row.push_back(shuffle[v]);
+        coo.col.push_back(shuffle[u]);
+      };
+      for (vertex_t c = 0; c < cliques; ++c) {
+        for (vertex_t i = 0; i < size; ++i)
+          for (vertex_t j = i + 1; j < size; ++j) edge(c * size + i, c * size + j);
+        if (ring) edge(c * size, ((c + 1) % cliques) * size + 1);
+      }
+      const Csr<double> a = Csr<double>::from_coo(coo);
+      const std::vector<vertex_t> order = vertex_order(a.view(), Reorder::rabbit);
+      const std::vector<vertex_t> pos = position(order);
+      const std::string where = std::to_string(cliques) + " cliques of " + std::to_string(size) +
+                                (ring ? " in a ring" : "");
+      std::vector<vertex_t> clique_of(n);
+      for (vertex_t v = 0; v < n; ++v) clique_of[shuffle[v]] = v / size;
+      if (!ring) {
+        for (vertex_t c = 0; c < cliques; ++c) {
+          vertex_t lo = n, hi = -1;
+          for (vertex_t i = 0; i < size; ++i) {
+            lo = std::min(lo, pos[shuffle[c * size + i]]);
+            hi = std::max(hi, pos[shuffle[c * size + i]]);
+          }
+          ASSERT_EQ(hi - lo, size - 1) << where << ": clique " << c;
+        }
+      }
+      vertex_t changes = 0;
+      for (vertex_t i = 1; i < n; ++i) changes += clique_of[order[i]] != clique_of[order[i - 1]];
+      EXPECT_LE(changes, 2 * (cliques - 1)) << where;
+      // A pure function of the matrix.
+      EXPECT_EQ(vertex_order(a.view(), Reorder::rabbit), order) << where;
+    }
+}
+
+// Directed matrices, loops, isolated vertices and parallel edges: rabbit
+// reads A + Aᵀ without its loops, so a matrix and its transpose give the
+// same order.
+TEST(VertexOrder, RabbitReadsTheMatrixAsUndirected) {
+  std::uint64_t seed = 11;
+  for (auto shape :
+       {test::MatrixShape::power_law, test::MatrixShape::heavy_row, test::MatrixShape::empty_rows})
+    for (vertex_t n : {1, 3, 500, 5000}) {
+      const Coo<double> coo = test::random_coo(n, n, shape, 4.0, false, seed++);
+      Coo<double> flipped = coo;
+      std::swap(flipped.row, flipped.col);
+      const Csr<double> a = Csr<double>::from_coo(coo), t = Csr<double>::from_coo(flipped);
+      EXPECT_EQ(vertex_order(a.view(), Reorder::rabbit), vertex_order(t.view(), Reorder::rabbit))
+          << test::to_string(shape) << " n=" << n;
+    }
 }
 
 TEST(VertexOrder, PermuteMovesEveryEntryAndTheInverseUndoesIt) {

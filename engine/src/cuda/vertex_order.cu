@@ -88,10 +88,11 @@ DeviceArray<vertex_t> device_vertex_order(const DeviceCsr<T>& a, Reorder how, CU
   if (a.n_cols() != n) throw ArgumentError("vertex ordering: the matrix is not square");
   if (how == Reorder::automatic)
     throw ArgumentError("vertex ordering: 'auto' must be resolved by choose_reorder() first");
-  if (how == Reorder::rcm || how == Reorder::none) {
+  if (how == Reorder::rcm || how == Reorder::rabbit || how == Reorder::none) {
     // The identity is trivial; rcm's level-by-level sort runs on the host
     // (a device version must handle thousands of levels and components
-    // without a round trip each to pay off).
+    // without a round trip each to pay off), and so does rabbit's
+    // aggregation, whose merges are sequential here.
     GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
     const Csr<T> host(n, n, a.row_ptr().download(), a.col_idx().download(), std::vector<T>());
     return DeviceArray<vertex_t>(std::span<const vertex_t>(vertex_order(host.view(), how)));
