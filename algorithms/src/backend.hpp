@@ -31,6 +31,7 @@
 #include "graphrun/engine/csr.hpp"
 #include "graphrun/engine/graph.hpp"
 #include "graphrun/engine/stopwatch.hpp"
+#include "graphrun/engine/vertex_order.hpp"
 
 namespace graphrun::detail {
 
@@ -49,6 +50,22 @@ inline constexpr vertex_t gpu_float_gather_min_vertices = vertex_t{1} << 19;
 inline bool gathers_in_float(const PageRankOptions& o, bool large) {
   return o.gather == PageRankGather::float32 ||
          (o.gather == PageRankGather::automatic && large && o.tol >= float_gather_min_tol);
+}
+
+// The vertex ordering a PageRank run renumbers by: the one stored with the
+// graph (a .grb cache written by `graphrun convert --reorder`) where the
+// options ask for automatic or for that very method, else the one asked
+// for, or for automatic `automatic_pick` (each device's own choice).
+// `stored` is set when the stored ordering is the one to use.
+struct PageRankOrdering {
+  Reorder how = Reorder::none;
+  const std::vector<vertex_t>* stored = nullptr;
+};
+inline PageRankOrdering pagerank_ordering(const Graph& g, Reorder asked, Reorder automatic_pick) {
+  if (const Graph::StoredOrder* s = g.stored_order();
+      s && (asked == Reorder::automatic || to_string(asked) == s->method))
+    return {parse_reorder(s->method), &s->order};
+  return {asked == Reorder::automatic ? automatic_pick : asked, nullptr};
 }
 
 // What the driver has settled before a backend prepares the graph.

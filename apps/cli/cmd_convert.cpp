@@ -1,8 +1,10 @@
 // graphrun convert: rewrite a graph as a binary cache (.grb) or Matrix Market.
 #include <memory>
+#include <optional>
 
 #include "common.hpp"
 #include "graphrun/engine/error.hpp"
+#include "graphrun/engine/vertex_order.hpp"
 #include "graphrun/io/write.hpp"
 
 namespace graphrun::cli {
@@ -12,6 +14,7 @@ namespace {
 struct ConvertArgs {
   CommonOptions common;
   std::string output;
+  std::string reorder;  // empty: keep what the input holds
 };
 
 // What OUTPUT's name asks for, as load_graph reads names.
@@ -29,9 +32,31 @@ void run_convert(const ConvertArgs& a) {
   if (a.output == "-" && target != Target::edge_list)
     throw ArgumentError("convert writes the .grb cache and Matrix Market to files only");
   check_output_path(a.output);
+  // Parsed before the load, so that a bad name costs no load.
+  const std::optional<Reorder> reorder =
+      a.reorder.empty() ? std::nullopt : std::optional(parse_reorder(a.reorder));
+  if (reorder && *reorder == Reorder::automatic)
+    throw ArgumentError(
+        "convert --reorder needs an ordering, not auto: degree, hubsort, dbg, rcm, "
+        "rabbit, or none to drop a stored one");
+  if (reorder && *reorder != Reorder::none && target != Target::cache)
+    throw ArgumentError("convert --reorder stores an ordering in a .grb cache only; " + a.output +
+                        " is not one");
 
-  const Loaded in = load_input(a.common);
-  const Graph& g = in.graph;
+  Loaded in = load_input(a.common);
+  Graph& g = in.graph;
+  // The ordering is computed from the adjacency as stored (out-edges), as
+  // PageRank computes it, and kept beside the graph: the cache's ids and
+  // adjacency stay in input order, so every command reads it as before.
+  double seconds_order = 0;
+  if (reorder) {
+    const Stopwatch order_time;
+    if (*reorder == Reorder::none)
+      g.clear_stored_order();
+    else
+      g.set_stored_order(std::string(to_string(*reorder)), vertex_order(g.adj().view(), *reorder));
+    seconds_order = order_time.seconds();
+  }
 
   Stopwatch write_time;
   switch (target) {
@@ -64,8 +89,13 @@ void run_convert(const ConvertArgs& a) {
   }
   const double seconds_write = write_time.seconds();
 
-  print_summary(a.common, format("convert: %s, %s, write %.3f s", graph_size(g).c_str(),
-                                 load_summary(in).c_str(), seconds_write));
+  const Graph::StoredOrder* stored = target == Target::cache ? g.stored_order() : nullptr;
+  const std::string ordering =
+      !stored   ? std::string()
+      : reorder ? format("ordering %s %.3f s, ", stored->method.c_str(), seconds_order)
+                : format("ordering %s kept, ", stored->method.c_str());
+  print_summary(a.common, format("convert: %s, %s, %swrite %.3f s", graph_size(g).c_str(),
+                                 load_summary(in).c_str(), ordering.c_str(), seconds_write));
 }
 
 }  // namespace
@@ -86,8 +116,18 @@ Command add_convert(CLI::App& root) {
       "                   gzip when the name ends in .gz; '-' writes it to stdout. An\n"
       "                   undirected graph writes each edge once (read it back with\n"
       "                   --undirected)\n"
-      "The graph is written as loaded: duplicates merged, with --undirected both directions.");
+      "The graph is written as loaded: duplicates merged, with --undirected both directions.\n"
+      "A .grb cache may also keep a vertex ordering (--reorder), which pagerank then\n"
+      "renumbers by instead of computing one; a .grb input's ordering is kept in a .grb\n"
+      "output.");
   add_common_options(*sub, args->common);
+  sub->add_option("--reorder", args->reorder,
+                  "Store this vertex ordering in the .grb OUTPUT: degree, hubsort, dbg, rcm or\n"
+                  "rabbit (see graphrun pagerank --help, ORDERINGS), computed once here;\n"
+                  "none drops one the input holds. pagerank --reorder auto (the default) and\n"
+                  "--reorder of the same name then use it without computing it. Ids and\n"
+                  "output stay those of the input")
+      ->type_name("ORDER");
   sub->add_option("OUTPUT", args->output, "File to write: *.grb, *.mtx, *.mtx.gz, or an edge list")
       ->required()
       ->check(output_path())
@@ -96,6 +136,8 @@ Command add_convert(CLI::App& root) {
               "\nEXAMPLE:\n"
               "  graphrun convert com-Orkut.ungraph.txt.gz orkut.grb --undirected\n"
               "  graphrun pagerank orkut.grb\n"
+              "  graphrun convert orkut.grb orkut-rabbit.grb --reorder rabbit\n"
+              "  graphrun pagerank orkut-rabbit.grb          (iterates in the stored order)\n"
               "  graphrun convert yeast-ppi.abc yeast.grb --abc   (the .grb keeps the names)\n"
               "  graphrun convert matrix.mtx edges.txt.gz         (gzip edge list)\n");
   return {sub, [args] { run_convert(*args); }};

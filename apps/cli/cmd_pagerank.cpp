@@ -214,8 +214,8 @@ int run_pagerank(PageRankArgs& a) {
     const double iterating =
         r.compute_seconds > 0 ? r.compute_seconds : r.seconds - r.reorder_seconds;
     const double per_iteration = r.iterations > 0 ? iterating / r.iterations : 0.0;
-    ordering = format(", ordering %s %.3f s", std::string(to_string(r.reorder)).c_str(),
-                      r.reorder_seconds);
+    ordering = format(", ordering %s%s %.3f s", std::string(to_string(r.reorder)).c_str(),
+                      r.reorder_stored ? " (stored, renumbering only)" : "", r.reorder_seconds);
     if (per_iteration > 0)
       ordering += format(" (%.1f iterations)", r.reorder_seconds / per_iteration);
   }

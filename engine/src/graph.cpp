@@ -116,6 +116,23 @@ Graph Graph::with_names(Csr<double> adj, std::vector<std::string> names, bool di
   return g;
 }
 
+void Graph::set_stored_order(std::string method, std::vector<vertex_t> order) {
+  if (method.empty()) throw ArgumentError("Graph: a stored ordering needs its method's name");
+  if (order.size() != static_cast<std::size_t>(n_))
+    throw ArgumentError("Graph: a stored ordering has " + std::to_string(order.size()) +
+                        " entries for " + std::to_string(n_) + " vertices");
+  std::vector<char> seen(order.size(), 0);
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const vertex_t v = order[i];
+    if (v < 0 || v >= n_ || seen[v])
+      throw ArgumentError("Graph: the stored ordering is not a permutation (entry " +
+                          std::to_string(i) + " is " + std::to_string(v) + ")");
+    seen[v] = 1;
+  }
+  stored_order_ =
+      std::make_shared<const StoredOrder>(StoredOrder{std::move(method), std::move(order)});
+}
+
 std::string_view Graph::name(vertex_t v) const {
   return names_ ? names_->get(v) : std::string_view();
 }

@@ -3,19 +3,23 @@
 //
 //   offset  size  field
 //        0     8  magic "GRAPHRUN"
-//        8     4  format version (2; version 1 is still read)
+//        8     4  format version (2, or 3 for a graph with a stored vertex
+//                 ordering; version 1 is still read)
 //       12     4  flags: 1 directed, 2 weighted, 4 pattern (no values array),
-//                 8 named (version 2 only)
+//                 8 named (versions 2 and 3), 16 ordered (version 3 only)
 //       16     8  n       vertices
 //       24     8  nnz     stored entries
 //       32     8  n_ids   n, or 0 when the ids are 0 .. n-1
 //       40     4  crc32 of the payload
 //       44     4  crc32 of bytes 0..43 (the header above)
-//       48    16  reserved, zero
+//       48    16  ordered: the ordering's method ("rabbit", "dbg", ...),
+//                 NUL-padded, under the payload's checksum; otherwise zero
 //       64        payload: row_ptr (n+1 x int64), col_idx (nnz x int32),
 //                 values (nnz x double, unless pattern), ids (n_ids x uint64),
-//                 and when named: name offsets (n+1 x int64, from 0) and the
-//                 names back to back (offsets[n] bytes); n_ids is then 0
+//                 when ordered the ordering (n x int32, order[new] = old, see
+//                 vertex_order.hpp), and when named: name offsets (n+1 x
+//                 int64, from 0) and the names back to back (offsets[n]
+//                 bytes); n_ids is then 0
 //
 // Version 2 added the names. It also fixed the payload checksum: zlib's
 // crc32 returns its *initial* value when given a null buffer, which is what
@@ -24,6 +28,9 @@
 // only the arrays after the last one. Version 2 skips empty arrays; version
 // 1 files are still checked the way they were written. An earlier build
 // refuses a version 2 file by its version instead of misreading it.
+// Version 3 added the stored ordering (`graphrun convert --reorder`), and
+// is written only for a graph that has one, so that a cache without one
+// stays readable by a version 2 build.
 //
 // All little-endian. Every structural fact is checked on load (sizes against
 // the file size, both checksums, then the Csr and Graph constructors'
@@ -46,6 +53,7 @@
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/prefault.hpp"
 #include "graphrun/engine/types.hpp"
+#include "graphrun/engine/vertex_order.hpp"
 #include "graphrun/io/write.hpp"
 #include "printable.hpp"
 #include "text_input.hpp"
@@ -58,8 +66,9 @@ static_assert(std::endian::native == std::endian::little,
 namespace {
 
 constexpr char magic[8] = {'G', 'R', 'A', 'P', 'H', 'R', 'U', 'N'};
-constexpr std::uint32_t version_1 = 1, version = 2;
-constexpr std::uint32_t flag_directed = 1, flag_weighted = 2, flag_pattern = 4, flag_named = 8;
+constexpr std::uint32_t version_1 = 1, version_2 = 2, version_3 = 3;
+constexpr std::uint32_t flag_directed = 1, flag_weighted = 2, flag_pattern = 4, flag_named = 8,
+                        flag_ordered = 16;
 
 struct Header {
   char magic[8];
@@ -70,7 +79,7 @@ struct Header {
   std::uint64_t n_ids;
   std::uint32_t payload_crc;
   std::uint32_t header_crc;
-  std::uint8_t reserved[16];
+  char order_method[16];
 };
 static_assert(sizeof(Header) == 64);
 constexpr std::size_t header_crc_bytes = offsetof(Header, header_crc);
@@ -152,9 +161,16 @@ void write_cache(const std::string& path, const Graph& g) {
   Header h{};
   std::memcpy(h.magic, magic, sizeof magic);
   const bool named = g.has_names();
-  h.version = version;
+  const Graph::StoredOrder* ordered = g.stored_order();
+  if (ordered && ordered->method.size() >= sizeof h.order_method)
+    throw ArgumentError("write_cache: ordering method name '" + ordered->method + "' is too long");
+  h.version = ordered ? version_3 : version_2;
   h.flags = (g.directed() ? flag_directed : 0) | (g.weighted() ? flag_weighted : 0) |
-            (a.is_pattern() ? flag_pattern : 0) | (named ? flag_named : 0);
+            (a.is_pattern() ? flag_pattern : 0) | (named ? flag_named : 0) |
+            (ordered ? flag_ordered : 0);
+  if (ordered) std::memcpy(h.order_method, ordered->method.data(), ordered->method.size());
+  static const std::vector<vertex_t> no_order;
+  const std::vector<vertex_t>& order = ordered ? ordered->order : no_order;
   h.n = a.n_rows();
   h.nnz = a.nnz();
   h.n_ids = g.input_ids().size();
@@ -165,11 +181,13 @@ void write_cache(const std::string& path, const Graph& g) {
     for (vertex_t v = 0; v < g.n_vertices(); ++v)
       name_start.push_back(name_start.back() + static_cast<offset_t>(g.name(v).size()));
   }
-  PayloadCrc c(version);
+  PayloadCrc c(h.version);
+  if (ordered) c.add(h.order_method, sizeof h.order_method);
   c.add(a.row_ptr());
   c.add(a.col_idx());
   c.add(a.values());
   c.add(g.input_ids());
+  c.add(order);
   c.add(name_start);
   for (vertex_t v = 0; named && v < g.n_vertices(); ++v) c.add(g.name(v).data(), g.name(v).size());
   h.payload_crc = c.value();
@@ -181,6 +199,7 @@ void write_cache(const std::string& path, const Graph& g) {
   write_array(out.stream(), a.col_idx());
   write_array(out.stream(), a.values());
   write_array(out.stream(), g.input_ids());
+  write_array(out.stream(), order);
   write_array(out.stream(), name_start);
   for (vertex_t v = 0; named && v < g.n_vertices(); ++v)
     std::fwrite(g.name(v).data(), 1, g.name(v).size(), out.stream());
@@ -196,16 +215,18 @@ Graph read_cache(const std::string& path, std::size_t max_bytes) {
   Header h{};
   if (std::fread(&h, sizeof h, 1, f.get()) != 1 || std::memcmp(h.magic, magic, sizeof magic) != 0)
     throw InputError(path, "not a graphrun cache (no GRAPHRUN magic)");
-  if (h.version != version_1 && h.version != version)
+  if (h.version < version_1 || h.version > version_3)
     throw InputError(path, "graphrun cache format version " + std::to_string(h.version) +
-                               ", this build reads version " + std::to_string(version_1) + " or " +
-                               std::to_string(version));
+                               ", this build reads versions " + std::to_string(version_1) + " to " +
+                               std::to_string(version_3));
   if (crc(0, &h, header_crc_bytes) != h.header_crc)
     throw InputError(path, "corrupt graphrun cache (header checksum mismatch)");
   const bool pattern = h.flags & flag_pattern;
   const bool named = h.flags & flag_named;
-  const std::uint32_t known =
-      flag_directed | flag_weighted | flag_pattern | (h.version == version_1 ? 0 : flag_named);
+  const bool ordered = h.flags & flag_ordered;
+  const std::uint32_t known = flag_directed | flag_weighted | flag_pattern |
+                              (h.version == version_1 ? 0 : flag_named) |
+                              (h.version == version_3 ? flag_ordered : 0);
   if ((h.flags & ~known) != 0 || h.n < 0 || h.n > max_vertices || h.nnz < 0 ||
       (h.n_ids != 0 && h.n_ids != std::uint64_t(h.n)) || (named && h.n_ids != 0))
     throw InputError(path, "corrupt graphrun cache (impossible header fields)");
@@ -218,6 +239,8 @@ Graph read_cache(const std::string& path, std::size_t max_bytes) {
   if (!pattern)
     expect = checked_add(expect, checked_mul<std::uint64_t>(nnz, 8, "cache size"), "cache size");
   expect = checked_add(expect, checked_mul<std::uint64_t>(h.n_ids, 8, "cache size"), "cache size");
+  if (ordered)
+    expect = checked_add(expect, checked_mul<std::uint64_t>(n, 4, "cache size"), "cache size");
   // The names' bytes are announced by the last name offset, read below;
   // here the file must hold at least the offsets.
   if (named)
@@ -231,6 +254,7 @@ Graph read_cache(const std::string& path, std::size_t max_bytes) {
   std::vector<vertex_t> col_idx = prefaulted_vector<vertex_t>(nnz);
   std::vector<double> values = prefaulted_vector<double>(pattern ? 0 : nnz);
   std::vector<std::uint64_t> ids = prefaulted_vector<std::uint64_t>(h.n_ids);
+  std::vector<vertex_t> order(ordered ? n : 0);
   // The arrays follow the header back to back; each is read in parallel
   // slices at its offset, into memory faulted in on every core
   // (prefault.hpp: the faults were a third of the load).
@@ -248,6 +272,7 @@ Graph read_cache(const std::string& path, std::size_t max_bytes) {
   read(col_idx);
   read(values);
   read(ids);
+  read(order);
   std::vector<offset_t> name_start(named ? n + 1 : 0);
   std::string name_bytes;
   read(name_start);
@@ -268,10 +293,12 @@ Graph read_cache(const std::string& path, std::size_t max_bytes) {
     read(name_bytes);
   }
   PayloadCrc c(h.version);
+  if (ordered) c.add(h.order_method, sizeof h.order_method);
   c.add(row_ptr);
   c.add(col_idx);
   c.add(values);
   c.add(ids);
+  if (ordered) c.add(order);  // never for version 1, whose chain an empty array restarts
   if (named) {
     c.add(name_start);
     c.add(name_bytes.data(), name_bytes.size());
@@ -279,26 +306,49 @@ Graph read_cache(const std::string& path, std::size_t max_bytes) {
   if (c.value() != h.payload_crc)
     throw InputError(path, "corrupt graphrun cache (checksum mismatch)");
 
+  // The ordering's method: a name this build knows, NUL-terminated.
+  std::string method;
+  if (ordered) {
+    const char* end = std::find(h.order_method, h.order_method + sizeof h.order_method, '\0');
+    method.assign(h.order_method, static_cast<std::size_t>(end - h.order_method));
+    bool known_method = end != h.order_method + sizeof h.order_method;
+    try {
+      const Reorder r = parse_reorder(method);
+      known_method = known_method && r != Reorder::none && r != Reorder::automatic;
+    } catch (const ArgumentError&) {
+      known_method = false;
+    }
+    if (!known_method)
+      throw InputError(path, "graphrun cache with a vertex ordering of unknown method " +
+                                 detail::quote_input(method) + " (written by a newer build?)");
+  }
+
   try {
     Csr<double> adj(static_cast<vertex_t>(h.n), static_cast<vertex_t>(h.n), std::move(row_ptr),
                     std::move(col_idx), std::move(values));
-    if (!named)
-      return Graph(std::move(adj), std::move(ids), h.flags & flag_directed,
-                   h.flags & flag_weighted);
+    if (!named) {
+      Graph g(std::move(adj), std::move(ids), h.flags & flag_directed, h.flags & flag_weighted);
+      if (ordered) g.set_stored_order(std::move(method), std::move(order));
+      return g;
+    }
     std::vector<std::string> names(n);
     for (std::size_t v = 0; v < n; ++v)
       names[v].assign(name_bytes, static_cast<std::size_t>(name_start[v]),
                       static_cast<std::size_t>(name_start[v + 1] - name_start[v]));
     name_bytes = {};
-    try {
-      return Graph::with_names(std::move(adj), std::move(names), h.flags & flag_directed,
-                               h.flags & flag_weighted);
-    } catch (const ArgumentError&) {
-      // Graph's message quotes the name as it is, raw bytes and all.
-      throw InputError(path,
-                       "corrupt graphrun cache: " +
-                           repeated_name(f.get(), expect, name_start, static_cast<std::size_t>(n)));
-    }
+    Graph g = [&] {
+      try {
+        return Graph::with_names(std::move(adj), std::move(names), h.flags & flag_directed,
+                                 h.flags & flag_weighted);
+      } catch (const ArgumentError&) {
+        // Graph's message quotes the name as it is, raw bytes and all.
+        throw InputError(
+            path, "corrupt graphrun cache: " +
+                      repeated_name(f.get(), expect, name_start, static_cast<std::size_t>(n)));
+      }
+    }();
+    if (ordered) g.set_stored_order(std::move(method), std::move(order));
+    return g;
   } catch (const ArgumentError& e) {
     throw InputError(path, std::string("corrupt graphrun cache: ") + e.what());
   }

@@ -486,6 +486,50 @@ TEST_F(CliTest, ConvertToCacheGivesIdenticalPageRank) {
   }
 }
 
+// convert --reorder keeps a vertex ordering in the .grb; pagerank renumbers
+// by it (ranks by input id, equal up to rounding) unless told otherwise,
+// info names it, a .grb copy keeps it and --reorder none drops it. Outside a
+// .grb, or named auto or unknown: exit 2 and nothing written.
+TEST_F(CliTest, ConvertStoresAnOrderingThatPageRankUses) {
+  const std::string karate = GRAPHRUN_SOURCE_DIR "/datasets/karate/karate.txt.gz";
+  const Result c = run("convert '" + karate + "' k.grb --undirected --reorder rabbit");
+  ASSERT_EQ(c.status, 0) << describe(c);
+  EXPECT_NE(c.err.find("ordering rabbit "), std::string::npos) << c.err;
+  const Result info = run("info k.grb");
+  EXPECT_NE(info.out.find("vertex ordering:   rabbit"), std::string::npos) << info.out;
+
+  const Result plain = run("pagerank '" + karate + "' --undirected --output - -q");
+  const Result stored = run("pagerank k.grb --output -");
+  ASSERT_EQ(stored.status, 0) << describe(stored);
+  EXPECT_NE(stored.err.find("ordering rabbit (stored"), std::string::npos) << stored.err;
+  const auto a = lines_of(plain.out), b = lines_of(stored.out);
+  ASSERT_EQ(a.size(), 34u);
+  ASSERT_EQ(b.size(), a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(fields_of(b[i])[0], fields_of(a[i])[0]);
+    EXPECT_NEAR(std::stod(fields_of(b[i])[1]), std::stod(fields_of(a[i])[1]), 1e-15) << i;
+  }
+  const Result none = run("pagerank k.grb --reorder none -k 0");
+  EXPECT_EQ(none.err.find("ordering"), std::string::npos) << none.err;
+  const Result dbg = run("pagerank k.grb --reorder dbg -k 0");
+  EXPECT_NE(dbg.err.find("ordering dbg "), std::string::npos) << dbg.err;
+  EXPECT_EQ(dbg.err.find("(stored"), std::string::npos) << dbg.err;
+
+  const Result copy = run("convert k.grb copy.grb");
+  EXPECT_NE(copy.err.find("ordering rabbit kept"), std::string::npos) << copy.err;
+  EXPECT_NE(run("info copy.grb").out.find("vertex ordering:   rabbit"), std::string::npos);
+  ASSERT_EQ(run("convert k.grb dropped.grb --reorder none -q").status, 0);
+  EXPECT_EQ(run("info dropped.grb").out.find("vertex ordering"), std::string::npos);
+
+  for (const std::string bad : {"k.grb k.mtx --reorder rabbit", "k.grb k.txt --reorder dbg",
+                                "k.grb x.grb --reorder auto", "k.grb x.grb --reorder metis"}) {
+    const Result r = run("convert " + bad);
+    EXPECT_EQ(r.status, 2) << bad << "\n" << describe(r);
+    EXPECT_NE(r.err.find("ordering"), std::string::npos) << bad << "\n" << r.err;
+  }
+  EXPECT_EQ(work_files(), (std::set<std::string>{"k.grb", "copy.grb", "dropped.grb"}));
+}
+
 TEST_F(CliTest, ConvertToMatrixMarket) {
   write("p.txt", "1 2\n2 3\n3 4\n");
   const Result c = run("convert p.txt p.mtx");

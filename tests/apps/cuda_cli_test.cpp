@@ -202,6 +202,22 @@ TEST_F(CudaCliTest, PageRankChebyshevOnTheGpu) {
   EXPECT_NE(gs.err.find("runs on the CPU"), std::string::npos) << describe(gs);
 }
 
+// A .grb with a stored ordering: the GPU renumbers by it as the CPU does
+// (uploaded, not computed), the ranks by input id the CPU's.
+TEST_F(CudaCliTest, PageRankOnTheGpuUsesAStoredOrdering) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  const Result c = run("convert '" + karate + "' k.grb --undirected --reorder rabbit -q");
+  ASSERT_EQ(c.status, 0) << describe(c);
+  const Result cpu = run("pagerank k.grb --tol 1e-10 --top 0 --device cpu --output cpu.tsv");
+  ASSERT_EQ(cpu.status, 0) << describe(cpu);
+  const Result gpu = run("pagerank k.grb --tol 1e-10 --top 0 --device cuda --output gpu.tsv");
+  ASSERT_EQ(gpu.status, 0) << describe(gpu);
+  EXPECT_NE(gpu.err.find("ordering rabbit (stored"), std::string::npos) << describe(gpu);
+  const auto want = by_id(slurp(work_ / "cpu.tsv")), got = by_id(slurp(work_ / "gpu.tsv"));
+  EXPECT_EQ(got.size(), want.size());
+  EXPECT_LE(rank_l1(got, want), 1e-9);
+}
+
 TEST_F(CudaCliTest, BfsOnTheGpuGivesTheCpuLevels) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
   for (const std::string& input : inputs) {

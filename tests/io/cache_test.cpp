@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <numeric>
 #include <vector>
 
 #include "graphrun/io/load.hpp"
@@ -110,8 +111,77 @@ TEST_F(CacheDamage, WrongMagicOrVersionIsRefused) {
   expect_refused(magic, "no GRAPHRUN magic");
   std::string version = bytes;
   version[8] = 9;
-  expect_refused(version, "graphrun cache format version 9, this build reads version 1");
+  expect_refused(version, "graphrun cache format version 9, this build reads versions 1 to 3");
   expect_refused("1 2\n3 4\n", "no GRAPHRUN magic");
+}
+
+// A vertex ordering kept in the cache (version 3) comes back with the graph,
+// numeric ids or names alike; a graph without one is still written as
+// version 2, which older builds read.
+TEST(Cache, StoredOrderingRoundTripsAndOnlyItMakesVersion3) {
+  TempDir dir;
+  const std::string abc =
+      write_file(dir.file("n.abc"), "YKR068C b 1\nb c 2\nc YKR068C 0.5\nd c 1\n");
+  for (Graph g : {sample(dir, true), read_abc(abc, options(true))}) {
+    write_cache(dir.file("plain.grb"), g);
+    EXPECT_EQ(read_file(dir.file("plain.grb"))[8], 2);
+    EXPECT_EQ(read_cache(dir.file("plain.grb")).stored_order(), nullptr);
+
+    std::vector<vertex_t> order(static_cast<std::size_t>(g.n_vertices()));
+    std::iota(order.rbegin(), order.rend(), vertex_t{0});
+    g.set_stored_order("rabbit", order);
+    write_cache(dir.file("ordered.grb"), g);
+    const std::string bytes = read_file(dir.file("ordered.grb"));
+    EXPECT_EQ(bytes[8], 3);
+    EXPECT_EQ(bytes.size(), read_file(dir.file("plain.grb")).size() + 4 * order.size());
+    const Graph back = read_cache(dir.file("ordered.grb"));
+    EXPECT_EQ(arrays(back), arrays(g));
+    EXPECT_EQ(back.has_names(), g.has_names());
+    ASSERT_NE(back.stored_order(), nullptr);
+    EXPECT_EQ(back.stored_order()->method, "rabbit");
+    EXPECT_EQ(back.stored_order()->order, order);
+    for (vertex_t v = 0; v < g.n_vertices(); ++v) EXPECT_EQ(back.label(v), g.label(v));
+  }
+}
+
+// A stored ordering's bytes, its method's name included, are under the
+// checksum; one that checks out but is no permutation, or names a method
+// this build does not know, is refused by name.
+TEST(Cache, DamagedStoredOrderingIsRefused) {
+  TempDir dir;
+  Graph g = sample(dir, false);
+  g.set_stored_order("dbg", {2, 0, 1});
+  write_cache(dir.file("o.grb"), g);
+  const std::string bytes = read_file(dir.file("o.grb"));
+  for (std::size_t i = 48; i < bytes.size(); ++i) {
+    std::string damaged = bytes;
+    damaged[i] = static_cast<char>(damaged[i] ^ 0x01);
+    const std::string path = write_file(dir.file("bad.grb"), damaged);
+    expect_input_error([&] { read_cache(path); }, path, 0, "corrupt graphrun cache");
+  }
+  // The same damage with the payload checksum made to match.
+  const auto rechecked = [&](std::string b) {
+    const auto c = static_cast<std::uint32_t>(
+        crc32_z(0, reinterpret_cast<const Bytef*>(b.data() + 48), b.size() - 48));
+    std::memcpy(b.data() + 40, &c, sizeof c);
+    const std::uint32_t h =
+        static_cast<std::uint32_t>(crc32_z(0, reinterpret_cast<const Bytef*>(b.data()), 44));
+    std::memcpy(b.data() + 44, &h, sizeof h);
+    return write_file(dir.file("bad.grb"), b);
+  };
+  const std::size_t order_at = bytes.size() - 3 * sizeof(vertex_t);
+  std::string twice = bytes;
+  std::memcpy(twice.data() + order_at, twice.data() + order_at + 4, 4);  // {0, 0, 1}
+  std::string path = rechecked(twice);
+  expect_input_error([&] { read_cache(path); }, path, 0, "not a permutation");
+  std::string unknown = bytes;
+  std::memcpy(unknown.data() + 48, "metis", 6);
+  path = rechecked(unknown);
+  expect_input_error([&] { read_cache(path); }, path, 0, "unknown method 'metis'");
+  std::string none = bytes;
+  std::memcpy(none.data() + 48, "none", 5);
+  path = rechecked(none);
+  expect_input_error([&] { read_cache(path); }, path, 0, "unknown method 'none'");
 }
 
 // A cache large enough that its arrays are read, and its checksum taken, in

@@ -64,11 +64,14 @@ class CpuPageRankSteps final : public PageRankSteps {
     const Graph* graph = &g;
     std::vector<double> start;
     std::span<const double> start_values = o_.start;
-    if (o_.reorder != Reorder::automatic && o_.reorder != Reorder::none) {
-      // An ordering asked for on the CPU: iterate on the renumbered graph
-      // (ids 0 .. n-1; only the matrix matters here) and put the ranks back.
+    // automatic is none on the CPU: no ordering repays its renumbering
+    // within a default run here (docs/performance.md), unless one is stored.
+    const PageRankOrdering ordering = pagerank_ordering(g, o_.reorder, Reorder::none);
+    if (ordering.how != Reorder::none) {
+      // Iterate on the renumbered graph (ids 0 .. n-1; only the matrix
+      // matters here) and put the ranks back.
       const Stopwatch t_order;
-      order_ = vertex_order(g.adj().view(), o_.reorder);
+      order_ = ordering.stored ? *ordering.stored : vertex_order(g.adj().view(), ordering.how);
       renumbered_.emplace(permute(g.adj(), order_), std::vector<std::uint64_t>{}, g.directed(),
                           g.weighted());
       graph = &*renumbered_;
@@ -76,7 +79,8 @@ class CpuPageRankSteps final : public PageRankSteps {
         start = gather(o_.start, order_);
         start_values = start;
       }
-      result.reorder = o_.reorder;
+      result.reorder = ordering.how;
+      result.reorder_stored = ordering.stored != nullptr;
       result.reorder_seconds = t_order.seconds();
     }
     prepare(*graph, setup.weighted, setup.start_scale, start_values);

@@ -314,14 +314,21 @@ class CudaPageRankSteps final : public PageRankSteps {
       result.upload_seconds = t_upload.seconds();
       trace.step("adjacency");
       const DeviceCsr<double>* a = &adjacency.csr();
-      const Reorder how =
-          o_.reorder == Reorder::automatic ? choose_reorder(analyze(*a)) : o_.reorder;
+      const PageRankOrdering ordering = pagerank_ordering(
+          g, o_.reorder,
+          o_.reorder == Reorder::automatic && !g.stored_order() ? choose_reorder(analyze(*a))
+                                                                : Reorder::none);
+      const Reorder how = ordering.how;
       result.reorder = how;
+      result.reorder_stored = ordering.stored != nullptr;
       trace.step("ordering chosen");
       DeviceCsr<double> renumbered;
       if (how != Reorder::none) {
         const Stopwatch t_order;
-        order_ = device_vertex_order(*a, how);
+        // A stored ordering goes up as it is; the others are computed here.
+        order_ = ordering.stored
+                     ? DeviceArray<vertex_t>(std::span<const vertex_t>(*ordering.stored))
+                     : device_vertex_order(*a, how);
         // Rows keep their entries' input order, columns renamed: the SpMV
         // needs no sorted rows (each row's sum keeps a fixed order), and
         // sorting them took the renumbering of R-MAT 22 from 3-4 ms to 16 ms

@@ -103,7 +103,9 @@ struct PageRankOptions {
   // GPU, the ordering choose_reorder() picks from the out-degrees (none, as
   // measured so far); on the CPU, none. An explicit ordering runs on either
   // device (on the GPU computed and applied there; on the CPU the renumbered
-  // graph is built on the host).
+  // graph is built on the host). A graph with a stored ordering
+  // (Graph::stored_order, from a .grb cache) is renumbered by it, without
+  // computing it, where this is automatic or names the same method.
   Reorder reorder = Reorder::automatic;
   // On the GPU a callback makes every iteration wait for the host before the
   // next starts; without one, iterations are queued in batches and the
@@ -148,6 +150,7 @@ struct PageRankResult {
   // compute it and renumber the graph (part of seconds, not of
   // compute_seconds).
   Reorder reorder = Reorder::none;
+  bool reorder_stored = false;  // the graph's stored ordering (no time to compute it)
   double reorder_seconds = 0;
   // The method run (options.method, or what automatic picked; never
   // automatic).

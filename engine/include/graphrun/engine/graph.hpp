@@ -89,6 +89,23 @@ class Graph {
   // blanks). nullopt when there is no such vertex or s is not an id.
   std::optional<vertex_t> find_name(std::string_view s) const;
 
+  // A vertex ordering kept with the graph: what a .grb cache written by
+  // `graphrun convert --reorder` holds. `order[new] = old`; `method` names
+  // how it was made (vertex_order.hpp's names: "rabbit", "dbg", ...).
+  // PageRank renumbers by it instead of computing an ordering. Copies of
+  // the graph share it; a graph derived from this one (made undirected,
+  // renumbered) does not inherit it.
+  struct StoredOrder {
+    std::string method;
+    std::vector<vertex_t> order;
+  };
+  // The stored ordering, or null.
+  const StoredOrder* stored_order() const noexcept { return stored_order_.get(); }
+  // ArgumentError unless `order` is a permutation of 0 .. n-1 and `method`
+  // is not empty.
+  void set_stored_order(std::string method, std::vector<vertex_t> order);
+  void clear_stored_order() noexcept { stored_order_.reset(); }
+
   // adj() already on the GPU, or null (see DeviceAdjacency). Set by the
   // loader; it must hold exactly adj()'s arrays (values only when
   // weighted()). Copies of the graph share it.
@@ -134,6 +151,7 @@ class Graph {
   };
   std::shared_ptr<TransposeCache> transpose_ = std::make_shared<TransposeCache>();
   std::shared_ptr<const DeviceAdjacency> device_adj_;
+  std::shared_ptr<const StoredOrder> stored_order_;
 };
 
 }  // namespace graphrun
