@@ -149,10 +149,11 @@ Command add_bench_spmv(CLI::App& bench) {
       "cuSPARSE (speed-ups, the chooser's pick, effective bandwidth and its share of the\n"
       "measured copy bandwidth); on the CPU the CSR and merge-path kernels");
   add_bench_options(*sub, args->common);
-  sub->add_option("--reorder", args->reorder,
-                  "GPU: run graphrun's formats on each matrix renumbered by this vertex\n"
-                  "ordering (none, degree, hubsort, dbg, rcm, rabbit, auto), cuSPARSE on the input\n"
-                  "order and on the renumbered matrix")
+  sub->add_option(
+         "--reorder", args->reorder,
+         "GPU: run graphrun's formats on each matrix renumbered by this vertex\n"
+         "ordering (none, degree, hubsort, dbg, rcm, rabbit, auto), cuSPARSE on the input\n"
+         "order and on the renumbered matrix")
       ->capture_default_str()
       ->type_name("ORDER");
   sub->footer(

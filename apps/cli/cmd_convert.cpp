@@ -54,7 +54,8 @@ void run_convert(const ConvertArgs& a) {
     if (*reorder == Reorder::none)
       g.clear_stored_order();
     else
-      g.set_stored_order(std::string(to_string(*reorder)), vertex_order(g.adj().view(), *reorder));
+      g.set_stored_order(std::string(to_string(*reorder)),
+                         vertex_order(g.adj().view(), *reorder, !g.directed()));
     seconds_order = order_time.seconds();
   }
 

@@ -135,7 +135,7 @@ Reorder choose_reorder(const RowStats& stats) {
 }
 
 template <class T>
-std::vector<vertex_t> vertex_order(const CsrView<T>& a, Reorder how) {
+std::vector<vertex_t> vertex_order(const CsrView<T>& a, Reorder how, bool symmetric) {
   if (a.n_rows != a.n_cols) throw ArgumentError("vertex ordering: the matrix is not square");
   switch (how) {
     case Reorder::none: {
@@ -150,7 +150,7 @@ std::vector<vertex_t> vertex_order(const CsrView<T>& a, Reorder how) {
     case Reorder::rcm:
       return reverse_cuthill_mckee(a);
     case Reorder::rabbit:
-      return detail::rabbit_order(a);
+      return detail::rabbit_order(a, symmetric);
     case Reorder::automatic:
       break;
   }
@@ -201,8 +201,8 @@ Csr<T> permute(const Csr<T>& a, std::span<const vertex_t> order) {
   return Csr<T>(n, n, std::move(row_ptr), std::move(col), std::move(val));
 }
 
-template std::vector<vertex_t> vertex_order(const CsrView<float>&, Reorder);
-template std::vector<vertex_t> vertex_order(const CsrView<double>&, Reorder);
+template std::vector<vertex_t> vertex_order(const CsrView<float>&, Reorder, bool);
+template std::vector<vertex_t> vertex_order(const CsrView<double>&, Reorder, bool);
 template Csr<float> permute(const Csr<float>&, std::span<const vertex_t>);
 template Csr<double> permute(const Csr<double>&, std::span<const vertex_t>);
 

@@ -1,5 +1,5 @@
-// Rabbit Order, sequential: communities by incremental aggregation, then
-// the ids handed out by a depth-first walk of the merge tree, so that every
+// Rabbit Order: communities by incremental aggregation, then the ids
+// handed out by a depth-first walk of the merge tree, so that every
 // community, and every community inside it, occupies consecutive ids.
 //
 // 1. Aggregation. The vertices are visited once each, by degree ascending
@@ -24,12 +24,28 @@
 // chain, is written back over it. So the whole run takes the 2·nnz links of
 // A + Aᵀ and a few arrays of n, whatever the merges.
 //
-// The paper's parallel version merges concurrently with retries; this one
-// is sequential, and so a pure function of the matrix.
+// In parallel, deterministically: the vertices are visited in batches of
+// `batch` consecutive ones in that order. Every vertex of a batch resolves
+// its list and picks its community at once, from the state before the
+// batch (the lists of unvisited vertices are disjoint, so this needs no
+// locks); then the merges are applied in visit order, each into what its
+// pick has become by then (a vertex whose pick has merged into it stays a
+// root). The paper's parallel version merges concurrently instead, with
+// retries, and so depends on timing; here the batches are the same on any
+// thread count, and so is the ordering. A pick depends only on the sums of
+// each community's links, which are small integers, exact in any order, and
+// ties go to the lowest id: so neither the order of the links within a
+// list nor the thread that resolved it matters.
 #include "vertex_order_rabbit.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <new>
 #include <numeric>
 
 namespace graphrun::detail {
@@ -41,12 +57,34 @@ struct Link {
   float weight;
 };
 
-// Every off-diagonal entry (i, j) of a as a link i -> j and j -> i, weight 1;
-// region v is [start[v], start[v + 1]).
+// The undirected graph A + Aᵀ without loops as links, weight 1 each: region
+// v is [start[v], start[v + 1]). For a symmetric A, A alone: the same graph
+// with every weight halved, which changes no pick (every gain halves
+// exactly), built in parallel. Otherwise each entry (i, j) gives a link
+// i -> j and j -> i, placed by one thread (atomic slots for j's region made
+// it 2-3x slower, a locked add per entry).
 template <class T>
-void symmetric_links(const CsrView<T>& a, std::vector<offset_t>& start, std::vector<Link>& links) {
+void symmetric_links(const CsrView<T>& a, bool symmetric, std::vector<offset_t>& start,
+                     std::vector<Link>& links) {
   const vertex_t n = a.n_rows;
   start.assign(static_cast<std::size_t>(n) + 1, 0);
+  if (symmetric) {
+#pragma omp parallel for schedule(dynamic, 1024)
+    for (vertex_t i = 0; i < n; ++i) {
+      offset_t count = 0;
+      for (offset_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) count += a.col_idx[k] != i;
+      start[static_cast<std::size_t>(i) + 1] = count;
+    }
+    std::partial_sum(start.begin(), start.end(), start.begin());
+    links.resize(static_cast<std::size_t>(start[n]));
+#pragma omp parallel for schedule(dynamic, 1024)
+    for (vertex_t i = 0; i < n; ++i) {
+      offset_t out = start[i];
+      for (offset_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
+        if (a.col_idx[k] != i) links[out++] = {a.col_idx[k], 1.0f};
+    }
+    return;
+  }
   for (vertex_t i = 0; i < n; ++i)
     for (offset_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
       const vertex_t j = a.col_idx[k];
@@ -80,13 +118,36 @@ std::vector<vertex_t> by_degree_ascending(const std::vector<offset_t>& start) {
   return order;
 }
 
+// A thread's sums of link weight by community while it resolves a list:
+// n doubles, zero between lists (calloc: pages are zeroed as first touched).
+class Sums {
+ public:
+  explicit Sums(vertex_t n)
+      : sum_(static_cast<double*>(std::calloc(std::max<std::size_t>(n, 1), sizeof(double)))) {
+    if (!sum_) throw std::bad_alloc();
+  }
+  double& operator[](vertex_t v) noexcept { return sum_.get()[v]; }
+  std::vector<vertex_t> touched;  // the communities with a sum
+
+ private:
+  struct Free {
+    void operator()(double* p) const noexcept { std::free(p); }
+  };
+  std::unique_ptr<double, Free> sum_;
+};
+
 class Aggregation {
   static constexpr offset_t prefetch_distance = 8;
+  // Vertices decided together, from the state before them: small enough
+  // that a vertex still sees most merges of the vertices before it (the
+  // paper's parallel run has about a thread's worth in flight), large
+  // enough that the two barriers per batch stay a small cost.
+  static constexpr std::int64_t batch = 256;
 
  public:
   template <class T>
-  explicit Aggregation(const CsrView<T>& a) : n_(a.n_rows) {
-    symmetric_links(a, start_, links_);
+  Aggregation(const CsrView<T>& a, bool symmetric) : n_(a.n_rows) {
+    symmetric_links(a, symmetric, start_, links_);
     const auto n = static_cast<std::size_t>(n_);
     used_.resize(n);
     next_.assign(n, -1);
@@ -96,7 +157,7 @@ class Aggregation {
     first_child_.assign(n, -1);
     sibling_.assign(n, -1);
     visited_.assign(n, 0);
-    sum_.assign(n, 0.0);
+#pragma omp parallel for schedule(static)
     for (vertex_t v = 0; v < n_; ++v) {
       used_[v] = start_[v + 1] - start_[v];
       tail_[v] = v;
@@ -108,21 +169,23 @@ class Aggregation {
 
   // Visits every vertex; returns the roots in the order they were found.
   std::vector<vertex_t> run() {
-    std::vector<vertex_t> roots;
-    for (vertex_t u : by_degree_ascending(start_)) {
-      const vertex_t v = resolve(u);
-      visited_[u] = 1;
-      if (v < 0) {
-        roots.push_back(u);
-        continue;
-      }
-      parent_[u] = v;
-      degree_[v] += degree_[u];
-      sibling_[u] = first_child_[v];
-      first_child_[v] = u;
-      if (!visited_[v]) {  // v's list is still to be resolved: u's joins it
-        next_[tail_[v]] = u;
-        tail_[v] = tail_[u];
+    const std::vector<vertex_t> visit = by_degree_ascending(start_);
+    const auto total = static_cast<std::int64_t>(visit.size());
+    std::vector<Sums> sums;
+    const int threads = omp_get_max_threads();
+    sums.reserve(static_cast<std::size_t>(threads));
+    for (int t = 0; t < threads; ++t) sums.emplace_back(n_);
+    std::vector<vertex_t> roots, picks(static_cast<std::size_t>(batch));
+    roots.reserve(visit.size());  // merge() pushes in a parallel region: no reallocation there
+#pragma omp parallel num_threads(threads)
+    {
+      Sums& mine = sums[static_cast<std::size_t>(omp_get_thread_num())];
+      for (std::int64_t begin = 0; begin < total; begin += batch) {
+        const std::int64_t end = std::min(total, begin + batch);
+#pragma omp for schedule(dynamic, 1)
+        for (std::int64_t i = begin; i < end; ++i) picks[i - begin] = resolve(visit[i], mine);
+#pragma omp single
+        for (std::int64_t i = begin; i < end; ++i) merge(visit[i], picks[i - begin], roots);
       }
     }
     return roots;
@@ -148,8 +211,26 @@ class Aggregation {
   }
 
  private:
-  // The root of v's community, halving the path on the way.
-  vertex_t find(vertex_t v) {
+  // The root of v's community, halving the path on the way. Lists are
+  // resolved on several threads at once, while no merge is made: a parent
+  // then only ever moves up to an ancestor, whichever thread moves it, so
+  // relaxed atomic loads and stores (plain moves on x86) make the halving
+  // safe. Without it every read walks the whole path, which grows a step
+  // with every merge of a community into another (2.5x slower on R-MAT).
+  vertex_t root_of(vertex_t v) noexcept {
+    for (;;) {
+      std::atomic_ref<vertex_t> up(parent_[v]);
+      const vertex_t p = up.load(std::memory_order_relaxed);
+      if (p == v) return v;
+      const vertex_t pp = std::atomic_ref<vertex_t>(parent_[p]).load(std::memory_order_relaxed);
+      up.store(pp, std::memory_order_relaxed);
+      v = pp;
+    }
+  }
+
+  // The same, halving the path on the way: while merges are applied, on
+  // one thread.
+  vertex_t find(vertex_t v) noexcept {
     while (parent_[v] != v) {
       parent_[v] = parent_[parent_[v]];
       v = parent_[v];
@@ -158,21 +239,23 @@ class Aggregation {
   }
 
   // Resolves u's edge list in place and returns the community u should
-  // merge into, or -1 where no merge raises the modularity.
-  vertex_t resolve(vertex_t u) {
-    touched_.clear();
+  // merge into, or -1 where no merge raises the modularity. Touches only
+  // u's own chain and `sums`.
+  vertex_t resolve(vertex_t u, Sums& sums) {
+    std::vector<vertex_t>& touched = sums.touched;
+    touched.clear();
     for (vertex_t s = u; s >= 0; s = next_[s])
       for (offset_t k = start_[s], end = start_[s] + used_[s]; k < end; ++k) {
-        // The ends are scattered over n: fetch a parent ahead, each is a
-        // cache miss on a large graph.
+        // The ends are scattered over n: fetch a parent ahead, then its
+        // sum; each is a cache miss on a large graph.
         if (k + 2 * prefetch_distance < end) {
           __builtin_prefetch(&parent_[links_[k + 2 * prefetch_distance].to]);
-          __builtin_prefetch(&sum_[parent_[links_[k + prefetch_distance].to]]);
+          __builtin_prefetch(&sums[parent_[links_[k + prefetch_distance].to]]);
         }
-        const vertex_t r = find(links_[k].to);
+        const vertex_t r = root_of(links_[k].to);
         if (r == u) continue;
-        if (sum_[r] == 0.0) touched_.push_back(r);
-        sum_[r] += links_[k].weight;
+        if (sums[r] == 0.0) touched.push_back(r);
+        sums[r] += links_[k].weight;
       }
     // ΔQ ∝ w_uv - d_u d_v / 2m: the best positive one, the lowest id on
     // ties, so that the order the links lie in does not matter (the sums
@@ -180,8 +263,8 @@ class Aggregation {
     vertex_t best = -1;
     double best_gain = 0.0;
     const double du = degree_[u] / two_m_;
-    for (vertex_t r : touched_) {
-      const double gain = sum_[r] - du * degree_[r];
+    for (vertex_t r : touched) {
+      const double gain = sums[r] - du * degree_[r];
       if (gain > best_gain || (gain == best_gain && best >= 0 && r < best)) {
         best_gain = gain;
         best = r;
@@ -192,7 +275,7 @@ class Aggregation {
     vertex_t s = u, last = u;
     offset_t k = start_[s], end = start_[s + 1];
     used_[s] = 0;
-    for (vertex_t r : touched_) {
+    for (vertex_t r : touched) {
       while (k == end) {
         s = next_[s];
         last = s;
@@ -200,13 +283,32 @@ class Aggregation {
         end = start_[s + 1];
         used_[s] = 0;
       }
-      links_[k++] = {r, static_cast<float>(sum_[r])};
+      links_[k++] = {r, static_cast<float>(sums[r])};
       ++used_[s];
-      sum_[r] = 0.0;
+      sums[r] = 0.0;
     }
     next_[last] = -1;
     tail_[u] = last;
     return best;
+  }
+
+  // Applies u's pick: into the community it picked, or what that has
+  // merged into since; u stays a root where there is none or it is u.
+  void merge(vertex_t u, vertex_t pick, std::vector<vertex_t>& roots) {
+    visited_[u] = 1;
+    const vertex_t v = pick < 0 ? -1 : find(pick);
+    if (v < 0 || v == u) {
+      roots.push_back(u);
+      return;
+    }
+    parent_[u] = v;
+    degree_[v] += degree_[u];
+    sibling_[u] = first_child_[v];
+    first_child_[v] = u;
+    if (!visited_[v]) {  // v's list is still to be resolved: u's joins it
+      next_[tail_[v]] = u;
+      tail_[v] = tail_[u];
+    }
   }
 
   vertex_t n_;
@@ -219,21 +321,19 @@ class Aggregation {
   std::vector<double> degree_;                   // a root's degree: the sum over its community
   std::vector<vertex_t> first_child_, sibling_;  // the merge tree
   std::vector<char> visited_;
-  std::vector<double> sum_;        // weight from u to each community, while resolving u
-  std::vector<vertex_t> touched_;  // the communities with sum_ set
   double two_m_ = 0;
 };
 
 }  // namespace
 
 template <class T>
-std::vector<vertex_t> rabbit_order(const CsrView<T>& a) {
-  Aggregation aggregation(a);
+std::vector<vertex_t> rabbit_order(const CsrView<T>& a, bool symmetric) {
+  Aggregation aggregation(a, symmetric);
   const std::vector<vertex_t> roots = aggregation.run();
   return aggregation.order(roots);
 }
 
-template std::vector<vertex_t> rabbit_order(const CsrView<float>&);
-template std::vector<vertex_t> rabbit_order(const CsrView<double>&);
+template std::vector<vertex_t> rabbit_order(const CsrView<float>&, bool);
+template std::vector<vertex_t> rabbit_order(const CsrView<double>&, bool);
 
 }  // namespace graphrun::detail

@@ -10,8 +10,10 @@
 namespace graphrun::detail {
 
 // The Rabbit ordering of a's vertices (order[new] = old), a taken as the
-// undirected graph A + Aᵀ with its loops dropped. A pure function of a.
+// undirected graph A + Aᵀ with its loops dropped; `symmetric`: a is known
+// to be symmetric, and is read alone (the same ordering, sooner). A pure
+// function of a: the same on every thread count.
 template <class T>
-std::vector<vertex_t> rabbit_order(const CsrView<T>& a);
+std::vector<vertex_t> rabbit_order(const CsrView<T>& a, bool symmetric);
 
 }  // namespace graphrun::detail

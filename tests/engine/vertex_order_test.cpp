@@ -6,6 +6,7 @@
 #include "graphrun/engine/vertex_order.hpp"
 
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <bit>
@@ -184,7 +185,8 @@ TEST(VertexOrder, RabbitGivesEveryPlantedCommunityConsecutiveIds) {
 
 // Directed matrices, loops, isolated vertices and parallel edges: rabbit
 // reads A + Aᵀ without its loops, so a matrix and its transpose give the
-// same order.
+// same order; and a symmetric matrix read alone (`symmetric`) the order of
+// reading it as A + Aᵀ.
 TEST(VertexOrder, RabbitReadsTheMatrixAsUndirected) {
   std::uint64_t seed = 11;
   for (auto shape :
@@ -196,7 +198,35 @@ TEST(VertexOrder, RabbitReadsTheMatrixAsUndirected) {
       const Csr<double> a = Csr<double>::from_coo(coo), t = Csr<double>::from_coo(flipped);
       EXPECT_EQ(vertex_order(a.view(), Reorder::rabbit), vertex_order(t.view(), Reorder::rabbit))
           << test::to_string(shape) << " n=" << n;
+      // A + Aᵀ said to be symmetric is read alone: the same order.
+      Coo<double> both = coo;
+      both.row.insert(both.row.end(), flipped.row.begin(), flipped.row.end());
+      both.col.insert(both.col.end(), flipped.col.begin(), flipped.col.end());
+      both.val.clear();
+      const Csr<double> s = Csr<double>::from_coo(both);
+      EXPECT_EQ(vertex_order(s.view(), Reorder::rabbit, true),
+                vertex_order(s.view(), Reorder::rabbit, false))
+          << test::to_string(shape) << " n=" << n;
     }
+}
+
+// The batches are the same on every thread count, and so is the ordering.
+TEST(VertexOrder, RabbitIsTheSameOnEveryThreadCount) {
+  const int threads = omp_get_max_threads();
+  std::uint64_t seed = 21;
+  for (auto shape : {test::MatrixShape::power_law, test::MatrixShape::uniform,
+                     test::MatrixShape::heavy_row, test::MatrixShape::banded})
+    for (vertex_t n : {300, 20000}) {
+      const Csr<double> a = square(shape, n, seed++);
+      omp_set_num_threads(1);
+      const std::vector<vertex_t> one = vertex_order(a.view(), Reorder::rabbit);
+      for (int t : {2, 5}) {
+        omp_set_num_threads(t);
+        EXPECT_EQ(vertex_order(a.view(), Reorder::rabbit), one)
+            << test::to_string(shape) << " n=" << n << " threads=" << t;
+      }
+    }
+  omp_set_num_threads(threads);
 }
 
 TEST(VertexOrder, PermuteMovesEveryEntryAndTheInverseUndoesIt) {

@@ -71,7 +71,8 @@ class CpuPageRankSteps final : public PageRankSteps {
       // Iterate on the renumbered graph (ids 0 .. n-1; only the matrix
       // matters here) and put the ranks back.
       const Stopwatch t_order;
-      order_ = ordering.stored ? *ordering.stored : vertex_order(g.adj().view(), ordering.how);
+      order_ = ordering.stored ? *ordering.stored
+                               : vertex_order(g.adj().view(), ordering.how, !g.directed());
       renumbered_.emplace(permute(g.adj(), order_), std::vector<std::uint64_t>{}, g.directed(),
                           g.weighted());
       graph = &*renumbered_;

@@ -116,7 +116,8 @@ void run_pagerank_cuda(const PageRankBenchOptions& a) {
       // The matrix the iterations ran on, for the lone SpMV and the anchor.
       const Reorder how = r.reorder;
       Graph copy;
-      if (how != Reorder::none) copy = renumbered(g, vertex_order(g.adj().view(), how));
+      if (how != Reorder::none)
+        copy = renumbered(g, vertex_order(g.adj().view(), how, !g.directed()));
       const Graph& ran = how != Reorder::none ? copy : g;
       const SpmvTimes one_spmv = spmv_ms(ran, r.format, std::max(reps, 10));
       double renumbered_anchor_ms = anchor_ms;

@@ -83,7 +83,8 @@ __global__ void gather_rows(vertex_t n, const offset_t* __restrict__ row_ptr,
 }  // namespace
 
 template <class T>
-DeviceArray<vertex_t> device_vertex_order(const DeviceCsr<T>& a, Reorder how, CUstream_st* stream) {
+DeviceArray<vertex_t> device_vertex_order(const DeviceCsr<T>& a, Reorder how, CUstream_st* stream,
+                                          bool symmetric) {
   const vertex_t n = a.n_rows();
   if (a.n_cols() != n) throw ArgumentError("vertex ordering: the matrix is not square");
   if (how == Reorder::automatic)
@@ -95,7 +96,8 @@ DeviceArray<vertex_t> device_vertex_order(const DeviceCsr<T>& a, Reorder how, CU
     // aggregation, whose merges are sequential here.
     GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
     const Csr<T> host(n, n, a.row_ptr().download(), a.col_idx().download(), std::vector<T>());
-    return DeviceArray<vertex_t>(std::span<const vertex_t>(vertex_order(host.view(), how)));
+    return DeviceArray<vertex_t>(
+        std::span<const vertex_t>(vertex_order(host.view(), how, symmetric)));
   }
   DeviceArray<std::uint32_t> key(static_cast<std::size_t>(n)),
       sorted_key(static_cast<std::size_t>(n));
@@ -176,8 +178,10 @@ DeviceCsr<T> device_permute(const DeviceCsr<T>& a, const DeviceArray<vertex_t>& 
   return DeviceCsr<T>(n, n, std::move(row_ptr), std::move(col), std::move(val));
 }
 
-template DeviceArray<vertex_t> device_vertex_order(const DeviceCsr<float>&, Reorder, CUstream_st*);
-template DeviceArray<vertex_t> device_vertex_order(const DeviceCsr<double>&, Reorder, CUstream_st*);
+template DeviceArray<vertex_t> device_vertex_order(const DeviceCsr<float>&, Reorder, CUstream_st*,
+                                                   bool);
+template DeviceArray<vertex_t> device_vertex_order(const DeviceCsr<double>&, Reorder, CUstream_st*,
+                                                   bool);
 template DeviceCsr<float> device_permute(const DeviceCsr<float>&, const DeviceArray<vertex_t>&,
                                          bool, CUstream_st*);
 template DeviceCsr<double> device_permute(const DeviceCsr<double>&, const DeviceArray<vertex_t>&,

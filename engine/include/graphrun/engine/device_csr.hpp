@@ -107,10 +107,11 @@ RowStats analyze(const DeviceCsr<T>& a);
 // The ordering vertex_order(a.view(), how) gives on the host (order[new] =
 // old), computed on the device for the degree family
 // (engine/src/cuda/vertex_order.cu); rcm is computed on the host from a
-// copy of the pattern. Returns when it is done on `stream`.
+// copy of the pattern, and so is rabbit (`symmetric` as for vertex_order).
+// Returns when it is done on `stream`.
 template <class T>
 DeviceArray<vertex_t> device_vertex_order(const DeviceCsr<T>& a, Reorder how,
-                                          CUstream_st* stream = nullptr);
+                                          CUstream_st* stream = nullptr, bool symmetric = false);
 
 // permute(a, order) on the device: B(i, j) = A(order[i], order[j]). With
 // sort_columns false each row keeps its old row's entry order (columns

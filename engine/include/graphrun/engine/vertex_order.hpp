@@ -60,9 +60,11 @@ std::string_view to_string(Reorder r);
 Reorder choose_reorder(const RowStats& stats);
 
 // The ordering of a's vertices by `how` (a square; not automatic): order[new]
-// = old. Reorder::none gives the identity.
+// = old. Reorder::none gives the identity. `symmetric`: a is known to be
+// symmetric (an undirected graph's adjacency), so that rabbit, which
+// orders the undirected graph A + Aᵀ, need not build it (same ordering).
 template <class T>
-std::vector<vertex_t> vertex_order(const CsrView<T>& a, Reorder how);
+std::vector<vertex_t> vertex_order(const CsrView<T>& a, Reorder how, bool symmetric = false);
 
 // position[order[i]] = i: where each input vertex went. ArgumentError when
 // `order` is not a permutation of 0 .. order.size() - 1.
