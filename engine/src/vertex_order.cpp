@@ -180,20 +180,29 @@ Csr<T> permute(const Csr<T>& a, std::span<const vertex_t> order) {
   for (vertex_t i = 0; i < n; ++i) row_ptr[i + 1] = row_ptr[i] + a.row_length(order[i]);
   std::vector<vertex_t> col(static_cast<std::size_t>(a.nnz()));
   std::vector<T> val(a.values().size());
+  const bool pattern = a.values().empty();
 #pragma omp parallel
   {
     std::vector<std::pair<vertex_t, offset_t>> row;  // (new column, old entry)
 #pragma omp for schedule(dynamic, 1024)
     for (vertex_t i = 0; i < n; ++i) {
       const vertex_t old = order[i];
+      const offset_t from = a.row_ptr()[old], to = a.row_ptr()[old + 1];
+      if (pattern) {
+        // No values to carry: rename the columns in place and sort them
+        // alone (a third of the time of sorting pairs on R-MAT).
+        vertex_t* out = col.data() + row_ptr[i];
+        for (offset_t k = from; k < to; ++k) out[k - from] = pos[a.col_idx()[k]];
+        std::sort(out, out + (to - from));
+        continue;
+      }
       row.clear();
-      for (offset_t k = a.row_ptr()[old]; k < a.row_ptr()[old + 1]; ++k)
-        row.emplace_back(pos[a.col_idx()[k]], k);
+      for (offset_t k = from; k < to; ++k) row.emplace_back(pos[a.col_idx()[k]], k);
       std::sort(row.begin(), row.end());
       offset_t out = row_ptr[i];
       for (const auto& [c, k] : row) {
         col[out] = c;
-        if (!val.empty()) val[out] = a.values()[k];
+        val[out] = a.values()[k];
         ++out;
       }
     }
