@@ -14,7 +14,10 @@ faster), the modularity of each (NetworkX's formula on the same graph, by
 igraph's own modularity() for both partitions) and their difference.
 
 Usage: scripts/louvain-vs-igraph.py [--graphrun build/graphrun] [--threads T] [--device cpu|cuda]
-                                    [--gpu-min-entries N] [--reps R] FILE...
+                                    [--gpu-min-entries N] [--reps R] [--abc] FILE...
+
+--abc reads every FILE as ABC text ('NAME NAME [WEIGHT]', as graphrun --abc and
+mcl --abc do: protein networks), vertices named by their labels.
 
 --gpu-min-entries is passed to graphrun louvain (with --device cuda: the levels
 with fewer entries run on the CPU; 0 puts them all on the GPU).
@@ -38,8 +41,9 @@ def open_text(path):
     return gzip.open(path, "rt") if path.endswith(".gz") else open(path)
 
 
-def read_graph(path):
-    """(input ids in dense order, {(u, v): weight}) with u < v dense ids."""
+def read_graph(path, abc=False):
+    """(input ids in dense order, {(u, v): weight}) with u < v dense ids; with
+    abc the ids are the labels as they are written."""
     edges = {}
     ids = {}
     mtx = ".mtx" in path
@@ -52,12 +56,12 @@ def read_graph(path):
             if not s or s[0] in "#%":
                 continue
             fields = s.split()
-            if mtx and not header_done:
+            if mtx and not header_done and not abc:
                 header_done = True
                 for i in range(1, int(fields[0]) + 1):
                     ids.setdefault(i, len(ids))
                 continue
-            u, v = int(fields[0]), int(fields[1])
+            u, v = (fields[0], fields[1]) if abc else (int(fields[0]), int(fields[1]))
             w = float(fields[2]) if len(fields) > 2 and not fields[2].startswith("#") else 1.0
             a, b = ids.setdefault(u, len(ids)), ids.setdefault(v, len(ids))
             if a == b:
@@ -75,12 +79,13 @@ def main():
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
     ap.add_argument("--gpu-min-entries", type=int)
+    ap.add_argument("--abc", action="store_true")
     args = ap.parse_args()
     print("| graph | vertices | edges | igraph s | graphrun s | igraph / graphrun | Q igraph | Q graphrun | difference |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for path in args.files:
         try:
-            names, edges = read_graph(path)
+            names, edges = read_graph(path, args.abc)
         except ValueError:
             print("| %s | non-numeric ids: skipped | | | | | | | |" % os.path.basename(path))
             continue
@@ -97,7 +102,8 @@ def main():
         with tempfile.TemporaryDirectory() as tmp:
             grb = os.path.join(tmp, "g.grb")
             out = os.path.join(tmp, "c.tsv")
-            subprocess.run([args.graphrun, "convert", path, grb, "--quiet"], check=True)
+            subprocess.run([args.graphrun, "convert", path, grb, "--quiet"] +
+                           (["--abc"] if args.abc else []), check=True)
             p = subprocess.run([args.graphrun, "louvain", grb, "--threads", str(args.threads),
                                 "--device", args.device, "--trials", str(args.reps),
                                 "--output", out] +
@@ -110,8 +116,8 @@ def main():
             label = {}
             with open(out) as f:
                 for line in f:
-                    v, c = line.split()
-                    label[int(v)] = int(c)
+                    v, c = line.rstrip("\n").rsplit("\t", 1)
+                    label[v if args.abc else int(v)] = int(c)
             for i, v in enumerate(names):
                 membership[i] = label[v]
             q_ours = g.modularity(membership, weights="weight")
