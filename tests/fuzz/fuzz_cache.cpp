@@ -9,7 +9,9 @@
 // The checksum fix follows the format (io/src/cache.cpp): the header crc32
 // covers bytes 0..43, the version 2 payload crc32 everything from byte 64
 // (crc32 chains, so array-by-array equals all at once when no array is
-// skipped, and version 2 skips only empty ones).
+// skipped, and version 2 skips only empty ones), and that of a version 3
+// cache with a stored ordering everything from byte 48 (the ordering's
+// method name first).
 #include <zlib.h>
 
 #include <cstddef>
@@ -44,7 +46,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   read_and_check(s.write("in.grb", {data, size}));
   if (size >= 64 && std::memcmp(data, "GRAPHRUN", 8) == 0) {
     std::vector<std::uint8_t> fixed(data, data + size);
-    const std::uint32_t payload = crc(fixed.data() + 64, fixed.size() - 64);
+    std::uint32_t version = 0, flags = 0;
+    std::memcpy(&version, fixed.data() + 8, 4);
+    std::memcpy(&flags, fixed.data() + 12, 4);
+    const std::size_t from = version == 3 && (flags & 16) != 0 ? 48 : 64;
+    const std::uint32_t payload = crc(fixed.data() + from, fixed.size() - from);
     std::memcpy(fixed.data() + 40, &payload, 4);
     const std::uint32_t header = crc(fixed.data(), 44);
     std::memcpy(fixed.data() + 44, &header, 4);

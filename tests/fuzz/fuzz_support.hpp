@@ -80,7 +80,9 @@ inline bool same_graph(const Graph& a, const Graph& b) {
       return false;
   for (vertex_t v = 0; a.has_names() && v < a.n_vertices(); ++v)
     if (a.name(v) != b.name(v)) return false;
-  return true;
+  const Graph::StoredOrder *p = a.stored_order(), *q = b.stored_order();
+  if ((p == nullptr) != (q == nullptr)) return false;
+  return p == nullptr || (p->method == q->method && p->order == q->order);
 }
 
 // An error's message without the leading "PATH": the same complaint about
