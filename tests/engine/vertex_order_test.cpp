@@ -39,6 +39,25 @@ offset_t bandwidth(const Csr<double>& a) {
   return b;
 }
 
+// An undirected graph whose vertex ids are shuffled: edge(u, v) adds u - v,
+// both directions, as shuffle[u] - shuffle[v].
+struct ShuffledGraph {
+  ShuffledGraph(vertex_t n, std::uint64_t seed) : shuffle(static_cast<std::size_t>(n)) {
+    std::iota(shuffle.begin(), shuffle.end(), 0);
+    test::Rng rng(seed);
+    for (vertex_t i = n - 1; i > 0; --i) std::swap(shuffle[i], shuffle[rng.below(i + 1)]);
+    coo.n_rows = coo.n_cols = n;
+  }
+  void edge(vertex_t u, vertex_t v) {
+    coo.row.push_back(shuffle[u]);
+    coo.col.push_back(shuffle[v]);
+    coo.row.push_back(shuffle[v]);
+    coo.col.push_back(shuffle[u]);
+  }
+  std::vector<vertex_t> shuffle;
+  Coo<double> coo;
+};
+
 TEST(VertexOrder, NamesRoundTripAndUnknownOnesAreListed) {
   for (Reorder r : methods) EXPECT_EQ(parse_reorder(to_string(r)), r);
   EXPECT_EQ(parse_reorder("auto"), Reorder::automatic);
@@ -97,25 +116,14 @@ TEST(VertexOrder, RcmRecoversTheBandOfAShuffledGrid) {
   // A 30 x 40 grid, undirected, its vertices shuffled: RCM from a corner
   // (a vertex of least degree) numbers it by anti-diagonals, whose width is
   // at most 30, so no entry lies further than two of them from the diagonal.
-  const vertex_t rows = 30, cols = 40, n = rows * cols;
-  std::vector<vertex_t> shuffle(n);
-  std::iota(shuffle.begin(), shuffle.end(), 0);
-  test::Rng rng(3);
-  for (vertex_t i = n - 1; i > 0; --i) std::swap(shuffle[i], shuffle[rng.below(i + 1)]);
-  Coo<double> coo;
-  coo.n_rows = coo.n_cols = n;
-  const auto edge = [&](vertex_t u, vertex_t v) {
-    coo.row.push_back(shuffle[u]);
-    coo.col.push_back(shuffle[v]);
-    coo.row.push_back(shuffle[v]);
-    coo.col.push_back(shuffle[u]);
-  };
+  const vertex_t rows = 30, cols = 40;
+  ShuffledGraph g(rows * cols, 3);
   for (vertex_t r = 0; r < rows; ++r)
     for (vertex_t c = 0; c < cols; ++c) {
-      if (c + 1 < cols) edge(r * cols + c, r * cols + c + 1);
-      if (r + 1 < rows) edge(r * cols + c, (r + 1) * cols + c);
+      if (c + 1 < cols) g.edge(r * cols + c, r * cols + c + 1);
+      if (r + 1 < rows) g.edge(r * cols + c, (r + 1) * cols + c);
     }
-  const Csr<double> a = Csr<double>::from_coo(coo);
+  const Csr<double> a = Csr<double>::from_coo(g.coo);
   ASSERT_GT(bandwidth(a), 500);
   const Csr<double> b = permute(a, vertex_order(a.view(), Reorder::rcm));
   EXPECT_LE(bandwidth(b), 2 * rows + 1);
@@ -141,24 +149,14 @@ TEST(VertexOrder, RabbitGivesEveryPlantedCommunityConsecutiveIds) {
   for (const bool ring : {false, true})
     for (const auto& [cliques, size] : {std::pair{40, 12}, std::pair{7, 30}, std::pair{300, 5}}) {
       const vertex_t n = cliques * size;
-      std::vector<vertex_t> shuffle(n);
-      std::iota(shuffle.begin(), shuffle.end(), 0);
-      test::Rng rng(static_cast<std::uint64_t>(n));
-      for (vertex_t i = n - 1; i > 0; --i) std::swap(shuffle[i], shuffle[rng.below(i + 1)]);
-      Coo<double> coo;
-      coo.n_rows = coo.n_cols = n;
-      const auto edge = [&](vertex_t u, vertex_t v) {
-        coo.row.push_back(shuffle[u]);
-        coo.col.push_back(shuffle[v]);
-        coo.row.push_back(shuffle[v]);
-        coo.col.push_back(shuffle[u]);
-      };
+      ShuffledGraph g(n, static_cast<std::uint64_t>(n));
+      const std::vector<vertex_t>& shuffle = g.shuffle;
       for (vertex_t c = 0; c < cliques; ++c) {
         for (vertex_t i = 0; i < size; ++i)
-          for (vertex_t j = i + 1; j < size; ++j) edge(c * size + i, c * size + j);
-        if (ring) edge(c * size, ((c + 1) % cliques) * size + 1);
+          for (vertex_t j = i + 1; j < size; ++j) g.edge(c * size + i, c * size + j);
+        if (ring) g.edge(c * size, ((c + 1) % cliques) * size + 1);
       }
-      const Csr<double> a = Csr<double>::from_coo(coo);
+      const Csr<double> a = Csr<double>::from_coo(g.coo);
       const std::vector<vertex_t> order = vertex_order(a.view(), Reorder::rabbit);
       const std::vector<vertex_t> pos = position(order);
       const std::string where = std::to_string(cliques) + " cliques of " + std::to_string(size) +
