@@ -89,8 +89,12 @@ class CommunitySums {
 
 LouvainMoves CpuSteps::louvain_moves(Context& ctx, const LouvainLevel& level,
                                      const LouvainOptions& options) {
-  const int threads = ctx.threads();
   const CsrView<double> w = level.w.view();
+  // A level of a few thousand entries is done before the other threads
+  // wake (karate: 0.30 ms on 2 threads, 0.12 on one); the moves are the
+  // same on any thread count.
+  const int threads =
+      static_cast<int>(std::clamp<offset_t>(w.nnz / 1024, 1, std::max(1, ctx.threads())));
   const vertex_t n = w.n_rows;
   const double two_m = level.two_m, gamma = options.resolution;
   LouvainStart start = louvain_start(level, options.seed);
@@ -110,10 +114,14 @@ LouvainMoves CpuSteps::louvain_moves(Context& ctx, const LouvainLevel& level,
     offset_t moved = 0;
     for (const std::vector<vertex_t>& members : group) {
       const auto count = static_cast<std::int64_t>(members.size());
+      // Chunks of 256 left a small graph's groups (a 4k-vertex graph's are
+      // ~250 vertices) to one thread; eight chunks a thread keep them
+      // shared, and 16 vertices a chunk keep the hand-out cheap.
+      const std::int64_t chunk = std::clamp<std::int64_t>(count / (8 * threads), 16, 256);
 #pragma omp parallel num_threads(threads)
       {
         CommunitySums& weight_to = sums[omp_get_thread_num()];
-#pragma omp for schedule(dynamic, 256)
+#pragma omp for schedule(dynamic, chunk)
         for (std::int64_t i = 0; i < count; ++i) {
           const vertex_t v = members[i];
           const vertex_t own = community[v];
