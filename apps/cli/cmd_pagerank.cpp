@@ -39,8 +39,9 @@ struct PageRankArgs {
 const char* const reorder_help =
     "Renumber the vertices for locality before iterating: auto, none, degree, hubsort,\n"
     "dbg, rcm or rabbit (see ORDERINGS below). Output is by input id whatever the ordering.\n"
-    "auto keeps the input order: on the H200 no ordering repaid its cost within a run\n"
-    "at the default tolerance";
+    "auto takes the ordering a .grb cache keeps (graphrun convert --reorder), else keeps\n"
+    "the input order: no ordering computed in the run repaid its cost within a run at the\n"
+    "default tolerance, on the GPU or the CPU";
 
 std::string format_help() {
   return spmv_format_option_help(
