@@ -55,17 +55,19 @@ inline bool gathers_in_float(const PageRankOptions& o, bool large) {
 // The vertex ordering a PageRank run renumbers by: the one stored with the
 // graph (a .grb cache written by `graphrun convert --reorder`) where the
 // options ask for automatic or for that very method, else the one asked
-// for, or for automatic `automatic_pick` (each device's own choice).
-// `stored` is set when the stored ordering is the one to use.
+// for, or for automatic what `automatic_pick()` returns (each device's own
+// choice, asked only then). `stored` is set when the stored ordering is
+// the one to use.
 struct PageRankOrdering {
   Reorder how = Reorder::none;
   const std::vector<vertex_t>* stored = nullptr;
 };
-inline PageRankOrdering pagerank_ordering(const Graph& g, Reorder asked, Reorder automatic_pick) {
+template <class Pick>
+PageRankOrdering pagerank_ordering(const Graph& g, Reorder asked, Pick&& automatic_pick) {
   if (const Graph::StoredOrder* s = g.stored_order();
       s && (asked == Reorder::automatic || to_string(asked) == s->method))
     return {parse_reorder(s->method), &s->order};
-  return {asked == Reorder::automatic ? automatic_pick : asked, nullptr};
+  return {asked == Reorder::automatic ? automatic_pick() : asked, nullptr};
 }
 
 // What the driver has settled before a backend prepares the graph.

@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "graphrun/engine/error.hpp"
+#include "graphrun/engine/vertex_order.hpp"
 
 namespace graphrun {
 
@@ -121,14 +122,7 @@ void Graph::set_stored_order(std::string method, std::vector<vertex_t> order) {
   if (order.size() != static_cast<std::size_t>(n_))
     throw ArgumentError("Graph: a stored ordering has " + std::to_string(order.size()) +
                         " entries for " + std::to_string(n_) + " vertices");
-  std::vector<char> seen(order.size(), 0);
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    const vertex_t v = order[i];
-    if (v < 0 || v >= n_ || seen[v])
-      throw ArgumentError("Graph: the stored ordering is not a permutation (entry " +
-                          std::to_string(i) + " is " + std::to_string(v) + ")");
-    seen[v] = 1;
-  }
+  (void)position(order);  // ArgumentError unless a permutation
   stored_order_ =
       std::make_shared<const StoredOrder>(StoredOrder{std::move(method), std::move(order)});
 }

@@ -66,7 +66,8 @@ class CpuPageRankSteps final : public PageRankSteps {
     std::span<const double> start_values = o_.start;
     // automatic is none on the CPU: no ordering repays its renumbering
     // within a default run here (docs/performance.md), unless one is stored.
-    const PageRankOrdering ordering = pagerank_ordering(g, o_.reorder, Reorder::none);
+    const PageRankOrdering ordering =
+        pagerank_ordering(g, o_.reorder, [] { return Reorder::none; });
     if (ordering.how != Reorder::none) {
       // Iterate on the renumbered graph (ids 0 .. n-1; only the matrix
       // matters here) and put the ranks back.

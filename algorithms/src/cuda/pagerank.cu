@@ -314,10 +314,8 @@ class CudaPageRankSteps final : public PageRankSteps {
       result.upload_seconds = t_upload.seconds();
       trace.step("adjacency");
       const DeviceCsr<double>* a = &adjacency.csr();
-      const PageRankOrdering ordering = pagerank_ordering(
-          g, o_.reorder,
-          o_.reorder == Reorder::automatic && !g.stored_order() ? choose_reorder(analyze(*a))
-                                                                : Reorder::none);
+      const PageRankOrdering ordering =
+          pagerank_ordering(g, o_.reorder, [&] { return choose_reorder(analyze(*a)); });
       const Reorder how = ordering.how;
       result.reorder = how;
       result.reorder_stored = ordering.stored != nullptr;
