@@ -181,16 +181,21 @@ Command add_bench_pagerank(CLI::App& bench) {
       ->check(int_at_least(2, "an iteration count >= 2"))
       ->capture_default_str()
       ->type_name("K");
-  sub->add_option_function<std::vector<std::string>>(
+  // One comma-separated word, not a list of words: a list option would take the
+  // inputs that follow it as more orderings.
+  sub->add_option_function<std::string>(
          "--reorder",
-         [args](const std::vector<std::string>& names) {
+         [args](const std::string& list) {
            args->orderings.clear();
-           for (const auto& name : names) args->orderings.push_back(parse_reorder(name));
+           for (std::size_t at = 0; at <= list.size();) {
+             const std::size_t comma = std::min(list.find(',', at), list.size());
+             args->orderings.push_back(parse_reorder(list.substr(at, comma - at)));
+             at = comma + 1;
+           }
          },
          "GPU: the vertex orderings to run, comma-separated (none, degree, hubsort, dbg, rcm,\n"
          "rabbit, auto); a row for each. The first is the baseline of the break-even count: the\n"
          "iterations an ordering needs to repay its cost. Default: none,auto")
-      ->delimiter(',')
       ->type_name("LIST");
   sub->add_option_function<std::string>(
          "--gather",

@@ -120,8 +120,24 @@ int command_line_main(int argc, char** argv, const CommandLine& spec) {
   const std::vector<Command> commands = spec.add_commands(app);
   app.footer(std::string(exit_status_help + 1) + spec.footer);
 
+  // "Run 'graphrun pagerank --help' for usage." after a usage error.
+  const auto usage_hint = [&] {
+    std::string name;
+    for (const auto& c : commands)
+      if (c.app->parsed())  // and the nested subcommand it ran, as in "bench pagerank"
+        for (const CLI::App* a = c.app; a != nullptr;) {
+          name += " " + a->get_name();
+          const auto nested = a->get_subcommands();
+          a = nested.empty() ? nullptr : nested.front();
+        }
+    std::fprintf(stderr, "Run 'graphrun%s --help' for usage.\n", name.c_str());
+  };
   try {
     app.parse(argc, argv);
+  } catch (const ArgumentError& e) {  // thrown by an option's own parser (parse_reorder, ...)
+    const int status = fail(exit_usage, e.what());
+    usage_hint();
+    return status;
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
     if (argc > 1 && argv[1][0] != '-' &&
@@ -130,13 +146,7 @@ int command_line_main(int argc, char** argv, const CommandLine& spec) {
       return fail(exit_usage, "unknown subcommand '" + std::string(argv[1]) + "' (expected " +
                                   subcommand_list(commands) + "; see graphrun --help)");
     const int status = fail(exit_usage, e.what());
-    std::fprintf(stderr, "Run 'graphrun%s --help' for usage.\n",
-                 [&]() -> std::string {
-                   for (const auto& c : commands)
-                     if (c.app->parsed()) return " " + c.app->get_name();
-                   return "";
-                 }()
-                              .c_str());
+    usage_hint();
     return status;
   }
   trace_phase("arguments parsed");

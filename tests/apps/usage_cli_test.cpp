@@ -395,6 +395,22 @@ TEST_F(UsageCli, BenchAndExperimentRunInGraphrunCompare) {
   EXPECT_TRUE(contains(r.out, "| graph |")) << r.out;
 }
 
+// bench pagerank --reorder takes one comma-separated word: the inputs after it
+// stay inputs, and an ordering it does not know is a usage error (exit 2 and
+// the subcommand's help named), not an uncaught exception.
+TEST_F(UsageCli, BenchPagerankReorderTakesOneWord) {
+  Result r = run("bench pagerank --reorder none,dbg gen:rmat:8 --device cpu");
+  EXPECT_EQ(r.status, 2) << describe(r);
+  EXPECT_TRUE(contains(r.err, "use it with --device cuda")) << describe(r);
+  EXPECT_FALSE(contains(r.err, "gen:rmat:8")) << describe(r);
+  for (const char* list : {"none,bogus", "none,", "gen:rmat:8"}) {
+    r = run(std::string("bench pagerank --reorder ") + list + " --device cuda");
+    EXPECT_EQ(r.status, 2) << list << ": " << describe(r);
+    EXPECT_TRUE(contains(r.err, "unknown vertex ordering")) << list << ": " << describe(r);
+    EXPECT_TRUE(contains(r.err, "graphrun bench pagerank --help")) << list << ": " << describe(r);
+  }
+}
+
 // Without graphrun-compare beside it, graphrun says which program is
 // missing and where it looked, and exits 2; its own commands still run.
 TEST_F(UsageCli, AMissingGraphrunCompareIsNamed) {
