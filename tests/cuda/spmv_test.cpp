@@ -361,6 +361,75 @@ TEST_F(CudaSpmv, ResultsAreDeterministic) {
   }
 }
 
+// Merge-path with x's first columns staged in shared memory by persistent
+// blocks (GRAPHRUN_MERGE_PATH_HOT=B forces it with B blocks per SM) gives the
+// plain kernel's y to the bit, masked or not: every gather reads the same
+// value, and the additions happen in the same order. The slice covers all of
+// the small matrices' columns and part of the large ones' (hubs first, as a
+// degree ordering leaves them), from 1 to 4 blocks per SM.
+struct ScopedEnv {
+  explicit ScopedEnv(const char* value) { ::setenv("GRAPHRUN_MERGE_PATH_HOT", value, 1); }
+  ~ScopedEnv() { ::unsetenv("GRAPHRUN_MERGE_PATH_HOT"); }
+};
+
+template <class S, class T, class X>
+void expect_same_bits(const cuda::SpmvOperator<T>& plain, const cuda::SpmvOperator<T>& hot,
+                      vertex_t n_rows, const std::vector<X>& x, const std::string& what) {
+  using V = typename S::value_type;
+  test::Rng rng(n_rows + 5);
+  std::vector<std::uint8_t> bits(static_cast<std::size_t>(n_rows));
+  for (auto& b : bits) b = rng.coin(0.5) ? 1 : 0;
+  DeviceArray<std::uint8_t> dbits{std::span<const std::uint8_t>(bits)};
+  DeviceArray<X> dx{std::span<const X>(x)};
+  for (MaskKind mk : {MaskKind::none, MaskKind::complemented}) {
+    const Mask mask = mk == MaskKind::none ? Mask{} : Mask{dbits.data(), true};
+    const std::vector<V> start(static_cast<std::size_t>(n_rows), sentinel<V>());
+    DeviceArray<V> want{std::span<const V>(start)}, got{std::span<const V>(start)};
+    plain.template apply<S>(dx.data(), want.data(), mask);
+    const std::vector<V> expected = want.download();
+    for (const char* per_sm : {"1", "2", "4"}) {
+      {
+        const ScopedEnv staged(per_sm);  // each launch reads the blocks per SM
+        hot.template apply<S>(dx.data(), got.data(), mask);
+      }
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess) << what;
+      ASSERT_EQ(got.download(), expected)
+          << what << ", " << to_string(mk) << ", " << per_sm << " blocks per SM";
+    }
+  }
+}
+
+TEST_F(CudaSpmv, MergePathStagedColumnsGiveTheSameBits) {
+  std::vector<Case> cases(std::begin(small_cases), std::end(small_cases));
+  cases.push_back({200'003, 200'003, test::MatrixShape::power_law, 12});
+  cases.push_back({120'000, 150'000, test::MatrixShape::heavy_row, 3});
+  std::uint64_t seed = 71;
+  for (const Case& c : cases)
+    for (bool pattern : {true, false}) {
+      auto a = test::random_csr<double>(c.rows, c.cols, c.shape, c.per_row, pattern, ++seed);
+      const std::string what = test::to_string(c.shape) + " " + std::to_string(c.rows) + "x" +
+                               std::to_string(c.cols) + (pattern ? " pattern" : " weighted");
+      const DeviceCsr<double> d(a);
+      std::unique_ptr<cuda::SpmvOperator<double>> plain, hot;
+      {
+        const ScopedEnv off("0");
+        plain = std::make_unique<cuda::SpmvOperator<double>>(d, SpmvFormat::merge_path);
+      }
+      {
+        const ScopedEnv on("1");
+        hot = std::make_unique<cuda::SpmvOperator<double>>(d, SpmvFormat::merge_path);
+      }
+      test::Rng rng(seed);
+      const auto xd = random_vector<double>(a.n_cols(), rng);
+      const std::vector<float> xf(xd.begin(), xd.end());
+      const auto xb = random_vector<std::uint8_t>(a.n_cols(), rng);
+      expect_same_bits<PlusTimes<double>>(*plain, *hot, a.n_rows(), xd, what);
+      expect_same_bits<PlusTimes<double>>(*plain, *hot, a.n_rows(), xf, what + ", float x");
+      expect_same_bits<MinPlus<double>>(*plain, *hot, a.n_rows(), xd, what);
+      expect_same_bits<OrAnd>(*plain, *hot, a.n_rows(), xb, what);
+    }
+}
+
 // The formats built on the device hold exactly the arrays of the host
 // formats (engine/formats), and the merge-path partition lies on the path.
 template <class T>
