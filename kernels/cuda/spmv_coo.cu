@@ -42,13 +42,34 @@ __global__ void __launch_bounds__(tile_block)
   const offset_t kb = tile_begin + offset_t(t) * tile_items_per_thread;
   const offset_t ke = kb + tile_items_per_thread < tile_end ? kb + tile_items_per_thread : tile_end;
 
+  // The thread's rows, columns and values first, then every gather, so
+  // that tile_items_per_thread loads of each kind are in flight at once (a
+  // load-then-gather loop per entry waited two memory latencies per entry).
+  const int items = static_cast<int>(ke > kb ? ke - kb : 0);
+  vertex_t rows[tile_items_per_thread], cols[tile_items_per_thread];
+  T vals[tile_items_per_thread];
+#pragma unroll
+  for (int u = 0; u < tile_items_per_thread; ++u) {
+    rows[u] = u < items ? __ldg(a.row_idx + kb + u) : vertex_t{-1};
+    cols[u] = u < items ? __ldg(a.col_idx + kb + u) : vertex_t{0};
+    vals[u] = u < items && a.values != nullptr ? __ldg(a.values + kb + u) : T(1);
+  }
+  V products[tile_items_per_thread];
+#pragma unroll
+  for (int u = 0; u < tile_items_per_thread; ++u)
+    products[u] = u < items ? D::mul(D::entry(vals[u]), static_cast<V>(__ldg(x + cols[u])))
+                            : D::zero();  // product<S>'s arithmetic
+
   vertex_t row = -1;
   V acc = D::zero();
   bool first = true, has_head = false;
   V head = D::zero();
-  for (offset_t k = kb; k < ke; ++k) {
-    const vertex_t r = __ldg(a.row_idx + k);
-    const V v = product<S>(a.values, k, __ldg(a.col_idx + k), x);
+#pragma unroll
+  for (int u = 0; u < tile_items_per_thread; ++u) {
+    if (u >= items) break;
+    const offset_t k = kb + u;
+    const vertex_t r = rows[u];
+    const V v = products[u];
     if (k == kb) {
       row = r;
       acc = D::add(D::zero(), v);  // every row's sum starts from zero (MaxTimes: 0)

@@ -84,19 +84,10 @@ void launch_jds(const JdsView<T, vertex_t>& a, const X* x, typename S::value_typ
                 cudaStream_t stream);
 
 // Merge-path CSR over a partition of tile_items items per share; `carries`
-// holds part.shares slots. `hot`: persistent blocks with the first columns'
-// x staged in shared memory (spmv_merge_path.cu), the same y to the bit.
+// holds part.shares slots.
 template <class S, class T, class X>
 void launch_merge_path(const MergePathView<T>& part, const X* x, typename S::value_type* y,
-                       Mask mask, Carries carries, bool hot, cudaStream_t stream);
-
-// The share of entries a staged slice must hold for merge-path to stage it.
-inline constexpr double merge_path_hot_min_share = 0.25;
-
-// Whether merge-path should stage x's first columns for this matrix: large
-// enough, and at least merge_path_hot_min_share of its entries in the columns
-// a slice holds (a matrix renumbered hubs first). Counts on the device.
-bool merge_path_hot_wanted(const vertex_t* col_idx, offset_t nnz, vertex_t n_cols, offset_t shares);
+                       Mask mask, Carries carries, cudaStream_t stream);
 
 // ------------------------------------------------- the formats of the table
 
@@ -225,29 +216,20 @@ struct SpmvKernel<SpmvFormat::jds> : SpmvKernelDefaults {
   }
 };
 
-// Merge-path: shares of tile_items items, a block each, or persistent blocks
-// with x's first columns staged (`hot`).
-struct MergePathState {
-  DeviceMergePath part;
-  bool hot = false;
-  std::size_t bytes() const noexcept { return part.bytes(); }
-};
-
+// Merge-path: shares of tile_items items, a block each.
 template <>
 struct SpmvKernel<SpmvFormat::merge_path> : SpmvKernelDefaults {
   template <class T>
-  using State = MergePathState;
+  using State = DeviceMergePath;
   template <class T>
-  static MergePathState build(const DeviceCsr<T>& a, const RowStats&, BuildHints&) {
-    MergePathState s{build_merge_path(a, offset_t{tile_items})};
-    s.hot = merge_path_hot_wanted(a.col_idx().data(), a.nnz(), a.n_cols(), s.part.shares);
-    return s;
+  static DeviceMergePath build(const DeviceCsr<T>& a, const RowStats&, BuildHints&) {
+    return build_merge_path(a, offset_t{tile_items});
   }
-  static offset_t carry_blocks(const MergePathState& s) { return s.part.shares; }
+  static offset_t carry_blocks(const DeviceMergePath& s) { return s.shares; }
   template <class S, class T, class X>
-  static void apply(const MergePathState& s, const CsrView<T>& a, const X* x,
+  static void apply(const DeviceMergePath& s, const CsrView<T>& a, const X* x,
                     typename S::value_type* y, Mask mask, Carries carries, cudaStream_t stream) {
-    launch_merge_path<S, T, X>(s.part.view(a), x, y, mask, carries, s.hot, stream);
+    launch_merge_path<S, T, X>(s.view(a), x, y, mask, carries, stream);
   }
 };
 

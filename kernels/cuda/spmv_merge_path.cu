@@ -15,23 +15,9 @@
 //      the end of the share leave as the block's carry, added by
 //      carry_fixup.
 // Empty rows are row ends with no entry before them: they get S::zero().
-//
-// Hot columns. On a matrix renumbered so that its hubs come first (degree,
-// hubsort, dbg), a few thousand columns take half of the entries of a
-// power-law graph (R-MAT 22 by degree: the first 32,768 of 4.2M columns hold
-// 52% of the entries), and every one of their gathers is a 32-byte L2
-// sector fetched for 4 or 8 useful bytes. merge_path_hot_tiles stages
-// x[0, hot) in shared memory once per block and gathers those columns from
-// there; its blocks are persistent (a few per SM, as many as the staged
-// slice leaves room for), each taking shares blockIdx.x, + gridDim.x, ...
-// so the slice is loaded once per block rather than once per share. The
-// arithmetic, and so every bit of y, is the plain kernel's.
-#include <algorithm>
-#include <cstdlib>
 #include <cub/block/block_scan.cuh>
 
 #include "graphrun/engine/cuda_check.hpp"
-#include "graphrun/engine/device_array.hpp"
 #include "spmv_carry.cuh"
 #include "spmv_launch.cuh"
 #include "spmv_semiring.cuh"
@@ -40,46 +26,56 @@ namespace graphrun::cuda::detail {
 
 namespace {
 
-// x(c) read from global memory through the read-only cache.
-template <class V, class X>
-struct GatherGlobal {
-  const X* x;
-  __device__ __forceinline__ V operator()(vertex_t c) const { return static_cast<V>(__ldg(x + c)); }
-};
-
-// x(c) from the staged slice for c < hot, else as GatherGlobal.
-template <class V, class X>
-struct GatherHot {
-  const X* x;
-  const X* s_hot;
-  vertex_t hot;
-  __device__ __forceinline__ V operator()(vertex_t c) const {
-    return static_cast<V>(c < hot ? s_hot[c] : __ldg(x + c));
-  }
-};
-
-// One share of the partition, by the whole block (tile_block threads).
-template <class S, class T, class Gather>
-__device__ __forceinline__ void merge_path_share(const MergePathView<T>& part, vertex_t share,
-                                                 const Gather& gather,
-                                                 typename S::value_type* __restrict__ y, Mask mask,
-                                                 vertex_t* __restrict__ carry_row,
-                                                 typename S::value_type* __restrict__ carry_val) {
+template <class S, class T, class X>
+__global__ void __launch_bounds__(tile_block)
+    merge_path_tiles(MergePathView<T> part, const X* __restrict__ x,
+                     typename S::value_type* __restrict__ y, Mask mask,
+                     vertex_t* __restrict__ carry_row,
+                     typename S::value_type* __restrict__ carry_val) {
   using D = DeviceSemiring<S>;
   using V = typename S::value_type;
   const CsrView<T> a = part.csr;
   __shared__ offset_t s_row_end[tile_items];  // row_ptr[row_b + 1 + i]
   __shared__ V s_prod[tile_items];
   const int t = threadIdx.x;
-  const vertex_t row_b = part.start_row[share];
-  const offset_t k_b = part.start_entry[share];
-  const int nr = part.start_row[share + 1] - row_b;
-  const int nk = static_cast<int>(part.start_entry[share + 1] - k_b);
+  const vertex_t row_b = part.start_row[blockIdx.x];
+  const offset_t k_b = part.start_entry[blockIdx.x];
+  const int nr = part.start_row[blockIdx.x + 1] - row_b;
+  const int nk = static_cast<int>(part.start_entry[blockIdx.x + 1] - k_b);
 
   for (int i = t; i < nr; i += tile_block) s_row_end[i] = a.row_ptr[row_b + 1 + i];
-  for (int j = t; j < nk; j += tile_block) {
-    const auto entry = a.values ? D::entry(__ldg(a.values + k_b + j)) : D::entry(T(1));
-    s_prod[j] = D::mul(entry, gather(__ldg(a.col_idx + k_b + j)));
+  // The products: every column (and value) of the thread's items first, then
+  // every gather, then the stores, so that tile_items_per_thread loads of
+  // each kind are in flight at once. A loop of load, gather and store per
+  // item (the values' null test splitting each step) left every gather
+  // waiting on its own column: two memory latencies per item in a row.
+  vertex_t col[tile_items_per_thread];
+  T val[tile_items_per_thread];
+#pragma unroll
+  for (int u = 0; u < tile_items_per_thread; ++u) {
+    const int j = t + u * tile_block;
+    col[u] = j < nk ? __ldg(a.col_idx + k_b + j) : vertex_t{0};
+  }
+  if (a.values != nullptr) {
+#pragma unroll
+    for (int u = 0; u < tile_items_per_thread; ++u) {
+      const int j = t + u * tile_block;
+      val[u] = j < nk ? __ldg(a.values + k_b + j) : T(0);
+    }
+  } else {
+#pragma unroll
+    for (int u = 0; u < tile_items_per_thread; ++u) val[u] = T(1);
+  }
+  V gathered[tile_items_per_thread];
+#pragma unroll
+  for (int u = 0; u < tile_items_per_thread; ++u) {
+    const int j = t + u * tile_block;
+    gathered[u] = j < nk ? static_cast<V>(__ldg(x + col[u])) : D::zero();
+  }
+#pragma unroll
+  for (int u = 0; u < tile_items_per_thread; ++u) {
+    const int j = t + u * tile_block;
+    if (j < nk) s_prod[j] = D::mul(D::entry(val[u]), gathered[u]);  // product<S>'s arithmetic
   }
   __syncthreads();
 
@@ -138,161 +134,27 @@ __device__ __forceinline__ void merge_path_share(const MergePathView<T>& part, v
     // block's carry if the share consumed any of its entries.
     const offset_t open_start = nr == 0 ? a.row_ptr[row_b] : s_row_end[nr - 1];
     const bool open = all.row == nr && open_start < k_b + nk;
-    carry_row[share] = open ? row_b + nr : vertex_t{-1};
-    carry_val[share] = open ? all.value : D::zero();
+    carry_row[blockIdx.x] = open ? row_b + nr : vertex_t{-1};
+    carry_val[blockIdx.x] = open ? all.value : D::zero();
   }
-}
-
-// A block per share.
-template <class S, class T, class X>
-__global__ void __launch_bounds__(tile_block)
-    merge_path_tiles(MergePathView<T> part, const X* __restrict__ x,
-                     typename S::value_type* __restrict__ y, Mask mask,
-                     vertex_t* __restrict__ carry_row,
-                     typename S::value_type* __restrict__ carry_val) {
-  merge_path_share<S>(part, blockIdx.x, GatherGlobal<typename S::value_type, X>{x}, y, mask,
-                      carry_row, carry_val);
-}
-
-// Persistent blocks over the shares, x[0, hot) staged in dynamic shared memory.
-template <class S, class T, class X>
-__global__ void __launch_bounds__(tile_block)
-    merge_path_hot_tiles(MergePathView<T> part, const X* __restrict__ x, vertex_t hot,
-                         typename S::value_type* __restrict__ y, Mask mask,
-                         vertex_t* __restrict__ carry_row,
-                         typename S::value_type* __restrict__ carry_val) {
-  extern __shared__ __align__(16) unsigned char hot_bytes[];
-  X* s_hot = reinterpret_cast<X*>(hot_bytes);
-  for (vertex_t c = threadIdx.x; c < hot; c += tile_block) s_hot[c] = __ldg(x + c);
-  __syncthreads();
-  const GatherHot<typename S::value_type, X> gather{x, s_hot, hot};
-  for (vertex_t share = blockIdx.x; share < part.shares; share += gridDim.x) {
-    merge_path_share<S>(part, share, gather, y, mask, carry_row, carry_val);
-    __syncthreads();  // the next share restages the tile's arrays
-  }
-}
-
-// Entries of columns below `below`, summed into *count.
-__global__ void count_columns_below(const vertex_t* __restrict__ col_idx, offset_t nnz,
-                                    vertex_t below, unsigned long long* count) {
-  unsigned long long mine = 0;
-  for (offset_t k = blockIdx.x * offset_t(blockDim.x) + threadIdx.x; k < nnz;
-       k += offset_t(gridDim.x) * blockDim.x)
-    mine += __ldg(col_idx + k) < below;
-  for (int o = 16; o > 0; o /= 2) mine += __shfl_down_sync(0xffffffffu, mine, o);
-  if ((threadIdx.x & 31) == 0 && mine != 0) atomicAdd(count, mine);
-}
-
-// GRAPHRUN_MERGE_PATH_HOT: unset, the rule of merge_path_hot_wanted; 0, never
-// stage; 1..8, always, with that many blocks per SM (for measuring the rule,
-// and for the tests). Read when an operator is built and at each launch.
-int hot_override() {
-  const char* v = std::getenv("GRAPHRUN_MERGE_PATH_HOT");
-  if (v == nullptr || *v < '0' || *v > '8' || v[1] != '\0') return -1;
-  return *v - '0';
-}
-
-// Blocks per SM of the staged kernel: 4 (32 warps) leave each a quarter of
-// the SM's shared memory, ~40 KB of x on an H100 or H200 beside the tile.
-constexpr int hot_blocks_per_sm = 4;
-
-int current_device() {
-  int d = 0;
-  GRAPHRUN_CUDA_CHECK(cudaGetDevice(&d));
-  return d;
-}
-
-// The staged bytes a block may hold with `per_sm` blocks on each SM, beside
-// the kernel's static shared memory.
-std::size_t hot_bytes_per_block(int per_sm, std::size_t static_bytes) {
-  const int device = current_device();
-  int per_sm_bytes = 0, reserved = 0, optin = 0;
-  GRAPHRUN_CUDA_CHECK(
-      cudaDeviceGetAttribute(&per_sm_bytes, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
-  GRAPHRUN_CUDA_CHECK(
-      cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, device));
-  GRAPHRUN_CUDA_CHECK(
-      cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  const std::size_t share = std::size_t(per_sm_bytes) / std::size_t(per_sm);
-  const std::size_t taken = std::size_t(reserved) + static_bytes;
-  if (share <= taken + 1024) return 0;
-  const std::size_t bytes = std::min(share - taken, std::size_t(optin) - static_bytes);
-  return bytes / 128 * 128;
-}
-
-template <class S, class T, class X>
-void launch_merge_path_hot(const MergePathView<T>& part, const X* x, typename S::value_type* y,
-                           Mask mask, Carries carries, int per_sm, cudaStream_t stream) {
-  using V = typename S::value_type;
-  const auto kernel = merge_path_hot_tiles<S, T, X>;
-  cudaFuncAttributes attributes{};
-  GRAPHRUN_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
-  const std::size_t bytes = hot_bytes_per_block(per_sm, attributes.sharedSizeBytes);
-  const vertex_t hot = static_cast<vertex_t>(
-      std::min<std::size_t>(bytes / sizeof(X), static_cast<std::size_t>(part.csr.n_cols)));
-  const std::size_t dynamic = std::size_t(hot) * sizeof(X);
-  GRAPHRUN_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           static_cast<int>(dynamic)));
-  int fit = 0, sms = 0;
-  GRAPHRUN_CUDA_CHECK(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, tile_block, dynamic));
-  GRAPHRUN_CUDA_CHECK(
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, current_device()));
-  const vertex_t blocks = std::min<vertex_t>(part.shares, std::max(1, fit) * sms);
-  kernel<<<static_cast<unsigned>(blocks), tile_block, dynamic, stream>>>(
-      part, x, hot, y, mask, carries.row, static_cast<V*>(carries.value));
-  GRAPHRUN_CUDA_CHECK(cudaGetLastError());
 }
 
 }  // namespace
 
-bool merge_path_hot_wanted(const vertex_t* col_idx, offset_t nnz, vertex_t n_cols,
-                           offset_t shares) {
-  if (const int o = hot_override(); o >= 0) return o > 0;
-  // Persistent blocks pay off with many shares per block, and the staged
-  // slice (a few tens of MB read from the L2 per SpMV over all blocks) only
-  // on matrices whose SpMV moves far more than that.
-  int sms = 0;
-  GRAPHRUN_CUDA_CHECK(
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, current_device()));
-  if (nnz < (offset_t{1} << 23) || shares < offset_t{8} * hot_blocks_per_sm * sms) return false;
-  // The columns a float x stages (the smaller of the two gathers' slices
-  // would be double's; float's is what PageRank gathers at this size).
-  cudaFuncAttributes attributes{};
-  GRAPHRUN_CUDA_CHECK(
-      cudaFuncGetAttributes(&attributes, merge_path_hot_tiles<PlusTimes<double>, double, float>));
-  const vertex_t below = static_cast<vertex_t>(std::min<std::size_t>(
-      hot_bytes_per_block(hot_blocks_per_sm, attributes.sharedSizeBytes) / sizeof(float),
-      std::size_t(n_cols)));
-  DeviceArray<unsigned long long> count(1);
-  GRAPHRUN_CUDA_CHECK(cudaMemset(count.data(), 0, sizeof(unsigned long long)));
-  count_columns_below<<<static_cast<unsigned>(sms * 8), 256>>>(col_idx, nnz, below, count.data());
-  GRAPHRUN_CUDA_CHECK(cudaGetLastError());
-  const unsigned long long hits = count.download()[0];
-  return double(hits) >= merge_path_hot_min_share * double(nnz);
-}
-
 template <class S, class T, class X>
 void launch_merge_path(const MergePathView<T>& part, const X* x, typename S::value_type* y,
-                       Mask mask, Carries carries, bool hot, cudaStream_t stream) {
+                       Mask mask, Carries carries, cudaStream_t stream) {
   using V = typename S::value_type;
   if (part.shares == 0) return;
-  if (hot) {
-    const int o = hot_override();
-    launch_merge_path_hot<S, T, X>(part, x, y, mask, carries, o > 0 ? o : hot_blocks_per_sm,
-                                   stream);
-  } else {
-    merge_path_tiles<S, T, X><<<static_cast<unsigned>(part.shares), tile_block, 0, stream>>>(
-        part, x, y, mask, carries.row, static_cast<V*>(carries.value));
-    GRAPHRUN_CUDA_CHECK(cudaGetLastError());
-  }
+  merge_path_tiles<S, T, X><<<static_cast<unsigned>(part.shares), tile_block, 0, stream>>>(
+      part, x, y, mask, carries.row, static_cast<V*>(carries.value));
+  GRAPHRUN_CUDA_CHECK(cudaGetLastError());
   launch_carry_fixup<S>(carries, part.shares, y, mask, stream);
 }
 
-#define GRAPHRUN_INSTANTIATE_GATHER(S, T, XT)                                             \
-  template void launch_merge_path<S, T, XT>(const MergePathView<T>&, const XT*,           \
-                                            typename S::value_type*, Mask, Carries, bool, \
-                                            cudaStream_t);
+#define GRAPHRUN_INSTANTIATE_GATHER(S, T, XT)                                   \
+  template void launch_merge_path<S, T, XT>(const MergePathView<T>&, const XT*, \
+                                            typename S::value_type*, Mask, Carries, cudaStream_t);
 #define GRAPHRUN_INSTANTIATE(S, T) GRAPHRUN_INSTANTIATE_GATHER(S, T, typename S::value_type)
 GRAPHRUN_CUDA_SPMV_COMBOS(GRAPHRUN_INSTANTIATE)
 GRAPHRUN_CUDA_SPMV_GATHER_COMBOS(GRAPHRUN_INSTANTIATE_GATHER)
