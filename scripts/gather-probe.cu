@@ -1,0 +1,296 @@
+// What bounds an R-MAT SpMV's gathers on the GPU, apart from the SpMV's own
+// bookkeeping: gather-only kernels (each thread sums x over a strided run of
+// entries; no rows) and a warp/sub-warp-per-row SpMV, on the matrix in
+// input order and renumbered by degree, beside cuSPARSE's CSR SpMV, with
+//   mode 0  columns and x through the read-only cache (__ldg)
+//   mode 1  columns streamed (__ldcs, evict first) so the L1 keeps x
+//   mode 2  as 1, and x[0, hot) staged in shared memory by persistent blocks
+// The R-MAT graph (Graph500 a=.57, b=c=.19, edge factor 16, symmetrized, no
+// loops or repeats) and its degree order are built on the device (Thrust).
+// docs/performance.md has the run behind the backed-out staged slice.
+//
+//   nvcc -O3 -arch=sm_90 -std=c++17 scripts/gather-probe.cu -o gather-probe -lcusparse
+//   ./gather-probe [SCALE=22] [UNIFORM=0]
+#include <cuda_runtime.h>
+#include <cusparse.h>
+#include <thrust/adjacent_difference.h>
+#include <thrust/binary_search.h>
+#include <thrust/device_vector.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/remove.h>
+#include <thrust/scan.h>
+#include <thrust/sequence.h>
+#include <thrust/sort.h>
+#include <thrust/unique.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+
+#define CK(x)                                                          \
+  do {                                                                 \
+    cudaError_t e = (x);                                               \
+    if (e != cudaSuccess) {                                            \
+      printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
+      exit(1);                                                         \
+    }                                                                  \
+  } while (0)
+
+__device__ uint64_t mix(uint64_t z) {
+  z += 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+__global__ void rmat(int scale, uint64_t m, uint64_t* keys, int uniform) {
+  uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
+  if (i >= m) return;
+  uint64_t u = 0, v = 0;
+  for (int l = 0; l < scale; ++l) {
+    double r = (mix(i * 64 + l) >> 11) * (1.0 / 9007199254740992.0);
+    int bu, bv;
+    if (uniform) {
+      bu = r < 0.5;
+      bv = ((mix(i * 64 + l + 32) >> 11) & 1);
+    } else if (r < 0.57) {
+      bu = 0;
+      bv = 0;
+    } else if (r < 0.76) {
+      bu = 0;
+      bv = 1;
+    } else if (r < 0.95) {
+      bu = 1;
+      bv = 0;
+    } else {
+      bu = 1;
+      bv = 1;
+    }
+    u = (u << 1) | bu;
+    v = (v << 1) | bv;
+  }
+  keys[2 * i] = (u << 32) | v;
+  keys[2 * i + 1] = (v << 32) | u;
+}
+struct IsLoop {
+  __device__ bool operator()(uint64_t k) const { return (k >> 32) == (k & 0xffffffffu); }
+};
+__global__ void split(const uint64_t* k, uint64_t n, int* r, int* c) {
+  uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
+  if (i < n) {
+    r[i] = int(k[i] >> 32);
+    c[i] = int(k[i] & 0xffffffffu);
+  }
+}
+__global__ void relabel(uint64_t* k, uint64_t n, const int* rank) {
+  uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
+  if (i < n) {
+    uint64_t u = rank[k[i] >> 32], v = rank[k[i] & 0xffffffffu];
+    k[i] = (u << 32) | v;
+  }
+}
+__global__ void scatter_rank(const int* perm, int n, int* rank) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) rank[perm[i]] = i;
+}
+
+// gather-only: each block sums x over a contiguous chunk of entries
+template <int MODE>
+__global__ void __launch_bounds__(1024) gather(const int* __restrict__ col, uint64_t nnz,
+                                               const float* __restrict__ x, int hot, double* out) {
+  extern __shared__ float s_hot[];
+  for (int i = threadIdx.x; i < hot; i += blockDim.x) s_hot[i] = x[i];
+  __syncthreads();
+  double s = 0;
+  uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+  for (uint64_t k = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; k < nnz; k += stride) {
+    int c = MODE == 0 ? __ldg(col + k) : __ldcs(col + k);
+    float v;
+    if (MODE == 2 && c < hot)
+      v = s_hot[c];
+    else
+      v = __ldg(x + c);
+    s += v;
+  }
+  if (s == 12345.678) out[0] = s;
+}
+
+// row SpMV: a warp per row group, sub-warps of W lanes per row, persistent
+template <int W, int MODE>
+__global__ void __launch_bounds__(1024)
+    rows(const int64_t* __restrict__ rp, const int* __restrict__ col, int n,
+         const float* __restrict__ x, int hot, double* __restrict__ y) {
+  extern __shared__ float s_hot[];
+  for (int i = threadIdx.x; i < hot; i += blockDim.x) s_hot[i] = x[i];
+  __syncthreads();
+  const int lane = threadIdx.x % W;
+  const int g = (blockIdx.x * blockDim.x + threadIdx.x) / W, G = gridDim.x * blockDim.x / W;
+  for (int r = g; r < n; r += G) {
+    double s = 0;
+    for (int64_t k = rp[r] + lane; k < rp[r + 1]; k += W) {
+      int c = MODE == 0 ? __ldg(col + k) : __ldcs(col + k);
+      float v;
+      if (MODE == 2 && c < hot)
+        v = s_hot[c];
+      else
+        v = __ldg(x + c);
+      s += v;
+    }
+    for (int o = W / 2; o; o /= 2) s += __shfl_down_sync(0xffffffffu, s, o, W);
+    if (lane == 0) y[r] = s;
+  }
+}
+
+template <class F>
+float timeit(F f, int reps = 15) {
+  cudaEvent_t a, b;
+  cudaEventCreate(&a);
+  cudaEventCreate(&b);
+  f();
+  CK(cudaDeviceSynchronize());
+  std::vector<float> t;
+  for (int r = 0; r < reps; ++r) {
+    cudaEventRecord(a);
+    f();
+    cudaEventRecord(b);
+    cudaEventSynchronize(b);
+    float ms;
+    cudaEventElapsedTime(&ms, a, b);
+    t.push_back(ms);
+  }
+  std::sort(t.begin(), t.end());
+  CK(cudaGetLastError());
+  return t[reps / 2];
+}
+
+int main(int argc, char** argv) {
+  int scale = argc > 1 ? atoi(argv[1]) : 22;
+  int uniform = argc > 2 ? atoi(argv[2]) : 0;
+  int n = 1 << scale;
+  uint64_t m = 16ull << scale;
+  thrust::device_vector<uint64_t> keys(2 * m);
+  rmat<<<(m + 255) / 256, 256>>>(scale, m, thrust::raw_pointer_cast(keys.data()), uniform);
+  thrust::sort(keys.begin(), keys.end());
+  keys.erase(thrust::unique(keys.begin(), keys.end()), keys.end());
+  keys.erase(thrust::remove_if(keys.begin(), keys.end(), IsLoop()), keys.end());
+  uint64_t nnz = keys.size();
+  thrust::device_vector<int> r(nnz), c(nnz);
+  auto split_all = [&] {
+    split<<<(nnz + 255) / 256, 256>>>(thrust::raw_pointer_cast(keys.data()), nnz,
+                                      thrust::raw_pointer_cast(r.data()),
+                                      thrust::raw_pointer_cast(c.data()));
+  };
+  split_all();
+  thrust::device_vector<int64_t> rp(n + 1);
+  thrust::lower_bound(r.begin(), r.end(), thrust::counting_iterator<int>(0),
+                      thrust::counting_iterator<int>(n + 1), rp.begin());
+  thrust::device_vector<float> xf(n);
+  thrust::device_vector<double> xd(n), y(n), vals(nnz, 1.0);
+  {
+    std::vector<float> h(n);
+    for (int i = 0; i < n; ++i) h[i] = 1.0f / (1 + i % 7);
+    xf = h;
+    std::vector<double> hd(h.begin(), h.end());
+    xd = hd;
+  }
+  int sms;
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+  printf("scale %d uniform %d n %d nnz %llu sms %d\n", scale, uniform, n, (unsigned long long)nnz,
+         sms);
+  double* out;
+  CK(cudaMalloc(&out, 8));
+  for (int sorted = 0; sorted < 2; ++sorted) {
+    if (sorted) {
+      // degree order, descending
+      thrust::device_vector<int64_t> deg(n);
+      thrust::adjacent_difference(rp.begin() + 1, rp.end(), deg.begin());
+      deg[0] = rp[1] - rp[0];
+      thrust::device_vector<int> perm(n), rank(n);
+      thrust::sequence(perm.begin(), perm.end());
+      thrust::stable_sort_by_key(deg.begin(), deg.end(), perm.begin(), thrust::greater<int64_t>());
+      scatter_rank<<<(n + 255) / 256, 256>>>(thrust::raw_pointer_cast(perm.data()), n,
+                                             thrust::raw_pointer_cast(rank.data()));
+      relabel<<<(nnz + 255) / 256, 256>>>(thrust::raw_pointer_cast(keys.data()), nnz,
+                                          thrust::raw_pointer_cast(rank.data()));
+      thrust::sort(keys.begin(), keys.end());
+      split_all();
+      thrust::lower_bound(r.begin(), r.end(), thrust::counting_iterator<int>(0),
+                          thrust::counting_iterator<int>(n + 1), rp.begin());
+    }
+    const int* cp = thrust::raw_pointer_cast(c.data());
+    const int64_t* rpp = thrust::raw_pointer_cast(rp.data());
+    const float* xp = thrust::raw_pointer_cast(xf.data());
+    double* yp = thrust::raw_pointer_cast(y.data());
+    // cuSPARSE reference (int64 row pointers, int32 cols: CSR needs one index type; use 64-bit both
+    // via copy)
+    float cus = -1;
+    {
+      thrust::device_vector<int> rp32(rp.begin(), rp.end());
+      cusparseHandle_t h;
+      cusparseCreate(&h);
+      cusparseSpMatDescr_t A;
+      cusparseDnVecDescr_t X, Y;
+      cusparseCreateCsr(&A, n, n, nnz, thrust::raw_pointer_cast(rp32.data()), (void*)cp,
+                        thrust::raw_pointer_cast(vals.data()), CUSPARSE_INDEX_32I,
+                        CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F);
+      cusparseCreateDnVec(&X, n, thrust::raw_pointer_cast(xd.data()), CUDA_R_64F);
+      cusparseCreateDnVec(&Y, n, yp, CUDA_R_64F);
+      double al = 1, be = 0;
+      size_t bs;
+      void* buf;
+      cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &al, A, X, &be, Y, CUDA_R_64F,
+                              CUSPARSE_SPMV_ALG_DEFAULT, &bs);
+      cudaMalloc(&buf, bs + 1);
+      cus = timeit([&] {
+        cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &al, A, X, &be, Y, CUDA_R_64F,
+                     CUSPARSE_SPMV_ALG_DEFAULT, buf);
+      });
+      cudaFree(buf);
+      cusparseDestroy(h);
+    }
+    printf("\n== %s: cuSPARSE csr double %.3f ms\n", sorted ? "degree order" : "input order", cus);
+    // hot coverage
+    {
+      std::vector<int> hc(std::min<uint64_t>(nnz, 1 << 24));
+      cudaMemcpy(hc.data(), cp, hc.size() * 4, cudaMemcpyDeviceToHost);
+      for (int K : {12288, 24576, 49152}) {
+        size_t k = 0;
+        for (int v : hc) k += v < K;
+        printf("  share of entries < %d: %.3f\n", K, double(k) / hc.size());
+      }
+    }
+    for (int mode = 0; mode < 3; ++mode) {
+      for (int K : {0, 12288, 24576, 49152}) {
+        if ((mode < 2) != (K == 0)) continue;
+        size_t smem = K * 4;
+        for (int bs : {256, 512, 1024}) {
+          int per = 0;
+          auto kern = mode == 0 ? gather<0> : mode == 1 ? gather<1> : gather<2>;
+          CK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, 200000));
+          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kern, bs, smem);
+          if (per == 0) continue;
+          float t = timeit([&] { kern<<<sms * per, bs, smem>>>(cp, nnz, xp, K, out); });
+          printf("  gather mode %d hot %6d block %4d x%d/SM: %.3f ms\n", mode, K, bs, per, t);
+        }
+      }
+    }
+    for (int mode = 0; mode < 3; ++mode) {
+      for (int K : {0, 12288, 24576, 49152}) {
+        if ((mode < 2) != (K == 0)) continue;
+        size_t smem = K * 4;
+        int bs = 512, per = 0;
+        auto k8 = mode == 0 ? rows<8, 0> : mode == 1 ? rows<8, 1> : rows<8, 2>;
+        auto k32 = mode == 0 ? rows<32, 0> : mode == 1 ? rows<32, 1> : rows<32, 2>;
+        for (auto kern : {k8, k32}) {
+          CK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, 200000));
+          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kern, bs, smem);
+          if (per == 0) continue;
+          float t = timeit([&] { kern<<<sms * per, bs, smem>>>(rpp, cp, n, xp, K, yp); });
+          printf("  rows %s mode %d hot %6d x%d/SM: %.3f ms\n", kern == k8 ? "w8 " : "w32", mode, K,
+                 per, t);
+        }
+      }
+    }
+  }
+  return 0;
+}
