@@ -20,12 +20,34 @@ __global__ void __launch_bounds__(ell_block)
   if (t >= a.n_rows) return;
   const auto i = static_cast<vertex_t>(t);
   if (!mask.allows(i)) return;
+  using V = typename S::value_type;
   auto acc = D::zero();
-  std::size_t slot = std::size_t(i);
-  for (vertex_t j = 0; j < a.width; ++j, slot += std::size_t(a.n_rows)) {
-    const vertex_t c = __ldg(a.col_idx + slot);
-    if (c < 0) break;  // padding: the row has ended
-    acc = D::add(acc, product<S>(a.values, static_cast<offset_t>(slot), c, x));
+  const std::size_t stride = std::size_t(a.n_rows);
+  // Slots in groups of `group`: the group's columns (and values) loaded
+  // together, then its gathers, then the sums in slot order up to the first
+  // padding. One slot at a time, each gather waited on its column and the
+  // next column on the padding test: two memory latencies per slot.
+  constexpr int group = 4;
+  for (vertex_t j0 = 0; j0 < a.width; j0 += group) {
+    vertex_t c[group];
+    T v[group];
+#pragma unroll
+    for (int u = 0; u < group; ++u) {
+      const std::size_t slot = std::size_t(i) + std::size_t(j0 + u) * stride;
+      c[u] = j0 + u < a.width ? __ldg(a.col_idx + slot) : vertex_t{-1};
+      v[u] = c[u] >= 0 && a.values != nullptr ? __ldg(a.values + slot) : T(1);
+    }
+    V p[group];
+#pragma unroll
+    for (int u = 0; u < group; ++u)  // product<S>'s arithmetic
+      p[u] = c[u] >= 0 ? D::mul(D::entry(v[u]), static_cast<V>(__ldg(x + c[u]))) : D::zero();
+    bool ended = false;
+#pragma unroll
+    for (int u = 0; u < group; ++u) {
+      ended = ended || c[u] < 0;  // padding: the row has ended
+      if (!ended) acc = D::add(acc, p[u]);
+    }
+    if (ended) break;
   }
   y[i] = acc;
 }
