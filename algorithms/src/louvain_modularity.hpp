@@ -15,6 +15,15 @@
 
 namespace graphrun::detail {
 
+// inner(v): the weight of v's entries whose neighbour shares v's label, in
+// storage order.
+inline double louvain_inner(const CsrView<double>& w, std::span<const vertex_t> label, vertex_t v) {
+  double x = 0;
+  for (offset_t e = w.row_ptr[v]; e < w.row_ptr[v + 1]; ++e)
+    if (label[w.col_idx[e]] == label[v]) x += w.values[e];
+  return x;
+}
+
 inline double louvain_modularity(const CsrView<double>& w, std::span<const vertex_t> label,
                                  std::span<const double> tot, double two_m, double gamma,
                                  int threads) {
@@ -26,10 +35,7 @@ inline double louvain_modularity(const CsrView<double>& w, std::span<const verte
     double in = 0, out = 0;
     const vertex_t last = std::min(n, (b + 1) * louvain_sum_block);
     for (vertex_t v = b * louvain_sum_block; v < last; ++v) {
-      double x = 0;
-      for (offset_t e = w.row_ptr[v]; e < w.row_ptr[v + 1]; ++e)
-        if (label[w.col_idx[e]] == label[v]) x += w.values[e];
-      in += x / two_m;
+      in += louvain_inner(w, label, v) / two_m;
       out += gamma * (tot[v] / two_m) * (tot[v] / two_m);
     }
     inner[b] = in;
