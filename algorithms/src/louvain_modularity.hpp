@@ -24,10 +24,11 @@ inline double louvain_inner(const CsrView<double>& w, std::span<const vertex_t> 
   return x;
 }
 
-inline double louvain_modularity(const CsrView<double>& w, std::span<const vertex_t> label,
-                                 std::span<const double> tot, double two_m, double gamma,
-                                 int threads) {
-  const vertex_t n = w.n_rows;
+// Q from inner(v) for each vertex (inner_of(v), called once per vertex, a
+// vertex's calls all on one thread) in the fixed blocks.
+template <class InnerOf>
+double louvain_modularity_of(vertex_t n, std::span<const double> tot, double two_m, double gamma,
+                             int threads, InnerOf&& inner_of) {
   const vertex_t blocks = (n + louvain_sum_block - 1) / louvain_sum_block;
   std::vector<double> inner(static_cast<std::size_t>(blocks)), outer(inner.size());
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
@@ -35,7 +36,7 @@ inline double louvain_modularity(const CsrView<double>& w, std::span<const verte
     double in = 0, out = 0;
     const vertex_t last = std::min(n, (b + 1) * louvain_sum_block);
     for (vertex_t v = b * louvain_sum_block; v < last; ++v) {
-      in += louvain_inner(w, label, v) / two_m;
+      in += inner_of(v) / two_m;
       out += gamma * (tot[v] / two_m) * (tot[v] / two_m);
     }
     inner[b] = in;
@@ -45,6 +46,13 @@ inline double louvain_modularity(const CsrView<double>& w, std::span<const verte
   for (double x : inner) q += x;
   for (double x : outer) q -= x;
   return q;
+}
+
+inline double louvain_modularity(const CsrView<double>& w, std::span<const vertex_t> label,
+                                 std::span<const double> tot, double two_m, double gamma,
+                                 int threads) {
+  return louvain_modularity_of(w.n_rows, tot, two_m, gamma, threads,
+                               [&](vertex_t v) { return louvain_inner(w, label, v); });
 }
 
 }  // namespace graphrun::detail

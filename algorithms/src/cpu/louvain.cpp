@@ -119,29 +119,14 @@ class SweepModularity {
             .store(1, std::memory_order_relaxed);
     }
     moved_.clear();
-    const vertex_t n = w_.n_rows;
-    const vertex_t blocks = (n + louvain_sum_block - 1) / louvain_sum_block;
-    std::vector<double> inner(static_cast<std::size_t>(blocks)), outer(inner.size());
-#pragma omp parallel for num_threads(threads_) schedule(dynamic, 1)
-    for (vertex_t b = 0; b < blocks; ++b) {
-      double in = 0, out = 0;
-      const vertex_t last = std::min(n, (b + 1) * louvain_sum_block);
-      for (vertex_t v = b * louvain_sum_block; v < last; ++v) {
-        const auto i = static_cast<std::size_t>(v);
-        if (stale_[i]) {
-          inner_[i] = louvain_inner(w_, label, v);
-          stale_[i] = 0;
-        }
-        in += inner_[i] / two_m_;
-        out += gamma_ * (tot[i] / two_m_) * (tot[i] / two_m_);
+    return louvain_modularity_of(w_.n_rows, tot, two_m_, gamma_, threads_, [&](vertex_t v) {
+      const auto i = static_cast<std::size_t>(v);
+      if (stale_[i]) {
+        inner_[i] = louvain_inner(w_, label, v);
+        stale_[i] = 0;
       }
-      inner[static_cast<std::size_t>(b)] = in;
-      outer[static_cast<std::size_t>(b)] = out;
-    }
-    double q = 0;
-    for (double x : inner) q += x;
-    for (double x : outer) q -= x;
-    return q;
+      return inner_[i];
+    });
   }
 
  private:
