@@ -94,6 +94,15 @@ __global__ void scatter_rank(const int* perm, int n, int* rank) {
   if (i < n) rank[perm[i]] = i;
 }
 
+// x at entry k's column, by MODE (the file's header).
+template <int MODE>
+__device__ __forceinline__ float gather_one(const int* __restrict__ col, uint64_t k,
+                                            const float* __restrict__ x, const float* s_hot,
+                                            int hot) {
+  const int c = MODE == 0 ? __ldg(col + k) : __ldcs(col + k);
+  return MODE == 2 && c < hot ? s_hot[c] : __ldg(x + c);
+}
+
 // gather-only: each block sums x over a contiguous chunk of entries
 template <int MODE>
 __global__ void __launch_bounds__(1024) gather(const int* __restrict__ col, uint64_t nnz,
@@ -104,13 +113,7 @@ __global__ void __launch_bounds__(1024) gather(const int* __restrict__ col, uint
   double s = 0;
   uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
   for (uint64_t k = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; k < nnz; k += stride) {
-    int c = MODE == 0 ? __ldg(col + k) : __ldcs(col + k);
-    float v;
-    if (MODE == 2 && c < hot)
-      v = s_hot[c];
-    else
-      v = __ldg(x + c);
-    s += v;
+    s += gather_one<MODE>(col, k, x, s_hot, hot);
   }
   if (s == 12345.678) out[0] = s;
 }
@@ -128,13 +131,7 @@ __global__ void __launch_bounds__(1024)
   for (int r = g; r < n; r += G) {
     double s = 0;
     for (int64_t k = rp[r] + lane; k < rp[r + 1]; k += W) {
-      int c = MODE == 0 ? __ldg(col + k) : __ldcs(col + k);
-      float v;
-      if (MODE == 2 && c < hot)
-        v = s_hot[c];
-      else
-        v = __ldg(x + c);
-      s += v;
+      s += gather_one<MODE>(col, k, x, s_hot, hot);
     }
     for (int o = W / 2; o; o /= 2) s += __shfl_down_sync(0xffffffffu, s, o, W);
     if (lane == 0) y[r] = s;
