@@ -70,13 +70,14 @@ double graphblas_spmv_ms(const Csr<double>& a, const std::vector<double>& xs, in
 }
 #endif
 
-void run_cpu(const BenchOptions& o) {
+void run_cpu(const BenchOptions& o, bool weighted) {
   Context ctx(Device::cpu, o.threads);
   const int reps = o.reps > 0 ? o.reps : 20;
   std::printf(
       "SpMV y = A x on the CPU (%d threads, double, PlusTimes): medians of %d runs, effective "
-      "bandwidth over the bytes an SpMV must move.\n\n",
-      ctx.threads(), reps);
+      "bandwidth over the bytes an SpMV must move.%s\n\n",
+      ctx.threads(), reps,
+      weighted ? " Every entry valued (--weighted): both sides read A's values." : "");
   std::vector<std::string> columns = {"graph",  "rows",      "nnz",           "mean / cv",
                                       "csr ms", "csr GB/s",  "merge-path ms", "merge-path GB/s",
                                       "pick",   "pick / csr"};
@@ -87,7 +88,8 @@ void run_cpu(const BenchOptions& o) {
 #endif
   Table table(columns, o.csv);
   for_each_graph(o, [&](const BenchGraph& bg) {
-    const Csr<double>& a = bg.graph.adj();
+    const Csr<double> valued = weighted ? with_entry_values(bg.graph.adj()) : Csr<double>();
+    const Csr<double>& a = weighted ? valued : bg.graph.adj();
     const RowStats stats = analyze(a.view());
     const SpmvFormat pick = choose_spmv_format(stats, Device::cpu);
     // Distinct values (1 + (j mod 97) / 97): an x of all ones is stored by
@@ -141,6 +143,7 @@ Command add_bench_spmv(CLI::App& bench) {
   struct Args {
     BenchOptions common;
     std::string reorder = "none";
+    bool weighted = false;
   };
   auto args = std::make_shared<Args>();
   CLI::App* sub = bench.add_subcommand(
@@ -156,10 +159,16 @@ Command add_bench_spmv(CLI::App& bench) {
          "order and on the renumbered matrix")
       ->capture_default_str()
       ->type_name("ORDER");
+  sub->add_flag("--weighted", args->weighted,
+                "Give every entry of an unweighted graph a value (1 + ((i + j) mod 89) / 89), so\n"
+                "that graphrun's formats read values as the anchor does (an unweighted graph\n"
+                "lets them skip values while cuSPARSE and GraphBLAS read ones); a weighted\n"
+                "graph keeps its own");
   sub->footer(
       "\nEXAMPLE:\n"
       "  graphrun bench spmv --suite DIR --device cuda\n"
-      "  graphrun bench spmv gen:rmat:22 --device cuda --reorder degree\n");
+      "  graphrun bench spmv gen:rmat:22 --device cuda --reorder degree\n"
+      "  graphrun bench spmv gen:uniform:4194304:16 --device cuda --weighted\n");
   return {sub, [args] {
             const Device device = parse_device(args->common.device);
             const Reorder reorder = parse_reorder(args->reorder);
@@ -168,12 +177,12 @@ Command add_bench_spmv(CLI::App& bench) {
                 throw ArgumentError(
                     "--reorder renumbers the matrix for the GPU formats; use it with --device "
                     "cuda");
-              run_cpu(args->common);
+              run_cpu(args->common, args->weighted);
               return;
             }
             if (!cuda_backend_built())
               throw ArgumentError("this build of graphrun has no CUDA backend; use --device cpu");
-            run_spmv_cuda(args->common, reorder);
+            run_spmv_cuda(args->common, reorder, args->weighted);
           }};
 }
 

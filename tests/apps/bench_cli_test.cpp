@@ -60,6 +60,18 @@ TEST_F(BenchCliTest, RatiosAreSummedUpPerSizeClass) {
   }
 }
 
+// --weighted gives an unweighted graph's entries values, so that both sides
+// read A's values, and says so above the table.
+TEST_F(BenchCliTest, SpmvWeightedSaysBothSidesReadValues) {
+  const Result plain = bench("spmv gen:rmat:8 --reps 1 --threads 2");
+  ASSERT_EQ(plain.status, 0) << describe(plain);
+  EXPECT_EQ(plain.out.find("--weighted"), std::string::npos) << plain.out;
+  const Result r = bench("spmv gen:rmat:8 '" + karate + "' --reps 1 --threads 2 --weighted");
+  ASSERT_EQ(r.status, 0) << describe(r);
+  EXPECT_NE(r.out.find("Every entry valued (--weighted)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("| karate |"), std::string::npos) << r.out;
+}
+
 TEST_F(BenchCliTest, CsvHoldsTheTable) {
   const Result r = bench("spmv gen:uniform:500:4 --reps 1 --csv table.csv");
   ASSERT_EQ(r.status, 0) << describe(r);

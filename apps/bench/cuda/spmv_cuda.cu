@@ -24,7 +24,7 @@
 
 namespace graphrun::cli::bench {
 
-void run_spmv_cuda(const BenchOptions& o, Reorder reorder) {
+void run_spmv_cuda(const BenchOptions& o, Reorder reorder, bool weighted) {
   if (cuda_device_count() == 0)
     throw ArgumentError("--device cuda: no CUDA device found; use --device cpu");
   const int reps = o.reps > 0 ? o.reps : 50;
@@ -32,8 +32,8 @@ void run_spmv_cuda(const BenchOptions& o, Reorder reorder) {
   std::printf(
       "SpMV y = A x on the GPU (double, PlusTimes): speed-up of each format over cuSPARSE "
       "cusparseSpMV (CSR, default algorithm); medians of %d event-timed calls. Measured copy "
-      "bandwidth %.0f GB/s.%s\n\n",
-      reps, copy,
+      "bandwidth %.0f GB/s.%s%s\n\n",
+      reps, copy, weighted ? " Every entry valued (--weighted): both sides read A's values." : "",
       reorder == Reorder::none
           ? ""
           : format(" graphrun's formats run on the matrix renumbered by --reorder %s; "
@@ -52,7 +52,8 @@ void run_spmv_cuda(const BenchOptions& o, Reorder reorder) {
   Table table(columns, o.csv);
   ClassSummary summary = speedups("cuSPARSE");
   for_each_graph(o, [&](const BenchGraph& bg) {
-    const Csr<double>& input = bg.graph.adj();
+    const Csr<double> valued = weighted ? with_entry_values(bg.graph.adj()) : Csr<double>();
+    const Csr<double>& input = weighted ? valued : bg.graph.adj();
     std::vector<double> xh(input.n_cols());
     for (std::size_t i = 0; i < xh.size(); ++i) xh[i] = 1.0 + double(i % 7) / 8;
     // The anchor on the input order: y, the reference every format is held to.

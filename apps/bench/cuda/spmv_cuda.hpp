@@ -9,7 +9,8 @@
 namespace graphrun::cli::bench {
 
 // Every SpMV format on the GPU beside cuSPARSE for every graph of `o`, the
-// formats on the matrix renumbered by `reorder` (Reorder::none: as loaded).
-void run_spmv_cuda(const BenchOptions& o, Reorder reorder);
+// formats on the matrix renumbered by `reorder` (Reorder::none: as loaded),
+// a pattern matrix given values first where `weighted` (with_entry_values).
+void run_spmv_cuda(const BenchOptions& o, Reorder reorder, bool weighted);
 
 }  // namespace graphrun::cli::bench

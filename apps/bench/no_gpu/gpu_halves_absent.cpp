@@ -15,7 +15,7 @@ void run_pagerank_cuda(const PageRankBenchOptions&) {
   throw DeviceError("bench pagerank: this build has no CUDA backend");
 }
 
-void run_spmv_cuda(const BenchOptions&, Reorder) {
+void run_spmv_cuda(const BenchOptions&, Reorder, bool) {
   throw DeviceError("bench spmv: this build has no CUDA backend");
 }
 
