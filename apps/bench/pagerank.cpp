@@ -207,6 +207,11 @@ Command add_bench_pagerank(CLI::App& bench) {
          "double); auto is double here, the tolerance of a fixed count being tiny")
       ->check(CLI::IsMember({"auto", "float", "double"}))
       ->type_name("P");
+  sub->add_option_function<std::string>(
+         "--format", [args](const std::string& name) { args->format = parse_spmv_format(name); },
+         "GPU: the SpMV format of graphrun's iterations (" + spmv_format_names() +
+             "); auto, the default, is the chooser's pick, as in graphrun pagerank")
+      ->type_name("F");
   sub->footer(
       "\nEXAMPLES:\n"
       "  graphrun bench pagerank gen:rmat:22 --undirected --device cuda\n"
@@ -217,6 +222,10 @@ Command add_bench_pagerank(CLI::App& bench) {
             if (device == Device::cpu && sub->count("--reorder") > 0)
               throw ArgumentError(
                   "--reorder compares vertex orderings on the GPU; use it with --device cuda");
+            if (device == Device::cpu && args->format != SpmvFormat::automatic)
+              throw ArgumentError(
+                  "--format picks the GPU iterations' SpMV format; the CPU runs CSR; use it with "
+                  "--device cuda");
             if (device == Device::cuda) {
               if (!cuda_backend_built())
                 throw ArgumentError("this build of graphrun has no CUDA backend; use --device cpu");

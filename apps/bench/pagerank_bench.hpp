@@ -10,6 +10,7 @@
 
 #include "bench.hpp"
 #include "graphrun/algorithms/pagerank.hpp"
+#include "graphrun/engine/spmv_format_table.hpp"
 #include "graphrun/engine/vertex_order.hpp"
 
 namespace graphrun::cli::bench {
@@ -22,6 +23,9 @@ struct PageRankBenchOptions {
   // unless asked; automatic, with the tolerance a fixed count of iterations
   // sets, is double too.
   PageRankGather gather = PageRankGather::float64;
+  // GPU: the SpMV format of graphrun's iterations (--format); automatic: the
+  // chooser's pick, as `graphrun pagerank` makes it.
+  SpmvFormat format = SpmvFormat::automatic;
 };
 
 inline double l1(const std::vector<double>& a, const std::vector<double>& b) {

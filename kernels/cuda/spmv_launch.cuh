@@ -31,6 +31,7 @@
 
 #include "graphrun/engine/csr.hpp"
 #include "graphrun/engine/cuda/coo.hpp"
+#include "graphrun/engine/cuda/csr_bins.hpp"
 #include "graphrun/engine/cuda/ell.hpp"
 #include "graphrun/engine/cuda/hyb.hpp"
 #include "graphrun/engine/cuda/jds.hpp"
@@ -74,6 +75,12 @@ void launch_csr(const CsrView<T>& a, int width, const X* x, typename S::value_ty
 // The sub-warp width csr-warp uses for a matrix with these row statistics
 // (2..32; spmv_csr.cu has the measurements).
 int csr_warp_width(const RowStats& s);
+
+// CSR with its rows binned by length (csr-bins): a launch per non-empty
+// bin; writes every row the mask allows.
+template <class S, class T, class X>
+void launch_csr_bins(const DeviceCsrBins& s, const CsrView<T>& a, const X* x,
+                     typename S::value_type* y, Mask mask, cudaStream_t stream);
 
 // COO: a segmented reduction by row over tiles of entries. `accumulate`:
 // y(i) = y(i) ⊕ (row i's entries) and rows without entries untouched (HYB's
@@ -155,6 +162,22 @@ struct SpmvKernel<SpmvFormat::csr_warp> : SpmvCsrKernel {
   template <class T>
   static CsrRows build(const DeviceCsr<T>&, const RowStats& stats, BuildHints& hints) {
     return {hints.threads_per_row != 0 ? hints.threads_per_row : csr_warp_width(stats)};
+  }
+};
+
+// csr-bins: the rows grouped by bin beside the CSR.
+template <>
+struct SpmvKernel<SpmvFormat::csr_bins> : SpmvKernelDefaults {
+  template <class T>
+  using State = DeviceCsrBins;
+  template <class T>
+  static DeviceCsrBins build(const DeviceCsr<T>& a, const RowStats&, BuildHints&) {
+    return build_csr_bins(a);
+  }
+  template <class S, class T, class X>
+  static void apply(const DeviceCsrBins& s, const CsrView<T>& a, const X* x,
+                    typename S::value_type* y, Mask mask, Carries, cudaStream_t stream) {
+    launch_csr_bins<S, T, X>(s, a, x, y, mask, stream);
   }
 };
 

@@ -411,6 +411,17 @@ TEST_F(UsageCli, BenchPagerankReorderTakesOneWord) {
   }
 }
 
+// bench pagerank --format: a name of the format table, for GPU runs only.
+TEST_F(UsageCli, BenchPagerankFormatIsAGpuFormatName) {
+  Result r = run("bench pagerank --format csr-bins gen:rmat:8 --device cpu");
+  EXPECT_EQ(r.status, 2) << describe(r);
+  EXPECT_TRUE(contains(r.err, "use it with --device cuda")) << describe(r);
+  r = run("bench pagerank --format bogus gen:rmat:8 --device cuda");
+  EXPECT_EQ(r.status, 2) << describe(r);
+  EXPECT_TRUE(contains(r.err, "unknown SpMV format 'bogus'")) << describe(r);
+  EXPECT_TRUE(contains(r.err, "csr-bins")) << describe(r);
+}
+
 // Without graphrun-compare beside it, graphrun says which program is
 // missing and where it looked, and exits 2; its own commands still run.
 TEST_F(UsageCli, AMissingGraphrunCompareIsNamed) {

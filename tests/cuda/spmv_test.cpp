@@ -164,14 +164,15 @@ struct Case {
 };
 
 // Sizes off every block size (256 threads, 1024-item tiles), rows longer
-// than a tile, an empty matrix, and rectangular shapes both ways.
+// than a tile, a row past csr-bins' 2048 (a block per row), an empty
+// matrix, and rectangular shapes both ways.
 const Case small_cases[] = {
     {0, 0, test::MatrixShape::uniform, 3},         {1, 1, test::MatrixShape::uniform, 1},
     {50, 40, test::MatrixShape::uniform, 0},       {1000, 1000, test::MatrixShape::uniform, 8},
     {777, 900, test::MatrixShape::empty_rows, 5},  {1500, 1500, test::MatrixShape::heavy_row, 4},
     {3001, 3001, test::MatrixShape::power_law, 6}, {2049, 2049, test::MatrixShape::banded, 9},
     {513, 2000, test::MatrixShape::uniform, 3},    {2000, 300, test::MatrixShape::uniform, 20},
-    {300, 5000, test::MatrixShape::uniform, 700},
+    {300, 5000, test::MatrixShape::uniform, 700},  {1200, 6000, test::MatrixShape::heavy_row, 4},
 };
 
 template <class T>

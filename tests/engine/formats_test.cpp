@@ -15,6 +15,7 @@
 
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/formats/coo_format.hpp"
+#include "graphrun/engine/formats/csr_bins.hpp"
 #include "graphrun/engine/formats/ell.hpp"
 #include "graphrun/engine/formats/hyb.hpp"
 #include "graphrun/engine/formats/jds.hpp"
@@ -78,6 +79,31 @@ TEST(CooFormat, IsCsrRowByRow) {
     EXPECT_EQ(v.nnz, a.nnz());
     EXPECT_EQ(v.values == nullptr, a.is_pattern());
   });
+}
+
+// csr-bins: each row's bin gives it at least its length in lanes below a
+// warp, never more than twice it (one lane for rows of 0 or 1), a warp from
+// 17 entries to csr_bins_long_row, a block past it; the bins go up with the
+// length.
+TEST(CsrBins, BinsGiveRowsTheirLengthInLanes) {
+  int last = 0;
+  for (offset_t len = 0; len <= 3 * csr_bins_long_row; ++len) {
+    const int b = csr_bin(len);
+    ASSERT_GE(b, last) << len;
+    last = b;
+    ASSERT_LT(b, csr_bin_count) << len;
+    if (len > csr_bins_long_row) {
+      EXPECT_EQ(b, 6) << len;
+    } else if (len > 16) {
+      EXPECT_EQ(b, 5) << len;
+    } else {
+      EXPECT_GE(csr_bin_width(b), len) << len;
+      EXPECT_TRUE(len <= 1 ? b == 0 : csr_bin_width(b) < 2 * len) << len;
+    }
+  }
+  EXPECT_EQ(csr_bin(2), 1);
+  EXPECT_EQ(csr_bin(16), 4);
+  EXPECT_EQ(csr_bin(17), 5);
 }
 
 TEST(EllFormat, ColumnMajorPaddedToTheLongestRow) {

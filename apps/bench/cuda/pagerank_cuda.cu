@@ -98,6 +98,7 @@ void run_pagerank_cuda(const PageRankBenchOptions& a) {
     const Graph& g = bg.graph;
     PageRankOptions o = fixed_iterations(a.iters, a.gather);
     const PageRankResult want = pagerank(cpu, g, o);
+    o.format = a.format;
     std::vector<double> anchor_rank, anchor_t;
     for (int rep = 0; rep < reps; ++rep)
       anchor_t.push_back(anchors::cusparse_pagerank_ms(g, a.iters, o.damping, &anchor_rank));

@@ -193,8 +193,8 @@ void spmv_csr(const CsrView<T>& a, const typename S::value_type* x, typename S::
   }
 }
 
-// csr-thread and csr-warp: the GPU's thread- and warp-per-row split is one
-// thing on a CPU, this kernel.
+// csr-thread, csr-warp and csr-bins: the GPU's thread-, warp- and
+// bin-per-row splits are one thing on a CPU, this kernel.
 struct SpmvCsrKernel {
   template <class S, class T>
   static void run(const CsrView<T>& a, const typename S::value_type* x, typename S::value_type* y,
@@ -211,6 +211,8 @@ template <>
 struct SpmvKernel<SpmvFormat::csr_thread> : SpmvCsrKernel {};
 template <>
 struct SpmvKernel<SpmvFormat::csr_warp> : SpmvCsrKernel {};
+template <>
+struct SpmvKernel<SpmvFormat::csr_bins> : SpmvCsrKernel {};
 
 #define GRAPHRUN_SPMV_CSR_EXTERN(S, T) GRAPHRUN_SPMV_EXTERN(spmv_csr, CsrView, S, T, int)
 GRAPHRUN_SPMV_COMBOS(GRAPHRUN_SPMV_CSR_EXTERN)

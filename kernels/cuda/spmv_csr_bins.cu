@@ -1,0 +1,147 @@
+// csr-bins SpMV (engine/formats/csr_bins.hpp): one launch per non-empty bin
+// of rows, each with as many threads per row as the bin's rows want.
+//
+// A row of bin b < 6 gets a sub-warp of W = 2^b lanes; lane l takes the
+// entries l, l + W, l + 2W, ... in that order, four at a time on a warp's
+// rows (four columns loaded, then four gathers, then the four products
+// added in entry order: the gathers of a long row are in flight together,
+// not one latency after another); the W partial sums meet by a butterfly
+// of shuffles. A row of bin 6 gets a block: each thread's partial the same
+// way, then the warps' by shuffles and the block's eight in order in shared
+// memory. Every row's order of additions depends on its length alone, so y
+// is the same whatever the launch.
+#include <cstdint>
+
+#include "graphrun/engine/cuda/csr_bins.hpp"
+#include "graphrun/engine/cuda_check.hpp"
+#include "spmv_carry.cuh"
+#include "spmv_launch.cuh"
+#include "spmv_semiring.cuh"
+
+namespace graphrun::cuda::detail {
+
+namespace {
+
+constexpr int bins_block = 256;
+constexpr int unroll = 4;
+
+// This lane's sum over entries k, k + W, ... < end of one row.
+template <class S, class T, int W, class X>
+__device__ __forceinline__ typename S::value_type lane_sum(const CsrView<T>& a, offset_t k,
+                                                           offset_t end, const X* x) {
+  using D = DeviceSemiring<S>;
+  using V = typename S::value_type;
+  V acc = D::zero();
+  if constexpr (W >= 32) {
+    for (; k + (unroll - 1) * W < end; k += unroll * W) {
+      vertex_t col[unroll];
+#pragma unroll
+      for (int u = 0; u < unroll; ++u) col[u] = __ldg(a.col_idx + k + u * W);
+      V p[unroll];
+#pragma unroll
+      for (int u = 0; u < unroll; ++u) p[u] = product<S>(a.values, k + u * W, col[u], x);
+#pragma unroll
+      for (int u = 0; u < unroll; ++u) acc = D::add(acc, p[u]);
+    }
+  }
+  for (; k < end; k += W) acc = D::add(acc, product<S>(a.values, k, __ldg(a.col_idx + k), x));
+  return acc;
+}
+
+// Rows rows[0 .. count) of one bin, W lanes each.
+template <class S, class T, int W, class X>
+__global__ void __launch_bounds__(bins_block)
+    bin_rows(CsrView<T> a, const vertex_t* __restrict__ rows, vertex_t count,
+             const X* __restrict__ x, typename S::value_type* __restrict__ y, Mask mask) {
+  using D = DeviceSemiring<S>;
+  const offset_t g = (blockIdx.x * offset_t(bins_block) + threadIdx.x) / W;
+  // A sub-warp's row is the same for all its lanes, so it leaves as one.
+  if (g >= count) return;
+  const vertex_t i = rows[g];
+  if (!mask.allows(i)) return;
+  const int lane = static_cast<int>(threadIdx.x % W);
+  auto acc = lane_sum<S, T, W, X>(a, a.row_ptr[i] + lane, a.row_ptr[i + 1], x);
+  if constexpr (W > 1) {
+    const unsigned lanes = ((W == 32) ? 0xffffffffu : ((1u << W) - 1u))
+                           << ((threadIdx.x % 32) & ~unsigned(W - 1));
+    for (int off = W / 2; off > 0; off /= 2) acc = D::add(acc, shfl_xor(lanes, acc, off, W));
+  }
+  if (lane == 0) y[i] = acc;
+}
+
+// The long rows, a block each.
+template <class S, class T, class X>
+__global__ void __launch_bounds__(bins_block)
+    long_rows(CsrView<T> a, const vertex_t* __restrict__ rows, const X* __restrict__ x,
+              typename S::value_type* __restrict__ y, Mask mask) {
+  using D = DeviceSemiring<S>;
+  using V = typename S::value_type;
+  constexpr int warps = bins_block / 32;
+  __shared__ V partial[warps];
+  const vertex_t i = rows[blockIdx.x];
+  if (!mask.allows(i)) return;  // the whole block: one row
+  const offset_t begin = a.row_ptr[i] + threadIdx.x, end = a.row_ptr[i + 1];
+  // Lanes bins_block apart, four at a time, as a warp's row above.
+  V acc = D::zero();
+  offset_t k = begin;
+  for (; k + (unroll - 1) * bins_block < end; k += unroll * bins_block) {
+    vertex_t col[unroll];
+#pragma unroll
+    for (int u = 0; u < unroll; ++u) col[u] = __ldg(a.col_idx + k + u * bins_block);
+    V p[unroll];
+#pragma unroll
+    for (int u = 0; u < unroll; ++u) p[u] = product<S>(a.values, k + u * bins_block, col[u], x);
+#pragma unroll
+    for (int u = 0; u < unroll; ++u) acc = D::add(acc, p[u]);
+  }
+  for (; k < end; k += bins_block)
+    acc = D::add(acc, product<S>(a.values, k, __ldg(a.col_idx + k), x));
+  for (int off = 16; off > 0; off /= 2) acc = D::add(acc, shfl_xor(0xffffffffu, acc, off, 32));
+  if (threadIdx.x % 32 == 0) partial[threadIdx.x / 32] = acc;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    V sum = partial[0];
+    for (int w = 1; w < warps; ++w) sum = D::add(sum, partial[w]);
+    y[i] = sum;
+  }
+}
+
+template <class S, class T, int W, class X>
+void launch_bin(const DeviceCsrBins& s, int b, const CsrView<T>& a, const X* x,
+                typename S::value_type* y, Mask mask, cudaStream_t stream) {
+  const vertex_t count = s.bin_rows(b);
+  if (count == 0) return;
+  const offset_t threads = offset_t(count) * W;
+  const auto grid = static_cast<unsigned>((threads + bins_block - 1) / bins_block);
+  bin_rows<S, T, W, X><<<grid, bins_block, 0, stream>>>(a, s.bin(b), count, x, y, mask);
+}
+
+}  // namespace
+
+template <class S, class T, class X>
+void launch_csr_bins(const DeviceCsrBins& s, const CsrView<T>& a, const X* x,
+                     typename S::value_type* y, Mask mask, cudaStream_t stream) {
+  if (a.n_rows == 0) return;
+  static_assert(csr_bin_width(5) == 32 && csr_bin_count == 7);
+  launch_bin<S, T, 1, X>(s, 0, a, x, y, mask, stream);
+  launch_bin<S, T, 2, X>(s, 1, a, x, y, mask, stream);
+  launch_bin<S, T, 4, X>(s, 2, a, x, y, mask, stream);
+  launch_bin<S, T, 8, X>(s, 3, a, x, y, mask, stream);
+  launch_bin<S, T, 16, X>(s, 4, a, x, y, mask, stream);
+  launch_bin<S, T, 32, X>(s, 5, a, x, y, mask, stream);
+  if (const vertex_t count = s.bin_rows(6); count > 0)
+    long_rows<S, T, X>
+        <<<static_cast<unsigned>(count), bins_block, 0, stream>>>(a, s.bin(6), x, y, mask);
+  GRAPHRUN_CUDA_CHECK(cudaGetLastError());
+}
+
+#define GRAPHRUN_INSTANTIATE_GATHER(S, T, XT)                                                 \
+  template void launch_csr_bins<S, T, XT>(const DeviceCsrBins&, const CsrView<T>&, const XT*, \
+                                          typename S::value_type*, Mask, cudaStream_t);
+#define GRAPHRUN_INSTANTIATE(S, T) GRAPHRUN_INSTANTIATE_GATHER(S, T, typename S::value_type)
+GRAPHRUN_CUDA_SPMV_COMBOS(GRAPHRUN_INSTANTIATE)
+GRAPHRUN_CUDA_SPMV_GATHER_COMBOS(GRAPHRUN_INSTANTIATE_GATHER)
+#undef GRAPHRUN_INSTANTIATE
+#undef GRAPHRUN_INSTANTIATE_GATHER
+
+}  // namespace graphrun::cuda::detail
