@@ -14,6 +14,7 @@
 
 #include "graphrun/engine/cuda/csr_bins.hpp"
 #include "graphrun/engine/cuda_check.hpp"
+#include "graphrun/engine/error.hpp"
 #include "spmv_carry.cuh"
 #include "spmv_launch.cuh"
 #include "spmv_semiring.cuh"
@@ -48,13 +49,20 @@ __device__ __forceinline__ typename S::value_type lane_sum(const CsrView<T>& a, 
   return acc;
 }
 
-// Rows rows[0 .. count) of one bin, W lanes each.
+// Where each bin's blocks begin in the one grid, and its rows in the list.
+struct BinGrid {
+  unsigned first_block[csr_bin_count + 1];
+  vertex_t first_row[csr_bin_count + 1];
+};
+
+// Rows rows[0 .. count) of one bin, W lanes each; `block` is the block's
+// place among the bin's.
 template <class S, class T, int W, class X>
-__global__ void __launch_bounds__(bins_block)
-    bin_rows(CsrView<T> a, const vertex_t* __restrict__ rows, vertex_t count,
-             const X* __restrict__ x, typename S::value_type* __restrict__ y, Mask mask) {
+__device__ __forceinline__ void bin_rows(const CsrView<T>& a, const vertex_t* __restrict__ rows,
+                                         vertex_t count, unsigned block, const X* __restrict__ x,
+                                         typename S::value_type* __restrict__ y, Mask mask) {
   using D = DeviceSemiring<S>;
-  const offset_t g = (blockIdx.x * offset_t(bins_block) + threadIdx.x) / W;
+  const offset_t g = (block * offset_t(bins_block) + threadIdx.x) / W;
   // A sub-warp's row is the same for all its lanes, so it leaves as one.
   if (g >= count) return;
   const vertex_t i = rows[g];
@@ -69,33 +77,17 @@ __global__ void __launch_bounds__(bins_block)
   if (lane == 0) y[i] = acc;
 }
 
-// The long rows, a block each.
+// A long row, the whole block.
 template <class S, class T, class X>
-__global__ void __launch_bounds__(bins_block)
-    long_rows(CsrView<T> a, const vertex_t* __restrict__ rows, const X* __restrict__ x,
-              typename S::value_type* __restrict__ y, Mask mask) {
+__device__ __forceinline__ void long_row(const CsrView<T>& a, vertex_t i, const X* __restrict__ x,
+                                         typename S::value_type* __restrict__ y, Mask mask) {
   using D = DeviceSemiring<S>;
   using V = typename S::value_type;
   constexpr int warps = bins_block / 32;
   __shared__ V partial[warps];
-  const vertex_t i = rows[blockIdx.x];
   if (!mask.allows(i)) return;  // the whole block: one row
-  const offset_t begin = a.row_ptr[i] + threadIdx.x, end = a.row_ptr[i + 1];
   // Lanes bins_block apart, four at a time, as a warp's row above.
-  V acc = D::zero();
-  offset_t k = begin;
-  for (; k + (unroll - 1) * bins_block < end; k += unroll * bins_block) {
-    vertex_t col[unroll];
-#pragma unroll
-    for (int u = 0; u < unroll; ++u) col[u] = __ldg(a.col_idx + k + u * bins_block);
-    V p[unroll];
-#pragma unroll
-    for (int u = 0; u < unroll; ++u) p[u] = product<S>(a.values, k + u * bins_block, col[u], x);
-#pragma unroll
-    for (int u = 0; u < unroll; ++u) acc = D::add(acc, p[u]);
-  }
-  for (; k < end; k += bins_block)
-    acc = D::add(acc, product<S>(a.values, k, __ldg(a.col_idx + k), x));
+  auto acc = lane_sum<S, T, bins_block, X>(a, a.row_ptr[i] + threadIdx.x, a.row_ptr[i + 1], x);
   for (int off = 16; off > 0; off /= 2) acc = D::add(acc, shfl_xor(0xffffffffu, acc, off, 32));
   if (threadIdx.x % 32 == 0) partial[threadIdx.x / 32] = acc;
   __syncthreads();
@@ -106,14 +98,41 @@ __global__ void __launch_bounds__(bins_block)
   }
 }
 
-template <class S, class T, int W, class X>
-void launch_bin(const DeviceCsrBins& s, int b, const CsrView<T>& a, const X* x,
-                typename S::value_type* y, Mask mask, cudaStream_t stream) {
-  const vertex_t count = s.bin_rows(b);
-  if (count == 0) return;
-  const offset_t threads = offset_t(count) * W;
-  const auto grid = static_cast<unsigned>((threads + bins_block - 1) / bins_block);
-  bin_rows<S, T, W, X><<<grid, bins_block, 0, stream>>>(a, s.bin(b), count, x, y, mask);
+// Every bin in one grid (seven launches cost a small matrix more than its
+// work): a block finds its bin among the grid's ranges and runs that bin's
+// code, the same for all its threads.
+template <class S, class T, class X>
+__global__ void __launch_bounds__(bins_block)
+    csr_bins_kernel(CsrView<T> a, const vertex_t* __restrict__ rows, BinGrid grid,
+                    const X* __restrict__ x, typename S::value_type* __restrict__ y, Mask mask) {
+  int b = 0;
+  while (blockIdx.x >= grid.first_block[b + 1]) ++b;
+  const unsigned block = blockIdx.x - grid.first_block[b];
+  const vertex_t* bin = rows + grid.first_row[b];
+  const vertex_t count = grid.first_row[b + 1] - grid.first_row[b];
+  switch (b) {
+    case 0:
+      bin_rows<S, T, 1, X>(a, bin, count, block, x, y, mask);
+      break;
+    case 1:
+      bin_rows<S, T, 2, X>(a, bin, count, block, x, y, mask);
+      break;
+    case 2:
+      bin_rows<S, T, 4, X>(a, bin, count, block, x, y, mask);
+      break;
+    case 3:
+      bin_rows<S, T, 8, X>(a, bin, count, block, x, y, mask);
+      break;
+    case 4:
+      bin_rows<S, T, 16, X>(a, bin, count, block, x, y, mask);
+      break;
+    case 5:
+      bin_rows<S, T, 32, X>(a, bin, count, block, x, y, mask);
+      break;
+    default:
+      long_row<S, T, X>(a, bin[block], x, y, mask);
+      break;
+  }
 }
 
 }  // namespace
@@ -123,15 +142,21 @@ void launch_csr_bins(const DeviceCsrBins& s, const CsrView<T>& a, const X* x,
                      typename S::value_type* y, Mask mask, cudaStream_t stream) {
   if (a.n_rows == 0) return;
   static_assert(csr_bin_width(5) == 32 && csr_bin_count == 7);
-  launch_bin<S, T, 1, X>(s, 0, a, x, y, mask, stream);
-  launch_bin<S, T, 2, X>(s, 1, a, x, y, mask, stream);
-  launch_bin<S, T, 4, X>(s, 2, a, x, y, mask, stream);
-  launch_bin<S, T, 8, X>(s, 3, a, x, y, mask, stream);
-  launch_bin<S, T, 16, X>(s, 4, a, x, y, mask, stream);
-  launch_bin<S, T, 32, X>(s, 5, a, x, y, mask, stream);
-  if (const vertex_t count = s.bin_rows(6); count > 0)
-    long_rows<S, T, X>
-        <<<static_cast<unsigned>(count), bins_block, 0, stream>>>(a, s.bin(6), x, y, mask);
+  BinGrid grid{};
+  offset_t blocks = 0;
+  for (int b = 0; b < csr_bin_count; ++b) {
+    grid.first_block[b] = static_cast<unsigned>(blocks);
+    grid.first_row[b] = s.start[b];
+    const offset_t rows = s.bin_rows(b);
+    blocks +=
+        b == csr_bin_count - 1 ? rows : (rows * csr_bin_width(b) + bins_block - 1) / bins_block;
+    if (blocks > offset_t{0x7fffffff}) throw SizeError("csr-bins: too many blocks for one grid");
+  }
+  grid.first_block[csr_bin_count] = static_cast<unsigned>(blocks);
+  grid.first_row[csr_bin_count] = s.start[csr_bin_count];
+  if (blocks == 0) return;
+  csr_bins_kernel<S, T, X><<<static_cast<unsigned>(blocks), bins_block, 0, stream>>>(
+      a, s.rows.data(), grid, x, y, mask);
   GRAPHRUN_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -76,8 +76,8 @@ void launch_csr(const CsrView<T>& a, int width, const X* x, typename S::value_ty
 // (2..32; spmv_csr.cu has the measurements).
 int csr_warp_width(const RowStats& s);
 
-// CSR with its rows binned by length (csr-bins): a launch per non-empty
-// bin; writes every row the mask allows.
+// CSR with its rows binned by length (csr-bins): one grid, a range of
+// blocks per bin; writes every row the mask allows.
 template <class S, class T, class X>
 void launch_csr_bins(const DeviceCsrBins& s, const CsrView<T>& a, const X* x,
                      typename S::value_type* y, Mask mask, cudaStream_t stream);
