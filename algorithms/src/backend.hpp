@@ -65,8 +65,8 @@ struct PageRankOrdering {
 template <class Pick>
 PageRankOrdering pagerank_ordering(const Graph& g, Reorder asked, Pick&& automatic_pick) {
   if (const Graph::StoredOrder* s = g.stored_order();
-      s && (asked == Reorder::automatic || to_string(asked) == s->method))
-    return {parse_reorder(s->method), &s->order};
+      s && (asked == Reorder::automatic || asked == s->method))
+    return {s->method, &s->order};
   return {asked == Reorder::automatic ? automatic_pick() : asked, nullptr};
 }
 

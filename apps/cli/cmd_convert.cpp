@@ -54,8 +54,7 @@ void run_convert(const ConvertArgs& a) {
     if (*reorder == Reorder::none)
       g.clear_stored_order();
     else
-      g.set_stored_order(std::string(to_string(*reorder)),
-                         vertex_order(g.adj().view(), *reorder, !g.directed()));
+      g.set_stored_order(*reorder, vertex_order(g.adj().view(), *reorder, !g.directed()));
     seconds_order = order_time.seconds();
   }
 
@@ -91,10 +90,11 @@ void run_convert(const ConvertArgs& a) {
   const double seconds_write = write_time.seconds();
 
   const Graph::StoredOrder* stored = target == Target::cache ? g.stored_order() : nullptr;
-  const std::string ordering =
-      !stored   ? std::string()
-      : reorder ? format("ordering %s %.3f s, ", stored->method.c_str(), seconds_order)
-                : format("ordering %s kept, ", stored->method.c_str());
+  const std::string method = stored ? std::string(to_string(stored->method)) : std::string();
+  const std::string ordering = !stored ? std::string()
+                               : reorder
+                                   ? format("ordering %s %.3f s, ", method.c_str(), seconds_order)
+                                   : format("ordering %s kept, ", method.c_str());
   print_summary(a.common, format("convert: %s, %s, %swrite %.3f s", graph_size(g).c_str(),
                                  load_summary(in).c_str(), ordering.c_str(), seconds_write));
 }

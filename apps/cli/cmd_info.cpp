@@ -85,7 +85,8 @@ void run_info(const InfoArgs& a) {
     line("input ids", format("%llu .. %llu", static_cast<unsigned long long>(g.input_id(0)),
                              static_cast<unsigned long long>(g.input_id(g.n_vertices() - 1))));
   if (const Graph::StoredOrder* stored = g.stored_order())
-    line("vertex ordering", stored->method + " (stored: pagerank renumbers by it)");
+    line("vertex ordering",
+         std::string(to_string(stored->method)) + " (stored: pagerank renumbers by it)");
   line("out-degree", degree_text(out));
   line("in-degree", directed ? degree_text(in_stats) : "same as out-degree (undirected)");
 

@@ -117,14 +117,15 @@ Graph Graph::with_names(Csr<double> adj, std::vector<std::string> names, bool di
   return g;
 }
 
-void Graph::set_stored_order(std::string method, std::vector<vertex_t> order) {
-  if (method.empty()) throw ArgumentError("Graph: a stored ordering needs its method's name");
+void Graph::set_stored_order(Reorder method, std::vector<vertex_t> order) {
+  if (method == Reorder::none || method == Reorder::automatic)
+    throw ArgumentError("Graph: a stored ordering is made by an ordering, not '" +
+                        std::string(to_string(method)) + "'");
   if (order.size() != static_cast<std::size_t>(n_))
     throw ArgumentError("Graph: a stored ordering has " + std::to_string(order.size()) +
                         " entries for " + std::to_string(n_) + " vertices");
   (void)position(order);  // ArgumentError unless a permutation
-  stored_order_ =
-      std::make_shared<const StoredOrder>(StoredOrder{std::move(method), std::move(order)});
+  stored_order_ = std::make_shared<const StoredOrder>(StoredOrder{method, std::move(order)});
 }
 
 std::string_view Graph::name(vertex_t v) const {

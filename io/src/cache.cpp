@@ -162,13 +162,13 @@ void write_cache(const std::string& path, const Graph& g) {
   std::memcpy(h.magic, magic, sizeof magic);
   const bool named = g.has_names();
   const Graph::StoredOrder* ordered = g.stored_order();
-  if (ordered && ordered->method.size() >= sizeof h.order_method)
-    throw ArgumentError("write_cache: ordering method name '" + ordered->method + "' is too long");
+  const std::string_view method_name = ordered ? to_string(ordered->method) : "";
+  static_assert(sizeof h.order_method == 16);  // every ordering's name fits, NUL-terminated
   h.version = ordered ? version_3 : version_2;
   h.flags = (g.directed() ? flag_directed : 0) | (g.weighted() ? flag_weighted : 0) |
             (a.is_pattern() ? flag_pattern : 0) | (named ? flag_named : 0) |
             (ordered ? flag_ordered : 0);
-  if (ordered) std::memcpy(h.order_method, ordered->method.data(), ordered->method.size());
+  if (ordered) std::memcpy(h.order_method, method_name.data(), method_name.size());
   static const std::vector<vertex_t> no_order;
   const std::vector<vertex_t>& order = ordered ? ordered->order : no_order;
   h.n = a.n_rows();
@@ -307,20 +307,20 @@ Graph read_cache(const std::string& path, std::size_t max_bytes) {
     throw InputError(path, "corrupt graphrun cache (checksum mismatch)");
 
   // The ordering's method: a name this build knows, NUL-terminated.
-  std::string method;
+  Reorder method = Reorder::none;
   if (ordered) {
     const char* end = std::find(h.order_method, h.order_method + sizeof h.order_method, '\0');
-    method.assign(h.order_method, static_cast<std::size_t>(end - h.order_method));
+    const std::string name(h.order_method, static_cast<std::size_t>(end - h.order_method));
     bool known_method = end != h.order_method + sizeof h.order_method;
     try {
-      const Reorder r = parse_reorder(method);
-      known_method = known_method && r != Reorder::none && r != Reorder::automatic;
+      method = parse_reorder(name);
+      known_method = known_method && method != Reorder::none && method != Reorder::automatic;
     } catch (const ArgumentError&) {
       known_method = false;
     }
     if (!known_method)
       throw InputError(path, "graphrun cache with a vertex ordering of unknown method " +
-                                 detail::quote_input(method) + " (written by a newer build?)");
+                                 detail::quote_input(name) + " (written by a newer build?)");
   }
 
   try {
@@ -328,7 +328,7 @@ Graph read_cache(const std::string& path, std::size_t max_bytes) {
                     std::move(col_idx), std::move(values));
     if (!named) {
       Graph g(std::move(adj), std::move(ids), h.flags & flag_directed, h.flags & flag_weighted);
-      if (ordered) g.set_stored_order(std::move(method), std::move(order));
+      if (ordered) g.set_stored_order(method, std::move(order));
       return g;
     }
     std::vector<std::string> names(n);
@@ -347,7 +347,7 @@ Graph read_cache(const std::string& path, std::size_t max_bytes) {
                       repeated_name(f.get(), expect, name_start, static_cast<std::size_t>(n)));
       }
     }();
-    if (ordered) g.set_stored_order(std::move(method), std::move(order));
+    if (ordered) g.set_stored_order(method, std::move(order));
     return g;
   } catch (const ArgumentError& e) {
     throw InputError(path, std::string("corrupt graphrun cache: ") + e.what());

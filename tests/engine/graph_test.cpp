@@ -59,6 +59,22 @@ TEST(Graph, RejectsBadIdMaps) {
   EXPECT_THROW(Graph(Csr<double>::from_coo(rect), {}, true, false), ArgumentError);
 }
 
+// A stored ordering is a permutation made by an ordering: none and
+// automatic name no ordering, and a short or repeated order is refused.
+TEST(Graph, StoredOrderingIsAPermutationOfAnOrdering) {
+  Coo<double> coo{3, 3, {0, 1}, {1, 2}, {}};
+  Graph g(Csr<double>::from_coo(coo), {}, true, false);
+  EXPECT_THROW(g.set_stored_order(Reorder::none, {2, 0, 1}), ArgumentError);
+  EXPECT_THROW(g.set_stored_order(Reorder::automatic, {2, 0, 1}), ArgumentError);
+  EXPECT_THROW(g.set_stored_order(Reorder::rcm, {2, 0}), ArgumentError);
+  EXPECT_THROW(g.set_stored_order(Reorder::rcm, {2, 0, 2}), ArgumentError);
+  EXPECT_EQ(g.stored_order(), nullptr);
+  g.set_stored_order(Reorder::rcm, {2, 0, 1});
+  ASSERT_NE(g.stored_order(), nullptr);
+  EXPECT_EQ(g.stored_order()->method, Reorder::rcm);
+  EXPECT_EQ(g.stored_order()->order, (std::vector<vertex_t>{2, 0, 1}));
+}
+
 // The same edges as small_directed(), its vertices named instead.
 Graph small_named() {
   Coo<double> coo{3, 3, {0, 0, 2}, {1, 2, 0}, {}};

@@ -129,7 +129,7 @@ TEST(Cache, StoredOrderingRoundTripsAndOnlyItMakesVersion3) {
 
     std::vector<vertex_t> order(static_cast<std::size_t>(g.n_vertices()));
     std::iota(order.rbegin(), order.rend(), vertex_t{0});
-    g.set_stored_order("rabbit", order);
+    g.set_stored_order(Reorder::rabbit, order);
     write_cache(dir.file("ordered.grb"), g);
     const std::string bytes = read_file(dir.file("ordered.grb"));
     EXPECT_EQ(bytes[8], 3);
@@ -138,7 +138,7 @@ TEST(Cache, StoredOrderingRoundTripsAndOnlyItMakesVersion3) {
     EXPECT_EQ(arrays(back), arrays(g));
     EXPECT_EQ(back.has_names(), g.has_names());
     ASSERT_NE(back.stored_order(), nullptr);
-    EXPECT_EQ(back.stored_order()->method, "rabbit");
+    EXPECT_EQ(back.stored_order()->method, Reorder::rabbit);
     EXPECT_EQ(back.stored_order()->order, order);
     for (vertex_t v = 0; v < g.n_vertices(); ++v) EXPECT_EQ(back.label(v), g.label(v));
   }
@@ -150,7 +150,7 @@ TEST(Cache, StoredOrderingRoundTripsAndOnlyItMakesVersion3) {
 TEST(Cache, DamagedStoredOrderingIsRefused) {
   TempDir dir;
   Graph g = sample(dir, false);
-  g.set_stored_order("dbg", {2, 0, 1});
+  g.set_stored_order(Reorder::dbg, {2, 0, 1});
   write_cache(dir.file("o.grb"), g);
   const std::string bytes = read_file(dir.file("o.grb"));
   for (std::size_t i = 48; i < bytes.size(); ++i) {

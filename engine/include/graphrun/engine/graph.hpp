@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "graphrun/engine/csr.hpp"
+#include "graphrun/engine/vertex_order.hpp"
 
 namespace graphrun {
 
@@ -90,20 +91,20 @@ class Graph {
   std::optional<vertex_t> find_name(std::string_view s) const;
 
   // A vertex ordering kept with the graph: what a .grb cache written by
-  // `graphrun convert --reorder` holds. `order[new] = old`; `method` names
-  // how it was made (vertex_order.hpp's names: "rabbit", "dbg", ...).
+  // `graphrun convert --reorder` holds. `order[new] = old`; `method` is how
+  // it was made (an ordering of vertex_order.hpp: never none or automatic).
   // PageRank renumbers by it instead of computing an ordering. Copies of
   // the graph share it; a graph derived from this one (made undirected,
   // renumbered) does not inherit it.
   struct StoredOrder {
-    std::string method;
+    Reorder method = Reorder::degree;
     std::vector<vertex_t> order;
   };
   // The stored ordering, or null.
   const StoredOrder* stored_order() const noexcept { return stored_order_.get(); }
   // ArgumentError unless `order` is a permutation of 0 .. n-1 and `method`
-  // is not empty.
-  void set_stored_order(std::string method, std::vector<vertex_t> order);
+  // names an ordering (not none or automatic).
+  void set_stored_order(Reorder method, std::vector<vertex_t> order);
   void clear_stored_order() noexcept { stored_order_.reset(); }
 
   // adj() already on the GPU, or null (see DeviceAdjacency). Set by the
