@@ -25,8 +25,6 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
-#include <cstdlib>
-#include <string_view>
 #include <utility>
 
 #include "graphrun/engine/csr.hpp"
@@ -49,15 +47,6 @@ namespace graphrun::cuda::detail {
 inline constexpr int tile_block = 256;
 inline constexpr int tile_items_per_thread = 4;
 inline constexpr int tile_items = tile_block * tile_items_per_thread;
-
-// Merge-path's items per thread: 4 (tile_items_per_thread), or 8 with
-// GRAPHRUN_MERGE_PATH_ITEMS=8, a measurement switch (docs/performance.md):
-// more gathers in flight per thread and half the blocks, against twice the
-// shared memory per block.
-inline int merge_path_items_per_thread() {
-  const char* v = std::getenv("GRAPHRUN_MERGE_PATH_ITEMS");
-  return v != nullptr && std::string_view(v) == "8" ? 8 : tile_items_per_thread;
-}
 
 // Scratch for rows split between blocks: a row id (-1: none) and a partial
 // value per block; values are stored in 8 bytes whatever the semiring.
@@ -257,7 +246,7 @@ struct SpmvKernel<SpmvFormat::merge_path> : SpmvKernelDefaults {
   using State = DeviceMergePath;
   template <class T>
   static DeviceMergePath build(const DeviceCsr<T>& a, const RowStats&, BuildHints&) {
-    return build_merge_path(a, offset_t{tile_block} * merge_path_items_per_thread());
+    return build_merge_path(a, offset_t{tile_items});
   }
   static offset_t carry_blocks(const DeviceMergePath& s) { return s.shares; }
   template <class S, class T, class X>

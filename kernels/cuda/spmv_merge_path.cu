@@ -1,14 +1,13 @@
 // Merge-path CSR SpMV (Merrill & Garland, "Merge-based parallel sparse
 // matrix-vector multiplication", SC'16). The merged list of row ends and
-// entries is cut into shares of tile_block * ITEMS items (engine/cuda/merge_path.hpp;
+// entries is cut into shares of tile_items items (engine/cuda/merge_path.hpp;
 // the view, with the CSR it partitions, is engine/formats/merge_path.hpp);
 // block b takes share b, so every block does the same work whatever the row
 // lengths. Within the block:
 //   1. the share's row ends and its entries' products A(i,k)*x(k) are staged
 //      in shared memory with coalesced loads;
 //   2. each thread finds its own start on the share's merge path by binary
-//      search in shared memory and consumes ITEMS items (4, or 8 where the
-//      partition was cut for 8: merge_path_items_per_thread):
+//      search in shared memory and consumes tile_items_per_thread items:
 //      an entry adds its product, a row end closes the row;
 //   3. a row a thread closes but did not begin (a "head") is finished with
 //      the partials of the threads before it, summed by a segmented block
@@ -27,7 +26,7 @@ namespace graphrun::cuda::detail {
 
 namespace {
 
-template <class S, class T, class X, int ITEMS>
+template <class S, class T, class X>
 __global__ void __launch_bounds__(tile_block)
     merge_path_tiles(MergePathView<T> part, const X* __restrict__ x,
                      typename S::value_type* __restrict__ y, Mask mask,
@@ -36,9 +35,8 @@ __global__ void __launch_bounds__(tile_block)
   using D = DeviceSemiring<S>;
   using V = typename S::value_type;
   const CsrView<T> a = part.csr;
-  constexpr int share = tile_block * ITEMS;
-  __shared__ offset_t s_row_end[share];  // row_ptr[row_b + 1 + i]
-  __shared__ V s_prod[share];
+  __shared__ offset_t s_row_end[tile_items];  // row_ptr[row_b + 1 + i]
+  __shared__ V s_prod[tile_items];
   const int t = threadIdx.x;
   const vertex_t row_b = part.start_row[blockIdx.x];
   const offset_t k_b = part.start_entry[blockIdx.x];
@@ -47,35 +45,35 @@ __global__ void __launch_bounds__(tile_block)
 
   for (int i = t; i < nr; i += tile_block) s_row_end[i] = a.row_ptr[row_b + 1 + i];
   // The products: every column (and value) of the thread's items first, then
-  // every gather, then the stores, so that ITEMS loads of
+  // every gather, then the stores, so that tile_items_per_thread loads of
   // each kind are in flight at once. A loop of load, gather and store per
   // item (the values' null test splitting each step) left every gather
   // waiting on its own column: two memory latencies per item in a row.
-  vertex_t col[ITEMS];
-  T val[ITEMS];
+  vertex_t col[tile_items_per_thread];
+  T val[tile_items_per_thread];
 #pragma unroll
-  for (int u = 0; u < ITEMS; ++u) {
+  for (int u = 0; u < tile_items_per_thread; ++u) {
     const int j = t + u * tile_block;
     col[u] = j < nk ? __ldg(a.col_idx + k_b + j) : vertex_t{0};
   }
   if (a.values != nullptr) {
 #pragma unroll
-    for (int u = 0; u < ITEMS; ++u) {
+    for (int u = 0; u < tile_items_per_thread; ++u) {
       const int j = t + u * tile_block;
       val[u] = j < nk ? __ldg(a.values + k_b + j) : T(0);
     }
   } else {
 #pragma unroll
-    for (int u = 0; u < ITEMS; ++u) val[u] = T(1);
+    for (int u = 0; u < tile_items_per_thread; ++u) val[u] = T(1);
   }
-  V gathered[ITEMS];
+  V gathered[tile_items_per_thread];
 #pragma unroll
-  for (int u = 0; u < ITEMS; ++u) {
+  for (int u = 0; u < tile_items_per_thread; ++u) {
     const int j = t + u * tile_block;
     gathered[u] = j < nk ? static_cast<V>(__ldg(x + col[u])) : D::zero();
   }
 #pragma unroll
-  for (int u = 0; u < ITEMS; ++u) {
+  for (int u = 0; u < tile_items_per_thread; ++u) {
     const int j = t + u * tile_block;
     if (j < nk) s_prod[j] = D::mul(D::entry(val[u]), gathered[u]);  // product<S>'s arithmetic
   }
@@ -83,8 +81,8 @@ __global__ void __launch_bounds__(tile_block)
 
   // This thread's items: diagonals [d0, d1) of the share.
   const int total = nr + nk;
-  const int d0 = min(t * ITEMS, total);
-  const int d1 = min(d0 + ITEMS, total);
+  const int d0 = min(t * tile_items_per_thread, total);
+  const int d1 = min(d0 + tile_items_per_thread, total);
   int lo = max(0, d0 - nk), hi = min(d0, nr);
   while (lo < hi) {  // merge_path_search on the staged share
     const int mid = (lo + hi) / 2;
@@ -148,17 +146,8 @@ void launch_merge_path(const MergePathView<T>& part, const X* x, typename S::val
                        Mask mask, Carries carries, cudaStream_t stream) {
   using V = typename S::value_type;
   if (part.shares == 0) return;
-  const auto grid = static_cast<unsigned>(part.shares);
-  auto* carry_val = static_cast<V*>(carries.value);
-  // The partition's share length says how many items a thread takes
-  // (merge_path_items_per_thread).
-  if (part.share_length == offset_t{tile_block} * 8) {
-    merge_path_tiles<S, T, X, 8>
-        <<<grid, tile_block, 0, stream>>>(part, x, y, mask, carries.row, carry_val);
-  } else {
-    merge_path_tiles<S, T, X, tile_items_per_thread>
-        <<<grid, tile_block, 0, stream>>>(part, x, y, mask, carries.row, carry_val);
-  }
+  merge_path_tiles<S, T, X><<<static_cast<unsigned>(part.shares), tile_block, 0, stream>>>(
+      part, x, y, mask, carries.row, static_cast<V*>(carries.value));
   GRAPHRUN_CUDA_CHECK(cudaGetLastError());
   launch_carry_fixup<S>(carries, part.shares, y, mask, stream);
 }
