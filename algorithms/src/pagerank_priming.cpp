@@ -61,12 +61,16 @@ int prime_pagerank_kernels(int device, SpmvFormat format, Reorder reorder,
   const bool undirected = method != PageRankMethod::jacobi;
   const Graph g = priming_graph(undirected);
   // The formats the GPU's chooser picks at scale: COO and merge-path
-  // (skewed rows), HYB and csr-thread (regular rows), csr-warp (the rest);
-  // `automatic` first, for the row statistics it reads.
+  // (skewed rows; csr-bins under an ordering by degree), HYB and csr-thread
+  // (regular rows), csr-warp (the rest); `automatic` first, for the row
+  // statistics it reads.
   std::vector<SpmvFormat> formats{format};
-  if (format == SpmvFormat::automatic)
+  if (format == SpmvFormat::automatic) {
     formats = {SpmvFormat::automatic, SpmvFormat::coo,        SpmvFormat::merge_path,
                SpmvFormat::hyb,       SpmvFormat::csr_thread, SpmvFormat::csr_warp};
+    if (reorder == Reorder::dbg || reorder == Reorder::degree || reorder == Reorder::hubsort)
+      formats.push_back(SpmvFormat::csr_bins);
+  }
   // Each in double, then with x gathered in float (other kernels: what
   // PageRankGather::automatic picks for a large graph).
   int runs = 0;

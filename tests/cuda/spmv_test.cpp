@@ -452,11 +452,15 @@ TEST(GpuFormatChoice, FollowsTheMeasuredRule) {
   s.mean = 16;
   s.max_length = 30;
   EXPECT_EQ(choose_spmv_format(s, Device::cuda), SpmvFormat::hyb);  // uniform degree 16
+  EXPECT_EQ(choose_spmv_format(s, Device::cuda, RowOrder::by_degree), SpmvFormat::hyb);
   s.cv = 9;
   s.max_length = 100'000;
   EXPECT_EQ(choose_spmv_format(s, Device::cuda), SpmvFormat::merge_path);  // R-MAT 22
+  // The same rows renumbered by degree: csr-bins.
+  EXPECT_EQ(choose_spmv_format(s, Device::cuda, RowOrder::by_degree), SpmvFormat::csr_bins);
   s.n_rows = (1 << 20) - 1;
   EXPECT_EQ(choose_spmv_format(s, Device::cuda), SpmvFormat::coo);  // skewed, under 2^20 rows
+  EXPECT_EQ(choose_spmv_format(s, Device::cuda, RowOrder::by_degree), SpmvFormat::coo);
   s.n_rows = 325'729;
   s.mean = 4.6;
   s.cv = 4.7;

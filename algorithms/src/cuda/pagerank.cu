@@ -45,6 +45,7 @@
 #include "device_util.cuh"
 #include "graphrun/engine/cuda/step_trace.hpp"
 #include "graphrun/engine/semiring.hpp"
+#include "graphrun/engine/spmv_format.hpp"
 #include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/kernels/cuda/spmv.hpp"
 
@@ -353,7 +354,14 @@ class CudaPageRankSteps final : public PageRankSteps {
       }
     }
     trace.step("transpose");
-    op_.emplace(*at_, o_.format, 0, std::move(row_of_entry));
+    // A symmetric matrix renumbered by degree has its rows of like length
+    // side by side, which the choice of format weighs (RowOrder).
+    SpmvFormat format = o_.format;
+    if (format == SpmvFormat::automatic && !g.directed() &&
+        (result.reorder == Reorder::dbg || result.reorder == Reorder::degree ||
+         result.reorder == Reorder::hubsort))
+      format = choose_spmv_format(analyze(*at_), Device::cuda, RowOrder::by_degree);
+    op_.emplace(*at_, format, 0, std::move(row_of_entry));
     result.format = op_->format();
     trace.step("format");
 

@@ -13,9 +13,15 @@
 
 namespace graphrun {
 
+// How a matrix's rows lie, as far as the choice goes: as loaded, or
+// renumbered by degree (a symmetric matrix under dbg, degree or hubsort:
+// rows of like length side by side).
+enum class RowOrder { as_loaded, by_degree };
+
 // The format to use for a matrix with these row statistics on `device`
 // (never SpmvFormat::automatic; only formats whose table row lets `auto`
 // pick them on that device).
-SpmvFormat choose_spmv_format(const RowStats& stats, Device device);
+SpmvFormat choose_spmv_format(const RowStats& stats, Device device,
+                              RowOrder rows = RowOrder::as_loaded);
 
 }  // namespace graphrun

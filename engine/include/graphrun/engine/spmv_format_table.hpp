@@ -37,8 +37,8 @@
                                        "on the CPU")                                             \
   X(csr_warp,   "csr-warp",   cpu_gpu, "CSR, a sub-warp of 2-32 threads per row on the GPU; "    \
                                        "the CPU's CSR kernel")                                   \
-  X(csr_bins,   "csr-bins",   never,   "CSR, rows binned by length: 1-32 threads per row by "    \
-                                       "bin, a block per row past 2048 entries (adaptive CSR)")  \
+  X(csr_bins,   "csr-bins",   gpu,     "CSR, rows binned by length: 1-32 threads per row by "    \
+                                       "bin, a block past 2048 entries (adaptive CSR)")          \
   X(ell,        "ell",        never,   "ELLPACK: rows padded to the longest; refused past 3 "    \
                                        "slots per entry")                                        \
   X(hyb,        "hyb",        gpu,     "ELL for the first K entries of every row, COO for the "  \
