@@ -5,6 +5,7 @@
 #include "graphrun/algorithms/pagerank.hpp"
 #include "graphrun/engine/coo.hpp"
 #include "graphrun/engine/env_flag.hpp"
+#include "graphrun/engine/vertex_order.hpp"
 
 namespace graphrun {
 
@@ -68,8 +69,7 @@ int prime_pagerank_kernels(int device, SpmvFormat format, Reorder reorder,
   if (format == SpmvFormat::automatic) {
     formats = {SpmvFormat::automatic, SpmvFormat::coo,        SpmvFormat::merge_path,
                SpmvFormat::hyb,       SpmvFormat::csr_thread, SpmvFormat::csr_warp};
-    if (reorder == Reorder::dbg || reorder == Reorder::degree || reorder == Reorder::hubsort)
-      formats.push_back(SpmvFormat::csr_bins);
+    if (groups_rows_by_degree(reorder)) formats.push_back(SpmvFormat::csr_bins);
   }
   // Each in double, then with x gathered in float (other kernels: what
   // PageRankGather::automatic picks for a large graph).

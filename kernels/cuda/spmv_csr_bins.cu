@@ -1,5 +1,5 @@
-// csr-bins SpMV (engine/formats/csr_bins.hpp): one launch per non-empty bin
-// of rows, each with as many threads per row as the bin's rows want.
+// csr-bins SpMV (engine/formats/csr_bins.hpp): one grid, each bin of rows a
+// range of its blocks, with as many threads per row as the bin's rows want.
 //
 // A row of bin b < 6 gets a sub-warp of W = 2^b lanes; lane l takes the
 // entries l, l + W, l + 2W, ... in that order, four at a time on a warp's

@@ -83,7 +83,7 @@ struct SpmvOperator<T>::Impl {
 
 template <class T>
 SpmvOperator<T>::SpmvOperator(const DeviceCsr<T>& a, SpmvFormat format, int threads_per_row,
-                              DeviceArray<vertex_t> row_of_entry)
+                              DeviceArray<vertex_t> row_of_entry, RowOrder rows)
     : impl_(std::make_unique<Impl>()) {
   if (threads_per_row != 0 && (threads_per_row < 2 || threads_per_row > 32 ||
                                !std::has_single_bit(unsigned(threads_per_row))))
@@ -102,7 +102,7 @@ SpmvOperator<T>::SpmvOperator(const DeviceCsr<T>& a, SpmvFormat format, int thre
   }
   hints.threads_per_row = 0;  // automatic: each format's own rule
   try {
-    impl_->build(choose_spmv_format(stats, Device::cuda), stats, hints);
+    impl_->build(choose_spmv_format(stats, Device::cuda, rows), stats, hints);
   } catch (const FormatError&) {
     impl_->build(SpmvFormat::csr_warp, stats, hints);  // the format refused this matrix
   }

@@ -47,6 +47,7 @@
 #include "graphrun/engine/semiring.hpp"
 #include "graphrun/engine/spmv_format.hpp"
 #include "graphrun/engine/stopwatch.hpp"
+#include "graphrun/engine/vertex_order.hpp"
 #include "graphrun/kernels/cuda/spmv.hpp"
 
 namespace graphrun::detail {
@@ -356,12 +357,10 @@ class CudaPageRankSteps final : public PageRankSteps {
     trace.step("transpose");
     // A symmetric matrix renumbered by degree has its rows of like length
     // side by side, which the choice of format weighs (RowOrder).
-    SpmvFormat format = o_.format;
-    if (format == SpmvFormat::automatic && !g.directed() &&
-        (result.reorder == Reorder::dbg || result.reorder == Reorder::degree ||
-         result.reorder == Reorder::hubsort))
-      format = choose_spmv_format(analyze(*at_), Device::cuda, RowOrder::by_degree);
-    op_.emplace(*at_, format, 0, std::move(row_of_entry));
+    const RowOrder rows = !g.directed() && groups_rows_by_degree(result.reorder)
+                              ? RowOrder::by_degree
+                              : RowOrder::as_loaded;
+    op_.emplace(*at_, o_.format, 0, std::move(row_of_entry), rows);
     result.format = op_->format();
     trace.step("format");
 

@@ -59,6 +59,13 @@ std::string_view to_string(Reorder r);
 // measurements behind it are in vertex_order.cpp and docs/performance.md.
 Reorder choose_reorder(const RowStats& stats);
 
+// Whether an ordering renumbers by degree (degree, hubsort, dbg), so that on
+// a symmetric matrix rows of like length lie side by side: what the GPU's
+// choice of SpMV format weighs (RowOrder::by_degree).
+constexpr bool groups_rows_by_degree(Reorder r) {
+  return r == Reorder::degree || r == Reorder::hubsort || r == Reorder::dbg;
+}
+
 // The ordering of a's vertices by `how` (a square; not automatic): order[new]
 // = old. Reorder::none gives the identity. `symmetric`: a is known to be
 // symmetric (an undirected graph's adjacency), so that rabbit, which

@@ -48,8 +48,9 @@ class SpmvOperator {
   // row_of_entry: the row of each of a's entries where the caller has it
   // already (device_transpose can hand it over), or empty; COO keeps it as
   // its row index instead of writing one, other formats let it go.
+  // rows: how a's rows lie, for SpmvFormat::automatic's choice.
   SpmvOperator(const DeviceCsr<T>& a, SpmvFormat format, int threads_per_row = 0,
-               DeviceArray<vertex_t> row_of_entry = {});
+               DeviceArray<vertex_t> row_of_entry = {}, RowOrder rows = RowOrder::as_loaded);
   ~SpmvOperator();
   SpmvOperator(SpmvOperator&&) noexcept;
   SpmvOperator& operator=(SpmvOperator&&) noexcept;
