@@ -10,7 +10,7 @@
 // docs/performance.md has the run behind the backed-out staged slice.
 //
 //   nvcc -O3 -arch=sm_90 -std=c++17 scripts/gather-probe.cu -o gather-probe -lcusparse
-//   ./gather-probe [SCALE=22] [UNIFORM=0]
+//   ./gather-probe [SCALE=22] [UNIFORM=0] [SKIP_INPUT_ORDER=0]
 #include <cuda_runtime.h>
 #include <cusparse.h>
 #include <thrust/adjacent_difference.h>
@@ -210,6 +210,7 @@ float timeit(F f, int reps = 15) {
 int main(int argc, char** argv) {
   int scale = argc > 1 ? atoi(argv[1]) : 22;
   int uniform = argc > 2 ? atoi(argv[2]) : 0;
+  const int skip_input = argc > 3 ? atoi(argv[3]) : 0;
   int n = 1 << scale;
   uint64_t m = 16ull << scale;
   thrust::device_vector<uint64_t> keys(2 * m);
@@ -243,7 +244,7 @@ int main(int argc, char** argv) {
          sms);
   double* out;
   CK(cudaMalloc(&out, 8));
-  for (int sorted = 0; sorted < 2; ++sorted) {
+  for (int sorted = skip_input; sorted < 2; ++sorted) {
     if (sorted) {
       // degree order, descending
       thrust::device_vector<int64_t> deg(n);
@@ -368,6 +369,78 @@ int main(int argc, char** argv) {
         if (!bins[6].empty()) block_rows<<<bins[6].size(), 512>>>(ptr(6), rpp, cp, xp, yp);
       };
       printf("  binned rows: %.3f ms\n", timeit(all));
+      // The same on a stream of its own, then with x in a persisting L2
+      // window (its first bytes up to the device's set-aside: the hubs, in
+      // degree order), then with the kernels' carve-out at the most L1.
+      {
+        cudaStream_t st;
+        CK(cudaStreamCreate(&st));
+        auto on = [&] {
+          auto ptr = [&](int b) { return thrust::raw_pointer_cast(db[b].data()); };
+          auto go = [&](auto kern, int b, int w) {
+            const int nr = bins[b].size();
+            if (nr) kern<<<(int64_t(nr) * w + 255) / 256, 256, 0, st>>>(ptr(b), nr, rpp, cp, xp, yp);
+          };
+          if (!bins[6].empty()) block_rows<<<bins[6].size(), 512, 0, st>>>(ptr(6), rpp, cp, xp, yp);
+          go(binned<1>, 0, 1);
+          go(binned<2>, 1, 2);
+          go(binned<4>, 2, 4);
+          go(binned<8>, 3, 8);
+          go(binned<16>, 4, 16);
+          go(binned<32>, 5, 32);
+        };
+        auto timest = [&](auto f) {
+          cudaEvent_t a, b;
+          cudaEventCreate(&a);
+          cudaEventCreate(&b);
+          f();
+          CK(cudaStreamSynchronize(st));
+          std::vector<float> t;
+          for (int r = 0; r < 15; ++r) {
+            cudaEventRecord(a, st);
+            f();
+            cudaEventRecord(b, st);
+            cudaEventSynchronize(b);
+            float ms;
+            cudaEventElapsedTime(&ms, a, b);
+            t.push_back(ms);
+          }
+          std::sort(t.begin(), t.end());
+          CK(cudaGetLastError());
+          return t[7];
+        };
+        printf("  binned rows, long rows first, own stream: %.3f ms\n", timest(on));
+        int max_persist = 0, max_window = 0;
+        cudaDeviceGetAttribute(&max_persist, cudaDevAttrMaxPersistingL2CacheSize, 0);
+        cudaDeviceGetAttribute(&max_window, cudaDevAttrMaxAccessPolicyWindowSize, 0);
+        for (double share : {0.25, 0.5, 1.0}) {
+          size_t want = std::min<size_t>(size_t(n) * 4, size_t(share * max_persist));
+          CK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, want));
+          cudaStreamAttrValue v{};
+          v.accessPolicyWindow.base_ptr = (void*)xp;
+          v.accessPolicyWindow.num_bytes = std::min<size_t>(want, max_window);
+          v.accessPolicyWindow.hitRatio = 1.0f;
+          v.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
+          v.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
+          CK(cudaStreamSetAttribute(st, cudaStreamAttributeAccessPolicyWindow, &v));
+          printf("  binned rows, x[0, %zu KB) persisting (set-aside %d KB): %.3f ms\n",
+                 v.accessPolicyWindow.num_bytes / 1024, int(want / 1024), timest(on));
+          v.accessPolicyWindow.num_bytes = 0;
+          CK(cudaStreamSetAttribute(st, cudaStreamAttributeAccessPolicyWindow, &v));
+          CK(cudaCtxResetPersistingL2Cache());
+        }
+        CK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0));
+        for (auto k : {binned<1>, binned<2>, binned<4>, binned<8>, binned<16>, binned<32>})
+          CK(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                  cudaSharedmemCarveoutMaxL1));
+        CK(cudaFuncSetAttribute(block_rows, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                cudaSharedmemCarveoutMaxL1));
+        printf("  binned rows, carve-out at the most L1: %.3f ms\n", timest(on));
+        for (auto k : {binned<1>, binned<2>, binned<4>, binned<8>, binned<16>, binned<32>})
+          CK(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, -1));
+        CK(cudaFuncSetAttribute(block_rows, cudaFuncAttributePreferredSharedMemoryCarveout, -1));
+        CK(cudaStreamDestroy(st));
+      }
       // y against a plain row loop on the host (first 1M rows)
       std::vector<double> hy(n);
       cudaMemcpy(hy.data(), yp, n * 8, cudaMemcpyDeviceToHost);

@@ -3,8 +3,8 @@
 //
 //   rows[start[b] .. start[b+1])   the rows of bin b, ascending
 //
-// The bins' bounds stay on the host: the SpMV launches one grid per
-// non-empty bin, sized to it. Built by a stable CUB radix sort of the rows
+// The bins' bounds stay on the host: the SpMV launches one grid whose
+// blocks are cut into a range per bin (kernels/cuda/csr_bins_rows.cuh). Built by a stable CUB radix sort of the rows
 // on their 3-bit bin. Included by CUDA sources only.
 #pragma once
 
