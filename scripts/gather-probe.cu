@@ -379,7 +379,8 @@ int main(int argc, char** argv) {
           auto ptr = [&](int b) { return thrust::raw_pointer_cast(db[b].data()); };
           auto go = [&](auto kern, int b, int w) {
             const int nr = bins[b].size();
-            if (nr) kern<<<(int64_t(nr) * w + 255) / 256, 256, 0, st>>>(ptr(b), nr, rpp, cp, xp, yp);
+            if (nr)
+              kern<<<(int64_t(nr) * w + 255) / 256, 256, 0, st>>>(ptr(b), nr, rpp, cp, xp, yp);
           };
           if (!bins[6].empty()) block_rows<<<bins[6].size(), 512, 0, st>>>(ptr(6), rpp, cp, xp, yp);
           go(binned<1>, 0, 1);

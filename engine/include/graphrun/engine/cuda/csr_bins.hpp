@@ -4,8 +4,9 @@
 //   rows[start[b] .. start[b+1])   the rows of bin b, ascending
 //
 // The bins' bounds stay on the host: the SpMV launches one grid whose
-// blocks are cut into a range per bin (kernels/cuda/csr_bins_rows.cuh). Built by a stable CUB radix sort of the rows
-// on their 3-bit bin. Included by CUDA sources only.
+// blocks are cut into a range per bin (kernels/cuda/spmv_csr_bins.cu).
+// Built by a stable CUB radix sort of the rows on their 3-bit bin. Included
+// by CUDA sources only.
 #pragma once
 
 #include <cuda_runtime_api.h>
