@@ -186,7 +186,7 @@ __global__ void __launch_bounds__(512)
 }
 
 template <class F>
-float timeit(F f, int reps = 15) {
+float timeit(F f, int reps = 15, cudaStream_t stream = nullptr) {
   cudaEvent_t a, b;
   cudaEventCreate(&a);
   cudaEventCreate(&b);
@@ -194,9 +194,9 @@ float timeit(F f, int reps = 15) {
   CK(cudaDeviceSynchronize());
   std::vector<float> t;
   for (int r = 0; r < reps; ++r) {
-    cudaEventRecord(a);
+    cudaEventRecord(a, stream);
     f();
-    cudaEventRecord(b);
+    cudaEventRecord(b, stream);
     cudaEventSynchronize(b);
     float ms;
     cudaEventElapsedTime(&ms, a, b);
@@ -390,26 +390,7 @@ int main(int argc, char** argv) {
           go(binned<16>, 4, 16);
           go(binned<32>, 5, 32);
         };
-        auto timest = [&](auto f) {
-          cudaEvent_t a, b;
-          cudaEventCreate(&a);
-          cudaEventCreate(&b);
-          f();
-          CK(cudaStreamSynchronize(st));
-          std::vector<float> t;
-          for (int r = 0; r < 15; ++r) {
-            cudaEventRecord(a, st);
-            f();
-            cudaEventRecord(b, st);
-            cudaEventSynchronize(b);
-            float ms;
-            cudaEventElapsedTime(&ms, a, b);
-            t.push_back(ms);
-          }
-          std::sort(t.begin(), t.end());
-          CK(cudaGetLastError());
-          return t[7];
-        };
+        auto timest = [&](auto f) { return timeit(f, 15, st); };
         printf("  binned rows, long rows first, own stream: %.3f ms\n", timest(on));
         int max_persist = 0, max_window = 0;
         cudaDeviceGetAttribute(&max_persist, cudaDevAttrMaxPersistingL2CacheSize, 0);
