@@ -354,20 +354,26 @@ int main(int argc, char** argv) {
       printf("  bins (W 1..32, block):");
       for (auto& v : bins) printf(" %zu", v.size());
       printf("\n");
-      auto all = [&] {
+      // The bins one launch after another on `st`, the long rows' first or last.
+      auto launch_bins = [&](cudaStream_t st, bool long_first) {
         auto ptr = [&](int b) { return thrust::raw_pointer_cast(db[b].data()); };
         auto go = [&](auto kern, int b, int w) {
           const int nr = bins[b].size();
-          if (nr) kern<<<(int64_t(nr) * w + 255) / 256, 256>>>(ptr(b), nr, rpp, cp, xp, yp);
+          if (nr) kern<<<(int64_t(nr) * w + 255) / 256, 256, 0, st>>>(ptr(b), nr, rpp, cp, xp, yp);
         };
+        auto hubs = [&] {
+          if (!bins[6].empty()) block_rows<<<bins[6].size(), 512, 0, st>>>(ptr(6), rpp, cp, xp, yp);
+        };
+        if (long_first) hubs();
         go(binned<1>, 0, 1);
         go(binned<2>, 1, 2);
         go(binned<4>, 2, 4);
         go(binned<8>, 3, 8);
         go(binned<16>, 4, 16);
         go(binned<32>, 5, 32);
-        if (!bins[6].empty()) block_rows<<<bins[6].size(), 512>>>(ptr(6), rpp, cp, xp, yp);
+        if (!long_first) hubs();
       };
+      auto all = [&] { launch_bins(nullptr, false); };
       printf("  binned rows: %.3f ms\n", timeit(all));
       // The same on a stream of its own, then with x in a persisting L2
       // window (its first bytes up to the device's set-aside: the hubs, in
@@ -375,21 +381,7 @@ int main(int argc, char** argv) {
       {
         cudaStream_t st;
         CK(cudaStreamCreate(&st));
-        auto on = [&] {
-          auto ptr = [&](int b) { return thrust::raw_pointer_cast(db[b].data()); };
-          auto go = [&](auto kern, int b, int w) {
-            const int nr = bins[b].size();
-            if (nr)
-              kern<<<(int64_t(nr) * w + 255) / 256, 256, 0, st>>>(ptr(b), nr, rpp, cp, xp, yp);
-          };
-          if (!bins[6].empty()) block_rows<<<bins[6].size(), 512, 0, st>>>(ptr(6), rpp, cp, xp, yp);
-          go(binned<1>, 0, 1);
-          go(binned<2>, 1, 2);
-          go(binned<4>, 2, 4);
-          go(binned<8>, 3, 8);
-          go(binned<16>, 4, 16);
-          go(binned<32>, 5, 32);
-        };
+        auto on = [&] { launch_bins(st, true); };
         auto timest = [&](auto f) { return timeit(f, 15, st); };
         printf("  binned rows, long rows first, own stream: %.3f ms\n", timest(on));
         int max_persist = 0, max_window = 0;
