@@ -136,6 +136,11 @@ std::size_t device_memory_available() {
   return std::min(device_memory_free(), device_memory_headroom());
 }
 
+void release_pinned_host_buffers() noexcept {
+  detail::release_staging_buffers();
+  detail::release_pinned_scratch_block();
+}
+
 namespace {
 
 // Gives back the reservation of a failed allocation and says what failed,

@@ -38,27 +38,36 @@ struct PinnedBuffers {
       GRAPHRUN_CUDA_CHECK(cudaEventCreateWithFlags(&copied[i], cudaEventDisableTiming));
     }
   }
-  // Nothing is freed at exit: the driver may already be shutting down, and
-  // the process's pinned memory goes with it.
+  // Nothing is freed at exit (the driver may already be shutting down, and
+  // the process's pinned memory goes with it), only by
+  // release_pinned_host_buffers().
   PinnedBuffers(const PinnedBuffers&) = delete;
   PinnedBuffers& operator=(const PinnedBuffers&) = delete;
 };
 
+// The buffers (null until the first staged copy, and again after
+// release_staging_buffers) and the lock that one staged copy at a time holds.
+struct Staging {
+  std::mutex lock;
+  PinnedBuffers* buffers = nullptr;
+};
+
+Staging& staging() {
+  static Staging* const s = new Staging();  // never destroyed, as the buffers
+  return *s;
+}
+
 class StagingLease {
  public:
-  StagingLease() : lock_(mutex()) {
-    // Built under the lock, so two first uses pin once.
-    static PinnedBuffers* const buffers = new PinnedBuffers();
-    buffers_ = buffers;
+  StagingLease() : lock_(staging().lock) {
+    // Made under the lock, so two first uses pin once.
+    if (staging().buffers == nullptr) staging().buffers = new PinnedBuffers();
+    buffers_ = staging().buffers;
   }
   PinnedBuffers& operator*() const { return *buffers_; }
   PinnedBuffers* operator->() const { return buffers_; }
 
  private:
-  static std::mutex& mutex() {
-    static std::mutex m;
-    return m;
-  }
   std::lock_guard<std::mutex> lock_;
   PinnedBuffers* buffers_ = nullptr;
 };
@@ -131,6 +140,22 @@ void stage_from_device(const From* from, std::size_t n, To* out, CUstream_st* st
 #pragma omp parallel for schedule(static)
     for (std::ptrdiff_t i = 0; i < count; ++i) dst[i] = static_cast<To>(buf[i]);
   }
+}
+
+void release_staging_buffers() noexcept {
+  Staging& s = staging();
+  const std::lock_guard<std::mutex> hold(s.lock);  // no staged copy under way
+  if (s.buffers == nullptr) return;
+  for (int i = 0; i < 2; ++i) {
+    // Each buffer's last copy has ended when its lease ended (the stream was
+    // waited for); the event is waited for all the same.
+    if (cudaEventSynchronize(s.buffers->copied[i]) != cudaSuccess) cudaGetLastError();
+    cudaEventDestroy(s.buffers->copied[i]);
+    cudaFreeHost(s.buffers->buf[i]);
+  }
+  cudaGetLastError();
+  delete s.buffers;
+  s.buffers = nullptr;
 }
 
 // Here, in a file built with OpenMP, so that the faults are taken on every

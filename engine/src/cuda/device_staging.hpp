@@ -28,4 +28,8 @@ void stage_to_device(std::span<const std::span<const From>> parts, To* out, CUst
 template <class From, class To>
 void stage_from_device(const From* from, std::size_t n, To* out, CUstream_st* stream);
 
+// Unpins the two buffers (after any staged copy under way); the next staged
+// copy pins them again. Part of release_pinned_host_buffers().
+void release_staging_buffers() noexcept;
+
 }  // namespace graphrun::detail

@@ -42,7 +42,8 @@ struct ScratchBlock {
 };
 
 // Never destroyed: the block lives as long as the process (freeing pinned
-// memory from a static destructor races the driver's own shutdown).
+// memory from a static destructor races the driver's own shutdown), unless
+// release_pinned_scratch_block() unpins it first.
 ScratchBlock& block() {
   static ScratchBlock* const b = new ScratchBlock();
   return *b;
@@ -95,6 +96,17 @@ void reserve_pinned_scratch() noexcept {
   ScratchBlock& b = block();
   const std::lock_guard<std::mutex> hold(b.lock);
   b.pinned();
+}
+
+void release_pinned_scratch_block() noexcept {
+  ScratchBlock& b = block();
+  const std::lock_guard<std::mutex> hold(b.lock);
+  if (b.base == nullptr) return;
+  for (const bool u : b.used)
+    if (u) return;  // a buffer is still held: the block stays
+  cudaFreeHost(b.base);
+  cudaGetLastError();
+  b.base = nullptr;
 }
 
 }  // namespace graphrun::detail

@@ -18,6 +18,7 @@ int cuda_device_count() noexcept { return 0; }
 bool cuda_driver_found() noexcept { return false; }
 void warm_up_device(int, std::function<void()>) noexcept {}
 void finish_device_warm_up() noexcept {}
+void release_pinned_host_buffers() noexcept {}
 
 bool device_memory_totals(std::size_t&, std::size_t&, std::string& error) {
   error = "this build has no CUDA backend";

@@ -37,6 +37,15 @@ std::size_t device_memory_headroom() noexcept;
 // the reason in `error`, where it cannot be read or the build has no CUDA.
 bool device_memory_totals(std::size_t& free_bytes, std::size_t& total_bytes, std::string& error);
 
+// Frees the page-locked host memory graphrun keeps for the life of the
+// process: the two 32 MiB buffers that large host-device copies go through
+// and the 64 KiB block of small read-back buffers (where none of it is held
+// now); they are pinned again at their next use. For a leak checker
+// (compute-sanitizer --leak-check full, which counts them: the GPU tests
+// call this at the end) or a caller about to reset the device. Nothing to do
+// in a build without CUDA.
+void release_pinned_host_buffers() noexcept;
+
 // CUDA builds only (the SpGEMM and MCL size their pieces by them).
 // What the device can give a new allocation now: its free memory plus what
 // its default stream-ordered pool holds unused (the cap apart).

@@ -23,6 +23,10 @@ void release_pinned_scratch(void* p, std::size_t bytes) noexcept;
 // Pins the block now, if it is not yet; errors are left for the first use.
 void reserve_pinned_scratch() noexcept;
 
+// Unpins the block where no buffer of it is held (the next use pins it
+// again). Part of release_pinned_host_buffers().
+void release_pinned_scratch_block() noexcept;
+
 // A typed buffer of n elements from the scratch, for its owner's lifetime.
 template <class T>
 class PinnedScratch {
