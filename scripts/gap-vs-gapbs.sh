@@ -471,4 +471,6 @@ if [ "$device" = cuda ]; then
 else
   echo "$threads threads, device cpu, $reps runs each; times are the kernel alone (no loading), the $stat of each side's runs."
 fi
-[ "$rounds" -gt 1 ] && echo "Each row run $rounds times (gapbs, then graphrun, each time): its times are the medians over the rounds; graphrun's fastest and slowest round in brackets."
+if [ "$rounds" -gt 1 ]; then
+  echo "Each row run $rounds times (gapbs, then graphrun, each time): its times are the medians over the rounds; graphrun's fastest and slowest round in brackets."
+fi
