@@ -131,8 +131,8 @@ __device__ __forceinline__ void run_bin(const CsrView<T>& a, const vertex_t* __r
 // work): a block finds its bin among the grid's ranges and runs that bin's
 // code, the same for all its threads. The long rows' blocks come first in
 // the grid, though their bin is last in the list: the hardware starts
-// blocks roughly in index order, and a block that takes a hub of 10^5
-// entries as the grid ends holds the launch open alone (R-MAT 22 renumbered
+// blocks roughly in index order, and a block that takes one of the longest
+// rows as the grid ends holds the launch open alone (R-MAT 22 renumbered
 // by dbg, 9,109 such rows: the SpMV 1.18x -> 1.27x cuSPARSE on the H100).
 template <class S, class T, class X>
 __global__ void __launch_bounds__(bins_block)

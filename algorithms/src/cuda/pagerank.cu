@@ -356,11 +356,9 @@ class CudaPageRankSteps final : public PageRankSteps {
     }
     trace.step("transpose");
     // A symmetric matrix renumbered by degree has its rows of like length
-    // side by side, which the choice of format weighs (RowOrder).
-    const RowOrder rows = !g.directed() && groups_rows_by_degree(result.reorder)
-                              ? RowOrder::by_degree
-                              : RowOrder::as_loaded;
-    op_.emplace(*at_, o_.format, 0, std::move(row_of_entry), rows);
+    // side by side, which the choice of format weighs.
+    op_.emplace(*at_, o_.format, 0, std::move(row_of_entry),
+                rows_after(result.reorder, !g.directed()));
     result.format = op_->format();
     trace.step("format");
 

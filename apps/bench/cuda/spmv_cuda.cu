@@ -80,8 +80,7 @@ void run_spmv_cuda(const BenchOptions& o, Reorder reorder, bool weighted) {
     const RowStats stats = analyze(a.view());
     // As PageRank asks: a symmetric matrix renumbered by degree has its rows
     // of like length side by side, which the choice weighs.
-    const RowOrder rows = !bg.graph.directed() && groups_rows_by_degree(how) ? RowOrder::by_degree
-                                                                             : RowOrder::as_loaded;
+    const RowOrder rows = rows_after(how, !bg.graph.directed());
     const SpmvFormat pick = choose_spmv_format(stats, Device::cuda, rows);
     const DeviceCsr<double> d(a);
     DeviceArray<double> x{std::span<const double>(xh)}, y(a.n_rows());

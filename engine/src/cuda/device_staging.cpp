@@ -38,9 +38,18 @@ struct PinnedBuffers {
       GRAPHRUN_CUDA_CHECK(cudaEventCreateWithFlags(&copied[i], cudaEventDisableTiming));
     }
   }
-  // Nothing is freed at exit (the driver may already be shutting down, and
-  // the process's pinned memory goes with it), only by
-  // release_pinned_host_buffers().
+  // Deleted only by release_staging_buffers(), never at exit (the driver may
+  // already be shutting down, and the process's pinned memory goes with it).
+  // Each buffer's last copy ended when its lease did (the stream was waited
+  // for); the events are waited for all the same.
+  ~PinnedBuffers() {
+    for (int i = 0; i < 2; ++i) {
+      cudaEventSynchronize(copied[i]);
+      cudaEventDestroy(copied[i]);
+      cudaFreeHost(buf[i]);
+    }
+    cudaGetLastError();
+  }
   PinnedBuffers(const PinnedBuffers&) = delete;
   PinnedBuffers& operator=(const PinnedBuffers&) = delete;
 };
@@ -145,15 +154,6 @@ void stage_from_device(const From* from, std::size_t n, To* out, CUstream_st* st
 void release_staging_buffers() noexcept {
   Staging& s = staging();
   const std::lock_guard<std::mutex> hold(s.lock);  // no staged copy under way
-  if (s.buffers == nullptr) return;
-  for (int i = 0; i < 2; ++i) {
-    // Each buffer's last copy has ended when its lease ended (the stream was
-    // waited for); the event is waited for all the same.
-    if (cudaEventSynchronize(s.buffers->copied[i]) != cudaSuccess) cudaGetLastError();
-    cudaEventDestroy(s.buffers->copied[i]);
-    cudaFreeHost(s.buffers->buf[i]);
-  }
-  cudaGetLastError();
   delete s.buffers;
   s.buffers = nullptr;
 }

@@ -102,9 +102,9 @@ struct PageRankOptions {
   // same, equal to an unreordered run's up to rounding. automatic: on the
   // GPU, the ordering choose_reorder() picks from the out-degrees (none; dbg
   // repays itself in about a default run's iterations on large skewed
-  // undirected graphs, see vertex_order.cpp); on the CPU, none. An explicit ordering runs on either
-  // device (on the GPU computed and applied there; on the CPU the renumbered
-  // graph is built on the host). A graph with a stored ordering
+  // undirected graphs, see vertex_order.cpp); on the CPU, none. An explicit
+  // ordering runs on either device (on the GPU computed and applied there; on
+  // the CPU the renumbered graph is built on the host). A graph with a stored ordering
   // (Graph::stored_order, from a .grb cache) is renumbered by it, without
   // computing it, where this is automatic or names the same method.
   Reorder reorder = Reorder::automatic;

@@ -43,6 +43,7 @@
 
 #include "graphrun/engine/csr.hpp"
 #include "graphrun/engine/row_stats.hpp"
+#include "graphrun/engine/spmv_format.hpp"
 
 namespace graphrun {
 
@@ -64,6 +65,13 @@ Reorder choose_reorder(const RowStats& stats);
 // choice of SpMV format weighs (RowOrder::by_degree).
 constexpr bool groups_rows_by_degree(Reorder r) {
   return r == Reorder::degree || r == Reorder::hubsort || r == Reorder::dbg;
+}
+
+// How a matrix's rows lie after renumbering by `how`, for the choice of SpMV
+// format: by degree where the ordering groups them so and the matrix is
+// symmetric (its rows are its columns, renumbered alike).
+constexpr RowOrder rows_after(Reorder how, bool symmetric) {
+  return symmetric && groups_rows_by_degree(how) ? RowOrder::by_degree : RowOrder::as_loaded;
 }
 
 // The ordering of a's vertices by `how` (a square; not automatic): order[new]
