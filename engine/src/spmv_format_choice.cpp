@@ -130,6 +130,14 @@ SpmvFormat choose_cpu_format(const RowStats& stats) {
 //
 // In input order csr-bins is behind (R-MAT 22: 1.00 against merge-path's
 // 1.07), its rows' bins scattered.
+//
+// Rows of varied length (cv past 0.5) and a million entries or more, few
+// rows of them, go to COO as the skewed ones do (2026-12-06, an H100,
+// `graphrun bench spmv --device cuda --undirected`): on Cornell5 (18,660
+// rows of 85 entries on average, cv 1.0, no row long enough to count as
+// skewed) csr-warp, the pick before, ran at 0.88x cuSPARSE and COO at 1.15x;
+// a warp per row of a few hundred entries leaves the lanes of shorter rows
+// idle, where COO's equal tiles do not.
 SpmvFormat choose_gpu_format(const RowStats& stats, RowOrder rows) {
   const bool skewed = stats.cv > 2.0 || stats.max_length > 64 * (stats.mean + 1);
   if (skewed && stats.n_rows >= (1 << 20))
@@ -138,6 +146,7 @@ SpmvFormat choose_gpu_format(const RowStats& stats, RowOrder rows) {
   const bool regular = stats.cv <= 0.5;
   if (regular && stats.n_rows >= (1 << 16))
     return stats.mean <= 8 ? SpmvFormat::csr_thread : SpmvFormat::hyb;
+  if (!regular && stats.nnz >= (1 << 20)) return SpmvFormat::coo;
   return SpmvFormat::csr_warp;
 }
 

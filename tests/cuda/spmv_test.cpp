@@ -467,12 +467,22 @@ TEST(GpuFormatChoice, FollowsTheMeasuredRule) {
   s.max_length = 3'445;
   EXPECT_EQ(choose_spmv_format(s, Device::cuda), SpmvFormat::coo);  // web-NotreDame
   s.n_rows = 20'000;
+  s.nnz = 100'000;
   s.cv = 1.2;
   s.mean = 5;
   s.max_length = 200;
   EXPECT_EQ(choose_spmv_format(s, Device::cuda), SpmvFormat::csr_warp);  // small social graph
   s.max_length = 64 * 6 + 1;
   EXPECT_EQ(choose_spmv_format(s, Device::cuda), SpmvFormat::coo);  // one long row
+  s.n_rows = 18'660;
+  s.nnz = 1'581'554;
+  s.mean = 84.8;
+  s.cv = 1.01;
+  s.max_length = 4'000;
+  EXPECT_EQ(choose_spmv_format(s, Device::cuda), SpmvFormat::coo);  // Cornell5: varied, 1.6M
+  s.cv = 0.4;
+  s.max_length = 200;
+  EXPECT_EQ(choose_spmv_format(s, Device::cuda), SpmvFormat::csr_warp);  // as regular, few rows
 }
 
 }  // namespace
