@@ -131,6 +131,21 @@ SpmvFormat choose_cpu_format(const RowStats& stats) {
 // In input order csr-bins is behind (R-MAT 22: 1.00 against merge-path's
 // 1.07), its rows' bins scattered.
 //
+// Regular rows of more than 8 entries went to HYB until SELL-32-σ came
+// (2026-12-06, an H100, `graphrun bench spmv` and `bench pagerank --gather
+// float --format F`, x cuSPARSE; PageRank's iteration against the
+// cuSPARSE-based one):
+//
+//   graph (rows, mean, cv)            SpMV: hyb  jds   sell   PageRank: hyb  jds   sell
+//   uniform 4M x 16 (4.2M, 32, 0.18)        1.16 1.19  1.14             1.48 1.39  1.51
+//   uniform 16M x 16 (16.8M, 32, 0.18)      1.12 1.03  1.09             -    -     -
+//   LFR 1M, mu 0.3 (1M, 19.8, 0.49)         0.99 1.10  1.08             1.13 1.24  1.21
+//
+// SELL is within 5% of the fastest format on each of these and the fastest
+// PageRank iteration on the uniform graph, where PageRank gathers x in float;
+// HYB was 10% behind JDS on LFR. (JDS: its rows sorted over the whole matrix
+// scatter its stores, 1.03x on the 16M-row graph.)
+//
 // Rows of varied length (cv past 0.5) and a million entries or more, few
 // rows of them, go to COO as the skewed ones do (2026-12-06, an H100,
 // `graphrun bench spmv --device cuda --undirected`): on Cornell5 (18,660
@@ -145,7 +160,7 @@ SpmvFormat choose_gpu_format(const RowStats& stats, RowOrder rows) {
   if (skewed) return SpmvFormat::coo;
   const bool regular = stats.cv <= 0.5;
   if (regular && stats.n_rows >= (1 << 16))
-    return stats.mean <= 8 ? SpmvFormat::csr_thread : SpmvFormat::hyb;
+    return stats.mean <= 8 ? SpmvFormat::csr_thread : SpmvFormat::sell;
   if (!regular && stats.nnz >= (1 << 20)) return SpmvFormat::coo;
   return SpmvFormat::csr_warp;
 }

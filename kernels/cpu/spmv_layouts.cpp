@@ -1,4 +1,4 @@
-// The references over coo, ell, hyb and jds for the combinations graphrun
+// The references over coo, ell, hyb, jds and sell for the combinations graphrun
 // compiles.
 #include "graphrun/kernels/cpu/spmv_layouts.hpp"
 

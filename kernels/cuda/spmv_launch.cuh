@@ -1,6 +1,6 @@
 // The SpMV kernel launchers behind cuda::SpmvOperator::apply, one family per
 // file (spmv_csr.cu, spmv_coo.cu, spmv_ell.cu, spmv_jds.cu,
-// spmv_merge_path.cu), each compiled once for the semiring / value type
+// spmv_merge_path.cu, spmv_sell.cu), each compiled once for the semiring / value type
 // pairs of GRAPHRUN_CUDA_SPMV_COMBOS. All launch on `stream` and return
 // without waiting. They take the formats' views (engine/formats/*.hpp), the
 // same types as on the host, over device pointers.
@@ -34,6 +34,7 @@
 #include "graphrun/engine/cuda/hyb.hpp"
 #include "graphrun/engine/cuda/jds.hpp"
 #include "graphrun/engine/cuda/merge_path.hpp"
+#include "graphrun/engine/cuda/sell.hpp"
 #include "graphrun/engine/device_csr.hpp"
 #include "graphrun/engine/row_stats.hpp"
 #include "graphrun/engine/semiring.hpp"
@@ -89,6 +90,10 @@ void launch_ell(const EllView<T, vertex_t>& a, const X* x, typename S::value_typ
 template <class S, class T, class X>
 void launch_jds(const JdsView<T, vertex_t>& a, const X* x, typename S::value_type* y, Mask mask,
                 cudaStream_t stream);
+
+template <class S, class T, class X>
+void launch_sell(const SellView<T>& a, const X* x, typename S::value_type* y, Mask mask,
+                 cudaStream_t stream);
 
 // Merge-path CSR over a partition of tile_items items per share; `carries`
 // holds part.shares slots.
@@ -253,6 +258,22 @@ struct SpmvKernel<SpmvFormat::merge_path> : SpmvKernelDefaults {
   static void apply(const DeviceMergePath& s, const CsrView<T>& a, const X* x,
                     typename S::value_type* y, Mask mask, Carries carries, cudaStream_t stream) {
     launch_merge_path<S, T, X>(s.view(a), x, y, mask, carries, stream);
+  }
+};
+
+// SELL-32-σ: built on the device (FormatError past its fill limit).
+template <>
+struct SpmvKernel<SpmvFormat::sell> : SpmvKernelDefaults {
+  template <class T>
+  using State = DeviceSell<T>;
+  template <class T>
+  static DeviceSell<T> build(const DeviceCsr<T>& a, const RowStats& stats, BuildHints&) {
+    return build_sell(a, sell_window(stats));
+  }
+  template <class S, class T, class X>
+  static void apply(const DeviceSell<T>& s, const CsrView<T>&, const X* x,
+                    typename S::value_type* y, Mask mask, Carries, cudaStream_t stream) {
+    launch_sell<S, T, X>(s.view(), x, y, mask, stream);
   }
 };
 

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,6 +22,7 @@
 #include "graphrun/engine/formats/ell.hpp"
 #include "graphrun/engine/formats/hyb.hpp"
 #include "graphrun/engine/formats/jds.hpp"
+#include "graphrun/engine/formats/sell.hpp"
 #include "graphrun/engine/row_stats.hpp"
 #include "graphrun/engine/spmv_format.hpp"
 #include "graphrun/io/load.hpp"
@@ -34,6 +36,7 @@
 #include "graphrun/engine/cuda/hyb.hpp"
 #include "graphrun/engine/cuda/jds.hpp"
 #include "graphrun/engine/cuda/merge_path.hpp"
+#include "graphrun/engine/cuda/sell.hpp"
 #include "graphrun/kernels/cuda/spmv.hpp"
 #endif
 
@@ -137,8 +140,14 @@ void check_matrix(const Csr<T>& a, const std::string& what, std::uint64_t seed) 
     try {
       op = std::make_unique<cuda::SpmvOperator<T>>(d, f);
     } catch (const FormatError& e) {
-      // Only ELL refuses, and only past its padding limit.
-      ASSERT_EQ(f, SpmvFormat::ell) << e.what();
+      // Only ELL and SELL refuse, and only past their padding limits (SELL
+      // as the host builder does: formats_test counts its slots).
+      ASSERT_TRUE(f == SpmvFormat::ell || f == SpmvFormat::sell) << e.what();
+      if (f == SpmvFormat::sell) {
+        EXPECT_THROW((void)Sell<T>::from_csr(a), FormatError)
+            << what << ": SELL refused on the device, not on the host";
+        continue;
+      }
       const RowStats s = analyze(a.view());
       EXPECT_GT(double(s.max_length) * a.n_rows(),
                 ell_max_fill * double(std::max<offset_t>(a.nnz(), 1)))
@@ -218,7 +227,7 @@ TEST_F(CudaSpmv, FloatGathersSumInDouble) {
         try {
           op = std::make_unique<cuda::SpmvOperator<double>>(d, f);
         } catch (const FormatError&) {
-          ASSERT_EQ(f, SpmvFormat::ell) << what;
+          ASSERT_TRUE(f == SpmvFormat::ell || f == SpmvFormat::sell) << what;
           continue;
         }
         for (MaskKind mk : {MaskKind::none, MaskKind::complemented}) {
@@ -398,6 +407,23 @@ void check_device_formats(const Csr<T>& a, const std::string& what) {
   EXPECT_EQ(jds.jd_ptr.download(), hjds.jd_ptr());
   EXPECT_EQ(jds.col_idx.download(), hjds.col_idx());
   EXPECT_EQ(jds.values.download(), hjds.values());
+  for (vertex_t window : {32, 1024, 4096}) {
+    SCOPED_TRACE("SELL window " + std::to_string(window));
+    std::optional<Sell<T>> hsell;
+    try {
+      hsell = Sell<T>::from_csr(a.view(), window);
+    } catch (const FormatError&) {
+      EXPECT_THROW(cuda::build_sell(d, window), FormatError);
+    }
+    if (hsell) {
+      const auto sell = cuda::build_sell(d, window);
+      EXPECT_EQ(sell.n_slices(), hsell->n_slices());
+      EXPECT_EQ(sell.perm.download(), hsell->perm());
+      EXPECT_EQ(sell.slice_ptr.download(), hsell->slice_ptr());
+      EXPECT_EQ(sell.col_idx.download(), hsell->col_idx());
+      EXPECT_EQ(sell.values.download(), hsell->values());
+    }
+  }
   for (offset_t share : {offset_t{1}, offset_t{7}, offset_t{1024}}) {
     const auto m = cuda::build_merge_path(d, share);
     const auto rows = m.start_row.download();
@@ -426,6 +452,20 @@ TEST_F(CudaSpmv, DeviceFormatsEqualHostFormats) {
               (pattern ? " pattern" : " weighted"));
   check_device_formats(
       test::random_csr<float>(5000, 5000, test::MatrixShape::power_law, 8, false, 3), "float");
+  // SELL's windows of 4096 rows: three, the last one partial and its last
+  // slice short of 32 rows.
+  check_device_formats(
+      test::random_csr<double>(10'001, 9'000, test::MatrixShape::uniform, 12, false, 5),
+      "uniform 10001x9000, three SELL windows");
+}
+
+// SELL-32-σ on rows of varied length over several windows, every semiring,
+// masks included (check_matrix), beside the CPU reference.
+TEST_F(CudaSpmv, SellOverSeveralWindows) {
+  check_matrix(test::random_csr<double>(10'001, 9'000, test::MatrixShape::uniform, 12, false, 6),
+               "uniform 10001x9000", 600);
+  check_matrix(test::random_csr<double>(9'000, 9'000, test::MatrixShape::empty_rows, 9, true, 7),
+               "empty rows 9000 pattern", 700);
 }
 
 TEST_F(CudaSpmv, MeasuredCopyBandwidthIsPlausible) {
@@ -451,8 +491,8 @@ TEST(GpuFormatChoice, FollowsTheMeasuredRule) {
   EXPECT_EQ(choose_spmv_format(s, Device::cuda), SpmvFormat::csr_thread);  // grid
   s.mean = 16;
   s.max_length = 30;
-  EXPECT_EQ(choose_spmv_format(s, Device::cuda), SpmvFormat::hyb);  // uniform degree 16
-  EXPECT_EQ(choose_spmv_format(s, Device::cuda, RowOrder::by_degree), SpmvFormat::hyb);
+  EXPECT_EQ(choose_spmv_format(s, Device::cuda), SpmvFormat::sell);  // uniform degree 16
+  EXPECT_EQ(choose_spmv_format(s, Device::cuda, RowOrder::by_degree), SpmvFormat::sell);
   s.cv = 9;
   s.max_length = 100'000;
   EXPECT_EQ(choose_spmv_format(s, Device::cuda), SpmvFormat::merge_path);  // R-MAT 22

@@ -20,6 +20,7 @@
 #include "graphrun/engine/formats/hyb.hpp"
 #include "graphrun/engine/formats/jds.hpp"
 #include "graphrun/engine/formats/merge_path.hpp"
+#include "graphrun/engine/formats/sell.hpp"
 #include "graphrun/engine/row_stats.hpp"
 #include "graphrun/engine/spmv_format.hpp"
 #include "support/random_graphs.hpp"
@@ -314,6 +315,128 @@ TEST(JdsFormat, SmallByHand) {
   EXPECT_EQ(j.perm(), (std::vector<vertex_t>{1, 3, 4, 0, 2}));
   EXPECT_EQ(j.jd_ptr(), (std::vector<offset_t>{0, 4, 7, 9}));
   EXPECT_EQ(j.col_idx(), (std::vector<vertex_t>{0, 1, 0, 2, 1, 2, 3, 3, 3}));
+}
+
+// One SELL layout of `a` with window σ against its definition.
+void check_sell(const Csr<double>& a, vertex_t window) {
+  SCOPED_TRACE("window " + std::to_string(window));
+  Sell<double> m;
+  try {
+    m = Sell<double>::from_csr(a.view(), window);
+  } catch (const FormatError&) {
+    // Refused only past the fill limit: recount the slots it would need.
+    std::vector<vertex_t> perm(a.n_rows());
+    std::iota(perm.begin(), perm.end(), vertex_t{0});
+    for (vertex_t w = 0; w < a.n_rows(); w += window) {
+      const vertex_t end = std::min(a.n_rows(), w + window);
+      std::stable_sort(perm.begin() + w, perm.begin() + end,
+                       [&](vertex_t p, vertex_t q) { return a.row_length(p) > a.row_length(q); });
+    }
+    offset_t slots = 0;  // those of existing rows: each row padded to its slice's first
+    for (vertex_t r = 0; r < a.n_rows(); ++r) slots += a.row_length(perm[r - r % sell_chunk]);
+    EXPECT_GT(double(slots), ell_max_fill * double(std::max<offset_t>(a.nnz(), 1)));
+    return;
+  }
+  const auto& perm = m.perm();
+  ASSERT_EQ(static_cast<vertex_t>(perm.size()), a.n_rows());
+  // Each window is a permutation of its own rows, by decreasing length,
+  // ties in row order.
+  for (vertex_t r = 0; r < a.n_rows(); ++r) {
+    ASSERT_EQ(perm[r] / window, r / window) << "position " << r;
+    if (r % window == 0) continue;
+    const offset_t l0 = a.row_length(perm[r - 1]), l1 = a.row_length(perm[r]);
+    ASSERT_GE(l0, l1);
+    if (l0 == l1) {
+      ASSERT_LT(perm[r - 1], perm[r]);
+    }
+  }
+  std::vector<char> seen(a.n_rows(), 0);
+  for (vertex_t i : perm) {
+    ASSERT_FALSE(seen[i]);
+    seen[i] = 1;
+  }
+  // Each slice is 32 x its first row's length; entry j of position r at
+  // slice_ptr[s] + 32 j + r % 32, then -1 to the slice's width.
+  ASSERT_EQ(m.n_slices(), (a.n_rows() + sell_chunk - 1) / sell_chunk);
+  ASSERT_EQ(m.slice_ptr().front(), 0);
+  EXPECT_EQ(m.nnz(), a.nnz());
+  EXPECT_EQ(m.is_pattern(), a.is_pattern());
+  for (vertex_t s = 0; s < m.n_slices(); ++s) {
+    const offset_t width = a.row_length(perm[s * sell_chunk]);
+    ASSERT_EQ(m.slice_ptr()[s + 1] - m.slice_ptr()[s], sell_chunk * width) << "slice " << s;
+    for (vertex_t l = 0; l < sell_chunk; ++l) {
+      const vertex_t r = s * sell_chunk + l;
+      const offset_t len = r < a.n_rows() ? a.row_length(perm[r]) : 0;
+      for (offset_t j = 0; j < width; ++j) {
+        const offset_t slot = m.slice_ptr()[s] + j * sell_chunk + l;
+        if (j < len) {
+          const offset_t src = a.row_ptr()[perm[r]] + j;
+          ASSERT_EQ(m.col_idx()[slot], a.col_idx()[src]);
+          if (!a.is_pattern()) {
+            ASSERT_EQ(m.values()[slot], a.values()[src]);
+          }
+        } else {
+          ASSERT_EQ(m.col_idx()[slot], -1) << "slot " << slot;
+        }
+      }
+    }
+  }
+  ASSERT_EQ(static_cast<std::size_t>(m.slice_ptr().back()), m.col_idx().size());
+}
+
+TEST(SellFormat, WindowsSortedByLengthThenSlicesColumnMajor) {
+  for_each_matrix([](const Csr<double>& a) {
+    for (vertex_t window : {32, 96, 1024, 4096}) check_sell(a, window);
+    // The default window is the rule's.
+    const vertex_t w = sell_window(analyze(a.view()));
+    try {
+      EXPECT_EQ(Sell<double>::from_csr(a).perm(), Sell<double>::from_csr(a.view(), w).perm());
+    } catch (const FormatError&) {
+      EXPECT_THROW(Sell<double>::from_csr(a.view(), w), FormatError);
+    }
+  });
+}
+
+TEST(SellFormat, WindowRule) {
+  RowStats s;
+  s.cv = 0.18;  // a uniform random graph
+  EXPECT_EQ(sell_window(s), sell_chunk);
+  s.cv = 0.49;  // an LFR graph
+  EXPECT_EQ(sell_window(s), 1024);
+  const Csr<double> a = test::random_csr<double>(100, 100, MatrixShape::uniform, 3, false, 1);
+  for (vertex_t bad : {0, -32, 33, 100})
+    EXPECT_THROW(Sell<double>::from_csr(a.view(), bad), ArgumentError) << bad;
+}
+
+TEST(SellFormat, SmallByHand) {
+  // Row lengths 1, 3, 0, 3, 2 -> perm 1, 3, 4, 0, 2 (one window); one slice
+  // of width 3, positions 5..31 all padding.
+  Coo<double> coo{5, 4, {0, 1, 1, 1, 3, 3, 3, 4, 4}, {2, 0, 1, 3, 1, 2, 3, 0, 3}, {}};
+  const Sell<double> m = Sell<double>::from_csr(Csr<double>::from_coo(coo).view(), 32);
+  EXPECT_EQ(m.perm(), (std::vector<vertex_t>{1, 3, 4, 0, 2}));
+  EXPECT_EQ(m.slice_ptr(), (std::vector<offset_t>{0, 96}));
+  std::vector<vertex_t> want(96, -1);
+  const vertex_t rows[5][3] = {{0, 1, 3}, {1, 2, 3}, {0, 3, -1}, {2, -1, -1}, {-1, -1, -1}};
+  for (int l = 0; l < 5; ++l)
+    for (int j = 0; j < 3; ++j) want[j * 32 + l] = rows[l][j];
+  EXPECT_EQ(m.col_idx(), want);
+}
+
+TEST(SellFormat, RefusesPastTheFillLimit) {
+  // One row of 1,000 entries beside 31 of one entry: a slice of 32,000 slots
+  // for 1,031 entries.
+  std::vector<vertex_t> r, c;
+  for (vertex_t j = 0; j < 1000; ++j) {
+    r.push_back(0);
+    c.push_back(j);
+  }
+  for (vertex_t i = 1; i < 32; ++i) {
+    r.push_back(i);
+    c.push_back(i);
+  }
+  const Csr<double> a = Csr<double>::from_coo(Coo<double>{32, 1000, r, c, {}});
+  EXPECT_THROW(Sell<double>::from_csr(a), FormatError);
+  EXPECT_THROW(Sell<double>::from_csr(a.view(), 1024), FormatError);
 }
 
 // Walks the merge of row ends and entry indices step by step, recording the

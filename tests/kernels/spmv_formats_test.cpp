@@ -30,6 +30,7 @@
 #include "graphrun/engine/formats/hyb.hpp"
 #include "graphrun/engine/formats/jds.hpp"
 #include "graphrun/engine/formats/merge_path.hpp"
+#include "graphrun/engine/formats/sell.hpp"
 #include "graphrun/io/load.hpp"
 #include "graphrun/kernels/cpu/spmv_reference.hpp"
 #include "graphrun/kernels/spmv.hpp"
@@ -70,6 +71,7 @@ struct Formats {
   std::optional<Ell<T>> ell;  // empty when ELL refuses the matrix
   Hyb<T> hyb;
   Jds<T> jds;
+  std::optional<Sell<T>> sell;  // empty when SELL refuses the matrix
   std::vector<MergePathPartition> partitions;
 
   explicit Formats(const Csr<T>& a)
@@ -78,6 +80,11 @@ struct Formats {
       ell = Ell<T>::from_csr(a);
     } catch (const FormatError&) {
       // checked in check_matrix: only a matrix past the fill limit refuses
+    }
+    try {
+      sell = Sell<T>::from_csr(a);
+    } catch (const FormatError&) {
+      // past the fill limit too (formats_test recounts the slots)
     }
     for (int shares : {1, 3, 64, 1001}) partitions.emplace_back(a.view(), shares);
   }
@@ -178,6 +185,11 @@ class Checker {
     y = fresh();
     cpu::spmv_reference<S>(f_.jds.view(), x_.data(), y.data(), mask_);
     expect_exact(y, "jds");
+    if (f_.sell) {
+      y = fresh();
+      cpu::spmv_reference<S>(f_.sell->view(), x_.data(), y.data(), mask_);
+      expect_exact(y, "sell");
+    }
   }
 
   void check_merge_path() const {
@@ -219,7 +231,7 @@ class Checker {
       const std::string t = " threads=" + std::to_string(threads);
       for (SpmvFormat format : all_spmv_formats()) {
         std::vector<V> y = fresh();
-        if (format == SpmvFormat::ell && !f_.ell) {
+        if ((format == SpmvFormat::ell && !f_.ell) || (format == SpmvFormat::sell && !f_.sell)) {
           EXPECT_THROW(spmv<S>(ctx, format, a, x_.data(), y.data(), mask_), FormatError);
           continue;
         }
@@ -247,6 +259,11 @@ class Checker {
       y = fresh();
       spmv<S>(ctx, f_.jds.view(), x_.data(), y.data(), mask_);
       expect_exact(y, "spmv(JdsView)" + t);
+      if (f_.sell) {
+        y = fresh();
+        spmv<S>(ctx, f_.sell->view(), x_.data(), y.data(), mask_);
+        expect_exact(y, "spmv(SellView)" + t);
+      }
       y = fresh();
       spmv<S>(ctx, f_.partitions.back().view(a), x_.data(), y.data(), mask_);
       expect_close(y, "spmv(MergePathView)" + t);
@@ -463,6 +480,15 @@ TEST(SpmvFormats, EveryTableRowComputesTheReference) {
                      FormatError);
         continue;
       }
+      if (format == SpmvFormat::sell) {
+        try {
+          (void)Sell<double>::from_csr(a);
+        } catch (const FormatError&) {
+          EXPECT_THROW(spmv<PlusTimes<double>>(ctx, format, a.view(), x.data(), y.data()),
+                       FormatError);
+          continue;
+        }
+      }
       spmv<PlusTimes<double>>(ctx, format, a.view(), x.data(), y.data());
       spmv<MinPlus<double>>(ctx, format, a.view(), x.data(), y_min.data());
       for (vertex_t i = 0; i < a.n_rows(); ++i) {
@@ -475,6 +501,7 @@ TEST(SpmvFormats, EveryTableRowComputesTheReference) {
     static_assert(EllView<double>::format == SpmvFormat::ell);
     static_assert(HybView<double>::format == SpmvFormat::hyb);
     static_assert(JdsView<double>::format == SpmvFormat::jds);
+    static_assert(SellView<double>::format == SpmvFormat::sell);
     static_assert(MergePathView<double>::format == SpmvFormat::merge_path);
     std::vector<double> y(a.n_rows(), -7.0);
     spmv<PlusTimes<double>>(ctx, Hyb<double>::from_csr(a).view(), x.data(), y.data());

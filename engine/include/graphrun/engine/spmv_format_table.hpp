@@ -46,7 +46,9 @@
   X(jds,        "jds",        never,   "jagged diagonals: rows sorted by length, stored "        \
                                        "diagonal by diagonal")                                   \
   X(merge_path, "merge-path", cpu_gpu, "CSR cut into equal shares of rows + entries; splits "    \
-                                       "long rows")
+                                       "long rows")                                              \
+  X(sell,       "sell",       gpu,     "SELL-32-sigma: slices of 32 rows padded to their "       \
+                                       "longest, rows sorted by length in windows of 4096")
 // clang-format on
 
 namespace graphrun {

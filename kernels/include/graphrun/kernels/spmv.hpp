@@ -28,15 +28,16 @@
 //                          GPU's thread- and warp-per-row split is one
 //                          thing on a CPU
 //   merge-path             the OpenMP merge-path kernel (cpu/spmv_merge_path.hpp)
-//   coo, ell, hyb, jds     their serial references (cpu/spmv_layouts.hpp):
+//   coo, ell, hyb, jds,    their serial references (cpu/spmv_layouts.hpp):
+//   sell
 //                          layouts made for GPU coalescing, kept on the CPU
 //                          to verify and compare, not to be fast
 //   automatic              the CPU rule of choose_spmv_format() for
 //                          ctx.threads(): merge-path when one row is
 //                          longer than a thread's share of the work
 //                          (merge_path_pays_on_cpu), else CSR
-// Given a CsrView and a format, coo/ell/hyb/jds are built from the CSR on
-// every call (ELL may refuse with FormatError), and automatic reads the row
+// Given a CsrView and a format, coo/ell/hyb/jds/sell are built from the CSR on
+// every call (ELL and SELL may refuse with FormatError), and automatic reads the row
 // statistics on every call (one pass over row_ptr); to iterate, choose the
 // format once (choose_spmv_format) and build it once, then pass its view.
 #pragma once

@@ -1,5 +1,5 @@
 // The CPU's serial references over the layouts made for the GPU's
-// coalescing (engine/formats/): coo, ell, hyb and jds. Each walks its layout
+// coalescing (engine/formats/): coo, ell, hyb, jds and sell. Each walks its layout
 // in an order that reduces every row in CSR order, so its result equals the
 // CSR reference (spmv_reference.hpp) exactly; they verify the GPU's kernels,
 // and the CPU runs them when asked for these formats (to compare, not to be
@@ -10,6 +10,7 @@
 #include "graphrun/engine/formats/ell.hpp"
 #include "graphrun/engine/formats/hyb.hpp"
 #include "graphrun/engine/formats/jds.hpp"
+#include "graphrun/engine/formats/sell.hpp"
 #include "graphrun/kernels/combos.hpp"
 #include "graphrun/kernels/cpu/spmv_kernel.hpp"
 #include "graphrun/kernels/mask.hpp"
@@ -115,13 +116,43 @@ void spmv_reference(const JdsView<T>& a, const typename S::value_type* x, typena
   }
 }
 
-// The four references for (S, T), each through DECLARE: extern here,
+// Reference SpMV over SELL-32-σ (engine/formats/sell.hpp): serial, one
+// position r after another, its row's entries down its slice's columns to
+// the first padding slot.
+//
+//   y(perm[r]) = add over j < width of r's slice, up to the first -1, of
+//                mul(entry slice_ptr[s] + j C + r % C, x(its column))
+//
+// Entry j of a row is its j-th CSR entry, so the result equals the CSR
+// reference exactly.
+template <class S, class T>
+void spmv_reference(const SellView<T>& a, const typename S::value_type* x,
+                    typename S::value_type* y, Mask mask = {}) {
+  using V = typename S::value_type;
+  for (vertex_t r = 0; r < a.n_rows; ++r) {
+    const vertex_t i = a.perm[r];
+    if (!mask.allows(i)) continue;
+    const vertex_t s = r / sell_chunk;
+    const offset_t base = a.slice_ptr[s] + r % sell_chunk;
+    const offset_t width = (a.slice_ptr[s + 1] - a.slice_ptr[s]) / sell_chunk;
+    V acc = S::zero();
+    for (offset_t j = 0; j < width; ++j) {
+      const offset_t k = base + j * sell_chunk;
+      if (a.col_idx[k] < 0) break;
+      acc = S::add(acc, S::mul(semiring_entry<S>(a.value(k)), x[a.col_idx[k]]));
+    }
+    y[i] = acc;
+  }
+}
+
+// The five references for (S, T), each through DECLARE: extern here,
 // instantiated in kernels/cpu/spmv_layouts.cpp.
 #define GRAPHRUN_SPMV_LAYOUT_REFERENCES(DECLARE, S, T) \
   DECLARE(spmv_reference, CooView, S, T)               \
   DECLARE(spmv_reference, EllView, S, T)               \
   DECLARE(spmv_reference, HybView, S, T)               \
-  DECLARE(spmv_reference, JdsView, S, T)
+  DECLARE(spmv_reference, JdsView, S, T)               \
+  DECLARE(spmv_reference, SellView, S, T)
 #define GRAPHRUN_SPMV_LAYOUTS_EXTERN(S, T) \
   GRAPHRUN_SPMV_LAYOUT_REFERENCES(GRAPHRUN_SPMV_EXTERN, S, T)
 GRAPHRUN_SPMV_COMBOS(GRAPHRUN_SPMV_LAYOUTS_EXTERN)
@@ -151,5 +182,8 @@ template <>
 struct SpmvKernel<SpmvFormat::hyb> : SpmvReferenceKernel<Hyb> {};
 template <>
 struct SpmvKernel<SpmvFormat::jds> : SpmvReferenceKernel<Jds> {};
+template <>
+struct SpmvKernel<SpmvFormat::sell> : SpmvReferenceKernel<Sell> {
+};  // FormatError past the fill limit
 
 }  // namespace graphrun::cpu

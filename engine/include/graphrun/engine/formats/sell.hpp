@@ -1,0 +1,126 @@
+// SELL-C-σ (Kreutzer, Hager, Wellein, Fehske, Bishop, SIAM J. Sci. Comput.
+// 36(5), 2014) as an SpMV format: the rows cut into slices of C = 32
+// consecutive positions, each slice stored column-major like a small ELL
+// padded to its own longest row; with a window σ > 32, the rows of every
+// window of σ positions sorted by decreasing length first, so that a slice
+// holds rows of like length and pads little. A GPU warp takes a slice, a
+// lane a row.
+//
+//   perm[r]                          the row stored at position r: window w
+//                                    (positions w σ .. w σ + σ - 1) holds rows
+//                                    w σ .. w σ + σ - 1, longest first, ties in
+//                                    row order (a stable sort)
+//   slice_ptr[s] .. slice_ptr[s+1]   slice s's slots: C × its width, the
+//                                    length of its first (longest) row
+//   col_idx[slice_ptr[s] + j C + l]  column of entry j of row perm[s C + l];
+//                                    -1 in a padding slot (j >= that row's
+//                                    length, or a position past the last row)
+//   values [same]                    its value (0 in padding); EMPTY for a pattern
+//
+// Against ELL: a slice pads only to its own rows, so one long row costs its
+// own slice, not the whole matrix; against HYB: no second part for the long
+// rows; against JDS: a row's result goes to a row of its own window, so a
+// warp's stores fall within σ rows instead of anywhere. The window is the
+// trade: sorting packs a warp's lanes, but spreads its stores over σ rows
+// (each its own 32-byte sector), which on a uniform random graph (lengths
+// within ±20% of the mean) cost more than the packing saved
+// (sell_window, below). Padding is bounded: past ell_max_fill slots per entry
+// (a hub beside 31 short rows in its slice, repeated) the format is refused
+// (FormatError), as ELL is.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "graphrun/engine/array_bytes.hpp"
+#include "graphrun/engine/csr.hpp"
+#include "graphrun/engine/formats/host_layout.hpp"
+#include "graphrun/engine/host_device.hpp"
+#include "graphrun/engine/row_stats.hpp"
+#include "graphrun/engine/spmv_format_table.hpp"
+#include "graphrun/engine/types.hpp"
+
+namespace graphrun {
+
+// Rows per slice (a warp).
+inline constexpr vertex_t sell_chunk = 32;
+
+// The window σ for rows of these statistics: sell_chunk (no sorting past the
+// slice's own rows) where row lengths vary little (cv <= 0.25), else 1024.
+// Measured on an H100 (scripts/sell-probe.cu, the same kernel on a uniform
+// random graph, 4M rows of 32 entries on average, cv 0.18, x in float): σ = 32
+// 1.088 ms (38% padding, no lane busy past its row), 256 1.088, 1024 1.103,
+// 4096 1.107, the whole matrix (JDS's order) 1.138; with 16M rows 11.40,
+// 11.76, 11.92, 12.00, 12.60 ms. Where lengths vary more, unsorted slices
+// leave most lanes idle behind each slice's longest row.
+vertex_t sell_window(const RowStats& stats) noexcept;
+
+// Non-owning view: the one SELL view, on the host (Sell::view()) and on the
+// device (cuda::DeviceSell::view()).
+template <class T>
+struct SellView {
+  static constexpr SpmvFormat format = SpmvFormat::sell;
+
+  vertex_t n_rows = 0;
+  vertex_t n_cols = 0;
+  offset_t nnz = 0;
+  vertex_t n_slices = 0;                // ceil(n_rows / sell_chunk)
+  const vertex_t* perm = nullptr;       // n_rows
+  const offset_t* slice_ptr = nullptr;  // n_slices + 1
+  const vertex_t* col_idx = nullptr;    // slice_ptr[n_slices] slots, -1 = padding
+  const T* values = nullptr;            // nullptr for a pattern matrix
+
+  GRAPHRUN_HD T value(offset_t slot) const { return values ? values[slot] : T(1); }
+};
+
+template <class T>
+class Sell : public HostLayout<T> {
+ public:
+  Sell() : slice_ptr_(1, 0) {}
+  // SELL-32-σ of a host CSR with σ = `window` (a positive multiple of
+  // sell_chunk; ArgumentError otherwise), or sell_window() of its row
+  // statistics; FormatError past ell_max_fill slots per entry.
+  static Sell from_csr(const CsrView<T>& a, vertex_t window);
+  static Sell from_csr(const CsrView<T>& a);
+  static Sell from_csr(const Csr<T>& a) { return from_csr(a.view()); }
+
+  offset_t nnz() const noexcept { return nnz_; }
+  vertex_t n_slices() const noexcept { return static_cast<vertex_t>(slice_ptr_.size()) - 1; }
+  const std::vector<vertex_t>& perm() const noexcept { return perm_; }
+  const std::vector<offset_t>& slice_ptr() const noexcept { return slice_ptr_; }
+  const std::vector<vertex_t>& col_idx() const noexcept { return col_idx_; }
+
+  SellView<T> view() const noexcept {
+    return {this->n_rows_,
+            this->n_cols_,
+            nnz_,
+            n_slices(),
+            perm_.data(),
+            slice_ptr_.data(),
+            col_idx_.data(),
+            data_or_null(this->values_)};
+  }
+  std::size_t bytes() const noexcept {
+    return bytes_of(perm_, slice_ptr_, col_idx_, this->values_);
+  }
+
+ private:
+  offset_t nnz_ = 0;
+  std::vector<vertex_t> perm_;
+  std::vector<offset_t> slice_ptr_;
+  std::vector<vertex_t> col_idx_;
+};
+
+// Whether a layout of `slots` stored slots, whose last slice is `last_width`
+// wide, fits under ell_max_fill for n_rows rows of nnz entries. The slots
+// counted are those of existing rows (width × rows of each slice), as ELL
+// counts width × n_rows: the last slice's positions past the last row are
+// stored but not held against a small matrix. And whether `window` is a
+// valid σ. Shared by the host and device builders.
+bool sell_fits(offset_t slots, offset_t last_width, vertex_t n_rows, offset_t nnz) noexcept;
+void check_sell_window(vertex_t window);
+
+extern template class Sell<float>;
+extern template class Sell<double>;
+
+}  // namespace graphrun

@@ -1,0 +1,143 @@
+// SELL-32-σ from CSR on the device (engine/cuda/sell.hpp): keys (window,
+// decreasing length) sorted stably by a CUB radix sort, each slice's slots
+// from its first sorted row, a CUB scan for the slices' offsets, the fill
+// limit checked before anything is allocated for the slots, then a thread
+// per position writing its row down its slice (consecutive lanes,
+// consecutive slots).
+#include <bit>
+#include <cstdint>
+#include <cstdio>
+#include <cub/device/device_radix_sort.cuh>
+#include <string>
+
+#include "format_util.cuh"
+#include "graphrun/engine/cuda/sell.hpp"
+#include "graphrun/engine/formats/ell.hpp"  // ell_max_fill
+
+namespace graphrun::cuda {
+
+namespace {
+
+constexpr std::uint64_t kLengthBits = 32;
+constexpr std::uint64_t kLengthMask = (std::uint64_t{1} << kLengthBits) - 1;
+
+// key(i) = (window of i, longest first): window << 32 | ~length (a length
+// past 2^32 - 1, possible only with repeated entries, sorts as that).
+__global__ void sell_keys(const offset_t* __restrict__ row_ptr, vertex_t n_rows, vertex_t window,
+                          std::uint64_t* __restrict__ key, vertex_t* __restrict__ ids) {
+  const offset_t i = blockIdx.x * offset_t(blockDim.x) + threadIdx.x;
+  if (i >= n_rows) return;
+  const auto len = static_cast<std::uint64_t>(row_ptr[i + 1] - row_ptr[i]);
+  const std::uint64_t clamped = len < kLengthMask ? len : kLengthMask;
+  key[i] = (static_cast<std::uint64_t>(i / window) << kLengthBits) | (kLengthMask - clamped);
+  ids[i] = static_cast<vertex_t>(i);
+}
+
+// slots[s] = 32 × the length of slice s's first row (the longest); slots[n_slices] = 0.
+__global__ void slice_slots(const offset_t* __restrict__ row_ptr, const vertex_t* __restrict__ perm,
+                            vertex_t n_slices, offset_t* __restrict__ slots) {
+  const offset_t s = blockIdx.x * offset_t(blockDim.x) + threadIdx.x;
+  if (s > n_slices) return;
+  if (s == n_slices) {
+    slots[s] = 0;
+    return;
+  }
+  const vertex_t i = perm[s * sell_chunk];
+  slots[s] = offset_t{sell_chunk} * (row_ptr[i + 1] - row_ptr[i]);
+}
+
+template <class T>
+__global__ void fill_sell(const offset_t* __restrict__ row_ptr,
+                          const vertex_t* __restrict__ col_idx, const T* __restrict__ values,
+                          vertex_t n_rows, vertex_t n_slices, const vertex_t* __restrict__ perm,
+                          const offset_t* __restrict__ slice_ptr, vertex_t* __restrict__ col_out,
+                          T* __restrict__ val_out) {
+  const offset_t r = blockIdx.x * offset_t(blockDim.x) + threadIdx.x;
+  const offset_t s = r / sell_chunk;
+  if (s >= n_slices) return;
+  const offset_t base = slice_ptr[s] + r % sell_chunk;
+  const offset_t width = (slice_ptr[s + 1] - slice_ptr[s]) / sell_chunk;
+  offset_t begin = 0, len = 0;
+  if (r < n_rows) {
+    const vertex_t i = perm[r];
+    begin = row_ptr[i];
+    len = row_ptr[i + 1] - begin;
+  }
+  for (offset_t j = 0; j < width; ++j) {
+    const offset_t slot = base + j * sell_chunk;
+    col_out[slot] = j < len ? col_idx[begin + j] : vertex_t{-1};
+    if (val_out) val_out[slot] = j < len ? values[begin + j] : T(0);
+  }
+}
+
+}  // namespace
+
+template <class T>
+DeviceSell<T> build_sell(const DeviceCsr<T>& a, vertex_t window, cudaStream_t stream) {
+  check_sell_window(window);
+  DeviceSell<T> m;
+  const vertex_t n = a.n_rows();
+  m.n_rows = n;
+  m.n_cols = a.n_cols();
+  m.nnz = a.nnz();
+  const vertex_t n_slices = (n + sell_chunk - 1) / sell_chunk;
+  m.slice_ptr = DeviceArray<offset_t>(std::size_t(n_slices) + 1);
+  if (n == 0) {
+    GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(m.slice_ptr.data(), 0, sizeof(offset_t), stream));
+    GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return m;
+  }
+  m.perm = DeviceArray<vertex_t>(n);
+  {
+    DeviceArray<std::uint64_t> key(n), sorted_key(n);
+    DeviceArray<vertex_t> ids(n);
+    sell_keys<<<detail::blocks_for(n), detail::build_block, 0, stream>>>(
+        a.row_ptr().data(), n, window, key.data(), ids.data());
+    detail::check_launch();
+    const auto windows = static_cast<unsigned>((offset_t(n) + window - 1) / window);
+    const int end_bit = static_cast<int>(kLengthBits) + static_cast<int>(std::bit_width(windows));
+    std::size_t bytes = 0;
+    GRAPHRUN_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, key.data(),
+                                                        sorted_key.data(), ids.data(),
+                                                        m.perm.data(), n, 0, end_bit, stream));
+    DeviceBuffer tmp(bytes);
+    GRAPHRUN_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(tmp.data(), bytes, key.data(),
+                                                        sorted_key.data(), ids.data(),
+                                                        m.perm.data(), n, 0, end_bit, stream));
+  }
+  {
+    DeviceArray<offset_t> slots(std::size_t(n_slices) + 1);
+    slice_slots<<<detail::blocks_for(offset_t(n_slices) + 1), detail::build_block, 0, stream>>>(
+        a.row_ptr().data(), m.perm.data(), n_slices, slots.data());
+    detail::check_launch();
+    detail::exclusive_sum(slots.data(), m.slice_ptr.data(), offset_t(n_slices) + 1, stream);
+  }
+  offset_t ends[2];  // slice_ptr[n_slices - 1], slice_ptr[n_slices]
+  GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(ends, m.slice_ptr.data() + n_slices - 1, sizeof ends,
+                                      cudaMemcpyDeviceToHost, stream));
+  GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
+  const offset_t total = ends[1];
+  if (!sell_fits(total, (ends[1] - ends[0]) / sell_chunk, n, a.nnz())) {
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%g", ell_max_fill);
+    throw FormatError("SELL refused: " + std::to_string(n) + " rows in slices of " +
+                      std::to_string(sell_chunk) + " would take " + std::to_string(total) +
+                      " slots, more than " + limit + " per nonzero (" + std::to_string(a.nnz()) +
+                      " nonzeros)");
+  }
+  m.col_idx = DeviceArray<vertex_t>(static_cast<std::size_t>(total));
+  if (!a.is_pattern()) m.values = DeviceArray<T>(static_cast<std::size_t>(total));
+  fill_sell<<<detail::blocks_for(offset_t(n_slices) * sell_chunk), detail::build_block, 0,
+              stream>>>(a.row_ptr().data(), a.col_idx().data(),
+                        a.is_pattern() ? nullptr : a.values().data(), n, n_slices, m.perm.data(),
+                        m.slice_ptr.data(), m.col_idx.data(),
+                        a.is_pattern() ? nullptr : m.values.data());
+  detail::check_launch();
+  GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return m;
+}
+
+template DeviceSell<float> build_sell(const DeviceCsr<float>&, vertex_t, cudaStream_t);
+template DeviceSell<double> build_sell(const DeviceCsr<double>&, vertex_t, cudaStream_t);
+
+}  // namespace graphrun::cuda

@@ -1,0 +1,235 @@
+// What the window σ of SELL-32-σ (engine/formats/sell.hpp) buys on the GPU:
+// SELL's kernel (a lane per row, slices of 32 rows column-major, slots in
+// groups of G, x in float or double) on a uniform random graph (2^SCALE
+// vertices, 16 random edges each, symmetrized, no loops or repeats) or an
+// R-MAT one, for σ = 32 (no sorting past the slice), 256, 1024, 4096, 16384
+// and the whole matrix (JDS's order), beside cuSPARSE's CSR SpMV in double.
+// "fill" is the stored slots over the entries. docs/performance.md has the
+// run behind sell_window().
+//
+//   nvcc -O3 -arch=sm_90 -std=c++17 scripts/sell-probe.cu -o sell-probe -lcusparse
+//   ./sell-probe [SCALE=22] [RMAT=0]
+#include <cuda_runtime.h>
+#include <cusparse.h>
+#include <thrust/binary_search.h>
+#include <thrust/device_vector.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/remove.h>
+#include <thrust/scan.h>
+#include <thrust/sort.h>
+#include <thrust/unique.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cub/cub.cuh>
+#include <vector>
+#define CK(x)                                                          \
+  do {                                                                 \
+    cudaError_t e = (x);                                               \
+    if (e != cudaSuccess) {                                            \
+      printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
+      exit(1);                                                         \
+    }                                                                  \
+  } while (0)
+#define P(v) thrust::raw_pointer_cast((v).data())
+__device__ uint64_t mix(uint64_t z) {
+  z += 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+__global__ void gen(int scale, uint64_t m, uint64_t* keys, int rmat) {
+  uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
+  if (i >= m) return;
+  uint64_t u = 0, v = 0;
+  if (!rmat) {
+    u = mix(2 * i) >> (64 - scale);
+    v = mix(2 * i + 1) >> (64 - scale);
+  } else
+    for (int l = 0; l < scale; ++l) {
+      double r = (mix(i * 64 + l) >> 11) * (1.0 / 9007199254740992.0);
+      int bu = r >= 0.76, bv = (r >= 0.57 && r < 0.76) || r >= 0.95;
+      u = (u << 1) | bu;
+      v = (v << 1) | bv;
+    }
+  keys[2 * i] = (u << 32) | v;
+  keys[2 * i + 1] = (v << 32) | u;
+}
+struct IsLoop {
+  __device__ bool operator()(uint64_t k) const { return (k >> 32) == (k & 0xffffffffu); }
+};
+__global__ void split(const uint64_t* k, uint64_t n, int* r, int* c) {
+  uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
+  if (i < n) {
+    r[i] = int(k[i] >> 32);
+    c[i] = int(k[i] & 0xffffffffu);
+  }
+}
+__global__ void sell_keys(const int64_t* rp, int n, int sigma_log, int lbits, uint64_t* key,
+                          int* id) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  uint64_t len = rp[i + 1] - rp[i];
+  key[i] = (uint64_t(i >> sigma_log) << lbits) | ((1ull << lbits) - 1 - len);
+  id[i] = i;
+}
+__global__ void slice_width(const int64_t* rp, const int* perm, int n, int64_t* w) {
+  int s = blockIdx.x * blockDim.x + threadIdx.x;
+  if (s >= (n + 31) / 32) return;
+  int i = perm[s * 32];
+  w[s] = 32 * (rp[i + 1] - rp[i]);
+}
+__global__ void sell_fill(const int64_t* rp, const int* col, const int* perm, int n,
+                          const int64_t* sp, int* out) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  int s = r >> 5, lane = r & 31;
+  if (s >= (n + 31) / 32) return;
+  int64_t base = sp[s];
+  int w = (sp[s + 1] - base) >> 5;
+  int64_t b = 0, len = 0;
+  if (r < n) {
+    int i = perm[r];
+    b = rp[i];
+    len = rp[i + 1] - b;
+  }
+  for (int j = 0; j < w; ++j) out[base + int64_t(j) * 32 + lane] = j < len ? col[b + j] : -1;
+}
+template <class X, int G>
+__global__ void __launch_bounds__(256)
+    sell(int n, const int64_t* __restrict__ sp, const int* __restrict__ perm,
+         const int* __restrict__ col, const X* __restrict__ x, double* __restrict__ y) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  int s = r >> 5, lane = r & 31;
+  if (s >= (n + 31) / 32) return;
+  const int64_t base = sp[s];
+  const int w = (sp[s + 1] - base) >> 5;
+  double acc = 0;
+  for (int j0 = 0; j0 < w; j0 += G) {
+    int c[G];
+#pragma unroll
+    for (int u = 0; u < G; ++u)
+      c[u] = j0 + u < w ? __ldg(col + base + int64_t(j0 + u) * 32 + lane) : -1;
+    double p[G];
+#pragma unroll
+    for (int u = 0; u < G; ++u) p[u] = c[u] >= 0 ? double(__ldg(x + c[u])) : 0.0;
+    bool ended = false;
+#pragma unroll
+    for (int u = 0; u < G; ++u) {
+      ended = ended || c[u] < 0;
+      if (!ended) acc += p[u];
+    }
+    if (ended) break;
+  }
+  if (r < n) y[__ldg(perm + r)] = acc;
+}
+template <class F>
+float timeit(F f, int reps = 20) {
+  cudaEvent_t a, b;
+  cudaEventCreate(&a);
+  cudaEventCreate(&b);
+  f();
+  CK(cudaDeviceSynchronize());
+  std::vector<float> t;
+  for (int r = 0; r < reps; ++r) {
+    cudaEventRecord(a);
+    f();
+    cudaEventRecord(b);
+    cudaEventSynchronize(b);
+    float ms;
+    cudaEventElapsedTime(&ms, a, b);
+    t.push_back(ms);
+  }
+  std::sort(t.begin(), t.end());
+  CK(cudaGetLastError());
+  return t[reps / 2];
+}
+int main(int argc, char** argv) {
+  int scale = argc > 1 ? atoi(argv[1]) : 22;
+  int rmat = argc > 2 ? atoi(argv[2]) : 0;
+  int n = 1 << scale;
+  uint64_t m = 16ull << scale;
+  thrust::device_vector<uint64_t> keys(2 * m);
+  gen<<<(m + 255) / 256, 256>>>(scale, m, P(keys), rmat);
+  thrust::sort(keys.begin(), keys.end());
+  keys.erase(thrust::unique(keys.begin(), keys.end()), keys.end());
+  keys.erase(thrust::remove_if(keys.begin(), keys.end(), IsLoop()), keys.end());
+  uint64_t nnz = keys.size();
+  thrust::device_vector<int> r(nnz), c(nnz);
+  split<<<(nnz + 255) / 256, 256>>>(P(keys), nnz, P(r), P(c));
+  keys.clear();
+  keys.shrink_to_fit();
+  thrust::device_vector<int64_t> rp(n + 1);
+  thrust::lower_bound(r.begin(), r.end(), thrust::counting_iterator<int>(0),
+                      thrust::counting_iterator<int>(n + 1), rp.begin());
+  r.clear();
+  r.shrink_to_fit();
+  thrust::device_vector<float> xf(n);
+  thrust::device_vector<double> xd(n), y(n), vals(nnz, 1.0);
+  {
+    std::vector<float> h(n);
+    for (int i = 0; i < n; ++i) h[i] = 1.0f / (1 + i % 7);
+    xf = h;
+    std::vector<double> hd(h.begin(), h.end());
+    xd = hd;
+  }
+  printf("scale %d %s n %d nnz %llu\n", scale, rmat ? "rmat" : "uniform", n,
+         (unsigned long long)nnz);
+  {  // cuSPARSE double
+    thrust::device_vector<int> rp32(rp.begin(), rp.end());
+    cusparseHandle_t h;
+    cusparseCreate(&h);
+    cusparseSpMatDescr_t A;
+    cusparseDnVecDescr_t X, Y;
+    cusparseCreateCsr(&A, n, n, nnz, P(rp32), (void*)P(c), P(vals), CUSPARSE_INDEX_32I,
+                      CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F);
+    cusparseCreateDnVec(&X, n, P(xd), CUDA_R_64F);
+    cusparseCreateDnVec(&Y, n, P(y), CUDA_R_64F);
+    double al = 1, be = 0;
+    size_t bs;
+    void* buf;
+    cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &al, A, X, &be, Y, CUDA_R_64F,
+                            CUSPARSE_SPMV_ALG_DEFAULT, &bs);
+    cudaMalloc(&buf, bs + 1);
+    float t = timeit([&] {
+      cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &al, A, X, &be, Y, CUDA_R_64F,
+                   CUSPARSE_SPMV_ALG_DEFAULT, buf);
+    });
+    printf("cuSPARSE csr double: %.4f ms\n", t);
+    cudaFree(buf);
+    cusparseDestroy(h);
+  }
+  vals.clear();
+  vals.shrink_to_fit();
+  const int ns = (n + 31) / 32;
+  const int lbits = 31;
+  // 2^31: one window, the whole matrix sorted
+  for (int sigma_log : {5, 8, 10, 12, 14, 31}) {
+    thrust::device_vector<uint64_t> k(n), k2(n);
+    thrust::device_vector<int> id(n), perm(n);
+    sell_keys<<<(n + 255) / 256, 256>>>(P(rp), n, std::min(sigma_log, 30), lbits, P(k), P(id));
+    size_t tb = 0;
+    cub::DeviceRadixSort::SortPairs(nullptr, tb, P(k), P(k2), P(id), P(perm), n);
+    thrust::device_vector<char> tmp(tb);
+    cub::DeviceRadixSort::SortPairs(P(tmp), tb, P(k), P(k2), P(id), P(perm), n);
+    thrust::device_vector<int64_t> w(ns + 1, 0), sp(ns + 1);
+    slice_width<<<(ns + 255) / 256, 256>>>(P(rp), P(perm), n, P(w));
+    thrust::exclusive_scan(w.begin(), w.end(), sp.begin());
+    int64_t slots = sp[ns];
+    thrust::device_vector<int> col(slots);
+    sell_fill<<<(ns * 32 + 255) / 256, 256>>>(P(rp), P(c), P(perm), n, P(sp), P(col));
+    CK(cudaDeviceSynchronize());
+    const int grid = (ns * 32 + 255) / 256;
+    float tf4 =
+        timeit([&] { sell<float, 4><<<grid, 256>>>(n, P(sp), P(perm), P(col), P(xf), P(y)); });
+    float tf8 =
+        timeit([&] { sell<float, 8><<<grid, 256>>>(n, P(sp), P(perm), P(col), P(xf), P(y)); });
+    float td4 =
+        timeit([&] { sell<double, 4><<<grid, 256>>>(n, P(sp), P(perm), P(col), P(xd), P(y)); });
+    float td1 =
+        timeit([&] { sell<double, 1><<<grid, 256>>>(n, P(sp), P(perm), P(col), P(xd), P(y)); });
+    printf(
+        "sigma 2^%d: fill %.3f, x float G4 %.4f ms, G8 %.4f ms; x double G4 %.4f ms, G1 %.4f ms\n",
+        sigma_log, double(slots) / nnz, tf4, tf8, td4, td1);
+  }
+}
