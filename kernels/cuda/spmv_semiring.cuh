@@ -74,4 +74,44 @@ __device__ __forceinline__ typename S::value_type product(const T* __restrict__ 
   return D::mul(a, static_cast<V>(__ldg(x + col)));
 }
 
+// A row stored down a column of slots, as ELL and SELL store them: its entry
+// k in slot first + k * stride for k < width, and -1 in the slots past its
+// last entry. The slots go in groups of four: the group's columns (and
+// values) loaded together, then its gathers, then the sums in slot order up
+// to the first padding slot. One slot at a time, each gather waited on its
+// column and the next column on the padding test: two memory latencies per
+// slot, and a thread per row has nothing else to hide them with.
+template <class S, class T, class X>
+__device__ __forceinline__ typename S::value_type sum_slots(const vertex_t* __restrict__ col_idx,
+                                                            const T* __restrict__ values,
+                                                            offset_t first, offset_t stride,
+                                                            offset_t width, const X* x) {
+  using D = DeviceSemiring<S>;
+  using V = typename S::value_type;
+  auto acc = D::zero();
+  constexpr int group = 4;
+  for (offset_t j0 = 0; j0 < width; j0 += group) {
+    vertex_t c[group];
+    T v[group];
+#pragma unroll
+    for (int u = 0; u < group; ++u) {
+      const offset_t slot = first + (j0 + u) * stride;
+      c[u] = j0 + u < width ? __ldg(col_idx + slot) : vertex_t{-1};
+      v[u] = c[u] >= 0 && values != nullptr ? __ldg(values + slot) : T(1);
+    }
+    V p[group];
+#pragma unroll
+    for (int u = 0; u < group; ++u)  // product<S>'s arithmetic
+      p[u] = c[u] >= 0 ? D::mul(D::entry(v[u]), static_cast<V>(__ldg(x + c[u]))) : D::zero();
+    bool ended = false;
+#pragma unroll
+    for (int u = 0; u < group; ++u) {
+      ended = ended || c[u] < 0;  // padding: the row has ended
+      if (!ended) acc = D::add(acc, p[u]);
+    }
+    if (ended) break;
+  }
+  return acc;
+}
+
 }  // namespace graphrun::cuda::detail
