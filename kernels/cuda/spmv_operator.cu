@@ -105,6 +105,11 @@ SpmvOperator<T>::SpmvOperator(const DeviceCsr<T>& a, SpmvFormat format, int thre
     impl_->build(choose_spmv_format(stats, Device::cuda, rows), stats, hints);
   } catch (const FormatError&) {
     impl_->build(SpmvFormat::csr_warp, stats, hints);  // the format refused this matrix
+  } catch (const DeviceMemoryError&) {
+    // The derived format does not fit beside the matrix (the device, or
+    // --max-device-memory): CSR runs from the matrix alone. An explicit
+    // format is held to, and its error reaches the caller.
+    impl_->build(SpmvFormat::csr_warp, stats, hints);
   }
 }
 

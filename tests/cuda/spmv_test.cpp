@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "graphrun/engine/device_array.hpp"
+#include "graphrun/engine/device_memory.hpp"
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/formats/coo_format.hpp"
 #include "graphrun/engine/formats/ell.hpp"
@@ -457,6 +458,51 @@ TEST_F(CudaSpmv, DeviceFormatsEqualHostFormats) {
   check_device_formats(
       test::random_csr<double>(10'001, 9'000, test::MatrixShape::uniform, 12, false, 5),
       "uniform 10001x9000, three SELL windows");
+}
+
+// `auto` falls back to csr-warp, which builds nothing, when the format it
+// chose does not fit beside the matrix (here under a device memory cap that
+// leaves room for the row statistics but not for SELL's slots); an explicit
+// request for that format fails with DeviceMemoryError.
+TEST_F(CudaSpmv, AutomaticFallsBackToCsrWhenTheFormatDoesNotFit) {
+  // Rows of 30 to 34 entries (cv under 0.1): the chooser's SELL.
+  Coo<double> coo;
+  coo.n_rows = coo.n_cols = 200'000;
+  test::Rng rng(8);
+  for (vertex_t i = 0; i < coo.n_rows; ++i)
+    for (int k = 0; k < 30 + i % 5; ++k) {
+      coo.row.push_back(i);
+      coo.col.push_back(static_cast<vertex_t>(rng.below(coo.n_cols)));
+      coo.val.push_back(rng.uniform(-2.0, 3.0));
+    }
+  const Csr<double> a = Csr<double>::from_coo(coo);
+  const DeviceCsr<double> d(a);
+  const RowStats stats = analyze(a.view());
+  ASSERT_EQ(choose_spmv_format(stats, Device::cuda), SpmvFormat::sell);
+  const auto x = random_vector<double>(a.n_cols(), rng);
+  DeviceArray<double> dx{std::span<const double>(x)}, dy(a.n_rows());
+  const std::size_t cap_before = device_memory_cap();
+  // SELL's columns alone take 4 bytes a stored slot, at least nnz: leave
+  // half of that.
+  set_device_memory_cap(device_memory_in_use() + static_cast<std::size_t>(a.nnz()) * 2);
+  std::unique_ptr<cuda::SpmvOperator<double>> op;
+  EXPECT_THROW(cuda::SpmvOperator<double>(d, SpmvFormat::sell), DeviceMemoryError);
+  try {
+    op = std::make_unique<cuda::SpmvOperator<double>>(d, SpmvFormat::automatic);
+  } catch (const std::exception& e) {
+    set_device_memory_cap(cap_before);
+    FAIL() << "automatic did not fall back: " << e.what();
+  }
+  set_device_memory_cap(cap_before);
+  EXPECT_EQ(op->format(), SpmvFormat::csr_warp);
+  op->apply<PlusTimes<double>>(dx.data(), dy.data());
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  std::vector<double> want(a.n_rows());
+  cpu::spmv_reference<PlusTimes<double>>(a.view(), x.data(), want.data());
+  const auto got = dy.download();
+  const auto scale = abs_row_sums(a, x);
+  for (vertex_t i = 0; i < a.n_rows(); ++i)
+    ASSERT_NEAR(got[i], want[i], 1e-13 * (scale[i] + 1.0) * 20) << "row " << i;
 }
 
 // SELL-32-σ on rows of varied length over several windows, every semiring,

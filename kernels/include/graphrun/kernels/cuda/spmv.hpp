@@ -7,11 +7,13 @@
 //   op.apply<OrAnd>(frontier, next, Mask{visited, true});       // BFS pull
 //
 // x, y and mask bits are device pointers. The operator builds its derived
-// format (ELL, HYB, JDS, COO, merge-path partition) on the device from the
-// CSR it was given and keeps a reference to that CSR, which must outlive it.
-// SpmvFormat::automatic asks choose_spmv_format(); a format that refuses the
-// matrix (FormatError, e.g. ELL past its padding limit) makes `automatic`
-// fall back to csr-warp, and an explicit request throw.
+// format (ELL, HYB, JDS, SELL, COO, merge-path partition) on the device from
+// the CSR it was given and keeps a reference to that CSR, which must outlive
+// it. SpmvFormat::automatic asks choose_spmv_format(); a format that refuses
+// the matrix (FormatError, e.g. ELL past its padding limit) or does not fit
+// beside it (DeviceMemoryError: the device, or the cap of
+// set_device_memory_cap) makes `automatic` fall back to csr-warp, which needs
+// nothing but the CSR, and an explicit request throw.
 //
 // Semirings: PlusTimes, MinPlus, MaxTimes over T, and OrAnd; T is float or
 // double. apply() only launches kernels on `stream` (it does not wait). The
