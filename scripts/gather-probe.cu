@@ -11,39 +11,13 @@
 //
 //   nvcc -O3 -arch=sm_90 -std=c++17 scripts/gather-probe.cu -o gather-probe -lcusparse
 //   ./gather-probe [SCALE=22] [UNIFORM=0] [SKIP_INPUT_ORDER=0]
-#include <cuda_runtime.h>
-#include <cusparse.h>
 #include <thrust/adjacent_difference.h>
-#include <thrust/binary_search.h>
-#include <thrust/device_vector.h>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/remove.h>
-#include <thrust/scan.h>
 #include <thrust/sequence.h>
-#include <thrust/sort.h>
-#include <thrust/unique.h>
 
-#include <algorithm>
 #include <cmath>
-#include <cstdint>
-#include <cstdio>
-#include <vector>
 
-#define CK(x)                                                          \
-  do {                                                                 \
-    cudaError_t e = (x);                                               \
-    if (e != cudaSuccess) {                                            \
-      printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
-      exit(1);                                                         \
-    }                                                                  \
-  } while (0)
+#include "probe_util.cuh"
 
-__device__ uint64_t mix(uint64_t z) {
-  z += 0x9e3779b97f4a7c15ULL;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
 __global__ void rmat(int scale, uint64_t m, uint64_t* keys, int uniform) {
   uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
   if (i >= m) return;
@@ -72,16 +46,6 @@ __global__ void rmat(int scale, uint64_t m, uint64_t* keys, int uniform) {
   }
   keys[2 * i] = (u << 32) | v;
   keys[2 * i + 1] = (v << 32) | u;
-}
-struct IsLoop {
-  __device__ bool operator()(uint64_t k) const { return (k >> 32) == (k & 0xffffffffu); }
-};
-__global__ void split(const uint64_t* k, uint64_t n, int* r, int* c) {
-  uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
-  if (i < n) {
-    r[i] = int(k[i] >> 32);
-    c[i] = int(k[i] & 0xffffffffu);
-  }
 }
 __global__ void relabel(uint64_t* k, uint64_t n, const int* rank) {
   uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
@@ -185,28 +149,6 @@ __global__ void __launch_bounds__(512)
   }
 }
 
-template <class F>
-float timeit(F f, int reps = 15, cudaStream_t stream = nullptr) {
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
-  f();
-  CK(cudaDeviceSynchronize());
-  std::vector<float> t;
-  for (int r = 0; r < reps; ++r) {
-    cudaEventRecord(a, stream);
-    f();
-    cudaEventRecord(b, stream);
-    cudaEventSynchronize(b);
-    float ms;
-    cudaEventElapsedTime(&ms, a, b);
-    t.push_back(ms);
-  }
-  std::sort(t.begin(), t.end());
-  CK(cudaGetLastError());
-  return t[reps / 2];
-}
-
 int main(int argc, char** argv) {
   int scale = argc > 1 ? atoi(argv[1]) : 22;
   int uniform = argc > 2 ? atoi(argv[2]) : 0;
@@ -215,29 +157,13 @@ int main(int argc, char** argv) {
   uint64_t m = 16ull << scale;
   thrust::device_vector<uint64_t> keys(2 * m);
   rmat<<<(m + 255) / 256, 256>>>(scale, m, thrust::raw_pointer_cast(keys.data()), uniform);
-  thrust::sort(keys.begin(), keys.end());
-  keys.erase(thrust::unique(keys.begin(), keys.end()), keys.end());
-  keys.erase(thrust::remove_if(keys.begin(), keys.end(), IsLoop()), keys.end());
-  uint64_t nnz = keys.size();
-  thrust::device_vector<int> r(nnz), c(nnz);
-  auto split_all = [&] {
-    split<<<(nnz + 255) / 256, 256>>>(thrust::raw_pointer_cast(keys.data()), nnz,
-                                      thrust::raw_pointer_cast(r.data()),
-                                      thrust::raw_pointer_cast(c.data()));
-  };
-  split_all();
-  thrust::device_vector<int64_t> rp(n + 1);
-  thrust::lower_bound(r.begin(), r.end(), thrust::counting_iterator<int>(0),
-                      thrust::counting_iterator<int>(n + 1), rp.begin());
+  thrust::device_vector<int> r, c;
+  thrust::device_vector<int64_t> rp;
+  keys_to_csr(keys, n, r, c, rp);
+  const uint64_t nnz = c.size();
   thrust::device_vector<float> xf(n);
-  thrust::device_vector<double> xd(n), y(n), vals(nnz, 1.0);
-  {
-    std::vector<float> h(n);
-    for (int i = 0; i < n; ++i) h[i] = 1.0f / (1 + i % 7);
-    xf = h;
-    std::vector<double> hd(h.begin(), h.end());
-    xd = hd;
-  }
+  thrust::device_vector<double> xd(n), y(n);
+  fill_x(xf, xd, n);
   int sms;
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
   printf("scale %d uniform %d n %d nnz %llu sms %d\n", scale, uniform, n, (unsigned long long)nnz,
@@ -257,42 +183,13 @@ int main(int argc, char** argv) {
                                              thrust::raw_pointer_cast(rank.data()));
       relabel<<<(nnz + 255) / 256, 256>>>(thrust::raw_pointer_cast(keys.data()), nnz,
                                           thrust::raw_pointer_cast(rank.data()));
-      thrust::sort(keys.begin(), keys.end());
-      split_all();
-      thrust::lower_bound(r.begin(), r.end(), thrust::counting_iterator<int>(0),
-                          thrust::counting_iterator<int>(n + 1), rp.begin());
+      keys_to_csr(keys, n, r, c, rp);  // a relabelling: no repeats or loops appear
     }
     const int* cp = thrust::raw_pointer_cast(c.data());
     const int64_t* rpp = thrust::raw_pointer_cast(rp.data());
     const float* xp = thrust::raw_pointer_cast(xf.data());
     double* yp = thrust::raw_pointer_cast(y.data());
-    // cuSPARSE reference (int64 row pointers, int32 cols: CSR needs one index type; use 64-bit both
-    // via copy)
-    float cus = -1;
-    {
-      thrust::device_vector<int> rp32(rp.begin(), rp.end());
-      cusparseHandle_t h;
-      cusparseCreate(&h);
-      cusparseSpMatDescr_t A;
-      cusparseDnVecDescr_t X, Y;
-      cusparseCreateCsr(&A, n, n, nnz, thrust::raw_pointer_cast(rp32.data()), (void*)cp,
-                        thrust::raw_pointer_cast(vals.data()), CUSPARSE_INDEX_32I,
-                        CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F);
-      cusparseCreateDnVec(&X, n, thrust::raw_pointer_cast(xd.data()), CUDA_R_64F);
-      cusparseCreateDnVec(&Y, n, yp, CUDA_R_64F);
-      double al = 1, be = 0;
-      size_t bs;
-      void* buf;
-      cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &al, A, X, &be, Y, CUDA_R_64F,
-                              CUSPARSE_SPMV_ALG_DEFAULT, &bs);
-      cudaMalloc(&buf, bs + 1);
-      cus = timeit([&] {
-        cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &al, A, X, &be, Y, CUDA_R_64F,
-                     CUSPARSE_SPMV_ALG_DEFAULT, buf);
-      });
-      cudaFree(buf);
-      cusparseDestroy(h);
-    }
+    const float cus = cusparse_csr_ms(n, nnz, rp, cp, thrust::raw_pointer_cast(xd.data()), yp, 15);
     printf("\n== %s: cuSPARSE csr double %.3f ms\n", sorted ? "degree order" : "input order", cus);
     // hot coverage
     {

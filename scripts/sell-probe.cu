@@ -9,36 +9,12 @@
 //
 //   nvcc -O3 -arch=sm_90 -std=c++17 scripts/sell-probe.cu -o sell-probe -lcusparse
 //   ./sell-probe [SCALE=22] [RMAT=0]
-#include <cuda_runtime.h>
-#include <cusparse.h>
-#include <thrust/binary_search.h>
-#include <thrust/device_vector.h>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/remove.h>
 #include <thrust/scan.h>
-#include <thrust/sort.h>
-#include <thrust/unique.h>
 
-#include <algorithm>
-#include <cstdint>
-#include <cstdio>
 #include <cub/cub.cuh>
-#include <vector>
-#define CK(x)                                                          \
-  do {                                                                 \
-    cudaError_t e = (x);                                               \
-    if (e != cudaSuccess) {                                            \
-      printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
-      exit(1);                                                         \
-    }                                                                  \
-  } while (0)
-#define P(v) thrust::raw_pointer_cast((v).data())
-__device__ uint64_t mix(uint64_t z) {
-  z += 0x9e3779b97f4a7c15ULL;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
+
+#include "probe_util.cuh"
+
 __global__ void gen(int scale, uint64_t m, uint64_t* keys, int rmat) {
   uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
   if (i >= m) return;
@@ -55,16 +31,6 @@ __global__ void gen(int scale, uint64_t m, uint64_t* keys, int rmat) {
     }
   keys[2 * i] = (u << 32) | v;
   keys[2 * i + 1] = (v << 32) | u;
-}
-struct IsLoop {
-  __device__ bool operator()(uint64_t k) const { return (k >> 32) == (k & 0xffffffffu); }
-};
-__global__ void split(const uint64_t* k, uint64_t n, int* r, int* c) {
-  uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
-  if (i < n) {
-    r[i] = int(k[i] >> 32);
-    c[i] = int(k[i] & 0xffffffffu);
-  }
 }
 __global__ void sell_keys(const int64_t* rp, int n, int sigma_log, int lbits, uint64_t* key,
                           int* id) {
@@ -123,27 +89,6 @@ __global__ void __launch_bounds__(256)
   }
   if (r < n) y[__ldg(perm + r)] = acc;
 }
-template <class F>
-float timeit(F f, int reps = 20) {
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
-  f();
-  CK(cudaDeviceSynchronize());
-  std::vector<float> t;
-  for (int r = 0; r < reps; ++r) {
-    cudaEventRecord(a);
-    f();
-    cudaEventRecord(b);
-    cudaEventSynchronize(b);
-    float ms;
-    cudaEventElapsedTime(&ms, a, b);
-    t.push_back(ms);
-  }
-  std::sort(t.begin(), t.end());
-  CK(cudaGetLastError());
-  return t[reps / 2];
-}
 int main(int argc, char** argv) {
   int scale = argc > 1 ? atoi(argv[1]) : 22;
   int rmat = argc > 2 ? atoi(argv[2]) : 0;
@@ -151,56 +96,20 @@ int main(int argc, char** argv) {
   uint64_t m = 16ull << scale;
   thrust::device_vector<uint64_t> keys(2 * m);
   gen<<<(m + 255) / 256, 256>>>(scale, m, P(keys), rmat);
-  thrust::sort(keys.begin(), keys.end());
-  keys.erase(thrust::unique(keys.begin(), keys.end()), keys.end());
-  keys.erase(thrust::remove_if(keys.begin(), keys.end(), IsLoop()), keys.end());
-  uint64_t nnz = keys.size();
-  thrust::device_vector<int> r(nnz), c(nnz);
-  split<<<(nnz + 255) / 256, 256>>>(P(keys), nnz, P(r), P(c));
+  thrust::device_vector<int> r, c;
+  thrust::device_vector<int64_t> rp;
+  keys_to_csr(keys, n, r, c, rp);
+  const uint64_t nnz = c.size();
   keys.clear();
   keys.shrink_to_fit();
-  thrust::device_vector<int64_t> rp(n + 1);
-  thrust::lower_bound(r.begin(), r.end(), thrust::counting_iterator<int>(0),
-                      thrust::counting_iterator<int>(n + 1), rp.begin());
   r.clear();
   r.shrink_to_fit();
   thrust::device_vector<float> xf(n);
-  thrust::device_vector<double> xd(n), y(n), vals(nnz, 1.0);
-  {
-    std::vector<float> h(n);
-    for (int i = 0; i < n; ++i) h[i] = 1.0f / (1 + i % 7);
-    xf = h;
-    std::vector<double> hd(h.begin(), h.end());
-    xd = hd;
-  }
+  thrust::device_vector<double> xd(n), y(n);
+  fill_x(xf, xd, n);
   printf("scale %d %s n %d nnz %llu\n", scale, rmat ? "rmat" : "uniform", n,
          (unsigned long long)nnz);
-  {  // cuSPARSE double
-    thrust::device_vector<int> rp32(rp.begin(), rp.end());
-    cusparseHandle_t h;
-    cusparseCreate(&h);
-    cusparseSpMatDescr_t A;
-    cusparseDnVecDescr_t X, Y;
-    cusparseCreateCsr(&A, n, n, nnz, P(rp32), (void*)P(c), P(vals), CUSPARSE_INDEX_32I,
-                      CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F);
-    cusparseCreateDnVec(&X, n, P(xd), CUDA_R_64F);
-    cusparseCreateDnVec(&Y, n, P(y), CUDA_R_64F);
-    double al = 1, be = 0;
-    size_t bs;
-    void* buf;
-    cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &al, A, X, &be, Y, CUDA_R_64F,
-                            CUSPARSE_SPMV_ALG_DEFAULT, &bs);
-    cudaMalloc(&buf, bs + 1);
-    float t = timeit([&] {
-      cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &al, A, X, &be, Y, CUDA_R_64F,
-                   CUSPARSE_SPMV_ALG_DEFAULT, buf);
-    });
-    printf("cuSPARSE csr double: %.4f ms\n", t);
-    cudaFree(buf);
-    cusparseDestroy(h);
-  }
-  vals.clear();
-  vals.shrink_to_fit();
+  printf("cuSPARSE csr double: %.4f ms\n", cusparse_csr_ms(n, nnz, rp, P(c), P(xd), P(y), 20));
   const int ns = (n + 31) / 32;
   const int lbits = 31;
   // 2^31: one window, the whole matrix sorted
@@ -221,13 +130,13 @@ int main(int argc, char** argv) {
     CK(cudaDeviceSynchronize());
     const int grid = (ns * 32 + 255) / 256;
     float tf4 =
-        timeit([&] { sell<float, 4><<<grid, 256>>>(n, P(sp), P(perm), P(col), P(xf), P(y)); });
+        timeit([&] { sell<float, 4><<<grid, 256>>>(n, P(sp), P(perm), P(col), P(xf), P(y)); }, 20);
     float tf8 =
-        timeit([&] { sell<float, 8><<<grid, 256>>>(n, P(sp), P(perm), P(col), P(xf), P(y)); });
+        timeit([&] { sell<float, 8><<<grid, 256>>>(n, P(sp), P(perm), P(col), P(xf), P(y)); }, 20);
     float td4 =
-        timeit([&] { sell<double, 4><<<grid, 256>>>(n, P(sp), P(perm), P(col), P(xd), P(y)); });
+        timeit([&] { sell<double, 4><<<grid, 256>>>(n, P(sp), P(perm), P(col), P(xd), P(y)); }, 20);
     float td1 =
-        timeit([&] { sell<double, 1><<<grid, 256>>>(n, P(sp), P(perm), P(col), P(xd), P(y)); });
+        timeit([&] { sell<double, 1><<<grid, 256>>>(n, P(sp), P(perm), P(col), P(xd), P(y)); }, 20);
     printf(
         "sigma 2^%d: fill %.3f, x float G4 %.4f ms, G8 %.4f ms; x double G4 %.4f ms, G1 %.4f ms\n",
         sigma_log, double(slots) / nnz, tf4, tf8, td4, td1);
