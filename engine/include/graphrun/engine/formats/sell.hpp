@@ -49,7 +49,7 @@ inline constexpr vertex_t sell_chunk = 32;
 // slice's own rows) where row lengths vary little (cv <= 0.25), else 1024.
 // Measured on an H100 (scripts/sell-probe.cu, the same kernel on a uniform
 // random graph, 4M rows of 32 entries on average, cv 0.18, x in float): σ = 32
-// 1.088 ms (38% padding, no lane busy past its row), 256 1.088, 1024 1.103,
+// 1.088 ms (38% padding: slots no lane loads), 256 1.088, 1024 1.103,
 // 4096 1.107, the whole matrix (JDS's order) 1.138; with 16M rows 11.40,
 // 11.76, 11.92, 12.00, 12.60 ms. Where lengths vary more, unsorted slices
 // leave most lanes idle behind each slice's longest row.
