@@ -19,11 +19,17 @@ void check_sell_window(vertex_t window) {
                         ", not " + std::to_string(window));
 }
 
-bool sell_fits(offset_t slots, offset_t last_width, vertex_t n_rows, offset_t nnz) noexcept {
-  const offset_t slices = (offset_t{n_rows} + sell_chunk - 1) / sell_chunk;
-  const offset_t past_last_row = slices * sell_chunk - n_rows;
-  return static_cast<double>(slots - past_last_row * last_width) <=
-         ell_max_fill * static_cast<double>(std::max<offset_t>(nnz, 1));
+void check_sell_fits(offset_t slots, offset_t last_width, vertex_t n_rows, offset_t nnz) {
+  const offset_t past_last_row = offset_t{sell_slices(n_rows)} * sell_chunk - n_rows;
+  if (static_cast<double>(slots - past_last_row * last_width) <=
+      ell_max_fill * static_cast<double>(std::max<offset_t>(nnz, 1)))
+    return;
+  char limit[32];
+  std::snprintf(limit, sizeof limit, "%g", ell_max_fill);
+  throw FormatError("SELL refused: " + std::to_string(n_rows) + " rows in slices of " +
+                    std::to_string(sell_chunk) + " would take " + std::to_string(slots) +
+                    " slots, more than " + limit + " per nonzero (" + std::to_string(nnz) +
+                    " nonzeros)");
 }
 
 template <class T>
@@ -48,21 +54,14 @@ Sell<T> Sell<T>::from_csr(const CsrView<T>& a, vertex_t window) {
     std::stable_sort(first, first + std::min(window, n - w),
                      [&](vertex_t p, vertex_t q) { return len(p) > len(q); });
   }
-  const vertex_t slices = (n + sell_chunk - 1) / sell_chunk;
+  const vertex_t slices = sell_slices(n);
   m.slice_ptr_.assign(static_cast<std::size_t>(slices) + 1, 0);
   for (vertex_t s = 0; s < slices; ++s)
     m.slice_ptr_[s + 1] = m.slice_ptr_[s] + offset_t{sell_chunk} * len(m.perm_[s * sell_chunk]);
   const offset_t slots = m.slice_ptr_[slices];
   const offset_t last_width =
       slices == 0 ? 0 : (slots - m.slice_ptr_[slices - 1]) / offset_t{sell_chunk};
-  if (!sell_fits(slots, last_width, n, a.nnz)) {
-    char limit[32];
-    std::snprintf(limit, sizeof limit, "%g", ell_max_fill);
-    throw FormatError("SELL refused: " + std::to_string(n) + " rows in slices of " +
-                      std::to_string(sell_chunk) + " would take " + std::to_string(slots) +
-                      " slots, more than " + limit + " per nonzero (" + std::to_string(a.nnz) +
-                      " nonzeros)");
-  }
+  check_sell_fits(slots, last_width, n, a.nnz);
   const auto size = checked_cast<std::size_t>(slots, "SELL slots");
   m.col_idx_.assign(size, vertex_t{-1});
   if (a.values != nullptr) m.values_.assign(size, T(0));

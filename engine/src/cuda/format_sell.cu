@@ -6,13 +6,10 @@
 // consecutive slots).
 #include <bit>
 #include <cstdint>
-#include <cstdio>
 #include <cub/device/device_radix_sort.cuh>
-#include <string>
 
 #include "format_util.cuh"
 #include "graphrun/engine/cuda/sell.hpp"
-#include "graphrun/engine/formats/ell.hpp"  // ell_max_fill
 
 namespace graphrun::cuda {
 
@@ -80,7 +77,7 @@ DeviceSell<T> build_sell(const DeviceCsr<T>& a, vertex_t window, cudaStream_t st
   m.n_rows = n;
   m.n_cols = a.n_cols();
   m.nnz = a.nnz();
-  const vertex_t n_slices = (n + sell_chunk - 1) / sell_chunk;
+  const vertex_t n_slices = sell_slices(n);
   m.slice_ptr = DeviceArray<offset_t>(std::size_t(n_slices) + 1);
   if (n == 0) {
     GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(m.slice_ptr.data(), 0, sizeof(offset_t), stream));
@@ -117,14 +114,7 @@ DeviceSell<T> build_sell(const DeviceCsr<T>& a, vertex_t window, cudaStream_t st
                                       cudaMemcpyDeviceToHost, stream));
   GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
   const offset_t total = ends[1];
-  if (!sell_fits(total, (ends[1] - ends[0]) / sell_chunk, n, a.nnz())) {
-    char limit[32];
-    std::snprintf(limit, sizeof limit, "%g", ell_max_fill);
-    throw FormatError("SELL refused: " + std::to_string(n) + " rows in slices of " +
-                      std::to_string(sell_chunk) + " would take " + std::to_string(total) +
-                      " slots, more than " + limit + " per nonzero (" + std::to_string(a.nnz()) +
-                      " nonzeros)");
-  }
+  check_sell_fits(total, (ends[1] - ends[0]) / sell_chunk, n, a.nnz());
   m.col_idx = DeviceArray<vertex_t>(static_cast<std::size_t>(total));
   if (!a.is_pattern()) m.values = DeviceArray<T>(static_cast<std::size_t>(total));
   fill_sell<<<detail::blocks_for(offset_t(n_slices) * sell_chunk), detail::build_block, 0,

@@ -41,14 +41,14 @@
                                        "bin, a block past 2048 entries (adaptive CSR)")          \
   X(ell,        "ell",        never,   "ELLPACK: rows padded to the longest; refused past 3 "    \
                                        "slots per entry")                                        \
-  X(hyb,        "hyb",        gpu,     "ELL for the first K entries of every row, COO for the "  \
+  X(hyb,        "hyb",        never,   "ELL for the first K entries of every row, COO for the "  \
                                        "rest")                                                   \
   X(jds,        "jds",        never,   "jagged diagonals: rows sorted by length, stored "        \
                                        "diagonal by diagonal")                                   \
   X(merge_path, "merge-path", cpu_gpu, "CSR cut into equal shares of rows + entries; splits "    \
                                        "long rows")                                              \
   X(sell,       "sell",       gpu,     "SELL-32-sigma: slices of 32 rows padded to their "       \
-                                       "longest, rows sorted by length in windows of 4096")
+                                       "longest, rows sorted by length where lengths vary")
 // clang-format on
 
 namespace graphrun {

@@ -111,13 +111,19 @@ class Sell : public HostLayout<T> {
   std::vector<vertex_t> col_idx_;
 };
 
-// Whether a layout of `slots` stored slots, whose last slice is `last_width`
-// wide, fits under ell_max_fill for n_rows rows of nnz entries. The slots
-// counted are those of existing rows (width × rows of each slice), as ELL
-// counts width × n_rows: the last slice's positions past the last row are
-// stored but not held against a small matrix. And whether `window` is a
-// valid σ. Shared by the host and device builders.
-bool sell_fits(offset_t slots, offset_t last_width, vertex_t n_rows, offset_t nnz) noexcept;
+// The slices of n_rows rows: ceil(n_rows / sell_chunk), counted without
+// overflow near 2^31 rows.
+constexpr vertex_t sell_slices(vertex_t n_rows) noexcept {
+  return static_cast<vertex_t>((offset_t{n_rows} + sell_chunk - 1) / sell_chunk);
+}
+
+// FormatError unless a layout of `slots` stored slots, whose last slice is
+// `last_width` wide, fits under ell_max_fill for n_rows rows of nnz entries.
+// The slots counted are those of existing rows (width × rows of each slice),
+// as ELL counts width × n_rows: the last slice's positions past the last row
+// are stored but not held against a small matrix. And ArgumentError unless
+// `window` is a valid σ. Shared by the host and device builders.
+void check_sell_fits(offset_t slots, offset_t last_width, vertex_t n_rows, offset_t nnz);
 void check_sell_window(vertex_t window);
 
 extern template class Sell<float>;
