@@ -6,9 +6,10 @@
 // speed-up over cuSPARSE (> 1: faster), then the chooser's pick
 // (choose_spmv_format(analyze(A), Device::cuda)) with its time, effective
 // bandwidth and share of the measured copy bandwidth, and the fastest
-// format, and csr-warp's best sub-warp width. Effective bandwidth counts the bytes an SpMV must
-// move once: values (weighted graphs), column indices, row pointers, x and y. Every format's y is
-// checked against cuSPARSE's.
+// format, and csr-warp's best sub-warp width. SELL's cell says "pP" where its rule split the
+// columns into P parts (x past a third of the L2), and "sell, 1 part" times the same SELL unsplit
+// beside it. Effective bandwidth counts the bytes an SpMV must move once: values (weighted
+// graphs), column indices, row pointers, x and y. Every format's y is checked against cuSPARSE's.
 //
 // --reorder ORDER (GPU): the formats run on the matrix renumbered by a vertex
 // ordering (engine/vertex_order.hpp); the anchor stays cuSPARSE on the input

@@ -19,6 +19,21 @@ void check_sell_window(vertex_t window) {
                         ", not " + std::to_string(window));
 }
 
+void check_sell_parts(vertex_t parts) {
+  if (parts < 1)
+    throw ArgumentError("SELL column parts must be at least 1, not " + std::to_string(parts));
+}
+
+int sell_column_parts(vertex_t n_cols, offset_t nnz, vertex_t n_rows, int gather_bytes,
+                      std::int64_t cache_bytes) noexcept {
+  if (cache_bytes <= 0 || gather_bytes <= 0 || n_rows <= 0) return 1;
+  const std::int64_t part_bytes = std::max<std::int64_t>(cache_bytes / 3, 1);
+  const std::int64_t x_bytes = std::int64_t{n_cols} * gather_bytes;
+  const std::int64_t for_cache = (x_bytes + part_bytes - 1) / part_bytes;
+  const std::int64_t for_rows = std::max<std::int64_t>(nnz / n_rows / 4, 1);
+  return static_cast<int>(std::clamp<std::int64_t>(std::min(for_cache, for_rows), 1, 64));
+}
+
 void check_sell_fits(offset_t slots, offset_t last_width, vertex_t n_rows, offset_t nnz) {
   const offset_t past_last_row = offset_t{sell_slices(n_rows)} * sell_chunk - n_rows;
   if (static_cast<double>(slots - past_last_row * last_width) <=
@@ -38,12 +53,14 @@ Sell<T> Sell<T>::from_csr(const CsrView<T>& a) {
 }
 
 template <class T>
-Sell<T> Sell<T>::from_csr(const CsrView<T>& a, vertex_t window) {
+Sell<T> Sell<T>::from_csr(const CsrView<T>& a, vertex_t window, vertex_t parts) {
   check_sell_window(window);
+  check_sell_parts(parts);
   Sell<T> m;
   m.n_rows_ = a.n_rows;
   m.n_cols_ = a.n_cols;
   m.nnz_ = a.nnz;
+  m.n_parts_ = parts;
   const vertex_t n = a.n_rows;
   auto len = [&](vertex_t i) { return a.row_ptr[i + 1] - a.row_ptr[i]; };
   // perm: each window's rows by decreasing length, stable.
@@ -54,13 +71,30 @@ Sell<T> Sell<T>::from_csr(const CsrView<T>& a, vertex_t window) {
     std::stable_sort(first, first + std::min(window, n - w),
                      [&](vertex_t p, vertex_t q) { return len(p) > len(q); });
   }
+  // Row i's entries in part p: [entry(i, p), entry(i, p + 1)), its columns
+  // being sorted.
+  const SellView<T> shape{n, a.n_cols, a.nnz, 0, nullptr, nullptr, nullptr, nullptr, parts};
+  auto entry = [&](vertex_t i, vertex_t p) -> offset_t {
+    if (p == 0) return a.row_ptr[i];
+    if (p == parts) return a.row_ptr[i + 1];
+    return std::lower_bound(a.col_idx + a.row_ptr[i], a.col_idx + a.row_ptr[i + 1],
+                            shape.part_begin(p)) -
+           a.col_idx;
+  };
   const vertex_t slices = sell_slices(n);
-  m.slice_ptr_.assign(static_cast<std::size_t>(slices) + 1, 0);
-  for (vertex_t s = 0; s < slices; ++s)
-    m.slice_ptr_[s + 1] = m.slice_ptr_[s] + offset_t{sell_chunk} * len(m.perm_[s * sell_chunk]);
-  const offset_t slots = m.slice_ptr_[slices];
-  const offset_t last_width =
-      slices == 0 ? 0 : (slots - m.slice_ptr_[slices - 1]) / offset_t{sell_chunk};
+  const std::size_t part_slices = static_cast<std::size_t>(slices) * parts;
+  m.slice_ptr_.assign(part_slices + 1, 0);
+  offset_t last_width = 0;
+  for (vertex_t p = 0; p < parts; ++p)
+    for (vertex_t s = 0; s < slices; ++s) {
+      offset_t width = 0;
+      for (vertex_t r = s * sell_chunk; r < std::min(n, (s + 1) * sell_chunk); ++r)
+        width = std::max(width, entry(m.perm_[r], p + 1) - entry(m.perm_[r], p));
+      const std::size_t at = std::size_t(p) * slices + s;
+      m.slice_ptr_[at + 1] = m.slice_ptr_[at] + offset_t{sell_chunk} * width;
+      if (s == slices - 1) last_width += width;
+    }
+  const offset_t slots = m.slice_ptr_[part_slices];
   check_sell_fits(slots, last_width, n, a.nnz);
   const auto size = checked_cast<std::size_t>(slots, "SELL slots");
   m.col_idx_.assign(size, vertex_t{-1});
@@ -68,11 +102,13 @@ Sell<T> Sell<T>::from_csr(const CsrView<T>& a, vertex_t window) {
 #pragma omp parallel for schedule(static)
   for (vertex_t r = 0; r < n; ++r) {
     const vertex_t i = m.perm_[r];
-    const offset_t base = m.slice_ptr_[r / sell_chunk] + r % sell_chunk;
-    const offset_t begin = a.row_ptr[i];
-    for (offset_t j = 0; j < len(i); ++j) {
-      m.col_idx_[base + j * sell_chunk] = a.col_idx[begin + j];
-      if (a.values != nullptr) m.values_[base + j * sell_chunk] = a.values[begin + j];
+    for (vertex_t p = 0; p < parts; ++p) {
+      const offset_t base = m.slice_ptr_[std::size_t(p) * slices + r / sell_chunk] + r % sell_chunk;
+      const offset_t begin = entry(i, p), end = entry(i, p + 1);
+      for (offset_t j = 0; j < end - begin; ++j) {
+        m.col_idx_[base + j * sell_chunk] = a.col_idx[begin + j];
+        if (a.values != nullptr) m.values_[base + j * sell_chunk] = a.values[begin + j];
+      }
     }
   }
   return m;

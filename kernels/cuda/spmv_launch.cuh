@@ -36,6 +36,7 @@
 #include "graphrun/engine/cuda/merge_path.hpp"
 #include "graphrun/engine/cuda/sell.hpp"
 #include "graphrun/engine/device_csr.hpp"
+#include "graphrun/engine/error.hpp"
 #include "graphrun/engine/row_stats.hpp"
 #include "graphrun/engine/semiring.hpp"
 #include "graphrun/engine/spmv_format_table.hpp"
@@ -115,6 +116,10 @@ struct SpmvKernelDefaults {
   static int threads_per_row(const State&) {
     return 1;
   }
+  template <class State>
+  static int column_parts(const State&) {
+    return 1;
+  }
 };
 
 // What a format's build may use besides the matrix and its statistics.
@@ -123,6 +128,10 @@ struct BuildHints {
   // The row of every entry, where the caller has it (the transpose's sorted
   // keys): COO takes it instead of writing its own; empty otherwise.
   DeviceArray<vertex_t> row_of_entry;
+  // Bytes of each x entry the applies will gather (0: the matrix's value
+  // type) and SELL's column parts asked for (0: sell_column_parts' rule).
+  int gather_bytes = 0;
+  int column_parts = 0;
 };
 
 // The CSR kernels derive nothing: their state is the threads per row.
@@ -267,8 +276,22 @@ struct SpmvKernel<SpmvFormat::sell> : SpmvKernelDefaults {
   template <class T>
   using State = DeviceSell<T>;
   template <class T>
-  static DeviceSell<T> build(const DeviceCsr<T>& a, const RowStats& stats, BuildHints&) {
-    return build_sell(a, sell_window(stats));
+  static DeviceSell<T> build(const DeviceCsr<T>& a, const RowStats& stats, BuildHints& hints) {
+    if (hints.column_parts > 0) return build_sell(a, sell_window(stats), hints.column_parts);
+    const int gather = hints.gather_bytes > 0 ? hints.gather_bytes : static_cast<int>(sizeof(T));
+    const int parts = sell_column_parts(a.n_cols(), a.nnz(), a.n_rows(), gather, l2_cache_bytes());
+    try {
+      return build_sell(a, sell_window(stats), parts);
+    } catch (const FormatError&) {  // the parts' slices padded past the limit
+      if (parts == 1) throw;
+    } catch (const DeviceMemoryError&) {  // the parts' padding does not fit
+      if (parts == 1) throw;
+    }
+    return build_sell(a, sell_window(stats), 1);
+  }
+  template <class T>
+  static int column_parts(const DeviceSell<T>& s) {
+    return s.n_parts;
   }
   template <class S, class T, class X>
   static void apply(const DeviceSell<T>& s, const CsrView<T>&, const X* x,

@@ -68,6 +68,13 @@ struct SpmvOperator<T>::Impl {
     });
   }
 
+  int column_parts() const {
+    return visit_spmv_format(format, [&](auto c) {
+      constexpr SpmvFormat F = decltype(c)::value;
+      return detail::SpmvKernel<F>::column_parts(std::get<detail::state_index<F>>(state));
+    });
+  }
+
   std::size_t bytes() const {
     const std::size_t derived = std::visit(
         [](const auto& s) -> std::size_t {
@@ -83,7 +90,8 @@ struct SpmvOperator<T>::Impl {
 
 template <class T>
 SpmvOperator<T>::SpmvOperator(const DeviceCsr<T>& a, SpmvFormat format, int threads_per_row,
-                              DeviceArray<vertex_t> row_of_entry, RowOrder rows)
+                              DeviceArray<vertex_t> row_of_entry, RowOrder rows, int gather_bytes,
+                              int column_parts)
     : impl_(std::make_unique<Impl>()) {
   if (threads_per_row != 0 && (threads_per_row < 2 || threads_per_row > 32 ||
                                !std::has_single_bit(unsigned(threads_per_row))))
@@ -92,10 +100,12 @@ SpmvOperator<T>::SpmvOperator(const DeviceCsr<T>& a, SpmvFormat format, int thre
     throw ArgumentError("SpmvOperator: " + std::to_string(row_of_entry.size()) +
                         " entry rows given for a matrix of " + std::to_string(a.nnz()) +
                         " entries");
+  if (gather_bytes < 0 || column_parts < 0)
+    throw ArgumentError("SpmvOperator: gather bytes and column parts must not be negative");
   impl_->a = &a;
   // Row statistics on the device: only the figures come back.
   const RowStats stats = analyze(a);
-  detail::BuildHints hints{threads_per_row, std::move(row_of_entry)};
+  detail::BuildHints hints{threads_per_row, std::move(row_of_entry), gather_bytes, column_parts};
   if (format != SpmvFormat::automatic) {
     impl_->build(format, stats, hints);
     return;
@@ -133,6 +143,11 @@ std::size_t SpmvOperator<T>::bytes() const noexcept {
 template <class T>
 int SpmvOperator<T>::threads_per_row() const noexcept {
   return impl_->threads_per_row();
+}
+
+template <class T>
+int SpmvOperator<T>::column_parts() const noexcept {
+  return impl_->column_parts();
 }
 
 template <class T>

@@ -165,6 +165,26 @@ void check_matrix(const Csr<T>& a, const std::string& what, std::uint64_t seed) 
       check_apply<OrAnd>(a, *op, mk, seed += 7, what);
     }
   }
+  // SELL in column parts (a launch per part, the later ones adding into y),
+  // asked for: the rule splits only where x passes a third of the L2.
+  for (int parts : {2, 5}) {
+    SCOPED_TRACE("SELL in " + std::to_string(parts) + " column parts");
+    std::optional<cuda::SpmvOperator<T>> op;
+    try {
+      op.emplace(d, SpmvFormat::sell, 0, DeviceArray<vertex_t>{}, RowOrder::as_loaded, 0, parts);
+    } catch (const FormatError&) {
+      EXPECT_THROW((void)Sell<T>::from_csr(a.view(), sell_window(analyze(a.view())), parts),
+                   FormatError)
+          << what << ": SELL's parts refused on the device, not on the host";
+      continue;
+    }
+    ASSERT_EQ(op->column_parts(), parts);
+    for (MaskKind mk : {MaskKind::none, MaskKind::plain, MaskKind::complemented}) {
+      check_apply<PlusTimes<T>>(a, *op, mk, seed += 7, what);
+      check_apply<MinPlus<T>>(a, *op, mk, seed += 7, what);
+      check_apply<OrAnd>(a, *op, mk, seed += 7, what);
+    }
+  }
 }
 
 struct Case {
@@ -423,6 +443,23 @@ void check_device_formats(const Csr<T>& a, const std::string& what) {
       EXPECT_EQ(sell.slice_ptr.download(), hsell->slice_ptr());
       EXPECT_EQ(sell.col_idx.download(), hsell->col_idx());
       EXPECT_EQ(sell.values.download(), hsell->values());
+    }
+    for (vertex_t parts : {2, 3}) {
+      SCOPED_TRACE("SELL column parts " + std::to_string(parts));
+      std::optional<Sell<T>> hparts;
+      try {
+        hparts = Sell<T>::from_csr(a.view(), window, parts);
+      } catch (const FormatError&) {
+        EXPECT_THROW(cuda::build_sell(d, window, parts), FormatError);
+        continue;
+      }
+      const auto sell = cuda::build_sell(d, window, parts);
+      EXPECT_EQ(sell.n_parts, hparts->n_parts());
+      EXPECT_EQ(sell.n_slices(), hparts->n_slices());
+      EXPECT_EQ(sell.perm.download(), hparts->perm());
+      EXPECT_EQ(sell.slice_ptr.download(), hparts->slice_ptr());
+      EXPECT_EQ(sell.col_idx.download(), hparts->col_idx());
+      EXPECT_EQ(sell.values.download(), hparts->values());
     }
   }
   for (offset_t share : {offset_t{1}, offset_t{7}, offset_t{1024}}) {

@@ -8,8 +8,10 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -395,6 +397,94 @@ TEST(SellFormat, WindowsSortedByLengthThenSlicesColumnMajor) {
       EXPECT_THROW(Sell<double>::from_csr(a.view(), w), FormatError);
     }
   });
+}
+
+// With column parts: part p's slice s is slice p n_slices + s, as wide as
+// its rows' longest run of entries in columns [p n / P, (p + 1) n / P),
+// each row's run in CSR order down its lane, -1 past it; the one perm.
+void check_sell_parts(const Csr<double>& a, vertex_t parts) {
+  SCOPED_TRACE(std::to_string(parts) + " column parts");
+  std::optional<Sell<double>> made;
+  try {
+    made = Sell<double>::from_csr(a.view(), sell_chunk, parts);
+  } catch (const FormatError&) {
+    return;  // past the fill limit: the slots are recounted in WindowsSorted...
+  }
+  const Sell<double>& m = *made;
+  const Sell<double> one = Sell<double>::from_csr(a.view(), sell_chunk);
+  ASSERT_EQ(m.n_parts(), parts);
+  ASSERT_EQ(m.perm(), one.perm());
+  ASSERT_EQ(m.n_slices(), one.n_slices());
+  ASSERT_EQ(m.slice_ptr().size(), std::size_t(m.n_slices()) * parts + 1);
+  const auto& perm = m.perm();
+  const auto part_of = [&](vertex_t c) {  // the part holding column c
+    vertex_t p = 0;
+    while (c >= vertex_t(offset_t{a.n_cols()} * (p + 1) / parts)) ++p;
+    return p;
+  };
+  offset_t stored = 0;
+  for (vertex_t p = 0; p < parts; ++p)
+    for (vertex_t s = 0; s < m.n_slices(); ++s) {
+      const std::size_t at = std::size_t(p) * m.n_slices() + s;
+      std::vector<std::vector<offset_t>> runs(sell_chunk);  // each lane's entries in part p
+      offset_t width = 0;
+      for (vertex_t l = 0; l < sell_chunk; ++l) {
+        const vertex_t r = s * sell_chunk + l;
+        if (r >= a.n_rows()) continue;
+        for (offset_t k = a.row_ptr()[perm[r]]; k < a.row_ptr()[perm[r] + 1]; ++k)
+          if (part_of(a.col_idx()[k]) == p) runs[l].push_back(k);
+        width = std::max<offset_t>(width, runs[l].size());
+      }
+      ASSERT_EQ(m.slice_ptr()[at + 1] - m.slice_ptr()[at], sell_chunk * width)
+          << "part " << p << " slice " << s;
+      for (vertex_t l = 0; l < sell_chunk; ++l)
+        for (offset_t j = 0; j < width; ++j) {
+          const offset_t slot = m.slice_ptr()[at] + j * sell_chunk + l;
+          if (j < offset_t(runs[l].size())) {
+            ASSERT_EQ(m.col_idx()[slot], a.col_idx()[runs[l][j]]) << "slot " << slot;
+            if (!a.is_pattern()) {
+              ASSERT_EQ(m.values()[slot], a.values()[runs[l][j]]);
+            }
+            ++stored;
+          } else {
+            ASSERT_EQ(m.col_idx()[slot], -1) << "slot " << slot;
+          }
+        }
+    }
+  EXPECT_EQ(stored, a.nnz());  // every entry in exactly one part
+  ASSERT_EQ(static_cast<std::size_t>(m.slice_ptr().back()), m.col_idx().size());
+}
+
+TEST(SellFormat, ColumnPartsHoldEachRowsEntriesOfTheirColumns) {
+  int built = 0;
+  for_each_matrix([&](const Csr<double>& a) {
+    for (vertex_t parts : {1, 2, 3, 7}) check_sell_parts(a, parts);
+    try {
+      (void)Sell<double>::from_csr(a.view(), sell_chunk, 3);
+      ++built;
+    } catch (const FormatError&) {
+    }
+  });
+  EXPECT_GT(built, 3);  // the checks above ran on real layouts
+  const Csr<double> a = test::random_csr<double>(100, 100, MatrixShape::uniform, 3, false, 1);
+  for (vertex_t bad : {0, -1}) {
+    EXPECT_THROW(Sell<double>::from_csr(a.view(), sell_chunk, bad), ArgumentError) << bad;
+  }
+}
+
+// The parts rule: each part's slice of x at most a third of the L2, at
+// most one part per 4 entries of the mean row; figures of an H100 (50 MiB).
+TEST(SellFormat, ColumnPartRule) {
+  const std::int64_t l2 = 50 << 20;
+  const vertex_t m4 = 1 << 22, m16 = 1 << 24;
+  EXPECT_EQ(sell_column_parts(m4, 32 * offset_t{m4}, m4, 8, l2), 2);     // 32 MiB of x
+  EXPECT_EQ(sell_column_parts(m4, 32 * offset_t{m4}, m4, 4, l2), 1);     // 16 MiB
+  EXPECT_EQ(sell_column_parts(m16, 32 * offset_t{m16}, m16, 4, l2), 4);  // 64 MiB
+  EXPECT_EQ(sell_column_parts(m16, 32 * offset_t{m16}, m16, 8, l2), 8);  // 128 MiB
+  EXPECT_EQ(sell_column_parts(m16, 6 * offset_t{m16}, m16, 8, l2), 1);   // rows of 6
+  EXPECT_EQ(sell_column_parts(m16, 12 * offset_t{m16}, m16, 8, l2), 3);  // rows of 12
+  EXPECT_EQ(sell_column_parts(m16, 32 * offset_t{m16}, m16, 8, 0), 1);   // no L2 known
+  EXPECT_EQ(sell_column_parts(0, 0, 0, 8, l2), 1);
 }
 
 TEST(SellFormat, WindowRule) {

@@ -71,7 +71,8 @@ struct Formats {
   std::optional<Ell<T>> ell;  // empty when ELL refuses the matrix
   Hyb<T> hyb;
   Jds<T> jds;
-  std::optional<Sell<T>> sell;  // empty when SELL refuses the matrix
+  std::optional<Sell<T>> sell;      // empty when SELL refuses the matrix
+  std::vector<Sell<T>> sell_parts;  // in 2 and 5 column parts, where they fit
   std::vector<MergePathPartition> partitions;
 
   explicit Formats(const Csr<T>& a)
@@ -86,6 +87,11 @@ struct Formats {
     } catch (const FormatError&) {
       // past the fill limit too (formats_test recounts the slots)
     }
+    for (vertex_t parts : {2, 5}) try {
+        sell_parts.push_back(Sell<T>::from_csr(a.view(), sell_window(analyze(a.view())), parts));
+      } catch (const FormatError&) {
+        // each part's slices pad to their own longest row: more slots
+      }
     for (int shares : {1, 3, 64, 1001}) partitions.emplace_back(a.view(), shares);
   }
 };
@@ -189,6 +195,11 @@ class Checker {
       y = fresh();
       cpu::spmv_reference<S>(f_.sell->view(), x_.data(), y.data(), mask_);
       expect_exact(y, "sell");
+    }
+    for (const Sell<T>& m : f_.sell_parts) {
+      y = fresh();
+      cpu::spmv_reference<S>(m.view(), x_.data(), y.data(), mask_);
+      expect_exact(y, "sell in " + std::to_string(m.n_parts()) + " column parts");
     }
   }
 

@@ -357,8 +357,13 @@ class CudaPageRankSteps final : public PageRankSteps {
     trace.step("transpose");
     // A symmetric matrix renumbered by degree has its rows of like length
     // side by side, which the choice of format weighs.
+    // x in float where the SpMV gathers it so (PageRankGather): the ranks,
+    // sums and L1 changes stay double. The format is told (SELL sizes its
+    // column parts by it).
+    float_gathers_ = gathers_in_float(o_, n_ >= gpu_float_gather_min_vertices);
     op_.emplace(*at_, o_.format, 0, std::move(row_of_entry),
-                rows_after(result.reorder, !g.directed()));
+                rows_after(result.reorder, !g.directed()),
+                static_cast<int>(float_gathers_ ? sizeof(float) : sizeof(double)));
     result.format = op_->format();
     trace.step("format");
 
@@ -376,9 +381,6 @@ class CudaPageRankSteps final : public PageRankSteps {
       omega_ = DeviceArray<double>(2);
       GRAPHRUN_CUDA_CHECK(cudaMemset(omega_.data(), 0, 2 * sizeof(double)));  // Jacobi steps first
     }
-    // x in float where the SpMV gathers it so (PageRankGather): the ranks,
-    // sums and L1 changes stay double.
-    float_gathers_ = gathers_in_float(o_, n_ >= gpu_float_gather_min_vertices);
     result.float_gathers = float_gathers_;
     if (float_gathers_) {
       xf_buf_[0] = DeviceArray<float>(n_);

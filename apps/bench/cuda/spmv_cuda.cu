@@ -46,8 +46,8 @@ void run_spmv_cuda(const BenchOptions& o, Reorder reorder, bool weighted) {
     columns.emplace_back("cuSPARSE renumbered ms");
   }
   for (SpmvFormat f : all_spmv_formats()) columns.emplace_back(to_string(f));
-  for (const char* c :
-       {"best csr width", "pick", "pick ms", "pick GB/s", "% copy", "pick / cuSPARSE", "fastest"})
+  for (const char* c : {"best csr width", "sell, 1 part", "pick", "pick ms", "pick GB/s", "% copy",
+                        "pick / cuSPARSE", "fastest"})
     columns.emplace_back(c);
   Table table(columns, o.csv);
   ClassSummary summary = speedups("cuSPARSE");
@@ -93,6 +93,7 @@ void run_spmv_cuda(const BenchOptions& o, Reorder reorder, bool weighted) {
     }
     double pick_ms = std::numeric_limits<double>::quiet_NaN(), best_ms = pick_ms;
     SpmvFormat best = pick, used = pick;
+    int sell_parts = 1;  // SELL's column parts under its rule
     for (SpmvFormat f : all_spmv_formats()) {
       std::unique_ptr<cuda::SpmvOperator<double>> op;
       try {
@@ -109,7 +110,9 @@ void run_spmv_cuda(const BenchOptions& o, Reorder reorder, bool weighted) {
       for (std::size_t i = 0; i < got.size() && same; ++i)
         same = std::abs(got[i] - want[i]) <= 1e-9 * (std::abs(want[i]) + 1.0);
       cells.push_back(fixed(anchor_ms / ms, 2) + (same ? "" : " (WRONG)") +
-                      (f == SpmvFormat::csr_warp ? format(" w%d", op->threads_per_row()) : ""));
+                      (f == SpmvFormat::csr_warp ? format(" w%d", op->threads_per_row()) : "") +
+                      (op->column_parts() > 1 ? format(" p%d", op->column_parts()) : ""));
+      if (f == SpmvFormat::sell) sell_parts = op->column_parts();
       if (!(ms >= best_ms)) {
         best_ms = ms;
         best = f;
@@ -137,6 +140,18 @@ void run_spmv_cuda(const BenchOptions& o, Reorder reorder, bool weighted) {
     }
     const double bw = gbs(spmv_bytes(a), pick_ms);
     cells.push_back(format("w%d %.2f", best_width, anchor_ms / best_width_ms));
+    // SELL split by its columns: the same SELL in one part beside it.
+    if (sell_parts > 1) {
+      const cuda::SpmvOperator<double> op(d, SpmvFormat::sell, 0, {}, RowOrder::as_loaded, 0, 1);
+      cells.push_back(fixed(anchor_ms / cuda::gpu_median_ms(reps,
+                                                            [&](cudaStream_t s) {
+                                                              op.apply<PlusTimes<double>>(
+                                                                  x.data(), y.data(), {}, s);
+                                                            }),
+                            2));
+    } else {
+      cells.emplace_back("-");
+    }
     cells.push_back(std::string(to_string(used)));
     cells.push_back(fixed(pick_ms, 4));
     cells.push_back(fixed(bw, 0));

@@ -118,13 +118,16 @@ void spmv_reference(const JdsView<T>& a, const typename S::value_type* x, typena
 
 // Reference SpMV over SELL-32-σ (engine/formats/sell.hpp): serial, one
 // position r after another, its row's entries down its slice's columns to
-// the first padding slot.
+// the first padding slot, part after part.
 //
-//   y(perm[r]) = add over j < width of r's slice, up to the first -1, of
-//                mul(entry slice_ptr[s] + j C + r % C, x(its column))
+//   y(perm[r]) = add over parts p, then j < width of r's slice in part p,
+//                up to the first -1, of mul(entry slice_ptr[p n_slices + s]
+//                + j C + r % C, x(its column))
 //
-// Entry j of a row is its j-th CSR entry, so the result equals the CSR
-// reference exactly.
+// Entry j of a row's part p is the j-th of its CSR entries in that part's
+// columns, and the parts follow one another in column order, so one sum
+// carried through the parts meets the entries in CSR order: the result
+// equals the CSR reference exactly.
 template <class S, class T>
 void spmv_reference(const SellView<T>& a, const typename S::value_type* x,
                     typename S::value_type* y, Mask mask = {}) {
@@ -132,14 +135,16 @@ void spmv_reference(const SellView<T>& a, const typename S::value_type* x,
   for (vertex_t r = 0; r < a.n_rows; ++r) {
     const vertex_t i = a.perm[r];
     if (!mask.allows(i)) continue;
-    const vertex_t s = r / sell_chunk;
-    const offset_t base = a.slice_ptr[s] + r % sell_chunk;
-    const offset_t width = (a.slice_ptr[s + 1] - a.slice_ptr[s]) / sell_chunk;
     V acc = S::zero();
-    for (offset_t j = 0; j < width; ++j) {
-      const offset_t k = base + j * sell_chunk;
-      if (a.col_idx[k] < 0) break;
-      acc = S::add(acc, S::mul(semiring_entry<S>(a.value(k)), x[a.col_idx[k]]));
+    for (vertex_t p = 0; p < a.n_parts; ++p) {
+      const offset_t s = offset_t{p} * a.n_slices + r / sell_chunk;
+      const offset_t base = a.slice_ptr[s] + r % sell_chunk;
+      const offset_t width = (a.slice_ptr[s + 1] - a.slice_ptr[s]) / sell_chunk;
+      for (offset_t j = 0; j < width; ++j) {
+        const offset_t k = base + j * sell_chunk;
+        if (a.col_idx[k] < 0) break;
+        acc = S::add(acc, S::mul(semiring_entry<S>(a.value(k)), x[a.col_idx[k]]));
+      }
     }
     y[i] = acc;
   }

@@ -51,8 +51,13 @@ class SpmvOperator {
   // already (device_transpose can hand it over), or empty; COO keeps it as
   // its row index instead of writing one, other formats let it go.
   // rows: how a's rows lie, for SpmvFormat::automatic's choice.
+  // gather_bytes: the bytes of each x entry apply() will gather (4 for x in
+  // float beside a double matrix; 0: sizeof(T)), and column_parts: SELL's
+  // column parts (engine/formats/sell.hpp; 0: sell_column_parts' rule for
+  // those gathers and this device's L2). Other formats ignore both.
   SpmvOperator(const DeviceCsr<T>& a, SpmvFormat format, int threads_per_row = 0,
-               DeviceArray<vertex_t> row_of_entry = {}, RowOrder rows = RowOrder::as_loaded);
+               DeviceArray<vertex_t> row_of_entry = {}, RowOrder rows = RowOrder::as_loaded,
+               int gather_bytes = 0, int column_parts = 0);
   ~SpmvOperator();
   SpmvOperator(SpmvOperator&&) noexcept;
   SpmvOperator& operator=(SpmvOperator&&) noexcept;
@@ -60,6 +65,7 @@ class SpmvOperator {
   SpmvFormat format() const noexcept;    // the concrete format in use
   std::size_t bytes() const noexcept;    // device bytes of the derived format (beyond the CSR)
   int threads_per_row() const noexcept;  // CSR kernels: 1 (csr-thread) or the sub-warp width
+  int column_parts() const noexcept;     // SELL: its column parts; other formats 1
 
   // x in the semiring's value type, or (X = float for PlusTimes<double>,
   // GRAPHRUN_CUDA_SPMV_GATHER_COMBOS) narrower, each entry widened as it is
