@@ -71,8 +71,8 @@ vertex_t sell_window(const RowStats& stats) noexcept;
 
 // The column parts for x entries of `gather_bytes` bytes on a device whose
 // L2 holds `cache_bytes`: enough that each part's slice of x takes at most a
-// third of the L2, and at most one part per 4 entries of the mean row (a
-// part's rows must keep enough entries to fill its slices). 1 where the
+// third of the L2, and at most (mean row + 1) / 4 parts (a part's rows must
+// keep enough entries to fill its slices). 1 where the
 // whole of x fits, or cache_bytes <= 0 (the CPU). Measured on an H100 (50 MB
 // of L2; scripts/split-probe.cu, a uniform random graph of 32 entries a row,
 // x in double): 4M rows, 1 part 1.530 ms, 2 parts 1.116 ms, 3 1.128, 4 1.149;
