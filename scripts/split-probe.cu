@@ -13,7 +13,7 @@
 // rows column-major) and, for rows of >= 32 entries, a warp per row.
 //
 //   nvcc -O3 -arch=sm_90 -std=c++17 scripts/split-probe.cu -o split-probe -lcusparse
-//   ./split-probe [SCALE=22] [RMAT=0]
+//   ./split-probe [SCALE=22] [RMAT=0] [HOT=f1,f2,...]
 #include <thrust/host_vector.h>
 #include <thrust/scan.h>
 #include <thrust/sequence.h>
@@ -173,12 +173,26 @@ int main(int argc, char** argv) {
          rmat ? "rmat by degree" : "uniform", n, (unsigned long long)nnz, h);
   const float cus = cusparse_csr_ms(n, nnz, rp, P(c), P(xd), P(y), 20);
   printf("cuSPARSE csr double, whole: %.4f ms\n", cus);
+  // Equal parts, K = 1, 2, 3, 4, 8; then, for each fraction f of HOT, two
+  // parts cut at f n (a hot part of the first columns, hubs first on R-MAT).
+  std::vector<std::vector<double>> cuts;
   for (int K : {1, 2, 3, 4, 8}) {
+    std::vector<double> b;
+    for (int k = 0; k <= K; ++k) b.push_back(double(k) / K);
+    cuts.push_back(b);
+  }
+  for (char* f = argc > 3 ? argv[3] : nullptr; f && *f;) {
+    char* end;
+    cuts.push_back({0.0, strtod(f, &end), 1.0});
+    f = *end ? end + 1 : end;
+  }
+  for (const std::vector<double>& cut : cuts) {
+    const int K = int(cut.size()) - 1;
     std::vector<Part> parts(K);
     thrust::device_vector<int64_t> beg(n), len(n + 1);
     for (int k = 0; k < K; ++k) {
       Part& p = parts[k];
-      int lo = int(int64_t(n) * k / K), hi = int(int64_t(n) * (k + 1) / K);
+      int lo = int(n * cut[k]), hi = int(n * cut[k + 1]);
       seg_bounds<<<(n + 255) / 256, 256>>>(P(rp), P(c), n, lo, hi, P(beg), P(len));
       len[n] = 0;
       p.rp.resize(n + 1);
@@ -253,9 +267,10 @@ int main(int argc, char** argv) {
     for (int i = 0; i < n; ++i)
       err = std::max(err, std::abs(a[i] - b[i]) / std::max(1.0, std::abs(b[i])));
     printf(
-        "K %d: ours x float %.4f ms (%.2fx cuSPARSE whole), x double %.4f ms (%.2fx); cuSPARSE "
+        "cut at %.3f: K %d: ours x float %.4f ms (%.2fx cuSPARSE whole), x double %.4f ms (%.2fx); "
+        "cuSPARSE "
         "split %.4f ms (%.2fx); SELL fill %.3f; max rel diff %.1e\n",
-        K, tf, cus / tf, td, cus / td, tc, cus / tc, double(fill) / nnz, err);
+        K > 1 ? cut[1] : 1.0, K, tf, cus / tf, td, cus / td, tc, cus / tc, double(fill) / nnz, err);
     for (int k = 0; k < K; ++k) {
       cusparseDestroySpMat(A[k]);
       cudaFree(buf[k]);

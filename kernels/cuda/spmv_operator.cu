@@ -75,6 +75,13 @@ struct SpmvOperator<T>::Impl {
     });
   }
 
+  vertex_t hot_columns() const {
+    return visit_spmv_format(format, [&](auto c) {
+      constexpr SpmvFormat F = decltype(c)::value;
+      return detail::SpmvKernel<F>::hot_columns(std::get<detail::state_index<F>>(state));
+    });
+  }
+
   std::size_t bytes() const {
     const std::size_t derived = std::visit(
         [](const auto& s) -> std::size_t {
@@ -90,8 +97,8 @@ struct SpmvOperator<T>::Impl {
 
 template <class T>
 SpmvOperator<T>::SpmvOperator(const DeviceCsr<T>& a, SpmvFormat format, int threads_per_row,
-                              DeviceArray<vertex_t> row_of_entry, RowOrder rows, int gather_bytes,
-                              int column_parts)
+                              DeviceArray<vertex_t> row_of_entry, RowOrder rows,
+                              SpmvLayoutHints layout)
     : impl_(std::make_unique<Impl>()) {
   if (threads_per_row != 0 && (threads_per_row < 2 || threads_per_row > 32 ||
                                !std::has_single_bit(unsigned(threads_per_row))))
@@ -100,12 +107,13 @@ SpmvOperator<T>::SpmvOperator(const DeviceCsr<T>& a, SpmvFormat format, int thre
     throw ArgumentError("SpmvOperator: " + std::to_string(row_of_entry.size()) +
                         " entry rows given for a matrix of " + std::to_string(a.nnz()) +
                         " entries");
-  if (gather_bytes < 0 || column_parts < 0)
-    throw ArgumentError("SpmvOperator: gather bytes and column parts must not be negative");
+  if (layout.gather_bytes < 0 || layout.column_parts < 0 || layout.hot_columns < -1)
+    throw ArgumentError("SpmvOperator: negative gather bytes, column parts or hot columns");
   impl_->a = &a;
   // Row statistics on the device: only the figures come back.
   const RowStats stats = analyze(a);
-  detail::BuildHints hints{threads_per_row, std::move(row_of_entry), gather_bytes, column_parts};
+  detail::BuildHints hints{threads_per_row,     std::move(row_of_entry), layout.gather_bytes,
+                           layout.column_parts, layout.hot_columns,      rows};
   if (format != SpmvFormat::automatic) {
     impl_->build(format, stats, hints);
     return;
@@ -148,6 +156,11 @@ int SpmvOperator<T>::threads_per_row() const noexcept {
 template <class T>
 int SpmvOperator<T>::column_parts() const noexcept {
   return impl_->column_parts();
+}
+
+template <class T>
+vertex_t SpmvOperator<T>::hot_columns() const noexcept {
+  return impl_->hot_columns();
 }
 
 template <class T>

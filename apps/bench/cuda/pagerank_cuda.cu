@@ -45,13 +45,15 @@ struct SpmvTimes {
 };
 
 // Milliseconds of one y = Aᵀ x (GPU time, CUDA events, median of `reps`).
-SpmvTimes spmv_ms(const Graph& g, SpmvFormat format, int reps) {
+// The format built as PageRank builds it: its rows' order and its gathers'
+// width, which decide csr-bins' and SELL's column splits.
+SpmvTimes spmv_ms(const Graph& g, SpmvFormat format, int reps, RowOrder rows, int gather_bytes) {
   const Csr<double>& t = g.directed() ? g.transpose() : g.adj();
   DeviceCsr<double> at(t.n_rows(), t.n_cols(),
                        DeviceArray<offset_t>{std::span<const offset_t>(t.row_ptr())},
                        DeviceArray<vertex_t>{std::span<const vertex_t>(t.col_idx())},
                        DeviceArray<double>());  // a pattern, as unweighted PageRank uses
-  const cuda::SpmvOperator<double> op(at, format);
+  const cuda::SpmvOperator<double> op(at, format, 0, {}, rows, cuda::SpmvLayoutHints{gather_bytes});
   std::vector<double> ones(static_cast<std::size_t>(g.n_vertices()), 1.0);
   DeviceArray<double> x{std::span<const double>(ones)}, y(ones.size());
   SpmvTimes out;
@@ -120,7 +122,9 @@ void run_pagerank_cuda(const PageRankBenchOptions& a) {
       if (how != Reorder::none)
         copy = renumbered(g, vertex_order(g.adj().view(), how, !g.directed()));
       const Graph& ran = how != Reorder::none ? copy : g;
-      const SpmvTimes one_spmv = spmv_ms(ran, r.format, std::max(reps, 10));
+      const SpmvTimes one_spmv =
+          spmv_ms(ran, r.format, std::max(reps, 10), rows_after(how, !g.directed()),
+                  static_cast<int>(r.float_gathers ? sizeof(float) : sizeof(double)));
       double renumbered_anchor_ms = anchor_ms;
       if (how != Reorder::none) {
         std::vector<double> unused, at;

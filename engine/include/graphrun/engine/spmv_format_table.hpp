@@ -48,7 +48,8 @@
   X(merge_path, "merge-path", cpu_gpu, "CSR cut into equal shares of rows + entries; splits "    \
                                        "long rows")                                              \
   X(sell,       "sell",       gpu,     "SELL-32-sigma: slices of 32 rows padded to their "       \
-                                       "longest, rows sorted by length where lengths vary")
+                                       "longest, rows sorted by length where lengths vary, "     \
+                                       "columns split into parts where x is past the L2")
 // clang-format on
 
 namespace graphrun {

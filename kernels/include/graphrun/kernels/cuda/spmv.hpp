@@ -42,6 +42,18 @@
 
 namespace graphrun::cuda {
 
+// Where x is past the GPU's L2, two formats split the matrix by columns so
+// that each pass gathers from a part of x that the L2 holds: SELL into
+// equal column parts (sell_column_parts, engine/formats/sell.hpp), csr-bins
+// into the hubs' columns and the rest where the rows are numbered by degree
+// (csr_bins_hot_columns, engine/formats/csr_bins.hpp). Both rules weigh the
+// bytes of each gathered x entry, which only the caller knows.
+struct SpmvLayoutHints {
+  int gather_bytes = 0;       // each x entry apply() gathers (4 for x in float; 0: sizeof(T))
+  int column_parts = 0;       // SELL's parts (0: its rule)
+  vertex_t hot_columns = -1;  // csr-bins' hot columns (-1: its rule; 0: not cut)
+};
+
 template <class T>
 class SpmvOperator {
  public:
@@ -51,21 +63,19 @@ class SpmvOperator {
   // already (device_transpose can hand it over), or empty; COO keeps it as
   // its row index instead of writing one, other formats let it go.
   // rows: how a's rows lie, for SpmvFormat::automatic's choice.
-  // gather_bytes: the bytes of each x entry apply() will gather (4 for x in
-  // float beside a double matrix; 0: sizeof(T)), and column_parts: SELL's
-  // column parts (engine/formats/sell.hpp; 0: sell_column_parts' rule for
-  // those gathers and this device's L2). Other formats ignore both.
+  // layout: how the format may split a's columns (below).
   SpmvOperator(const DeviceCsr<T>& a, SpmvFormat format, int threads_per_row = 0,
                DeviceArray<vertex_t> row_of_entry = {}, RowOrder rows = RowOrder::as_loaded,
-               int gather_bytes = 0, int column_parts = 0);
+               SpmvLayoutHints layout = {});
   ~SpmvOperator();
   SpmvOperator(SpmvOperator&&) noexcept;
   SpmvOperator& operator=(SpmvOperator&&) noexcept;
 
-  SpmvFormat format() const noexcept;    // the concrete format in use
-  std::size_t bytes() const noexcept;    // device bytes of the derived format (beyond the CSR)
-  int threads_per_row() const noexcept;  // CSR kernels: 1 (csr-thread) or the sub-warp width
-  int column_parts() const noexcept;     // SELL: its column parts; other formats 1
+  SpmvFormat format() const noexcept;     // the concrete format in use
+  std::size_t bytes() const noexcept;     // device bytes of the derived format (beyond the CSR)
+  int threads_per_row() const noexcept;   // CSR kernels: 1 (csr-thread) or the sub-warp width
+  int column_parts() const noexcept;      // SELL: its column parts; other formats 1
+  vertex_t hot_columns() const noexcept;  // csr-bins: its hot part's columns; 0: not cut
 
   // x in the semiring's value type, or (X = float for PlusTimes<double>,
   // GRAPHRUN_CUDA_SPMV_GATHER_COMBOS) narrower, each entry widened as it is
