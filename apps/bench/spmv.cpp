@@ -8,8 +8,7 @@
 // bandwidth and share of the measured copy bandwidth, and the fastest
 // format, and csr-warp's best sub-warp width. SELL's cell says "pP" where its rule split the
 // columns into P parts (x past a third of the L2), and "sell, 1 part" times the same SELL unsplit
-// beside it; csr-bins' says "hC" where its rule cut the hubs' first C columns off as a hot part
-// (x past the L2, rows renumbered by degree), and "csr-bins, whole" times it uncut. Effective
+// beside it. Effective
 // bandwidth counts the bytes an SpMV must move once: values (weighted graphs), column indices, row
 // pointers, x and y. Every format's y is checked against cuSPARSE's.
 //

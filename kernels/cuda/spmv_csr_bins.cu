@@ -9,8 +9,7 @@
 // of shuffles. A row of bin 6 gets a block: each thread's partial the same
 // way, then the warps' by shuffles and the block's eight in order in shared
 // memory. Every row's order of additions depends on its length alone, so y
-// is the same whatever the launch. With `accumulate` (a cold part after the
-// hot one, spmv_launch.cuh) each row's sum is added into y instead.
+// is the same whatever the launch.
 #include <cstdint>
 
 #include "graphrun/engine/cuda/csr_bins.hpp"
@@ -68,8 +67,7 @@ struct BinGrid {
 // place among the bin's.
 template <class S, class T, int W, class X>
 __device__ __forceinline__ void bin_rows(const CsrView<T>& a, const vertex_t* __restrict__ rows,
-                                         vertex_t count, unsigned block, bool accumulate,
-                                         const X* __restrict__ x,
+                                         vertex_t count, unsigned block, const X* __restrict__ x,
                                          typename S::value_type* __restrict__ y, Mask mask) {
   using D = DeviceSemiring<S>;
   const offset_t g = (block * offset_t(bins_block) + threadIdx.x) / W;
@@ -84,13 +82,12 @@ __device__ __forceinline__ void bin_rows(const CsrView<T>& a, const vertex_t* __
                            << ((threadIdx.x % 32) & ~unsigned(W - 1));
     for (int off = W / 2; off > 0; off /= 2) acc = D::add(acc, shfl_xor(lanes, acc, off, W));
   }
-  if (lane == 0) y[i] = accumulate ? D::add(y[i], acc) : acc;
+  if (lane == 0) y[i] = acc;
 }
 
 // A long row, the whole block.
 template <class S, class T, class X>
-__device__ __forceinline__ void long_row(const CsrView<T>& a, vertex_t i, bool accumulate,
-                                         const X* __restrict__ x,
+__device__ __forceinline__ void long_row(const CsrView<T>& a, vertex_t i, const X* __restrict__ x,
                                          typename S::value_type* __restrict__ y, Mask mask) {
   using D = DeviceSemiring<S>;
   using V = typename S::value_type;
@@ -105,7 +102,7 @@ __device__ __forceinline__ void long_row(const CsrView<T>& a, vertex_t i, bool a
   if (threadIdx.x == 0) {
     V sum = partial[0];
     for (int w = 1; w < warps; ++w) sum = D::add(sum, partial[w]);
-    y[i] = accumulate ? D::add(y[i], sum) : sum;
+    y[i] = sum;
   }
 }
 
@@ -115,20 +112,18 @@ __device__ __forceinline__ void long_row(const CsrView<T>& a, vertex_t i, bool a
 // of stores on a 4M-row matrix with a warp a row, and a 3x slower SpMV).
 template <class S, class T, class X, int B>
 __device__ __forceinline__ void run_bin(const CsrView<T>& a, const vertex_t* __restrict__ rows,
-                                        const BinGrid& grid, unsigned b, bool accumulate,
-                                        const X* __restrict__ x,
+                                        const BinGrid& grid, unsigned b, const X* __restrict__ x,
                                         typename S::value_type* __restrict__ y, Mask mask) {
   const unsigned block = b - grid.first_block[B];
   if constexpr (B < csr_bin_count - 1) {
     if (b >= grid.first_block[B + 1]) {
-      run_bin<S, T, X, B + 1>(a, rows, grid, b, accumulate, x, y, mask);
+      run_bin<S, T, X, B + 1>(a, rows, grid, b, x, y, mask);
       return;
     }
-    bin_rows<S, T, csr_bin_width(B), X>(a, rows + grid.first_row[B],
-                                        grid.first_row[B + 1] - grid.first_row[B], block,
-                                        accumulate, x, y, mask);
+    bin_rows<S, T, csr_bin_width(B), X>(
+        a, rows + grid.first_row[B], grid.first_row[B + 1] - grid.first_row[B], block, x, y, mask);
   } else {
-    long_row<S, T, X>(a, rows[grid.first_row[B] + block], accumulate, x, y, mask);
+    long_row<S, T, X>(a, rows[grid.first_row[B] + block], x, y, mask);
   }
 }
 
@@ -141,19 +136,19 @@ __device__ __forceinline__ void run_bin(const CsrView<T>& a, const vertex_t* __r
 // by dbg, 9,109 such rows: the SpMV 1.18x -> 1.27x cuSPARSE on the H100).
 template <class S, class T, class X>
 __global__ void __launch_bounds__(bins_block)
-    csr_bins_kernel(CsrView<T> a, const vertex_t* __restrict__ rows, BinGrid grid, bool accumulate,
+    csr_bins_kernel(CsrView<T> a, const vertex_t* __restrict__ rows, BinGrid grid,
                     const X* __restrict__ x, typename S::value_type* __restrict__ y, Mask mask) {
   constexpr int last = csr_bin_count - 1;
   const unsigned long_blocks = gridDim.x - grid.first_block[last];
   const unsigned b =
       blockIdx.x < long_blocks ? grid.first_block[last] + blockIdx.x : blockIdx.x - long_blocks;
-  run_bin<S, T, X, 0>(a, rows, grid, b, accumulate, x, y, mask);
+  run_bin<S, T, X, 0>(a, rows, grid, b, x, y, mask);
 }
 
 }  // namespace
 
 template <class S, class T, class X>
-void launch_csr_bins(const DeviceCsrBins& s, const CsrView<T>& a, bool accumulate, const X* x,
+void launch_csr_bins(const DeviceCsrBins& s, const CsrView<T>& a, const X* x,
                      typename S::value_type* y, Mask mask, cudaStream_t stream) {
   if (a.n_rows == 0) return;
   static_assert(csr_bin_width(5) == 32 && csr_bin_count == 7);
@@ -171,13 +166,13 @@ void launch_csr_bins(const DeviceCsrBins& s, const CsrView<T>& a, bool accumulat
   grid.first_row[csr_bin_count] = s.start[csr_bin_count];
   if (blocks == 0) return;
   csr_bins_kernel<S, T, X><<<static_cast<unsigned>(blocks), bins_block, 0, stream>>>(
-      a, s.rows.data(), grid, accumulate, x, y, mask);
+      a, s.rows.data(), grid, x, y, mask);
   GRAPHRUN_CUDA_CHECK(cudaGetLastError());
 }
 
-#define GRAPHRUN_INSTANTIATE_GATHER(S, T, XT)                                            \
-  template void launch_csr_bins<S, T, XT>(const DeviceCsrBins&, const CsrView<T>&, bool, \
-                                          const XT*, typename S::value_type*, Mask, cudaStream_t);
+#define GRAPHRUN_INSTANTIATE_GATHER(S, T, XT)                                                 \
+  template void launch_csr_bins<S, T, XT>(const DeviceCsrBins&, const CsrView<T>&, const XT*, \
+                                          typename S::value_type*, Mask, cudaStream_t);
 #define GRAPHRUN_INSTANTIATE(S, T) GRAPHRUN_INSTANTIATE_GATHER(S, T, typename S::value_type)
 GRAPHRUN_CUDA_SPMV_COMBOS(GRAPHRUN_INSTANTIATE)
 GRAPHRUN_CUDA_SPMV_GATHER_COMBOS(GRAPHRUN_INSTANTIATE_GATHER)

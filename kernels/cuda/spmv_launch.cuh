@@ -27,9 +27,7 @@
 #include <cstddef>
 #include <utility>
 
-#include "graphrun/engine/array_bytes.hpp"
 #include "graphrun/engine/csr.hpp"
-#include "graphrun/engine/cuda/column_split.hpp"
 #include "graphrun/engine/cuda/coo.hpp"
 #include "graphrun/engine/cuda/csr_bins.hpp"
 #include "graphrun/engine/cuda/ell.hpp"
@@ -70,10 +68,9 @@ void launch_csr(const CsrView<T>& a, int width, const X* x, typename S::value_ty
 int csr_warp_width(const RowStats& s);
 
 // CSR with its rows binned by length (csr-bins): one grid, a range of
-// blocks per bin; writes every binned row the mask allows, or with
-// `accumulate` adds each one's sum into y (y(i) = y(i) ⊕ sum).
+// blocks per bin; writes every row the mask allows.
 template <class S, class T, class X>
-void launch_csr_bins(const DeviceCsrBins& s, const CsrView<T>& a, bool accumulate, const X* x,
+void launch_csr_bins(const DeviceCsrBins& s, const CsrView<T>& a, const X* x,
                      typename S::value_type* y, Mask mask, cudaStream_t stream);
 
 // COO: a segmented reduction by row over tiles of entries. `accumulate`:
@@ -123,10 +120,6 @@ struct SpmvKernelDefaults {
   static int column_parts(const State&) {
     return 1;
   }
-  template <class State>
-  static vertex_t hot_columns(const State&) {
-    return 0;
-  }
 };
 
 // What a format's build may use besides the matrix and its statistics.
@@ -136,13 +129,9 @@ struct BuildHints {
   // keys): COO takes it instead of writing its own; empty otherwise.
   DeviceArray<vertex_t> row_of_entry;
   // Bytes of each x entry the applies will gather (0: the matrix's value
-  // type), SELL's column parts asked for (0: sell_column_parts' rule) and
-  // csr-bins' hot columns (-1: csr_bins_hot_columns' rule where the rows are
-  // numbered by degree; 0: no split); how the rows lie.
+  // type) and SELL's column parts asked for (0: sell_column_parts' rule).
   int gather_bytes = 0;
   int column_parts = 0;
-  vertex_t hot_columns = -1;
-  RowOrder rows = RowOrder::as_loaded;
 
   int gather_width(int value_bytes) const { return gather_bytes > 0 ? gather_bytes : value_bytes; }
 };
@@ -181,65 +170,19 @@ struct SpmvKernel<SpmvFormat::csr_warp> : SpmvCsrKernel {
   }
 };
 
-// csr-bins: the rows grouped by bin beside the CSR; or, where x is past the
-// L2 and the columns are numbered hubs first, the CSR cut into a hot part
-// (the first csr_bins_hot_columns columns) and a cold one, each with its
-// bins, the cold part adding into y (its empty rows skipped).
-template <class T>
-struct CsrBinsState {
-  DeviceCsrBins bins;  // over the operator's CSR, where not cut
-  vertex_t hot_columns = 0;
-  DeviceCsr<T> hot, cold;
-  DeviceCsrBins hot_bins, cold_bins;
-
-  std::size_t bytes() const noexcept {
-    return bins.bytes() + hot_bins.bytes() + cold_bins.bytes() +
-           bytes_of(hot.row_ptr(), hot.col_idx(), hot.values(), cold.row_ptr(), cold.col_idx(),
-                    cold.values());
-  }
-};
-
+// csr-bins: the rows grouped by bin beside the CSR.
 template <>
 struct SpmvKernel<SpmvFormat::csr_bins> : SpmvKernelDefaults {
   template <class T>
-  using State = CsrBinsState<T>;
+  using State = DeviceCsrBins;
   template <class T>
-  static CsrBinsState<T> build(const DeviceCsr<T>& a, const RowStats&, BuildHints& hints) {
-    CsrBinsState<T> s;
-    vertex_t hot = hints.hot_columns;
-    if (hot < 0)
-      hot = hints.rows == RowOrder::by_degree
-                ? csr_bins_hot_columns(a.n_cols(), hints.gather_width(static_cast<int>(sizeof(T))),
-                                       l2_cache_bytes())
-                : 0;
-    if (hot > 0 && hot < a.n_cols()) try {
-        auto [h, c] = split_columns(a, hot);
-        s.hot_bins = build_csr_bins(h);
-        s.cold_bins = build_csr_bins(c, /*skip_empty_rows=*/true);
-        s.hot = std::move(h);
-        s.cold = std::move(c);
-        s.hot_columns = hot;
-        return s;
-      } catch (const DeviceMemoryError&) {
-        if (hints.hot_columns > 0) throw;  // asked for: held to
-        // the rule's cut does not fit beside the matrix: the whole CSR
-      }
-    s.bins = build_csr_bins(a);
-    return s;
-  }
-  template <class T>
-  static vertex_t hot_columns(const CsrBinsState<T>& s) {
-    return s.hot_columns;
+  static DeviceCsrBins build(const DeviceCsr<T>& a, const RowStats&, BuildHints&) {
+    return build_csr_bins(a);
   }
   template <class S, class T, class X>
-  static void apply(const CsrBinsState<T>& s, const CsrView<T>& a, const X* x,
+  static void apply(const DeviceCsrBins& s, const CsrView<T>& a, const X* x,
                     typename S::value_type* y, Mask mask, Carries, cudaStream_t stream) {
-    if (s.hot_columns == 0) {
-      launch_csr_bins<S, T, X>(s.bins, a, false, x, y, mask, stream);
-      return;
-    }
-    launch_csr_bins<S, T, X>(s.hot_bins, s.hot.view(), false, x, y, mask, stream);
-    launch_csr_bins<S, T, X>(s.cold_bins, s.cold.view(), true, x, y, mask, stream);
+    launch_csr_bins<S, T, X>(s, a, x, y, mask, stream);
   }
 };
 

@@ -75,13 +75,6 @@ struct SpmvOperator<T>::Impl {
     });
   }
 
-  vertex_t hot_columns() const {
-    return visit_spmv_format(format, [&](auto c) {
-      constexpr SpmvFormat F = decltype(c)::value;
-      return detail::SpmvKernel<F>::hot_columns(std::get<detail::state_index<F>>(state));
-    });
-  }
-
   std::size_t bytes() const {
     const std::size_t derived = std::visit(
         [](const auto& s) -> std::size_t {
@@ -107,13 +100,13 @@ SpmvOperator<T>::SpmvOperator(const DeviceCsr<T>& a, SpmvFormat format, int thre
     throw ArgumentError("SpmvOperator: " + std::to_string(row_of_entry.size()) +
                         " entry rows given for a matrix of " + std::to_string(a.nnz()) +
                         " entries");
-  if (layout.gather_bytes < 0 || layout.column_parts < 0 || layout.hot_columns < -1)
-    throw ArgumentError("SpmvOperator: negative gather bytes, column parts or hot columns");
+  if (layout.gather_bytes < 0 || layout.column_parts < 0)
+    throw ArgumentError("SpmvOperator: negative gather bytes or column parts");
   impl_->a = &a;
   // Row statistics on the device: only the figures come back.
   const RowStats stats = analyze(a);
-  detail::BuildHints hints{threads_per_row,     std::move(row_of_entry), layout.gather_bytes,
-                           layout.column_parts, layout.hot_columns,      rows};
+  detail::BuildHints hints{threads_per_row, std::move(row_of_entry), layout.gather_bytes,
+                           layout.column_parts};
   if (format != SpmvFormat::automatic) {
     impl_->build(format, stats, hints);
     return;
@@ -156,11 +149,6 @@ int SpmvOperator<T>::threads_per_row() const noexcept {
 template <class T>
 int SpmvOperator<T>::column_parts() const noexcept {
   return impl_->column_parts();
-}
-
-template <class T>
-vertex_t SpmvOperator<T>::hot_columns() const noexcept {
-  return impl_->hot_columns();
 }
 
 template <class T>

@@ -16,7 +16,6 @@
 #include <utility>
 #include <vector>
 
-#include "graphrun/engine/cuda/column_split.hpp"
 #include "graphrun/engine/device_array.hpp"
 #include "graphrun/engine/device_memory.hpp"
 #include "graphrun/engine/error.hpp"
@@ -164,20 +163,6 @@ void check_matrix(const Csr<T>& a, const std::string& what, std::uint64_t seed) 
       check_apply<MinPlus<T>>(a, *op, mk, seed += 7, what);
       check_apply<MaxTimes<T>>(a, *op, mk, seed += 7, what);
       check_apply<OrAnd>(a, *op, mk, seed += 7, what);
-    }
-  }
-  // csr-bins cut into a hot part (the first columns) and a cold one adding
-  // into y, at cuts asked for: the rule cuts only where x passes the L2.
-  for (vertex_t hot : {vertex_t{1}, a.n_cols() / 3, a.n_cols() - 1}) {
-    if (hot <= 0 || hot >= a.n_cols()) continue;
-    SCOPED_TRACE("csr-bins hot columns " + std::to_string(hot));
-    const cuda::SpmvOperator<T> op(d, SpmvFormat::csr_bins, 0, DeviceArray<vertex_t>{},
-                                   RowOrder::by_degree, cuda::SpmvLayoutHints{0, 0, hot});
-    ASSERT_EQ(op.hot_columns(), hot);
-    for (MaskKind mk : {MaskKind::none, MaskKind::plain, MaskKind::complemented}) {
-      check_apply<PlusTimes<T>>(a, op, mk, seed += 7, what);
-      check_apply<MinPlus<T>>(a, op, mk, seed += 7, what);
-      check_apply<OrAnd>(a, op, mk, seed += 7, what);
     }
   }
   // SELL in column parts (a launch per part, the later ones adding into y),
@@ -493,36 +478,6 @@ void check_device_formats(const Csr<T>& a, const std::string& what) {
         ASSERT_GE(a.row_ptr()[rows[p] + 1], ks[p]) << "share " << p;
       }
     }
-  }
-}
-
-// split_columns: each row's entries below the cut on one side, the rest on
-// the other, in order, values with them.
-TEST_F(CudaSpmv, ColumnSplitKeepsEachRowsEntriesInOrder) {
-  std::uint64_t seed = 5;
-  for (const Case& c : small_cases) {
-    const auto a = test::random_csr<double>(c.rows, c.cols, c.shape, c.per_row, false, seed++);
-    const DeviceCsr<double> d(a);
-    for (vertex_t cut : {vertex_t{0}, a.n_cols() / 2, a.n_cols()}) {
-      SCOPED_TRACE(test::to_string(c.shape) + " cut " + std::to_string(cut));
-      const auto [low, high] = cuda::split_columns(d, cut);
-      ASSERT_EQ(low.nnz() + high.nnz(), a.nnz());
-      const auto lp = low.row_ptr().download(), hp = high.row_ptr().download();
-      const auto lc = low.col_idx().download(), hc = high.col_idx().download();
-      const auto lv = low.values().download(), hv = high.values().download();
-      for (vertex_t i = 0; i < a.n_rows(); ++i) {
-        offset_t l = lp[i], h = hp[i];
-        for (offset_t k = a.row_ptr()[i]; k < a.row_ptr()[i + 1]; ++k) {
-          const bool below = a.col_idx()[k] < cut;
-          const offset_t at = below ? l++ : h++;
-          ASSERT_EQ((below ? lc : hc)[at], a.col_idx()[k]) << "row " << i;
-          ASSERT_EQ((below ? lv : hv)[at], a.values()[k]) << "row " << i;
-        }
-        ASSERT_EQ(l, lp[i + 1]) << "row " << i;
-        ASSERT_EQ(h, hp[i + 1]) << "row " << i;
-      }
-    }
-    EXPECT_THROW((void)cuda::split_columns(d, a.n_cols() + 1), ArgumentError);
   }
 }
 

@@ -487,17 +487,6 @@ TEST(SellFormat, ColumnPartRule) {
   EXPECT_EQ(sell_column_parts(0, 0, 0, 8, l2), 1);
 }
 
-// csr-bins' hot part: none where x fits the L2; else an eighth of the L2's
-// worth of x (50 MiB, an H100's).
-TEST(CsrBinsFormat, HotColumnRule) {
-  const std::int64_t l2 = 50 << 20;
-  EXPECT_EQ(csr_bins_hot_columns(1 << 23, 4, l2), 0);  // R-MAT 23, x in float: 32 MiB
-  EXPECT_EQ(csr_bins_hot_columns(1 << 23, 8, l2), (50 << 20) / 8 / 8);
-  EXPECT_EQ(csr_bins_hot_columns(1 << 24, 4, l2), (50 << 20) / 8 / 4);  // 1.6M of 16.8M
-  EXPECT_EQ(csr_bins_hot_columns(1 << 24, 4, 0), 0);                    // no L2 known
-  EXPECT_EQ(csr_bins_hot_columns(100, 8, 64), 1);                       // at least a column
-}
-
 TEST(SellFormat, WindowRule) {
   RowStats s;
   s.cv = 0.18;  // a uniform random graph

@@ -358,8 +358,8 @@ class CudaPageRankSteps final : public PageRankSteps {
     // A symmetric matrix renumbered by degree has its rows of like length
     // side by side, which the choice of format weighs.
     // x in float where the SpMV gathers it so (PageRankGather): the ranks,
-    // sums and L1 changes stay double. The format is told (SELL's column
-    // parts and csr-bins' hot part are sized by it).
+    // sums and L1 changes stay double. The format is told (SELL sizes its
+    // column parts by it).
     float_gathers_ = gathers_in_float(o_, n_ >= gpu_float_gather_min_vertices);
     op_.emplace(
         *at_, o_.format, 0, std::move(row_of_entry), rows_after(result.reorder, !g.directed()),

@@ -46,7 +46,7 @@ struct SpmvTimes {
 
 // Milliseconds of one y = Aᵀ x (GPU time, CUDA events, median of `reps`).
 // The format built as PageRank builds it: its rows' order and its gathers'
-// width, which decide csr-bins' and SELL's column splits.
+// width, which decides SELL's column parts.
 SpmvTimes spmv_ms(const Graph& g, SpmvFormat format, int reps, RowOrder rows, int gather_bytes) {
   const Csr<double>& t = g.directed() ? g.transpose() : g.adj();
   DeviceCsr<double> at(t.n_rows(), t.n_cols(),

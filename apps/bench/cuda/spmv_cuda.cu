@@ -93,12 +93,11 @@ void run_spmv_cuda(const BenchOptions& o, Reorder reorder, bool weighted) {
     }
     double pick_ms = std::numeric_limits<double>::quiet_NaN(), best_ms = pick_ms;
     SpmvFormat best = pick, used = pick;
-    int sell_parts = 1;     // SELL's column parts under its rule
-    bool bins_cut = false;  // csr-bins cut into hot and cold columns by its rule
+    int sell_parts = 1;  // SELL's column parts under its rule
     for (SpmvFormat f : all_spmv_formats()) {
       std::unique_ptr<cuda::SpmvOperator<double>> op;
       try {
-        op = std::make_unique<cuda::SpmvOperator<double>>(d, f, 0, DeviceArray<vertex_t>{}, rows);
+        op = std::make_unique<cuda::SpmvOperator<double>>(d, f);
       } catch (const FormatError&) {
         cells.emplace_back("refused");
         continue;
@@ -112,10 +111,8 @@ void run_spmv_cuda(const BenchOptions& o, Reorder reorder, bool weighted) {
         same = std::abs(got[i] - want[i]) <= 1e-9 * (std::abs(want[i]) + 1.0);
       cells.push_back(fixed(anchor_ms / ms, 2) + (same ? "" : " (WRONG)") +
                       (f == SpmvFormat::csr_warp ? format(" w%d", op->threads_per_row()) : "") +
-                      (op->column_parts() > 1 ? format(" p%d", op->column_parts()) : "") +
-                      (op->hot_columns() > 0 ? format(" h%d", op->hot_columns()) : ""));
+                      (op->column_parts() > 1 ? format(" p%d", op->column_parts()) : ""));
       if (f == SpmvFormat::sell) sell_parts = op->column_parts();
-      if (f == SpmvFormat::csr_bins) bins_cut = op->hot_columns() > 0;
       if (!(ms >= best_ms)) {
         best_ms = ms;
         best = f;
@@ -147,19 +144,6 @@ void run_spmv_cuda(const BenchOptions& o, Reorder reorder, bool weighted) {
     if (sell_parts > 1) {
       const cuda::SpmvOperator<double> op(d, SpmvFormat::sell, 0, {}, RowOrder::as_loaded,
                                           cuda::SpmvLayoutHints{0, 1});
-      cells.push_back(fixed(anchor_ms / cuda::gpu_median_ms(reps,
-                                                            [&](cudaStream_t s) {
-                                                              op.apply<PlusTimes<double>>(
-                                                                  x.data(), y.data(), {}, s);
-                                                            }),
-                            2));
-    } else {
-      cells.emplace_back("-");
-    }
-    // csr-bins cut into its hot and cold columns: the same bins uncut beside it.
-    if (bins_cut) {
-      const cuda::SpmvOperator<double> op(d, SpmvFormat::csr_bins, 0, {}, rows,
-                                          cuda::SpmvLayoutHints{0, 0, 0});
       cells.push_back(fixed(anchor_ms / cuda::gpu_median_ms(reps,
                                                             [&](cudaStream_t s) {
                                                               op.apply<PlusTimes<double>>(

@@ -13,13 +13,11 @@ namespace graphrun::cuda {
 
 namespace {
 
-// An empty row's bin is csr_bin_count (past every bin) where skip_empty.
-__global__ void row_bins(const offset_t* __restrict__ row_ptr, vertex_t n_rows, bool skip_empty,
+__global__ void row_bins(const offset_t* __restrict__ row_ptr, vertex_t n_rows,
                          std::uint8_t* __restrict__ bin, vertex_t* __restrict__ ids) {
   const offset_t i = blockIdx.x * offset_t(blockDim.x) + threadIdx.x;
   if (i >= n_rows) return;
-  const offset_t len = row_ptr[i + 1] - row_ptr[i];
-  bin[i] = static_cast<std::uint8_t>(skip_empty && len == 0 ? csr_bin_count : csr_bin(len));
+  bin[i] = static_cast<std::uint8_t>(csr_bin(row_ptr[i + 1] - row_ptr[i]));
   ids[i] = static_cast<vertex_t>(i);
 }
 
@@ -34,18 +32,17 @@ __global__ void bin_starts(const std::uint8_t* __restrict__ sorted, vertex_t n_r
 }  // namespace
 
 template <class T>
-DeviceCsrBins build_csr_bins(const DeviceCsr<T>& a, bool skip_empty_rows, cudaStream_t stream) {
+DeviceCsrBins build_csr_bins(const DeviceCsr<T>& a, cudaStream_t stream) {
   DeviceCsrBins s;
   const vertex_t n = a.n_rows();
   if (n == 0) return s;
   DeviceArray<std::uint8_t> bin(n), sorted(n);
   DeviceArray<vertex_t> ids(n), start(csr_bin_count + 1);
   s.rows = DeviceArray<vertex_t>(n);
-  row_bins<<<detail::blocks_for(n), detail::build_block, 0, stream>>>(
-      a.row_ptr().data(), n, skip_empty_rows, bin.data(), ids.data());
+  row_bins<<<detail::blocks_for(n), detail::build_block, 0, stream>>>(a.row_ptr().data(), n,
+                                                                      bin.data(), ids.data());
   detail::check_launch();
-  // Seven bins and the skipped rows' eighth: three bits. Radix sort is
-  // stable: a bin's rows stay ascending.
+  // Seven bins: three bits. Radix sort is stable: a bin's rows stay ascending.
   constexpr int end_bit = 3;
   std::size_t bytes = 0;
   GRAPHRUN_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
@@ -65,7 +62,7 @@ DeviceCsrBins build_csr_bins(const DeviceCsr<T>& a, bool skip_empty_rows, cudaSt
   return s;
 }
 
-template DeviceCsrBins build_csr_bins(const DeviceCsr<float>&, bool, cudaStream_t);
-template DeviceCsrBins build_csr_bins(const DeviceCsr<double>&, bool, cudaStream_t);
+template DeviceCsrBins build_csr_bins(const DeviceCsr<float>&, cudaStream_t);
+template DeviceCsrBins build_csr_bins(const DeviceCsr<double>&, cudaStream_t);
 
 }  // namespace graphrun::cuda

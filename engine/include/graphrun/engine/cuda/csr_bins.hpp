@@ -1,8 +1,7 @@
 // csr-bins on the device (engine/formats/csr_bins.hpp): the CSR's rows
 // grouped by bin.
 //
-//   rows[start[b] .. start[b+1])   the rows of bin b, ascending (start[7]
-//                                  onwards: the empty rows, where skipped)
+//   rows[start[b] .. start[b+1])   the rows of bin b, ascending
 //
 // The bins' bounds stay on the host: the SpMV launches one grid whose
 // blocks are cut into a range per bin (kernels/cuda/spmv_csr_bins.cu).
@@ -29,10 +28,7 @@ struct DeviceCsrBins {
   std::size_t bytes() const noexcept { return bytes_of(rows); }
 };
 
-// skip_empty_rows: a's empty rows in no bin (their y is left as it is: for
-// a part that adds into y, kernels/cuda/spmv_launch.cuh).
 template <class T>
-DeviceCsrBins build_csr_bins(const DeviceCsr<T>& a, bool skip_empty_rows = false,
-                             cudaStream_t stream = nullptr);
+DeviceCsrBins build_csr_bins(const DeviceCsr<T>& a, cudaStream_t stream = nullptr);
 
 }  // namespace graphrun::cuda

@@ -16,8 +16,6 @@
 // idle slots, and nothing but the row list is read besides CSR.
 #pragma once
 
-#include <cstdint>
-
 #include "graphrun/engine/host_device.hpp"
 #include "graphrun/engine/types.hpp"
 
@@ -39,25 +37,5 @@ GRAPHRUN_HD inline int csr_bin(offset_t len) {
 
 // Threads per row of bin b below 6: 1, 2, 4, 8, 16, 32.
 GRAPHRUN_HD constexpr int csr_bin_width(int b) { return 1 << b; }
-
-// The hot part of a matrix whose columns are numbered hubs first (rows
-// renumbered by degree), for x entries of `gather_bytes` bytes on a device
-// whose L2 holds `cache_bytes`: 0 (no split) where the whole of x fits the
-// L2 (or nothing is known of it), else the first columns worth an eighth of
-// the L2. The GPU then runs csr-bins over those columns, and then over the
-// rest, adding into y: the hubs' gathers, most of an R-MAT graph's, hit the
-// L2 in a pass of their own instead of sharing it with gathers that miss it
-// anyway. Measured on an H100 (50 MB of L2; scripts/split-probe.cu, R-MAT 24
-// renumbered by degree, 16.8M rows): the hot part 1/16, 1/8 and 1/4 of the
-// columns, x in float: 4.91 ms whole, 4.54, 4.60 and 4.84 ms; in double 5.57,
-// 5.16, 5.25 and 5.72 ms. R-MAT 23 in float (32 MB of x): 2.35 whole and
-// 2.35 with 1/8 hot: nothing to gain where x fits.
-constexpr vertex_t csr_bins_hot_columns(vertex_t n_cols, int gather_bytes,
-                                        std::int64_t cache_bytes) noexcept {
-  if (cache_bytes <= 0 || gather_bytes <= 0) return 0;
-  if (std::int64_t{n_cols} * gather_bytes <= cache_bytes) return 0;
-  const std::int64_t hot = cache_bytes / 8 / gather_bytes;
-  return hot < 1 ? 1 : static_cast<vertex_t>(hot);
-}
 
 }  // namespace graphrun

@@ -42,16 +42,13 @@
 
 namespace graphrun::cuda {
 
-// Where x is past the GPU's L2, two formats split the matrix by columns so
-// that each pass gathers from a part of x that the L2 holds: SELL into
-// equal column parts (sell_column_parts, engine/formats/sell.hpp), csr-bins
-// into the hubs' columns and the rest where the rows are numbered by degree
-// (csr_bins_hot_columns, engine/formats/csr_bins.hpp). Both rules weigh the
+// Where x is past a third of the GPU's L2, SELL splits the matrix into
+// equal column parts so that each pass gathers from a part of x that the
+// L2 holds (sell_column_parts, engine/formats/sell.hpp); its rule weighs the
 // bytes of each gathered x entry, which only the caller knows.
 struct SpmvLayoutHints {
-  int gather_bytes = 0;       // each x entry apply() gathers (4 for x in float; 0: sizeof(T))
-  int column_parts = 0;       // SELL's parts (0: its rule)
-  vertex_t hot_columns = -1;  // csr-bins' hot columns (-1: its rule; 0: not cut)
+  int gather_bytes = 0;  // each x entry apply() gathers (4 for x in float; 0: sizeof(T))
+  int column_parts = 0;  // SELL's parts (0: its rule)
 };
 
 template <class T>
@@ -71,11 +68,10 @@ class SpmvOperator {
   SpmvOperator(SpmvOperator&&) noexcept;
   SpmvOperator& operator=(SpmvOperator&&) noexcept;
 
-  SpmvFormat format() const noexcept;     // the concrete format in use
-  std::size_t bytes() const noexcept;     // device bytes of the derived format (beyond the CSR)
-  int threads_per_row() const noexcept;   // CSR kernels: 1 (csr-thread) or the sub-warp width
-  int column_parts() const noexcept;      // SELL: its column parts; other formats 1
-  vertex_t hot_columns() const noexcept;  // csr-bins: its hot part's columns; 0: not cut
+  SpmvFormat format() const noexcept;    // the concrete format in use
+  std::size_t bytes() const noexcept;    // device bytes of the derived format (beyond the CSR)
+  int threads_per_row() const noexcept;  // CSR kernels: 1 (csr-thread) or the sub-warp width
+  int column_parts() const noexcept;     // SELL: its column parts; other formats 1
 
   // x in the semiring's value type, or (X = float for PlusTimes<double>,
   // GRAPHRUN_CUDA_SPMV_GATHER_COMBOS) narrower, each entry widened as it is
