@@ -47,17 +47,6 @@ __global__ void rmat(int scale, uint64_t m, uint64_t* keys, int uniform) {
   keys[2 * i] = (u << 32) | v;
   keys[2 * i + 1] = (v << 32) | u;
 }
-__global__ void relabel(uint64_t* k, uint64_t n, const int* rank) {
-  uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
-  if (i < n) {
-    uint64_t u = rank[k[i] >> 32], v = rank[k[i] & 0xffffffffu];
-    k[i] = (u << 32) | v;
-  }
-}
-__global__ void scatter_rank(const int* perm, int n, int* rank) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) rank[perm[i]] = i;
-}
 
 // x at entry k's column, by MODE (the file's header).
 template <int MODE>

@@ -1,5 +1,6 @@
-// What scripts/gather-probe.cu and scripts/sell-probe.cu share: error
-// checks, a 64-bit mix for generating edges on the device, the CSR of a
+// What scripts/gather-probe.cu, sell-probe.cu and split-probe.cu share:
+// error checks, a 64-bit mix and a generator of edges on the device, a
+// renumbering of them, the CSR of a
 // list of (row << 32 | column) keys (sorted, repeats and loops dropped),
 // the x vectors, a median timer, and cuSPARSE's CSR SpMV in double as the
 // anchor. Header-only: each probe is one nvcc command.
@@ -47,6 +48,67 @@ __global__ void split_keys(const uint64_t* k, uint64_t n, int* r, int* c) {
     r[i] = int(k[i] >> 32);
     c[i] = int(k[i] & 0xffffffffu);
   }
+}
+
+// Edge i of 16 2^scale (both directions): uniform random ends, or R-MAT's
+// (a, b, c) = (0.57, 0.19, 0.19).
+__global__ void gen(int scale, uint64_t m, uint64_t* keys, int rmat) {
+  uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
+  if (i >= m) return;
+  uint64_t u = 0, v = 0;
+  if (!rmat) {
+    u = mix(2 * i) >> (64 - scale);
+    v = mix(2 * i + 1) >> (64 - scale);
+  } else
+    for (int l = 0; l < scale; ++l) {
+      double r = (mix(i * 64 + l) >> 11) * (1.0 / 9007199254740992.0);
+      int bu = r >= 0.76, bv = (r >= 0.57 && r < 0.76) || r >= 0.95;
+      u = (u << 1) | bu;
+      v = (v << 1) | bv;
+    }
+  keys[2 * i] = (u << 32) | v;
+  keys[2 * i + 1] = (v << 32) | u;
+}
+
+// Both ends of every key renamed: v -> rank[v].
+__global__ void relabel(uint64_t* k, uint64_t n, const int* rank) {
+  uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
+  if (i < n) {
+    uint64_t u = rank[k[i] >> 32], v = rank[k[i] & 0xffffffffu];
+    k[i] = (u << 32) | v;
+  }
+}
+
+// rank[perm[i]] = i.
+__global__ void scatter_rank(const int* perm, int n, int* rank) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) rank[perm[i]] = i;
+}
+
+// Lane `lane`'s row of a SELL slice (slots `base + j 32 + lane`, w wide,
+// -1 past the row), G slots' columns loaded together, then their gathers,
+// summed to the row's first padding slot.
+template <class X, int G>
+__device__ inline double slice_row_sum(const int* __restrict__ col, int64_t base, int w, int lane,
+                                       const X* __restrict__ x) {
+  double acc = 0;
+  for (int j0 = 0; j0 < w; j0 += G) {
+    int c[G];
+#pragma unroll
+    for (int u = 0; u < G; ++u)
+      c[u] = j0 + u < w ? __ldg(col + base + int64_t(j0 + u) * 32 + lane) : -1;
+    double p[G];
+#pragma unroll
+    for (int u = 0; u < G; ++u) p[u] = c[u] >= 0 ? double(__ldg(x + c[u])) : 0.0;
+    bool ended = false;
+#pragma unroll
+    for (int u = 0; u < G; ++u) {
+      ended = ended || c[u] < 0;
+      if (!ended) acc += p[u];
+    }
+    if (ended) break;
+  }
+  return acc;
 }
 
 // keys sorted, repeats and loops dropped; then rows r, columns c and row
@@ -128,4 +190,15 @@ inline float cusparse_csr_ms(int n, uint64_t nnz, const thrust::device_vector<in
   cusparseDestroyDnVec(Y);
   cusparseDestroy(h);
   return t;
+}
+
+// The probes' graph: 2^scale vertices and 16 2^scale random edges, both
+// ways (gen), as keys and their CSR (keys_to_csr).
+inline void generated_csr(int scale, int rmat, thrust::device_vector<uint64_t>& keys,
+                          thrust::device_vector<int>& r, thrust::device_vector<int>& c,
+                          thrust::device_vector<int64_t>& rp) {
+  const uint64_t m = 16ull << scale;
+  keys.resize(2 * m);
+  gen<<<(m + 255) / 256, 256>>>(scale, m, P(keys), rmat);
+  keys_to_csr(keys, 1 << scale, r, c, rp);
 }

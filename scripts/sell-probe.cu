@@ -15,23 +15,6 @@
 
 #include "probe_util.cuh"
 
-__global__ void gen(int scale, uint64_t m, uint64_t* keys, int rmat) {
-  uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
-  if (i >= m) return;
-  uint64_t u = 0, v = 0;
-  if (!rmat) {
-    u = mix(2 * i) >> (64 - scale);
-    v = mix(2 * i + 1) >> (64 - scale);
-  } else
-    for (int l = 0; l < scale; ++l) {
-      double r = (mix(i * 64 + l) >> 11) * (1.0 / 9007199254740992.0);
-      int bu = r >= 0.76, bv = (r >= 0.57 && r < 0.76) || r >= 0.95;
-      u = (u << 1) | bu;
-      v = (v << 1) | bv;
-    }
-  keys[2 * i] = (u << 32) | v;
-  keys[2 * i + 1] = (v << 32) | u;
-}
 __global__ void sell_keys(const int64_t* rp, int n, int sigma_log, int lbits, uint64_t* key,
                           int* id) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -70,35 +53,17 @@ __global__ void __launch_bounds__(256)
   if (s >= (n + 31) / 32) return;
   const int64_t base = sp[s];
   const int w = (sp[s + 1] - base) >> 5;
-  double acc = 0;
-  for (int j0 = 0; j0 < w; j0 += G) {
-    int c[G];
-#pragma unroll
-    for (int u = 0; u < G; ++u)
-      c[u] = j0 + u < w ? __ldg(col + base + int64_t(j0 + u) * 32 + lane) : -1;
-    double p[G];
-#pragma unroll
-    for (int u = 0; u < G; ++u) p[u] = c[u] >= 0 ? double(__ldg(x + c[u])) : 0.0;
-    bool ended = false;
-#pragma unroll
-    for (int u = 0; u < G; ++u) {
-      ended = ended || c[u] < 0;
-      if (!ended) acc += p[u];
-    }
-    if (ended) break;
-  }
+  const double acc = slice_row_sum<X, G>(col, base, w, lane, x);
   if (r < n) y[__ldg(perm + r)] = acc;
 }
 int main(int argc, char** argv) {
   int scale = argc > 1 ? atoi(argv[1]) : 22;
   int rmat = argc > 2 ? atoi(argv[2]) : 0;
   int n = 1 << scale;
-  uint64_t m = 16ull << scale;
-  thrust::device_vector<uint64_t> keys(2 * m);
-  gen<<<(m + 255) / 256, 256>>>(scale, m, P(keys), rmat);
+  thrust::device_vector<uint64_t> keys;
   thrust::device_vector<int> r, c;
   thrust::device_vector<int64_t> rp;
-  keys_to_csr(keys, n, r, c, rp);
+  generated_csr(scale, rmat, keys, r, c, rp);
   const uint64_t nnz = c.size();
   keys.clear();
   keys.shrink_to_fit();

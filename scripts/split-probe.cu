@@ -20,36 +20,9 @@
 
 #include "probe_util.cuh"
 
-__global__ void gen(int scale, uint64_t m, uint64_t* keys, int rmat) {
-  uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
-  if (i >= m) return;
-  uint64_t u = 0, v = 0;
-  if (!rmat) {
-    u = mix(2 * i) >> (64 - scale);
-    v = mix(2 * i + 1) >> (64 - scale);
-  } else
-    for (int l = 0; l < scale; ++l) {
-      double r = (mix(i * 64 + l) >> 11) * (1.0 / 9007199254740992.0);
-      int bu = r >= 0.76, bv = (r >= 0.57 && r < 0.76) || r >= 0.95;
-      u = (u << 1) | bu;
-      v = (v << 1) | bv;
-    }
-  keys[2 * i] = (u << 32) | v;
-  keys[2 * i + 1] = (v << 32) | u;
-}
-__global__ void relabel(uint64_t* k, uint64_t m, const int* id) {
-  uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
-  if (i >= m) return;
-  uint64_t u = k[i] >> 32, v = k[i] & 0xffffffffu;
-  k[i] = (uint64_t(id[u]) << 32) | uint64_t(id[v]);
-}
 __global__ void neg_degree(const int64_t* rp, int n, int64_t* d) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) d[i] = -(rp[i + 1] - rp[i]);
-}
-__global__ void scatter_ids(const int* order, int n, int* id) {
-  int j = blockIdx.x * blockDim.x + threadIdx.x;
-  if (j < n) id[order[j]] = j;
 }
 __device__ int64_t lower(const int* c, int64_t b, int64_t e, int v) {
   while (b < e) {
@@ -102,24 +75,12 @@ template <class X, bool ACC>
 __global__ void __launch_bounds__(256)
     sell(int row0, int n, const int64_t* __restrict__ sp, const int* __restrict__ col,
          const X* __restrict__ x, double* __restrict__ y) {
-  constexpr int G = 4;
   int t = blockIdx.x * blockDim.x + threadIdx.x;
   int s = t >> 5, lane = t & 31, r = row0 + t;
   if (s >= (n - row0 + 31) / 32) return;
   const int64_t base = sp[s];
   const int w = (sp[s + 1] - base) >> 5;
-  double acc = 0;
-  for (int j0 = 0; j0 < w; j0 += G) {
-    int c[G];
-#pragma unroll
-    for (int u = 0; u < G; ++u)
-      c[u] = j0 + u < w ? __ldg(col + base + int64_t(j0 + u) * 32 + lane) : -1;
-    double p[G];
-#pragma unroll
-    for (int u = 0; u < G; ++u) p[u] = c[u] >= 0 ? double(__ldg(x + c[u])) : 0.0;
-#pragma unroll
-    for (int u = 0; u < G; ++u) acc += p[u];
-  }
+  const double acc = slice_row_sum<X, 4>(col, base, w, lane, x);
   if (r < n) y[r] = ACC ? y[r] + acc : acc;
 }
 // A warp per row for rows [0, h).
@@ -142,12 +103,10 @@ int main(int argc, char** argv) {
   int scale = argc > 1 ? atoi(argv[1]) : 22;
   int rmat = argc > 2 ? atoi(argv[2]) : 0;
   int n = 1 << scale;
-  uint64_t m = 16ull << scale;
-  thrust::device_vector<uint64_t> keys(2 * m);
-  gen<<<(m + 255) / 256, 256>>>(scale, m, P(keys), rmat);
+  thrust::device_vector<uint64_t> keys;
   thrust::device_vector<int> r, c;
   thrust::device_vector<int64_t> rp;
-  keys_to_csr(keys, n, r, c, rp);
+  generated_csr(scale, rmat, keys, r, c, rp);
   int h = 0;   // rows [0, h) by a warp each
   if (rmat) {  // renumber by degree, hubs first
     thrust::device_vector<int64_t> d(n);
@@ -155,7 +114,7 @@ int main(int argc, char** argv) {
     neg_degree<<<(n + 255) / 256, 256>>>(P(rp), n, P(d));
     thrust::sequence(order.begin(), order.end());
     thrust::stable_sort_by_key(d.begin(), d.end(), order.begin());
-    scatter_ids<<<(n + 255) / 256, 256>>>(P(order), n, P(id));
+    scatter_rank<<<(n + 255) / 256, 256>>>(P(order), n, P(id));
     relabel<<<(keys.size() + 255) / 256, 256>>>(P(keys), keys.size(), P(id));
     keys_to_csr(keys, n, r, c, rp);
     thrust::host_vector<int64_t> hrp(rp);

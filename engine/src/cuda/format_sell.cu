@@ -11,6 +11,7 @@
 
 #include "format_util.cuh"
 #include "graphrun/engine/cuda/sell.hpp"
+#include "graphrun/engine/first_at_least.hpp"
 
 namespace graphrun::cuda {
 
@@ -36,18 +37,10 @@ __global__ void sell_keys(const offset_t* __restrict__ row_ptr, vertex_t n_rows,
 __device__ offset_t part_entry(const offset_t* __restrict__ row_ptr,
                                const vertex_t* __restrict__ col_idx, vertex_t i, vertex_t p,
                                vertex_t parts, vertex_t n_cols) {
-  offset_t lo = row_ptr[i], hi = row_ptr[i + 1];
-  if (p == 0) return lo;
-  if (p == parts) return hi;
-  const auto c = static_cast<vertex_t>(offset_t{n_cols} * p / parts);
-  while (lo < hi) {
-    const offset_t mid = lo + (hi - lo) / 2;
-    if (col_idx[mid] < c)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
+  if (p == 0) return row_ptr[i];
+  if (p == parts) return row_ptr[i + 1];
+  return first_at_least(col_idx, row_ptr[i], row_ptr[i + 1],
+                        static_cast<vertex_t>(offset_t{n_cols} * p / parts));
 }
 
 // slots[p n_slices + s] = 32 × the longest of slice s's rows in part p (with
