@@ -420,7 +420,10 @@ class GpuBfs {
     if (o_.format == SpmvFormat::automatic || o_.format == SpmvFormat::csr_thread)
       tiered_.emplace(n_, transpose().nnz());
     else
-      pull_op_.emplace(transpose(), o_.format);
+      // Its x is the frontier, a byte a vertex (SELL sizes its column parts
+      // by the gathers).
+      pull_op_.emplace(transpose(), o_.format, 0, DeviceArray<vertex_t>{}, RowOrder::as_loaded,
+                       cuda::SpmvLayoutHints{static_cast<int>(sizeof(OrAnd::value_type))});
     front_ = DeviceArray<std::uint8_t>(n_);
     next_ = DeviceArray<std::uint8_t>(n_);
     GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(next_.data(), 0, n_));
