@@ -45,8 +45,9 @@ struct SpmvTimes {
 };
 
 // Milliseconds of one y = Aᵀ x (GPU time, CUDA events, median of `reps`).
-// The format built as PageRank builds it: its rows' order and its gathers'
-// width, which decides SELL's column parts.
+// The format built and applied as PageRank's: its rows' order, and x
+// gathered in float where PageRank's is (which also sizes SELL's column
+// parts); cuSPARSE's in double.
 SpmvTimes spmv_ms(const Graph& g, SpmvFormat format, int reps, RowOrder rows, int gather_bytes) {
   const Csr<double>& t = g.directed() ? g.transpose() : g.adj();
   DeviceCsr<double> at(t.n_rows(), t.n_cols(),
@@ -57,8 +58,16 @@ SpmvTimes spmv_ms(const Graph& g, SpmvFormat format, int reps, RowOrder rows, in
   std::vector<double> ones(static_cast<std::size_t>(g.n_vertices()), 1.0);
   DeviceArray<double> x{std::span<const double>(ones)}, y(ones.size());
   SpmvTimes out;
-  out.ours = cuda::gpu_median_ms(
-      reps, [&](cudaStream_t s) { op.apply<PlusTimes<double>>(x.data(), y.data(), {}, s); });
+  if (gather_bytes == static_cast<int>(sizeof(float))) {
+    const std::vector<float> ones_f(ones.size(), 1.0f);
+    const DeviceArray<float> xf{std::span<const float>(ones_f)};
+    out.ours = cuda::gpu_median_ms(reps, [&](cudaStream_t s) {
+      op.apply<PlusTimes<double>, float>(xf.data(), y.data(), {}, s);
+    });
+  } else {
+    out.ours = cuda::gpu_median_ms(
+        reps, [&](cudaStream_t s) { op.apply<PlusTimes<double>>(x.data(), y.data(), {}, s); });
+  }
   anchors::CusparseSpmv anchor(at, x.data(), y.data());
   out.cusparse = cuda::gpu_median_ms(reps, [&](cudaStream_t s) { anchor.run(s); });
   return out;
