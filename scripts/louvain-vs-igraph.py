@@ -8,10 +8,14 @@ dropped: graphrun's view) and once by `graphrun convert` into a .grb cache; then
     igraph.Graph.community_multilevel(weights=...)       (one thread: igraph has no parallel Louvain)
     graphrun louvain CACHE --threads T --device D --trials R   (the louvain time from its summary)
 
-each R times (igraph: seeds 1..R; graphrun: the seed 1 R times, the mean time).
-The table gives the times, the ratio igraph / graphrun (> 1: graphrun is
-faster), the modularity of each (NetworkX's formula on the same graph, by
-igraph's own modularity() for both partitions) and their difference.
+each R times (igraph: seeds 1..R; graphrun: the seed 1 R times). The table
+gives the mean times, the ratio igraph / graphrun of the means and of the
+medians (> 1: graphrun is faster), the modularity of each (NetworkX's formula
+on the same graph, by igraph's own modularity() for both partitions) and
+their difference. Both statistics are shown because a run of a few
+milliseconds is at the mercy of its first trial: on a shared VM a second core
+idle since the last program can take several milliseconds to wake, which a
+mean of few trials carries and a median does not.
 
 Usage: scripts/louvain-vs-igraph.py [--graphrun build/graphrun] [--threads T] [--device cpu|cuda]
                                     [--gpu-min-entries N] [--reps R] [--abc] FILE...
@@ -29,6 +33,7 @@ import gzip
 import os
 import random
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -81,8 +86,9 @@ def main():
     ap.add_argument("--gpu-min-entries", type=int)
     ap.add_argument("--abc", action="store_true")
     args = ap.parse_args()
-    print("| graph | vertices | edges | igraph s | graphrun s | igraph / graphrun | Q igraph | Q graphrun | difference |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| graph | vertices | edges | igraph s | graphrun s | igraph / graphrun (means) |"
+          " igraph / graphrun (medians) | Q igraph | Q graphrun | difference |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for path in args.files:
         try:
             names, edges = read_graph(path, args.abc)
@@ -111,6 +117,9 @@ def main():
                                 ["--gpu-min-entries", str(args.gpu_min_entries)]),
                                capture_output=True, text=True, check=True)
             seconds = float(re.search(r"louvain ([0-9.]+) s", p.stderr).group(1))
+            # One trial prints no median: then it is the time itself.
+            med = re.search(r"median ([0-9.]+) s", p.stderr)
+            median_ours = float(med.group(1)) if med else seconds
             # graphrun's communities on igraph's numbering (first appearance in the file).
             membership = [0] * n
             label = {}
@@ -122,13 +131,14 @@ def main():
                 membership[i] = label[v]
             q_ours = g.modularity(membership, weights="weight")
         t_ig = sum(times) / len(times)
+        median_ig = statistics.median(times)
         q_ig = sum(qs) / len(qs)
-        print("| %s | %d | %d | %.3f | %.3f | %.2f | %.4f | %.4f | %+.4f |" % (
-            os.path.basename(path), n, len(edges), t_ig, seconds, t_ig / seconds, q_ig, q_ours,
-            q_ours - q_ig), flush=True)
+        print("| %s | %d | %d | %.4f | %.4f | %.2f | %.2f | %.4f | %.4f | %+.4f |" % (
+            os.path.basename(path), n, len(edges), t_ig, seconds, t_ig / seconds,
+            median_ig / median_ours, q_ig, q_ours, q_ours - q_ig), flush=True)
     print()
-    print("igraph: mean over seeds 1..%d (one thread); graphrun: device %s, %d threads%s, mean of "
-          "%d runs; Q: igraph's mean." % (
+    print("igraph: mean (and median) over seeds 1..%d (one thread); graphrun: device %s, "
+          "%d threads%s, mean (and median) of %d runs; Q: igraph's mean." % (
               args.reps, args.device, args.threads,
               "" if args.gpu_min_entries is None else
               ", --gpu-min-entries %d" % args.gpu_min_entries, args.reps))
