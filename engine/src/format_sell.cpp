@@ -74,15 +74,9 @@ Sell<T> Sell<T>::from_csr(const CsrView<T>& a, vertex_t window, vertex_t parts) 
     std::stable_sort(first, first + std::min(window, n - w),
                      [&](vertex_t p, vertex_t q) { return len(p) > len(q); });
   }
-  // Row i's entries in part p: [entry(i, p), entry(i, p + 1)), its columns
-  // being sorted.
-  const SellView<T> shape{n, a.n_cols, a.nnz, 0, nullptr, nullptr, nullptr, nullptr, parts};
-  auto entry = [&](vertex_t i, vertex_t p) -> offset_t {
-    if (p == 0) return a.row_ptr[i];
-    if (p == parts) return a.row_ptr[i + 1];
-    return std::lower_bound(a.col_idx + a.row_ptr[i], a.col_idx + a.row_ptr[i + 1],
-                            shape.part_begin(p)) -
-           a.col_idx;
+  // Row i's entries in part p: [entry(i, p), entry(i, p + 1)).
+  auto entry = [&](vertex_t i, vertex_t p) {
+    return sell_part_entry(a.row_ptr, a.col_idx, a.n_cols, parts, i, p);
   };
   const vertex_t slices = sell_slices(n);
   const std::size_t part_slices = static_cast<std::size_t>(slices) * parts;

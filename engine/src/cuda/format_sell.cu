@@ -11,7 +11,6 @@
 
 #include "format_util.cuh"
 #include "graphrun/engine/cuda/sell.hpp"
-#include "graphrun/engine/first_at_least.hpp"
 
 namespace graphrun::cuda {
 
@@ -30,17 +29,6 @@ __global__ void sell_keys(const offset_t* __restrict__ row_ptr, vertex_t n_rows,
   const std::uint64_t clamped = len < kLengthMask ? len : kLengthMask;
   key[i] = (static_cast<std::uint64_t>(i / window) << kLengthBits) | (kLengthMask - clamped);
   ids[i] = static_cast<vertex_t>(i);
-}
-
-// Row i's first entry in part p (p = parts: its end): its columns are
-// sorted, so a binary search for the part's first column.
-__device__ offset_t part_entry(const offset_t* __restrict__ row_ptr,
-                               const vertex_t* __restrict__ col_idx, vertex_t i, vertex_t p,
-                               vertex_t parts, vertex_t n_cols) {
-  if (p == 0) return row_ptr[i];
-  if (p == parts) return row_ptr[i + 1];
-  return first_at_least(col_idx, row_ptr[i], row_ptr[i + 1],
-                        static_cast<vertex_t>(offset_t{n_cols} * p / parts));
 }
 
 // slots[p n_slices + s] = 32 × the longest of slice s's rows in part p (with
@@ -66,8 +54,8 @@ __global__ void slice_slots(const offset_t* __restrict__ row_ptr,
     const offset_t end = min(offset_t{n_rows}, (s + 1) * sell_chunk);
     for (offset_t r = s * sell_chunk; r < end; ++r) {
       const vertex_t i = perm[r];
-      width = max(width, part_entry(row_ptr, col_idx, i, p + 1, parts, n_cols) -
-                             part_entry(row_ptr, col_idx, i, p, parts, n_cols));
+      width = max(width, sell_part_entry(row_ptr, col_idx, n_cols, parts, i, p + 1) -
+                             sell_part_entry(row_ptr, col_idx, n_cols, parts, i, p));
     }
   }
   slots[t] = offset_t{sell_chunk} * width;
@@ -105,8 +93,8 @@ __global__ void fill_sell(const offset_t* __restrict__ row_ptr,
   offset_t begin = 0, len = 0;
   if (r < n_rows) {
     const vertex_t i = perm[r];
-    begin = part_entry(row_ptr, col_idx, i, p, parts, n_cols);
-    len = part_entry(row_ptr, col_idx, i, p + 1, parts, n_cols) - begin;
+    begin = sell_part_entry(row_ptr, col_idx, n_cols, parts, i, p);
+    len = sell_part_entry(row_ptr, col_idx, n_cols, parts, i, p + 1) - begin;
   }
   for (offset_t j = 0; j < width; ++j) {
     const offset_t slot = base + j * sell_chunk;

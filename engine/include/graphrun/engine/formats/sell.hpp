@@ -48,6 +48,7 @@
 
 #include "graphrun/engine/array_bytes.hpp"
 #include "graphrun/engine/csr.hpp"
+#include "graphrun/engine/first_at_least.hpp"
 #include "graphrun/engine/formats/host_layout.hpp"
 #include "graphrun/engine/host_device.hpp"
 #include "graphrun/engine/row_stats.hpp"
@@ -100,10 +101,6 @@ struct SellView {
   vertex_t n_parts = 1;                 // column parts
 
   GRAPHRUN_HD T value(offset_t slot) const { return values ? values[slot] : T(1); }
-  // Part p's first column (p = n_parts: n_cols).
-  GRAPHRUN_HD vertex_t part_begin(vertex_t p) const {
-    return static_cast<vertex_t>(offset_t{n_cols} * p / n_parts);
-  }
 };
 
 template <class T>
@@ -154,6 +151,19 @@ class Sell : public HostLayout<T> {
 // overflow near 2^31 rows.
 constexpr vertex_t sell_slices(vertex_t n_rows) noexcept {
   return static_cast<vertex_t>((offset_t{n_rows} + sell_chunk - 1) / sell_chunk);
+}
+
+// Row i's first entry in column part p of `parts` (p = parts: its end) of
+// a CSR whose columns are sorted within each row: part p's first column is
+// n_cols p / parts, found by one binary search. The host and device
+// builders share it.
+GRAPHRUN_HD inline offset_t sell_part_entry(const offset_t* row_ptr, const vertex_t* col_idx,
+                                            vertex_t n_cols, vertex_t parts, vertex_t i,
+                                            vertex_t p) {
+  if (p == 0) return row_ptr[i];
+  if (p == parts) return row_ptr[i + 1];
+  return first_at_least(col_idx, row_ptr[i], row_ptr[i + 1],
+                        static_cast<vertex_t>(offset_t{n_cols} * p / parts));
 }
 
 // FormatError unless a layout of `slots` stored slots, whose last slice is
