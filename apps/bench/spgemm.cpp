@@ -204,14 +204,7 @@ Command add_bench_spgemm(CLI::App& bench) {
       ->check(CLI::Range(1, 30))
       ->default_str("16 17 18")
       ->type_name("S...");
-  sub->add_option("--tune", args->tune,
-                  "GPU only, for sweeps: override a tuning constant of the GPU SpGEMM\n"
-                  "(kernels/plan/spgemm_gpu_policy.hpp). dense-words=N: a row takes a bitmap of\n"
-                  "B's columns when the bitmap has at most N words per entry of its bound\n"
-                  "(default 2); dense-shared-products=N: a bitmap row of more than N products\n"
-                  "per entry accumulates in C rather than shared memory (16); warp-max-ip=N:\n"
-                  "the most products of a row that one warp takes (1024)")
-      ->type_name("KEY=N");
+  sub->add_option("--tune", args->tune, kSpgemmTuneHelp)->type_name("KEY=N");
   sub->footer(
       "\nEXAMPLES:\n"
       "  graphrun bench spgemm --suite datasets/ --threads 2\n"

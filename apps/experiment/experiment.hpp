@@ -16,11 +16,12 @@
 namespace graphrun::cli::experiment {
 
 struct ExperimentOptions {
-  bench::BenchOptions graphs;  // inputs, --suite, --device, --threads, --reps
-  std::string png;             // --png FILE: the speed-up chart
-  int max_iter = 0;            // mcl: iteration cap (0 = run to convergence)
-  double inflation = 2.0;      // mcl: -I
-  bool no_generated = false;   // --no-generated: only the files of --suite / the inputs
+  bench::BenchOptions graphs;     // inputs, --suite, --device, --threads, --reps
+  std::string png;                // --png FILE: the speed-up chart
+  int max_iter = 0;               // mcl: iteration cap (0 = run to convergence)
+  double inflation = 2.0;         // mcl: -I
+  bool no_generated = false;      // --no-generated: only the files of --suite / the inputs
+  std::vector<std::string> tune;  // contraction: --tune KEY=N, graphrun's SpGEMM options
 };
 
 // --png and --no-generated, the options every experiment adds to the bench ones.

@@ -30,22 +30,38 @@ struct Gather {
 
 // ---- grouping ---------------------------------------------------------------
 
+// A row's symbolic group from its products and its entries of A: a hash,
+// bitmap or global group, or an expand-sort-compress bin (done before the
+// symbolic phase; the symbolic launches leave those groups alone).
 struct SymbolicKey {
   const unsigned long long* ip;
+  const offset_t* a_ptr;
   vertex_t n_cols;
   Tuning tuning;
-  __device__ RowGroup of(std::int64_t v) const { return symbolic_row_group(v, n_cols, tuning); }
-  __device__ RowGroup operator()(vertex_t r) const { return of(static_cast<std::int64_t>(ip[r])); }
+  __device__ RowGroup of(std::int64_t v, std::int64_t len) const {
+    const RowGroup g = symbolic_row_group(v, n_cols, tuning);
+    const int e = esc_group(v, len, g.group, tuning);
+    return e < 0 ? g : RowGroup{e, v, 0, 0};
+  }
+  __device__ RowGroup operator()(vertex_t r) const {
+    return of(static_cast<std::int64_t>(ip[r]), a_ptr[r + 1] - a_ptr[r]);
+  }
 };
 
+// A row's numeric group from nnz(C(i,:)); the sorted rows are done, and go
+// with the empty ones.
 struct NumericKey {
   const unsigned long long* ip;
+  const offset_t* a_ptr;
   const offset_t* c_ptr;
   vertex_t n_cols;
   Tuning tuning;
   __device__ RowGroup operator()(vertex_t r) const {
+    const auto v = static_cast<std::int64_t>(ip[r]);
+    if (esc_group(v, a_ptr[r + 1] - a_ptr[r], symbolic_group(v, n_cols, tuning), tuning) >= 0)
+      return {kEmptyGroup, 0, 0, 0};
     const offset_t nnz = c_ptr[r + 1] - c_ptr[r];
-    return numeric_row_group(nnz, static_cast<std::int64_t>(ip[r]), n_cols, tuning);
+    return numeric_row_group(nnz, v, n_cols, tuning);
   }
 };
 
@@ -54,14 +70,14 @@ struct NumericKey {
 struct GroupTally {
   unsigned int count[kMaxGroups];
   unsigned long long max_bound[kMaxGroups];
-  unsigned long long global_slots, global_nnz, ip;
+  unsigned long long global_slots, global_nnz, ip, esc_ip;
 
   __device__ void clear() {
     for (int i = threadIdx.x; i < kMaxGroups; i += blockDim.x) {
       count[i] = 0;
       max_bound[i] = 0;
     }
-    if (threadIdx.x == 0) global_slots = global_nnz = ip = 0;
+    if (threadIdx.x == 0) global_slots = global_nnz = ip = esc_ip = 0;
   }
   __device__ void add(const RowGroup& k, unsigned long long row_ip) {
     atomicAdd(&count[k.group], 1u);
@@ -71,6 +87,7 @@ struct GroupTally {
       atomicAdd(&global_nnz, k.global_nnz);
     }
     if (row_ip) atomicAdd(&ip, row_ip);
+    if (row_ip && k.group >= kFirstEsc) atomicAdd(&esc_ip, row_ip);
   }
   __device__ void flush(unsigned long long* scalars) const {
     for (int i = threadIdx.x; i < kMaxGroups; i += blockDim.x) {
@@ -82,6 +99,7 @@ struct GroupTally {
       if (global_slots) atomicAdd(&scalars[ScalarsAt::global_slots], global_slots);
       if (global_nnz) atomicAdd(&scalars[ScalarsAt::global_nnz], global_nnz);
       if (ip) atomicAdd(&scalars[ScalarsAt::total_ip], ip);
+      if (esc_ip) atomicAdd(&scalars[ScalarsAt::esc_ip], esc_ip);
     }
   }
 };
@@ -110,7 +128,7 @@ __global__ void __launch_bounds__(256)
     for (int d = 16; d > 0; d >>= 1) w += __shfl_xor_sync(0xffffffffu, w, d);
     if (lane == 0) {
       ip[r] = static_cast<unsigned long long>(w);
-      const RowGroup g = key.of(w);
+      const RowGroup g = key.of(w, a_ptr[r + 1] - a_ptr[r]);
       keys[r] = static_cast<std::uint8_t>(g.group);
       tally.add(g, static_cast<unsigned long long>(w));
       if (w == 0) row_nnz[r] = 0;

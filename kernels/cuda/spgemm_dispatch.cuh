@@ -35,6 +35,7 @@
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/types.hpp"
 #include "graphrun/kernels/cuda/spgemm.hpp"
+#include "spgemm_agent_esc.cuh"
 #include "spgemm_agent_grouping.cuh"
 #include "spgemm_agent_hash.cuh"
 #include "spgemm_agent_sort.cuh"
@@ -51,6 +52,7 @@ using NumSlotsIter =
     thrust::transform_iterator<NumericGlobalSlots, thrust::counting_iterator<std::int64_t>>;
 using ListedNnzIter =
     thrust::transform_iterator<ListedRowNnz, thrust::counting_iterator<std::int64_t>>;
+using EscIter = thrust::transform_iterator<EscProducts, thrust::counting_iterator<std::int64_t>>;
 
 // A·B needs A's columns to match B's rows, and row pointers for every row.
 template <class T>
@@ -90,7 +92,7 @@ struct Fixed {
 // What the host reads back after a grouping, in one copy.
 struct Fetched {
   Groups groups;
-  std::int64_t global_slots = 0, global_nnz = 0, total_ip = 0;
+  std::int64_t global_slots = 0, global_nnz = 0, total_ip = 0, esc_ip = 0;
   std::array<std::int64_t, 4> extra{};
 };
 
@@ -133,20 +135,27 @@ class SpgemmDispatch {
     fixed_buf_.emplace(layout.bytes, stream_, "the row workspace");
     f_ = Fixed::at_offsets(fixed_buf_->data(), layout);
     largest_ws_ = fixed_buf_->bytes();
+    // The caller's limit, or any value when a device memory cap is set: then
+    // the budget is always asked for, as the cap may be far below free memory.
+    limit_ = device_memory_cap() != 0 && options_.workspace_limit_bytes == 0
+                 ? std::numeric_limits<std::size_t>::max()
+                 : options_.workspace_limit_bytes;
   }
 
   // 1. IP per row and its symbolic group, the rows listed group by group;
   // then where each global-memory row's symbolic table starts.
+  //
+  // Rows sent to expand-sort-compress stage their products; where that
+  // staging would take more than the caller's limit or a quarter of the
+  // memory free, the analysis runs again with every row in the hash phases.
   void analyse() {
-    const CsrView<T> av = a_.view(), bv = b_.view();
-    sym_key_ = SymbolicKey{f_.ip, n_, tuning_};
-    clear_scalars();
-    analysis_kernel<<<grid_for(std::int64_t{m_} * 32, 256, 8192), 256, 0, stream_>>>(
-        av.row_ptr, av.col_idx, m_, bv.row_ptr, sym_key_, f_.ip, f_.keys, f_.row_nnz, f_.scalars);
-    GRAPHRUN_CUDA_CHECK(cudaGetLastError());
-    scatter_rows(0, m_);
+    Fetched sym_fetched = analysis_pass();
+    if (sym_fetched.esc_ip > 0 && !staging_fits(sym_fetched.esc_ip)) {
+      tuning_.sort_max_ip = 0;
+      sym_fetched = analysis_pass();
+    }
+    esc_ip_ = sym_fetched.esc_ip;
     t_analysis_ = timer_.mark();
-    const Fetched sym_fetched = fetch();
     sym_groups_ = sym_fetched.groups;
     sym_slots_ = sym_fetched.global_slots;
     st_.intermediate_products = sym_fetched.total_ip;
@@ -160,15 +169,45 @@ class SpgemmDispatch {
     }
   }
 
-  // 2. nnz(C(i,:)) per row, group by group, in the symbolic tables the plan
+  // 2a. The short rows by expand-sort-compress, into their staging: their
+  // nnz(C(i,:)) lands in row_nnz before the symbolic phase's scan.
+  void sort_short_rows() {
+    if (esc_ip_ == 0) return;
+    const std::size_t off_bytes = (mz_ + 1) * sizeof(std::int64_t);
+    const std::size_t col_at = aligned(off_bytes);
+    const std::size_t val_at =
+        aligned(col_at + static_cast<std::size_t>(esc_ip_) * sizeof(vertex_t));
+    esc_buf_.emplace(val_at + static_cast<std::size_t>(esc_ip_) * sizeof(V), stream_,
+                     "the staging of the sorted rows");
+    largest_ws_ = std::max(largest_ws_, esc_buf_->bytes());
+    void* base = esc_buf_->data();
+    stage_off_ = at<std::int64_t>(base, 0);
+    stage_col_ = at<vertex_t>(base, col_at);
+    stage_val_ = at<V>(base, val_at);
+    {
+      const EscIter it(thrust::make_counting_iterator<std::int64_t>(0),
+                       EscProducts{f_.ip, f_.keys, m_});
+      std::size_t q = cub_bytes_;
+      cub_check(cub::DeviceScan::ExclusiveSum(f_.cub_temp, q, it, stage_off_, m_ + 1, stream_),
+                "cub::DeviceScan::ExclusiveSum");
+    }
+    const CsrView<T> av = a_.view(), bv = b_.view();
+    int key_bits = 1;
+    while (key_bits < 32 && (std::int64_t{1} << key_bits) <= std::int64_t{n_}) ++key_bits;
+    const EscArgs<V, T> args{av.row_ptr, av.col_idx, av.values,  bv.row_ptr, bv.col_idx,
+                             bv.values,  f_.ip,      nullptr,    0,          n_,
+                             key_bits,   stage_off_, stage_col_, stage_val_, f_.row_nnz};
+    launch_esc<S, T>(std::make_integer_sequence<int, SpgemmPolicy::esc_bins>{}, args, sym_groups_,
+                     f_.sorted_rows, stream_);
+    st_.sorted_rows = 0;
+    for (int e = 0; e < SpgemmPolicy::esc_bins; ++e)
+      st_.sorted_rows += sym_groups_.count[kFirstEsc + e];
+  }
+
+  // 2b. nnz(C(i,:)) per row, group by group, in the symbolic tables the plan
   // sizes (by row chunks when they do not fit); the tables are freed, and
   // an exclusive scan gives C's row pointers.
   void symbolic() {
-    // The caller's limit, or any value when a device memory cap is set: then
-    // the budget is always asked for, as the cap may be far below free memory.
-    limit_ = device_memory_cap() != 0 && options_.workspace_limit_bytes == 0
-                 ? std::numeric_limits<std::size_t>::max()
-                 : options_.workspace_limit_bytes;
     const CsrView<T> av = a_.view(), bv = b_.view();
     SymbolicArgs sym{av.row_ptr, av.col_idx, bv.row_ptr, bv.col_idx, f_.ip, n_,        nullptr,
                      0,          0,          nullptr,    f_.sym_off, 0,     f_.row_nnz};
@@ -217,7 +256,7 @@ class SpgemmDispatch {
   // the numeric global rows' totals come back with the group sizes. Then
   // where each global row's numeric table starts.
   void group_numeric() {
-    num_key_ = NumericKey{f_.ip, c_ptr_.data(), n_, tuning_};
+    num_key_ = NumericKey{f_.ip, a_.view().row_ptr, c_ptr_.data(), n_, tuning_};
     group_rows(num_key_, 0, m_, {c_ptr_.data() + m_});
     const Fetched num_fetched = fetch();
     num_groups_ = num_fetched.groups;
@@ -356,6 +395,12 @@ class SpgemmDispatch {
                                   f_.sorted_rows, window_chain(), stream_, overlap, global_chain);
       if (g_count > 0 && !overlap) global_chain(stream_);
     }
+    if (esc_buf_) {
+      esc_copy_kernel<V><<<grid_for(std::int64_t{m_} * 32, 256, 8192), 256, 0, stream_>>>(
+          m_, stage_off_, stage_col_, stage_val_, c_ptr_.data(), c_col_.data(), c_val_.data());
+      GRAPHRUN_CUDA_CHECK(cudaGetLastError());
+      esc_buf_.reset();
+    }
     t_end_ = timer_.mark();
   }
 
@@ -385,6 +430,33 @@ class SpgemmDispatch {
   }
 
  private:
+  // IP per row and its symbolic (or sorted) group, the rows listed group by
+  // group; the scalars brought back.
+  Fetched analysis_pass() {
+    const CsrView<T> av = a_.view(), bv = b_.view();
+    sym_key_ = SymbolicKey{f_.ip, av.row_ptr, n_, tuning_};
+    clear_scalars();
+    analysis_kernel<<<grid_for(std::int64_t{m_} * 32, 256, 8192), 256, 0, stream_>>>(
+        av.row_ptr, av.col_idx, m_, bv.row_ptr, sym_key_, f_.ip, f_.keys, f_.row_nnz, f_.scalars);
+    GRAPHRUN_CUDA_CHECK(cudaGetLastError());
+    scatter_rows(0, m_);
+    return fetch();
+  }
+
+  // The sorted rows' staging (offsets, columns, values) fits: within the
+  // caller's limit and a quarter of what may be taken now, leaving the rest
+  // for C and the hash phases' tables.
+  bool staging_fits(std::int64_t esc_ip) const {
+    const std::size_t bytes = (mz_ + 1) * sizeof(std::int64_t) + 2 * kArrayAlign +
+                              static_cast<std::size_t>(esc_ip) * (sizeof(vertex_t) + sizeof(V));
+    if (limit_ && bytes > limit_) return false;
+    return bytes <= budget_now(0) / 4;
+  }
+
+  static std::size_t aligned(std::size_t at) {
+    return (at + kArrayAlign - 1) / kArrayAlign * kArrayAlign;
+  }
+
   // A failed allocation gives the pool back what the symbolic phase freed
   // and tries once more.
   std::pair<DeviceArray<vertex_t>, DeviceArray<V>> allocate_entries() {
@@ -431,6 +503,12 @@ class SpgemmDispatch {
                                   ListedRowNnz{nullptr, 0, nullptr});
     cub_check(cub::DeviceScan::ExclusiveSum(nullptr, q, listed_it,
                                             static_cast<std::int64_t*>(nullptr), m_ + 1, stream_),
+              "cub::DeviceScan::ExclusiveSum");
+    bytes = std::max(bytes, q);
+    const EscIter esc_it(thrust::make_counting_iterator<std::int64_t>(0),
+                         EscProducts{nullptr, nullptr, m_});
+    cub_check(cub::DeviceScan::ExclusiveSum(nullptr, q, esc_it, static_cast<std::int64_t*>(nullptr),
+                                            m_ + 1, stream_),
               "cub::DeviceScan::ExclusiveSum");
     bytes = std::max(bytes, q);
     return bytes;
@@ -503,6 +581,7 @@ class SpgemmDispatch {
     r.global_slots = static_cast<std::int64_t>(h[ScalarsAt::global_slots]);
     r.global_nnz = static_cast<std::int64_t>(h[ScalarsAt::global_nnz]);
     r.total_ip = static_cast<std::int64_t>(h[ScalarsAt::total_ip]);
+    r.esc_ip = static_cast<std::int64_t>(h[ScalarsAt::esc_ip]);
     for (int i = 0; i < 4; ++i) r.extra[i] = static_cast<std::int64_t>(h[ScalarsAt::gather + i]);
     return r;
   }
@@ -540,6 +619,13 @@ class SpgemmDispatch {
   Groups num_groups_;
   std::int64_t nnz_c_ = 0, num_slots_ = 0, global_nnz_ = 0;
   std::optional<PoolBuffer> numeric_buf_;  // tables, staging and sort scratch
+
+  // The sorted rows' staging, from their kernel to their copy into C.
+  std::int64_t esc_ip_ = 0;
+  std::optional<PoolBuffer> esc_buf_;
+  std::int64_t* stage_off_ = nullptr;
+  vertex_t* stage_col_ = nullptr;
+  V* stage_val_ = nullptr;
 };
 
 }  // namespace graphrun::cuda::spgemm_detail

@@ -21,6 +21,7 @@
 #include "graphrun/engine/error.hpp"
 #include "graphrun/engine/types.hpp"
 #include "spgemm_agent_dense.cuh"
+#include "spgemm_agent_esc.cuh"
 #include "spgemm_agent_grouping.cuh"
 #include "spgemm_agent_hash.cuh"
 #include "spgemm_streams.cuh"
@@ -111,8 +112,11 @@ inline constexpr const char* kSymbolicNames[] = {"symbolic team 8", "symbolic wa
 inline constexpr const char* kNumericNames[] = {"numeric team 8", "numeric warp",
                                                 "numeric block 256", "numeric block 512",
                                                 "numeric block 1024"};
+inline constexpr const char* kEscNames[] = {"sorted 128", "sorted 256", "sorted 512", "sorted 1024",
+                                            "sorted 2048"};
 static_assert(std::size(kSymbolicNames) == SpgemmPolicy::bins &&
-              std::size(kNumericNames) == SpgemmPolicy::bins);
+              std::size(kNumericNames) == SpgemmPolicy::bins &&
+              std::size(kEscNames) == SpgemmPolicy::esc_bins);
 
 // How the bitmap groups cut B's n_cols columns (spgemm_agent_dense.cuh):
 // one window where a bitmap of them fits in shared memory, else windows of
@@ -233,6 +237,25 @@ inline void launch_numeric_shared(std::integer_sequence<int, G...>,
   // The groups of longer rows first, so that their tails start early.
   (dense(std::integral_constant<int, sizeof...(D) - 1 - D>{}), ...);
   (hash(std::integral_constant<int, sizeof...(G) - 1 - G>{}), ...);
+  fan.join();
+}
+
+// Launches the expand-sort-compress kernel of every non-empty sorted bin, a
+// block per row, the bins side by side.
+template <class S, class T, int... E>
+inline void launch_esc(std::integer_sequence<int, E...>, EscArgs<typename S::value_type, T> args,
+                       const Groups& groups, const vertex_t* sorted_rows, cudaStream_t main) {
+  int nonempty = 0;
+  for (int e = 0; e < SpgemmPolicy::esc_bins; ++e) nonempty += groups.count[kFirstEsc + e] > 0;
+  Fan fan(main, nonempty);
+  auto bin = [&]<int I>(std::integral_constant<int, I>) {
+    constexpr EscBin b = esc_bin(I);
+    const std::int64_t n = groups.count[kFirstEsc + I];
+    if (n == 0) return;
+    launch_named(kEscNames[I], esc_kernel<S, T, b.block, b.cap / b.block>, n, b.block, 0,
+                 fan.next(), rows_of(args, groups, kFirstEsc + I, sorted_rows));
+  };
+  (bin(std::integral_constant<int, sizeof...(E) - 1 - E>{}), ...);  // the longest rows first
   fan.join();
 }
 

@@ -1,7 +1,7 @@
 // Device forms of the semirings SpGEMM accumulates with; zero() is the
 // identity of add that a hash-table slot starts from. The engine's
-// semirings are host constexpr types; a kernel needs the same zero, mul and
-// an atomic add-into-memory, which for (+, ×) on float and double is the
+// semirings are host constexpr types; a kernel needs the same zero, mul, add
+// and an atomic add-into-memory, which for (+, ×) on float and double is the
 // hardware atomicAdd and for the others a compare-and-swap loop on the
 // value's bits. A semiring without a specialization here does not compile
 // for the GPU, rather than silently computing something else.
@@ -45,6 +45,7 @@ struct DeviceSemiring<PlusTimes<T>> {
   using value_type = T;
   __device__ static T zero() { return T(0); }
   __device__ static T mul(T a, T b) { return a * b; }
+  __device__ static T add(T a, T b) { return a + b; }
   __device__ static void atomic_add(T* p, T v) { atomicAdd(p, v); }
 };
 
@@ -53,8 +54,9 @@ struct DeviceSemiring<MinPlus<T>> {
   using value_type = T;
   __device__ static T zero() { return ::cuda::std::numeric_limits<T>::infinity(); }
   __device__ static T mul(T a, T b) { return a + b; }
+  __device__ static T add(T a, T b) { return b < a ? b : a; }
   __device__ static void atomic_add(T* p, T v) {
-    atomic_combine(p, v, [](T x, T y) { return y < x ? y : x; });
+    atomic_combine(p, v, [](T x, T y) { return add(x, y); });
   }
 };
 
@@ -66,8 +68,9 @@ struct DeviceSemiring<MaxTimes<T>> {
   using value_type = T;
   __device__ static T zero() { return -::cuda::std::numeric_limits<T>::infinity(); }
   __device__ static T mul(T a, T b) { return a * b; }
+  __device__ static T add(T a, T b) { return b > a ? b : a; }
   __device__ static void atomic_add(T* p, T v) {
-    atomic_combine(p, v, [](T x, T y) { return y > x ? y : x; });
+    atomic_combine(p, v, [](T x, T y) { return add(x, y); });
   }
 };
 

@@ -21,6 +21,10 @@ Tuning tuning_for(const SpgemmOptions& options, vertex_t n_cols) {
   if (options.dense_shared_max_products_per_entry > 0)
     tuning.dense_shared_max_products_per_entry = options.dense_shared_max_products_per_entry;
   if (options.warp_max_ip > 0) tuning.warp_max_ip = options.warp_max_ip;
+  if (options.sort_min_ip > 0) tuning.sort_min_ip = options.sort_min_ip;
+  if (options.sort_max_ip > 0)
+    tuning.sort_max_ip = std::min<std::int64_t>(options.sort_max_ip, SpgemmPolicy::sort_max_ip);
+  if (!options.sort_rows) tuning.sort_max_ip = 0;
   return tuning;
 }
 

@@ -45,7 +45,8 @@ struct ScalarsAt {
   static constexpr int global_slots = cursor + kMaxGroups;
   static constexpr int global_nnz = global_slots + 1;
   static constexpr int total_ip = global_nnz + 1;
-  static constexpr int zeroed = total_ip + 1;  // [0, zeroed) is cleared before a grouping
+  static constexpr int esc_ip = total_ip + 1;  // Σ IP of the expand-sort-compress rows
+  static constexpr int zeroed = esc_ip + 1;    // [0, zeroed) is cleared before a grouping
   static constexpr int gather = zeroed;
   static constexpr int size = gather + 4;
 };

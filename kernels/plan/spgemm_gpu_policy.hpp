@@ -125,17 +125,51 @@ struct SpgemmPolicy {
 
   static constexpr int global_block = 1024;
 
+  // Rows of more than sort_min_ip and at most sort_max_ip products (and at
+  // most as many entries of A as their bin holds) whose hash group would be
+  // a team or block bin are computed in one pass by expand-sort-compress
+  // (spgemm_agent_esc.cuh): a block per row sorts the row's products by
+  // column and sums the runs, with no symbolic phase. Bins by products: the
+  // smallest whose capacity holds the row, a block of `block` threads of
+  // cap / block items each. Past 2,048 products the sort's arrays no longer
+  // fit beside each other in 48 KB of static shared memory.
+  static constexpr std::int64_t sort_min_ip = 128;
+  static constexpr std::int64_t sort_max_ip = 2048;
+  static constexpr int esc_bins = 5;
+
   // Threads of a team that walk one row of B together: a power of two up to
   // this, matched to the mean length of the B rows the row reads.
   static constexpr int max_sub_team = 32;
 };
 
-// Group ids: the hash bins, the dense bins, the global-memory group, then
-// rows with nothing to do (IP = 0, or an empty row of C).
+struct EscBin {
+  int cap;    // most products (and entries of A) of a row
+  int block;  // threads per block, a row per block
+};
+GRAPHRUN_HD constexpr EscBin esc_bin(int g) {
+  switch (g) {
+    case 0:
+      return {128, 32};
+    case 1:
+      return {256, 64};
+    case 2:
+      return {512, 128};
+    case 3:
+      return {1024, 128};
+    default:
+      return {2048, 256};
+  }
+}
+static_assert(esc_bin(SpgemmPolicy::esc_bins - 1).cap == SpgemmPolicy::sort_max_ip);
+
+// Group ids: the hash bins, the dense bins, the global-memory group, rows
+// with nothing to do (IP = 0, or an empty row of C), then the
+// expand-sort-compress bins (rows done before the symbolic phase).
 inline constexpr int kFirstDense = SpgemmPolicy::bins;
 inline constexpr int kGlobalGroup = kFirstDense + SpgemmPolicy::dense_bins;
 inline constexpr int kEmptyGroup = kGlobalGroup + 1;
-inline constexpr int kMaxGroups = kEmptyGroup + 1;
+inline constexpr int kFirstEsc = kEmptyGroup + 1;
+inline constexpr int kMaxGroups = kFirstEsc + SpgemmPolicy::esc_bins;
 
 GRAPHRUN_HD constexpr std::uint64_t next_pow2(std::uint64_t v) {
   std::uint64_t p = 1;
@@ -169,6 +203,8 @@ struct Tuning {
   int dense_words_per_entry = SpgemmPolicy::dense_words_per_entry;
   int dense_shared_max_products_per_entry = SpgemmPolicy::dense_shared_max_products_per_entry;
   std::int64_t warp_max_ip = SpgemmPolicy::warp_max_ip;
+  std::int64_t sort_min_ip = SpgemmPolicy::sort_min_ip;
+  std::int64_t sort_max_ip = SpgemmPolicy::sort_max_ip;  // 0: no row is sorted
 };
 
 // The group of a row with `bound` and `ip`, bins from `bin` (symbolic or
@@ -231,6 +267,18 @@ GRAPHRUN_HD inline RowGroup numeric_row_group(std::int64_t nnz, std::int64_t ip,
   const int g = numeric_group(nnz, ip, n_cols, t);
   if (g != kGlobalGroup) return {g, nnz, 0, 0};
   return {g, nnz, table_slots(nnz), static_cast<unsigned long long>(nnz)};
+}
+
+// The expand-sort-compress group of a row with `ip` products over `len`
+// entries of A whose hash-table group would be `group`, or -1: rows in a
+// team or block bin only (a bitmap row has few columns to find, a global
+// one too many products), in the smallest bin that holds both counts.
+GRAPHRUN_HD inline int esc_group(std::int64_t ip, std::int64_t len, int group, const Tuning& t) {
+  if (ip <= t.sort_min_ip || ip > t.sort_max_ip || group >= kFirstDense) return -1;
+  const std::int64_t need = ip > len ? ip : len;
+  for (int g = 0; g < SpgemmPolicy::esc_bins; ++g)
+    if (need <= esc_bin(g).cap) return kFirstEsc + g;
+  return -1;
 }
 
 }  // namespace graphrun::cuda::spgemm_detail

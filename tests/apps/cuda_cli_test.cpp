@@ -284,6 +284,21 @@ TEST_F(CudaCliTest, BenchSpgemmTuneOverridesRunAndBadOnesAreUsageErrors) {
     EXPECT_EQ(r.status, 2) << bad << ": " << describe(r);
     EXPECT_NE(r.err.find("--tune"), std::string::npos) << describe(r);
   }
+  // The sorted rows' bounds, and the contraction experiment's --tune (sorting
+  // off): the products agree with cuSPARSE either way.
+  const Result sorted =
+      run("bench spgemm gen:rmat:10 --device cuda --reps 1 --tune sort-min-ip=16 "
+          "--tune sort-max-ip=512");
+  ASSERT_EQ(sorted.status, 0) << describe(sorted);
+  EXPECT_EQ(sorted.out.find("| NO"), std::string::npos) << sorted.out;
+  const Result contraction =
+      run("experiment contraction gen:rmat:10 --device cuda --reps 1 --tune sort-max-ip=1");
+  ASSERT_EQ(contraction.status, 0) << describe(contraction);
+  EXPECT_NE(contraction.out.find("| gen:rmat:10 |"), std::string::npos) << contraction.out;
+  EXPECT_EQ(contraction.out.find("| NO"), std::string::npos) << contraction.out;
+  const Result bad = run("experiment contraction gen:rmat:7 --device cuda --reps 1 --tune x=1");
+  EXPECT_EQ(bad.status, 2) << describe(bad);
+  EXPECT_NE(bad.err.find("--tune"), std::string::npos) << describe(bad);
 }
 
 }  // namespace

@@ -216,6 +216,72 @@ TEST_F(CudaSpgemm, FloatAndOtherSemirings) {
   check_product<MinPlus<float>>(af, bf, "min-plus float");
 }
 
+// Rows of 129 to 2,048 products over a B too wide for bitmap rows go to
+// expand-sort-compress: every bin (a row's products from 12 entries of A
+// times B rows of 6 to 150 entries), A's shapes, A's entries on B's empty
+// rows (a row with more entries than products), pattern inputs and the
+// other semirings; and the same products with sorting off, in the hash
+// phases. Both against the reference.
+TEST_F(CudaSpgemm, ShortRowsBySortMatchReference) {
+  cuda::SpgemmOptions off;
+  off.sort_rows = false;
+  std::uint64_t seed = 30;
+  for (MatrixShape shape : kShapes)
+    for (double b_per_row : {6.0, 20.0, 60.0, 150.0}) {
+      const auto a = random<double>(1200, 20000, shape, 12, ++seed);
+      const auto b = random<double>(20000, 80000, MatrixShape::uniform, b_per_row, ++seed);
+      const std::string what =
+          test::to_string(shape) + " A, B rows of " + std::to_string(static_cast<int>(b_per_row));
+      const auto sorted = check_product<PlusTimes<double>>(a, b, what);
+      const auto unsorted = check_product<PlusTimes<double>>(a, b, what + " (not sorted)", off);
+      EXPECT_EQ(unsorted.sorted_rows, 0) << what;
+      if (shape == MatrixShape::uniform && b_per_row > 6) {
+        EXPECT_GT(sorted.sorted_rows, 0) << what;
+      }
+    }
+  // 500 entries of A a row over a B whose rows are mostly empty.
+  const auto a = random<double>(400, 20000, MatrixShape::uniform, 500, 71);
+  const auto b = random<double>(20000, 80000, MatrixShape::empty_rows, 1.5, 72);
+  EXPECT_GT(check_product<PlusTimes<double>>(a, b, "A on B's empty rows").sorted_rows, 0);
+  const auto pa = random<double>(1000, 20000, MatrixShape::power_law, 16, 73, true);
+  const auto pb = random<double>(20000, 80000, MatrixShape::uniform, 30, 74, true);
+  EXPECT_GT(check_product<PlusTimes<double>>(pa, pb, "pattern, sorted").sorted_rows, 0);
+  const auto fa = random<float>(1000, 20000, MatrixShape::uniform, 16, 75);
+  const auto fb = random<float>(20000, 80000, MatrixShape::uniform, 30, 76);
+  EXPECT_GT(check_product<PlusTimes<float>>(fa, fb, "float, sorted").sorted_rows, 0);
+  EXPECT_GT(check_product<MinPlus<float>>(fa, fb, "min-plus float, sorted").sorted_rows, 0);
+  const auto da = random<double>(1000, 20000, MatrixShape::banded, 16, 77);
+  const auto db = random<double>(20000, 80000, MatrixShape::power_law, 30, 78);
+  EXPECT_GT(check_product<MinPlus<double>>(da, db, "min-plus double, sorted").sorted_rows, 0);
+}
+
+// A sorted row adds each C(i,j)'s products in ascending k, left to right:
+// the sequential loop's sums, equal as numbers, without the deterministic
+// option. A staging that passes the caller's limit sends the rows back to
+// the hash phases.
+TEST_F(CudaSpgemm, SortedRowsSumInGustavsonOrder) {
+  const auto a = random<double>(1000, 20000, MatrixShape::uniform, 16, 81);
+  const auto b = random<double>(20000, 80000, MatrixShape::uniform, 30, 82);
+  const Csr<double> ref = cpu::spgemm_reference<PlusTimes<double>>(a.view(), b.view());
+  const DeviceCsr<double> da(a), db(b);
+  cuda::SpgemmStats stats;
+  const Csr<double> c = cuda::spgemm<PlusTimes<double>>(da, db, {}, &stats).download();
+  ASSERT_EQ(stats.sorted_rows, a.n_rows()) << "the case needs every row sorted";
+  ASSERT_EQ(c.row_ptr(), ref.row_ptr());
+  ASSERT_EQ(c.col_idx(), ref.col_idx());
+  std::int64_t bad = 0;
+  for (std::size_t e = 0; e < c.values().size(); ++e)
+    if (!(c.values()[e] == ref.values()[e]) && ++bad <= 3)
+      ADD_FAILURE() << "entry " << e << " is " << c.values()[e] << ", the sequential loop's "
+                    << ref.values()[e];
+  EXPECT_EQ(bad, 0);
+
+  cuda::SpgemmOptions tight;
+  tight.workspace_limit_bytes = 64 << 10;
+  const auto limited = check_product<PlusTimes<double>>(a, b, "staging past the limit", tight);
+  EXPECT_EQ(limited.sorted_rows, 0);
+}
+
 // One row of ~32,000 entries over 40,000 columns: its bound on distinct
 // columns passes every shared-memory group, so its tables live in global
 // memory, in the symbolic and the numeric phase.

@@ -197,12 +197,8 @@ void bench_spgemm_cuda(const BenchGraph& g, const SpgemmBenchOptions& o, Table& 
 
 }  // namespace
 
-void run_spgemm_cuda(const BenchOptions& inputs, bool transpose_b, bool deterministic,
-                     const std::vector<std::string>& tune) {
-  SpgemmBenchOptions gpu;
-  gpu.reps = inputs.reps > 0 ? inputs.reps : 5;
-  gpu.transpose_b = transpose_b;
-  gpu.spgemm.deterministic = deterministic;
+cuda::SpgemmOptions parse_spgemm_tune(const std::vector<std::string>& tune) {
+  cuda::SpgemmOptions o;
   for (const std::string& kv : tune) {
     const auto eq = kv.find('=');
     const std::string key = kv.substr(0, eq);
@@ -220,15 +216,30 @@ void run_spgemm_cuda(const BenchOptions& inputs, bool transpose_b, bool determin
       field = static_cast<int>(value);
     };
     if (key == "dense-words")
-      narrow(gpu.spgemm.dense_words_per_entry);
+      narrow(o.dense_words_per_entry);
     else if (key == "dense-shared-products")
-      narrow(gpu.spgemm.dense_shared_max_products_per_entry);
+      narrow(o.dense_shared_max_products_per_entry);
     else if (key == "warp-max-ip")
-      gpu.spgemm.warp_max_ip = value;
+      o.warp_max_ip = value;
+    else if (key == "sort-min-ip")
+      o.sort_min_ip = value;
+    else if (key == "sort-max-ip")
+      o.sort_max_ip = value;
     else
       throw ArgumentError("--tune " + kv +
-                          ": unknown key (dense-words, dense-shared-products, warp-max-ip)");
+                          ": unknown key (dense-words, dense-shared-products, warp-max-ip, "
+                          "sort-min-ip, sort-max-ip)");
   }
+  return o;
+}
+
+void run_spgemm_cuda(const BenchOptions& inputs, bool transpose_b, bool deterministic,
+                     const std::vector<std::string>& tune) {
+  SpgemmBenchOptions gpu;
+  gpu.reps = inputs.reps > 0 ? inputs.reps : 5;
+  gpu.transpose_b = transpose_b;
+  gpu.spgemm = parse_spgemm_tune(tune);
+  gpu.spgemm.deterministic = deterministic;
   Table table(spgemm_cuda_columns(), inputs.csv);
   for_each_graph(inputs, [&](const BenchGraph& g) { bench_spgemm_cuda(g, gpu, table); });
   table.finish();

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bench/bench.hpp"
+#include "graphrun/kernels/cuda/spgemm.hpp"
 
 namespace graphrun::cli::bench {
 
@@ -16,5 +17,22 @@ namespace graphrun::cli::bench {
 // constants (dense-words, dense-shared-products, warp-max-ip), checked here.
 void run_spgemm_cuda(const BenchOptions& inputs, bool transpose_b, bool deterministic,
                      const std::vector<std::string>& tune);
+
+// The GPU SpGEMM's options with `tune`'s KEY=N overrides (--tune of bench
+// spgemm and experiment contraction); an ArgumentError names a bad one.
+// Defined in CUDA builds only.
+cuda::SpgemmOptions parse_spgemm_tune(const std::vector<std::string>& tune);
+
+// --tune's help: the keys and their defaults.
+inline constexpr const char* kSpgemmTuneHelp =
+    "GPU only, for sweeps: override a tuning constant of the GPU SpGEMM\n"
+    "(kernels/plan/spgemm_gpu_policy.hpp). dense-words=N: a row takes a bitmap of\n"
+    "B's columns when the bitmap has at most N words per entry of its bound\n"
+    "(default 2); dense-shared-products=N: a bitmap row of more than N products\n"
+    "per entry accumulates in C rather than shared memory (16); warp-max-ip=N:\n"
+    "the most products of a row that one warp takes (1024); sort-min-ip=N and\n"
+    "sort-max-ip=N: rows of more than sort-min-ip (128) and at most sort-max-ip\n"
+    "(2048, the most) products are computed by expand-sort-compress, skipping\n"
+    "the symbolic phase (sort-max-ip=1: none are)";
 
 }  // namespace graphrun::cli::bench

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "../../bench/bench.hpp"
+#include "../../bench/cuda/spgemm_cuda.hpp"
 #include "anchors/cuda/cusparse_spgemm.hpp"
 #include "gpu_runs.hpp"
 #include "graphrun/algorithms/cuda/mcl.hpp"
@@ -47,7 +48,9 @@ DeviceCsr<double> widen_values(const DeviceCsr<float>& m, cudaStream_t s) {
 
 }  // namespace
 
-ContractionTiming time_contraction_cuda(const Csr<double>& a, const Csr<double>& s, int reps) {
+ContractionTiming time_contraction_cuda(const Csr<double>& a, const Csr<double>& s, int reps,
+                                        const std::vector<std::string>& tune) {
+  const cuda::SpgemmOptions options = bench::parse_spgemm_tune(tune);
   const DeviceCsr<double> da = upload_with_values(a.view()), ds = upload_with_values(s.view()),
                           dst = upload_with_values(s.transpose().view());
   CusparseHandle handle;
@@ -56,8 +59,8 @@ ContractionTiming time_contraction_cuda(const Csr<double>& a, const Csr<double>&
   // Stats (and the events of the phase split) only where asked: the timed
   // runs go without them.
   auto ours = [&](cuda::SpgemmStats* s1 = nullptr, cuda::SpgemmStats* s2 = nullptr) {
-    const auto sa = cuda::spgemm<PlusTimes<double>>(ds, da, s1, stream);
-    return cuda::spgemm<PlusTimes<double>>(sa, dst, s2, stream);
+    const auto sa = cuda::spgemm<PlusTimes<double>>(ds, da, options, s1, stream);
+    return cuda::spgemm<PlusTimes<double>>(sa, dst, options, s2, stream);
   };
   // A warm call with the phase split, after the warm-up below.
   auto phases = [&] {
@@ -71,6 +74,7 @@ ContractionTiming time_contraction_cuda(const Csr<double>& a, const Csr<double>&
       t.phase_ms[k][2] = st[k].numeric_ms;
       t.phase_ms[k][3] = st[k].sort_ms;
       t.global_rows[k] = st[k].global_rows;
+      t.sorted_rows[k] = st[k].sorted_rows;
     }
   };
   auto anchor = [&] {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "graphrun/algorithms/mcl.hpp"
 #include "graphrun/engine/context.hpp"
@@ -26,11 +27,14 @@ struct ContractionTiming {
   // and the rows of each product whose tables lived in global memory.
   double phase_ms[2][4] = {};
   std::int64_t global_rows[2] = {};
+  std::int64_t sorted_rows[2] = {};  // rows by expand-sort-compress
 };
 
 // Times C = (S·A)·Sᵀ on the GPU both ways (reps runs each after a warm-up,
 // alternating), with A, S and Sᵀ uploaded once, and compares the two C.
-ContractionTiming time_contraction_cuda(const Csr<double>& a, const Csr<double>& s, int reps);
+// `tune`: KEY=N overrides of graphrun's SpGEMM options (bench spgemm --tune).
+ContractionTiming time_contraction_cuda(const Csr<double>& a, const Csr<double>& s, int reps,
+                                        const std::vector<std::string>& tune = {});
 
 // graphrun's MCL on the GPU twice: expansion by graphrun's SpGEMM, then by
 // cuSPARSE's.

@@ -5,7 +5,8 @@
 
 namespace graphrun::cli::experiment {
 
-ContractionTiming time_contraction_cuda(const Csr<double>&, const Csr<double>&, int) {
+ContractionTiming time_contraction_cuda(const Csr<double>&, const Csr<double>&, int,
+                                        const std::vector<std::string>&) {
   throw DeviceError("experiment contraction: this build has no CUDA backend");
 }
 

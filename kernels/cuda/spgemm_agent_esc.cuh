@@ -1,0 +1,217 @@
+// The expand-sort-compress agent of the GPU SpGEMM (ESC, the scheme of
+// Bell, Dalton and Olson's CUSP SpGEMM, here a block per row), for rows of
+// a few hundred to 2,048 products (plan/spgemm_gpu_policy.hpp, esc_group):
+//
+//   esc_kernel       a block lays its row's products out in Gustavson order
+//                    (A's entries in column order, each B row in order),
+//                    sorts them by column with CUB's stable block radix
+//                    sort, and sums each run of equal columns in order
+//   esc_copy_kernel  once C's row pointers exist, the rows into C
+//
+// Why a second accumulator beside the hash tables: where nearly every
+// product is an entry of its own (S·A of a contraction on an R-MAT graph:
+// 16 million products on 11 million entries), the hash phases insert every
+// product twice, symbolic and numeric, then sort the row anyway. A sorted
+// row needs no symbolic phase: the kernel runs before it, its rows staged
+// at their products' offsets (a bound) with nnz(C(i,:)) in row_nnz, so the
+// scan of row_nnz that makes C's row pointers covers them too.
+//
+// The sort is stable and the products start in ascending k, so each
+// C(i,j) adds its products in ascending k, left to right, as a sequential
+// Gustavson loop does: these rows are deterministic whatever
+// SpgemmOptions::deterministic says.
+#pragma once
+
+#include <cstdint>
+#include <cub/block/block_radix_sort.cuh>
+#include <cub/block/block_scan.cuh>
+
+#include "../plan/spgemm_gpu_policy.hpp"
+#include "graphrun/engine/types.hpp"
+#include "spgemm_semiring.cuh"
+
+namespace graphrun::cuda::spgemm_detail {
+
+template <class V, class T>
+struct EscArgs {
+  const offset_t* a_ptr;
+  const vertex_t* a_col;
+  const T* a_val;  // nullptr: pattern (all ones)
+  const offset_t* b_ptr;
+  const vertex_t* b_col;
+  const T* b_val;
+  const unsigned long long* ip;
+  const vertex_t* rows;  // this group's rows
+  std::int64_t n_rows;
+  vertex_t n_cols;  // B's columns: n_cols itself is the padding key, after every column
+  int key_bits;     // bits the sort looks at: enough for n_cols
+  const std::int64_t* stage_off;  // where row i's products (a bound on its entries) start
+  vertex_t* stage_col;            // out: the rows, sorted and summed
+  V* stage_val;
+  offset_t* row_nnz;  // out: nnz(C(i,:))
+};
+
+template <class S, class T, int BLOCK, int ITEMS>
+__global__ void __launch_bounds__(BLOCK)
+    esc_kernel(EscArgs<typename DeviceSemiring<S>::value_type, T> g) {
+  using Ops = DeviceSemiring<S>;
+  using V = typename Ops::value_type;
+  constexpr int kCap = BLOCK * ITEMS;
+  using Scan = cub::BlockScan<int, BLOCK>;
+  using Sort = cub::BlockRadixSort<unsigned, BLOCK, ITEMS, V>;
+  // The walk's offsets, the sort's scratch and the sorted row take turns in
+  // the same shared memory, a barrier between each and the next.
+  struct Walk {
+    int start[kCap];       // the first product of A's entry p, in Gustavson order
+    offset_t first[kCap];  // where B's row of entry p starts
+  };
+  struct Sorted {
+    unsigned key[kCap];
+    V val[kCap];
+  };
+  __shared__ union {
+    Walk walk;
+    typename Sort::TempStorage sort;
+    Sorted sorted;
+  } sh;
+  __shared__ typename Scan::TempStorage scan;
+
+  const vertex_t row = g.rows[blockIdx.x];
+  const offset_t a0 = g.a_ptr[row];
+  const int len = static_cast<int>(g.a_ptr[row + 1] - a0);  // <= kCap: the group says so
+  const int ip = static_cast<int>(g.ip[row]);               // <= kCap too
+
+  // 1. Each entry's B row and where its products start: a scan of the B
+  // rows' lengths, entries held ITEMS to a thread in order.
+  int count[ITEMS], start[ITEMS];
+  offset_t first[ITEMS];
+#pragma unroll
+  for (int j = 0; j < ITEMS; ++j) {
+    const int p = threadIdx.x * ITEMS + j;
+    count[j] = 0;
+    first[j] = 0;
+    if (p < len) {
+      const vertex_t k = g.a_col[a0 + p];
+      first[j] = g.b_ptr[k];
+      count[j] = static_cast<int>(g.b_ptr[k + 1] - first[j]);
+    }
+  }
+  Scan(scan).ExclusiveSum(count, start);
+#pragma unroll
+  for (int j = 0; j < ITEMS; ++j) {
+    const int p = threadIdx.x * ITEMS + j;
+    if (p < len) {
+      sh.walk.start[p] = start[j];
+      sh.walk.first[p] = first[j];
+    }
+  }
+  __syncthreads();
+
+  // 2. The products, ITEMS consecutive ones to a thread (the blocked order
+  // the sort ranks by, so equal columns keep Gustavson order); the entry of
+  // the first by binary search, the rest by stepping on.
+  const unsigned pad = static_cast<unsigned>(g.n_cols);
+  unsigned key[ITEMS];
+  V val[ITEMS];
+  {
+    const int x0 = threadIdx.x * ITEMS;
+    int p = 0;
+    if (x0 < ip) {
+      int hi = len;
+      while (hi - p > 1) {
+        const int mid = (p + hi) / 2;
+        if (sh.walk.start[mid] <= x0)
+          p = mid;
+        else
+          hi = mid;
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) {
+      const int x = x0 + j;
+      key[j] = pad;
+      val[j] = V();
+      if (x < ip) {
+        while (p + 1 < len && sh.walk.start[p + 1] <= x) ++p;
+        const offset_t q = sh.walk.first[p] + (x - sh.walk.start[p]);
+        key[j] = static_cast<unsigned>(g.b_col[q]);
+        const V av = g.a_val ? static_cast<V>(g.a_val[a0 + p]) : V(1);
+        const V bv = g.b_val ? static_cast<V>(g.b_val[q]) : V(1);
+        val[j] = Ops::mul(av, bv);
+      }
+    }
+  }
+  __syncthreads();  // the walk's arrays become the sort's scratch
+
+  // 3. Sorted by column, stably, then laid out in shared memory in order.
+  Sort(sh.sort).Sort(key, val, 0, g.key_bits);
+  __syncthreads();
+#pragma unroll
+  for (int j = 0; j < ITEMS; ++j) {
+    sh.sorted.key[threadIdx.x * ITEMS + j] = key[j];
+    sh.sorted.val[threadIdx.x * ITEMS + j] = val[j];
+  }
+  __syncthreads();
+
+  // 4. A run of equal columns is an entry of C, summed by the thread that
+  // holds its first product, left to right; a scan of the heads places it.
+  int heads = 0;
+#pragma unroll
+  for (int j = 0; j < ITEMS; ++j) {
+    const int i = threadIdx.x * ITEMS + j;
+    heads += key[j] != pad && (i == 0 || sh.sorted.key[i - 1] != key[j]);
+  }
+  int at = 0, runs = 0;
+  Scan(scan).ExclusiveSum(heads, at, runs);
+  vertex_t* out_col = g.stage_col + g.stage_off[row];
+  V* out_val = g.stage_val + g.stage_off[row];
+#pragma unroll
+  for (int j = 0; j < ITEMS; ++j) {
+    const int i = threadIdx.x * ITEMS + j;
+    if (key[j] == pad || (i > 0 && sh.sorted.key[i - 1] == key[j])) continue;
+    V sum = val[j];
+    for (int r = i + 1; r < kCap && sh.sorted.key[r] == key[j]; ++r)
+      sum = Ops::add(sum, sh.sorted.val[r]);
+    out_col[at] = static_cast<vertex_t>(key[j]);
+    out_val[at] = sum;
+    ++at;
+  }
+  if (threadIdx.x == 0) g.row_nnz[row] = runs;
+}
+
+// The staged rows into C, a warp per row: row i is a sorted row where its
+// staging offsets differ (other rows add nothing to the scan that made them).
+template <class V>
+__global__ void __launch_bounds__(256)
+    esc_copy_kernel(vertex_t m, const std::int64_t* __restrict__ stage_off,
+                    const vertex_t* __restrict__ stage_col, const V* __restrict__ stage_val,
+                    const offset_t* __restrict__ c_ptr, vertex_t* __restrict__ c_col,
+                    V* __restrict__ c_val) {
+  const int lane = threadIdx.x % 32;
+  const long long n_warps = static_cast<long long>(gridDim.x) * (blockDim.x / 32);
+  for (long long r = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 32; r < m;
+       r += n_warps) {
+    const std::int64_t s = stage_off[r];
+    if (stage_off[r + 1] == s) continue;
+    const offset_t c0 = c_ptr[r], n = c_ptr[r + 1] - c0;
+    for (offset_t e = lane; e < n; e += 32) {
+      c_col[c0 + e] = stage_col[s + e];
+      c_val[c0 + e] = stage_val[s + e];
+    }
+  }
+}
+
+// IP of the sorted rows, 0 for the others: the scan that places their
+// staging. A row's group is its analysis key (f_.keys), read before any
+// later grouping overwrites it.
+struct EscProducts {
+  const unsigned long long* ip;
+  const std::uint8_t* keys;
+  vertex_t m;
+  __host__ __device__ std::int64_t operator()(std::int64_t r) const {
+    if (r >= m || keys[r] < kFirstEsc) return 0;
+    return static_cast<std::int64_t>(ip[r]);
+  }
+};
+
+}  // namespace graphrun::cuda::spgemm_detail
