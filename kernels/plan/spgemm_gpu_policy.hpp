@@ -7,7 +7,7 @@
 // and from IP(i), which sends rows with many products per distinct column
 // from a partial warp to a whole block.
 //
-// Three kinds of accumulator:
+// Four kinds of accumulator:
 //   - hash tables in shared memory (the `bins`): a team of threads per row
 //     (a partial warp or a warp, several rows per block) for short rows, a
 //     block per row for longer ones. Each row uses the power of two at or
@@ -30,6 +30,11 @@
 //     bins when n_cols needs more than max_windows windows, or when bitmaps
 //     are turned off. Their rows are staged and sorted by a CUB segmented
 //     sort.
+// and one that is not an accumulator:
+//   - expand-sort-compress (`esc`): rows of a few hundred to 2,048 products
+//     that would take a team or block hash bin are laid out product by
+//     product, sorted by column (a block radix sort) and summed run by run,
+//     before the symbolic phase and instead of both hash phases.
 //
 // Sizes are for the H200 (sm_90: 228 KB shared memory per SM, at most 227 KB
 // per block, 2048 threads per SM).
