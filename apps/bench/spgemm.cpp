@@ -204,7 +204,9 @@ Command add_bench_spgemm(CLI::App& bench) {
       ->check(CLI::Range(1, 30))
       ->default_str("16 17 18")
       ->type_name("S...");
-  sub->add_option("--tune", args->tune, kSpgemmTuneHelp)->type_name("KEY=N");
+  sub->add_option("--tune", args->tune, kSpgemmTuneHelp)
+      ->type_name("KEY=N")
+      ->allow_extra_args(false);  // one KEY=N a --tune: inputs may follow
   sub->footer(
       "\nEXAMPLES:\n"
       "  graphrun bench spgemm --suite datasets/ --threads 2\n"

@@ -109,7 +109,9 @@ Command add_contraction(CLI::App& experiment) {
       "The two products C are compared (structure exactly, values to 1e-12).");
   bench::add_bench_options(*sub, o->graphs);
   add_experiment_options(*sub, *o);
-  sub->add_option("--tune", o->tune, bench::kSpgemmTuneHelp)->type_name("KEY=N");
+  sub->add_option("--tune", o->tune, bench::kSpgemmTuneHelp)
+      ->type_name("KEY=N")
+      ->allow_extra_args(false);  // one KEY=N a --tune: inputs may follow
   return {sub, [o] { run(*o); }};
 }
 

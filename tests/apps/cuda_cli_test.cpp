@@ -285,14 +285,16 @@ TEST_F(CudaCliTest, BenchSpgemmTuneOverridesRunAndBadOnesAreUsageErrors) {
     EXPECT_NE(r.err.find("--tune"), std::string::npos) << describe(r);
   }
   // The sorted rows' bounds, and the contraction experiment's --tune (sorting
-  // off): the products agree with cuSPARSE either way.
+  // off): the products agree with cuSPARSE either way. A --tune takes one
+  // KEY=N, so inputs may follow it.
   const Result sorted =
-      run("bench spgemm gen:rmat:10 --device cuda --reps 1 --tune sort-min-ip=16 "
+      run("bench spgemm --tune sort-min-ip=16 gen:rmat:10 --device cuda --reps 1 "
           "--tune sort-max-ip=512");
   ASSERT_EQ(sorted.status, 0) << describe(sorted);
+  EXPECT_NE(sorted.out.find("| gen:rmat:10 |"), std::string::npos) << sorted.out;
   EXPECT_EQ(sorted.out.find("| NO"), std::string::npos) << sorted.out;
   const Result contraction =
-      run("experiment contraction gen:rmat:10 --device cuda --reps 1 --tune sort-max-ip=1");
+      run("experiment contraction --tune sort-max-ip=1 gen:rmat:10 --device cuda --reps 1");
   ASSERT_EQ(contraction.status, 0) << describe(contraction);
   EXPECT_NE(contraction.out.find("| gen:rmat:10 |"), std::string::npos) << contraction.out;
   EXPECT_EQ(contraction.out.find("| NO"), std::string::npos) << contraction.out;

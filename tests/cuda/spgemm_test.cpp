@@ -260,8 +260,25 @@ TEST_F(CudaSpgemm, ShortRowsBySortMatchReference) {
 // option. A staging that passes the caller's limit sends the rows back to
 // the hash phases.
 TEST_F(CudaSpgemm, SortedRowsSumInGustavsonOrder) {
-  const auto a = random<double>(1000, 20000, MatrixShape::uniform, 16, 81);
-  const auto b = random<double>(20000, 80000, MatrixShape::uniform, 30, 82);
+  // Every row of A holds 12 entries and every row of B 20 (distinct columns,
+  // random values): 240 products a row, so every row is sorted.
+  test::Rng rng(81);
+  auto fixed_rows = [&](vertex_t rows, vertex_t cols, int per_row, vertex_t step) {
+    Coo<double> coo;
+    coo.n_rows = rows;
+    coo.n_cols = cols;
+    for (vertex_t i = 0; i < rows; ++i) {
+      const auto base = static_cast<vertex_t>(rng.below(cols));
+      for (int t = 0; t < per_row; ++t) {
+        coo.row.push_back(i);
+        coo.col.push_back(static_cast<vertex_t>((base + std::int64_t{t} * step) % cols));
+        coo.val.push_back(rng.uniform(-1, 1));
+      }
+    }
+    return Csr<double>::from_coo(coo);
+  };
+  const auto a = fixed_rows(1000, 20000, 12, 1601);
+  const auto b = fixed_rows(20000, 80000, 20, 3989);
   const Csr<double> ref = cpu::spgemm_reference<PlusTimes<double>>(a.view(), b.view());
   const DeviceCsr<double> da(a), db(b);
   cuda::SpgemmStats stats;
