@@ -40,7 +40,7 @@ struct SymbolicKey {
   Tuning tuning;
   __device__ RowGroup of(std::int64_t v, std::int64_t len) const {
     const RowGroup g = symbolic_row_group(v, n_cols, tuning);
-    const int e = esc_group(v, len, g.group, tuning);
+    const int e = esc_group(v, len, g.group, n_cols, tuning);
     return e < 0 ? g : RowGroup{e, v, 0, 0};
   }
   __device__ RowGroup operator()(vertex_t r) const {
@@ -58,7 +58,8 @@ struct NumericKey {
   Tuning tuning;
   __device__ RowGroup operator()(vertex_t r) const {
     const auto v = static_cast<std::int64_t>(ip[r]);
-    if (esc_group(v, a_ptr[r + 1] - a_ptr[r], symbolic_group(v, n_cols, tuning), tuning) >= 0)
+    if (esc_group(v, a_ptr[r + 1] - a_ptr[r], symbolic_group(v, n_cols, tuning), n_cols, tuning) >=
+        0)
       return {kEmptyGroup, 0, 0, 0};
     const offset_t nnz = c_ptr[r + 1] - c_ptr[r];
     return numeric_row_group(nnz, v, n_cols, tuning);

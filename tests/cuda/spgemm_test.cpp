@@ -216,12 +216,13 @@ TEST_F(CudaSpgemm, FloatAndOtherSemirings) {
   check_product<MinPlus<float>>(af, bf, "min-plus float");
 }
 
-// Rows of 129 to 2,048 products over a B too wide for bitmap rows go to
-// expand-sort-compress: every bin (a row's products from 12 entries of A
-// times B rows of 6 to 150 entries), A's shapes, A's entries on B's empty
-// rows (a row with more entries than products), pattern inputs and the
-// other semirings; and the same products with sorting off, in the hash
-// phases. Both against the reference.
+// Rows of 129 to 2,048 products over a B too wide for bitmap rows (and of
+// at least 64 columns a product) go to expand-sort-compress: every bin (a
+// row's products from 12 entries of A times B rows of 6 to 150 entries),
+// A's shapes, A's entries on B's empty rows (a row with more entries than
+// products), pattern inputs and the other semirings; and the same products
+// with sorting off, in the hash phases. Both against the reference. A
+// narrow B sorts nothing.
 TEST_F(CudaSpgemm, ShortRowsBySortMatchReference) {
   cuda::SpgemmOptions off;
   off.sort_rows = false;
@@ -229,7 +230,7 @@ TEST_F(CudaSpgemm, ShortRowsBySortMatchReference) {
   for (MatrixShape shape : kShapes)
     for (double b_per_row : {6.0, 20.0, 60.0, 150.0}) {
       const auto a = random<double>(1200, 20000, shape, 12, ++seed);
-      const auto b = random<double>(20000, 80000, MatrixShape::uniform, b_per_row, ++seed);
+      const auto b = random<double>(20000, 200000, MatrixShape::uniform, b_per_row, ++seed);
       const std::string what =
           test::to_string(shape) + " A, B rows of " + std::to_string(static_cast<int>(b_per_row));
       const auto sorted = check_product<PlusTimes<double>>(a, b, what);
@@ -253,6 +254,8 @@ TEST_F(CudaSpgemm, ShortRowsBySortMatchReference) {
   const auto da = random<double>(1000, 20000, MatrixShape::banded, 16, 77);
   const auto db = random<double>(20000, 80000, MatrixShape::power_law, 30, 78);
   EXPECT_GT(check_product<MinPlus<double>>(da, db, "min-plus double, sorted").sorted_rows, 0);
+  const auto narrow = random<double>(20000, 6000, MatrixShape::uniform, 30, 79);
+  EXPECT_EQ(check_product<PlusTimes<double>>(da, narrow, "narrow B").sorted_rows, 0);
 }
 
 // A sorted row adds each C(i,j)'s products in ascending k, left to right:

@@ -225,10 +225,12 @@ cuda::SpgemmOptions parse_spgemm_tune(const std::vector<std::string>& tune) {
       o.sort_min_ip = value;
     else if (key == "sort-max-ip")
       o.sort_max_ip = value;
+    else if (key == "sort-cols-per-product")
+      o.sort_cols_per_product = value;
     else
       throw ArgumentError("--tune " + kv +
                           ": unknown key (dense-words, dense-shared-products, warp-max-ip, "
-                          "sort-min-ip, sort-max-ip)");
+                          "sort-min-ip, sort-max-ip, sort-cols-per-product)");
   }
   return o;
 }

@@ -85,7 +85,8 @@ struct SpgemmOptions {
   int dense_shared_max_products_per_entry = 0;  // a bitmap row past this accumulates in C
   std::int64_t warp_max_ip = 0;                 // most products of a row a warp takes
   std::int64_t sort_min_ip = 0;  // rows of more products than this may be sorted (128) ...
-  std::int64_t sort_max_ip = 0;  // ... up to this many (2,048, the most)
+  std::int64_t sort_max_ip = 0;  // ... up to this many (2,048, the most) ...
+  std::int64_t sort_cols_per_product = 0;  // ... where B has this many columns a product (64)
   // Short rows (sort_min_ip < IP ≤ sort_max_ip) in one pass by
   // expand-sort-compress, skipping the symbolic phase, when the staging of
   // their products fits; false keeps every row in the two hash phases.
