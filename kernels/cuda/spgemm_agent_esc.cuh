@@ -28,21 +28,13 @@
 
 #include "../plan/spgemm_gpu_policy.hpp"
 #include "graphrun/engine/types.hpp"
+#include "spgemm_agent_hash.cuh"
 #include "spgemm_semiring.cuh"
 
 namespace graphrun::cuda::spgemm_detail {
 
 template <class V, class T>
-struct EscArgs {
-  const offset_t* a_ptr;
-  const vertex_t* a_col;
-  const T* a_val;  // nullptr: pattern (all ones)
-  const offset_t* b_ptr;
-  const vertex_t* b_col;
-  const T* b_val;
-  const unsigned long long* ip;
-  const vertex_t* rows;  // this group's rows
-  std::int64_t n_rows;
+struct EscArgs : ProductRows<T> {
   vertex_t n_cols;  // B's columns: n_cols itself is the padding key, after every column
   int key_bits;     // bits the sort looks at: enough for n_cols
   const std::int64_t* stage_off;  // where row i's products (a bound on its entries) start

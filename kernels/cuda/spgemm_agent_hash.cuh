@@ -311,8 +311,11 @@ __device__ inline void bitonic_sort_pairs(int* keys, V* vals, int P, int lane) {
 
 inline constexpr int kSortSentinel = 0x7fffffff;  // sorts after every column
 
-template <class V, class T>
-struct NumericArgs {
+// The operands of a product with values and the rows one launch computes:
+// what the numeric agents (hash, bitmap) and the sorted rows' agent
+// (spgemm_agent_esc.cuh) read.
+template <class T>
+struct ProductRows {
   const offset_t* a_ptr;
   const vertex_t* a_col;
   const T* a_val;  // nullptr: pattern (all ones)
@@ -320,8 +323,12 @@ struct NumericArgs {
   const vertex_t* b_col;
   const T* b_val;
   const unsigned long long* ip;
-  const vertex_t* rows;
+  const vertex_t* rows;  // this group's rows
   std::int64_t n_rows;
+};
+
+template <class V, class T>
+struct NumericArgs : ProductRows<T> {
   int slots;
   int* table_keys;  // global-memory group
   V* table_vals;

@@ -194,9 +194,14 @@ class SpgemmDispatch {
     const CsrView<T> av = a_.view(), bv = b_.view();
     int key_bits = 1;
     while (key_bits < 32 && (std::int64_t{1} << key_bits) <= std::int64_t{n_}) ++key_bits;
-    const EscArgs<V, T> args{av.row_ptr, av.col_idx, av.values,  bv.row_ptr, bv.col_idx,
-                             bv.values,  f_.ip,      nullptr,    0,          n_,
-                             key_bits,   stage_off_, stage_col_, stage_val_, f_.row_nnz};
+    const EscArgs<V, T> args{
+        {av.row_ptr, av.col_idx, av.values, bv.row_ptr, bv.col_idx, bv.values, f_.ip, nullptr, 0},
+        n_,
+        key_bits,
+        stage_off_,
+        stage_col_,
+        stage_val_,
+        f_.row_nnz};
     launch_esc<S, T>(std::make_integer_sequence<int, SpgemmPolicy::esc_bins>{}, args, sym_groups_,
                      f_.sorted_rows, stream_);
     st_.sorted_rows = 0;
