@@ -48,21 +48,15 @@ struct SymbolicKey {
   }
 };
 
-// A row's numeric group from nnz(C(i,:)); the sorted rows are done, and go
-// with the empty ones.
+// A row's numeric group from nnz(C(i,:)); the rows the symbolic key sorted
+// are done, and go with the empty ones.
 struct NumericKey {
-  const unsigned long long* ip;
-  const offset_t* a_ptr;
+  SymbolicKey sym;
   const offset_t* c_ptr;
-  vertex_t n_cols;
-  Tuning tuning;
   __device__ RowGroup operator()(vertex_t r) const {
-    const auto v = static_cast<std::int64_t>(ip[r]);
-    if (esc_group(v, a_ptr[r + 1] - a_ptr[r], symbolic_group(v, n_cols, tuning), n_cols, tuning) >=
-        0)
-      return {kEmptyGroup, 0, 0, 0};
+    if (sym(r).group >= kFirstEsc) return {kEmptyGroup, 0, 0, 0};
     const offset_t nnz = c_ptr[r + 1] - c_ptr[r];
-    return numeric_row_group(nnz, v, n_cols, tuning);
+    return numeric_row_group(nnz, static_cast<std::int64_t>(sym.ip[r]), sym.n_cols, sym.tuning);
   }
 };
 
@@ -125,8 +119,8 @@ __global__ void __launch_bounds__(256)
     // (contraction, consecutive labels) holds a million entries, and one
     // warp walking it a load chain at a time took 7.6 ms on R-MAT 22.
     long long w = 0;
-    const offset_t a1 = a_ptr[r + 1];
-    offset_t p = a_ptr[r] + lane;
+    const offset_t a0 = a_ptr[r], a1 = a_ptr[r + 1];
+    offset_t p = a0 + lane;
     for (; p + 7 * 32 < a1; p += 8 * 32) {
       vertex_t k[8];
 #pragma unroll
@@ -141,7 +135,7 @@ __global__ void __launch_bounds__(256)
     for (int d = 16; d > 0; d >>= 1) w += __shfl_xor_sync(0xffffffffu, w, d);
     if (lane == 0) {
       ip[r] = static_cast<unsigned long long>(w);
-      const RowGroup g = key.of(w, a_ptr[r + 1] - a_ptr[r]);
+      const RowGroup g = key.of(w, a1 - a0);
       keys[r] = static_cast<std::uint8_t>(g.group);
       tally.add(g, static_cast<unsigned long long>(w));
       if (w == 0) row_nnz[r] = 0;

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cub/device/device_scan.cuh>
@@ -173,17 +174,13 @@ class SpgemmDispatch {
   // nnz(C(i,:)) lands in row_nnz before the symbolic phase's scan.
   void sort_short_rows() {
     if (esc_ip_ == 0) return;
-    const std::size_t off_bytes = (mz_ + 1) * sizeof(std::int64_t);
-    const std::size_t col_at = aligned(off_bytes);
-    const std::size_t val_at =
-        aligned(col_at + static_cast<std::size_t>(esc_ip_) * sizeof(vertex_t));
-    esc_buf_.emplace(val_at + static_cast<std::size_t>(esc_ip_) * sizeof(V), stream_,
-                     "the staging of the sorted rows");
+    const Staging l = staging(esc_ip_);
+    esc_buf_.emplace(l.bytes, stream_, "the staging of the sorted rows");
     largest_ws_ = std::max(largest_ws_, esc_buf_->bytes());
     void* base = esc_buf_->data();
     stage_off_ = at<std::int64_t>(base, 0);
-    stage_col_ = at<vertex_t>(base, col_at);
-    stage_val_ = at<V>(base, val_at);
+    stage_col_ = at<vertex_t>(base, l.col_at);
+    stage_val_ = at<V>(base, l.val_at);
     {
       const EscIter it(thrust::make_counting_iterator<std::int64_t>(0),
                        EscProducts{f_.ip, f_.keys, m_});
@@ -192,8 +189,7 @@ class SpgemmDispatch {
                 "cub::DeviceScan::ExclusiveSum");
     }
     const CsrView<T> av = a_.view(), bv = b_.view();
-    int key_bits = 1;
-    while (key_bits < 32 && (std::int64_t{1} << key_bits) <= std::int64_t{n_}) ++key_bits;
+    const int key_bits = std::bit_width(static_cast<std::uint32_t>(n_));  // n_ < 2^key_bits
     const EscArgs<V, T> args{
         {av.row_ptr, av.col_idx, av.values, bv.row_ptr, bv.col_idx, bv.values, f_.ip, nullptr, 0},
         n_,
@@ -261,7 +257,7 @@ class SpgemmDispatch {
   // the numeric global rows' totals come back with the group sizes. Then
   // where each global row's numeric table starts.
   void group_numeric() {
-    num_key_ = NumericKey{f_.ip, a_.view().row_ptr, c_ptr_.data(), n_, tuning_};
+    num_key_ = NumericKey{SymbolicKey{f_.ip, a_.view().row_ptr, n_, tuning_}, c_ptr_.data()};
     group_rows(num_key_, 0, m_, {c_ptr_.data() + m_});
     const Fetched num_fetched = fetch();
     num_groups_ = num_fetched.groups;
@@ -452,14 +448,24 @@ class SpgemmDispatch {
   // caller's limit and a quarter of what may be taken now, leaving the rest
   // for C and the hash phases' tables.
   bool staging_fits(std::int64_t esc_ip) const {
-    const std::size_t bytes = (mz_ + 1) * sizeof(std::int64_t) + 2 * kArrayAlign +
-                              static_cast<std::size_t>(esc_ip) * (sizeof(vertex_t) + sizeof(V));
+    const std::size_t bytes = staging(esc_ip).bytes;
     if (limit_ && bytes > limit_) return false;
     return bytes <= budget_now(0) / 4;
   }
 
-  static std::size_t aligned(std::size_t at) {
-    return (at + kArrayAlign - 1) / kArrayAlign * kArrayAlign;
+  // The staging's layout: the offsets (m + 1), then the columns and the
+  // values of esc_ip entries, each array aligned.
+  struct Staging {
+    std::size_t col_at, val_at, bytes;
+  };
+  Staging staging(std::int64_t esc_ip) const {
+    auto aligned = [](std::size_t at) {
+      return (at + kArrayAlign - 1) / kArrayAlign * kArrayAlign;
+    };
+    const auto n = static_cast<std::size_t>(esc_ip);
+    const std::size_t col_at = aligned((mz_ + 1) * sizeof(std::int64_t));
+    const std::size_t val_at = aligned(col_at + n * sizeof(vertex_t));
+    return {col_at, val_at, val_at + n * sizeof(V)};
   }
 
   // A failed allocation gives the pool back what the symbolic phase freed
