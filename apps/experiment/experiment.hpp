@@ -21,7 +21,7 @@ struct ExperimentOptions {
   int max_iter = 0;               // mcl: iteration cap (0 = run to convergence)
   double inflation = 2.0;         // mcl: -I
   bool no_generated = false;      // --no-generated: only the files of --suite / the inputs
-  std::vector<std::string> tune;  // contraction: --tune KEY=N, graphrun's SpGEMM options
+  std::vector<std::string> tune;  // contraction, mcl: --tune KEY=N, graphrun's SpGEMM options
 };
 
 // --png and --no-generated, the options every experiment adds to the bench ones.

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "anchors/mcl_program.hpp"
+#include "bench/cuda/spgemm_cuda.hpp"
 #include "cuda/gpu_runs.hpp"
 #include "experiment.hpp"
 #include "graphrun/algorithms/cluster_compare.hpp"
@@ -59,7 +60,9 @@ void run_gpu(ExperimentOptions& o, const MclOptions& options) {
     if (g.n_vertices() == 0) return;
     MclPair p;
     try {
-      p = mcl_both_cuda(ctx, g, options);
+      p = mcl_both_cuda(ctx, g, options, o.tune);
+    } catch (const ArgumentError&) {
+      throw;  // a bad --tune: the command's error, not the graph's
     } catch (const Error& e) {
       // A graph MCL does not take (negative weights), or one too large for
       // graphrun's own loop: a row that says so, and on to the next.
@@ -169,7 +172,13 @@ Command add_mcl(CLI::App& experiment) {
                   "Stop MCL after N iterations (0 = at convergence); for the largest graphs")
       ->check(int_at_least(0, "an iteration count >= 0"));
   add_experiment_options(*sub, *o);
+  sub->add_option("--tune", o->tune,
+                  std::string(bench::kSpgemmTuneHelp) + "; --device cuda only, for graphrun's side")
+      ->type_name("KEY=N")
+      ->allow_extra_args(false);  // one KEY=N a --tune: inputs may follow
   return {sub, [o] {
+            if (!o->tune.empty() && parse_device(o->graphs.device) != Device::cuda)
+              throw ArgumentError("experiment mcl: --tune tunes the GPU SpGEMM; add --device cuda");
             MclOptions options;
             options.inflation = o->inflation;
             if (o->max_iter > 0) options.max_iterations = o->max_iter;

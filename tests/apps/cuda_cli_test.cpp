@@ -303,4 +303,26 @@ TEST_F(CudaCliTest, BenchSpgemmTuneOverridesRunAndBadOnesAreUsageErrors) {
   EXPECT_NE(bad.err.find("--tune"), std::string::npos) << describe(bad);
 }
 
+// experiment mcl's --tune: graphrun's expansion with every row sorted, then
+// with none, finds the clusters the cuSPARSE expansion finds; a bad key is
+// the command's usage error, not a graph's skipped row.
+TEST_F(CudaCliTest, ExperimentMclTuneRunsBothWaysAndBadOnesAreUsageErrors) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  for (const char* tune :
+       {"--tune sort-min-ip=1 --tune sort-cols-per-product=1", "--tune sort-max-ip=1"}) {
+    const Result r = run(std::string("experiment mcl ") + tune + " gen:lfr:3000:0.2:12:40 '" +
+                         karate + "' --device cuda --reps 1");
+    ASSERT_EQ(r.status, 0) << tune << ": " << describe(r);
+    for (const char* graph : {"| gen:lfr:3000:0.2:12:40 |", "| karate"}) {
+      const auto at = r.out.find(graph);
+      ASSERT_NE(at, std::string::npos) << tune << ": " << r.out;
+      const std::string line = r.out.substr(at, r.out.find('\n', at) - at);
+      EXPECT_NE(line.find("| yes |"), std::string::npos) << tune << ": " << line;
+    }
+  }
+  const Result bad = run("experiment mcl '" + karate + "' --device cuda --reps 1 --tune x=1");
+  EXPECT_EQ(bad.status, 2) << describe(bad);
+  EXPECT_NE(bad.err.find("--tune"), std::string::npos) << describe(bad);
+}
+
 }  // namespace

@@ -386,6 +386,11 @@ TEST_F(UsageCli, BenchAndExperimentRunInGraphrunCompare) {
   r = run("experiment mcl --help");
   EXPECT_EQ(r.status, 0) << describe(r);
   EXPECT_TRUE(contains(r.out, "Usage: graphrun experiment mcl")) << r.out;
+  // --tune tunes the GPU SpGEMM: on the CPU it is a usage error naming the
+  // device, before any graph loads or the mcl program is looked for.
+  r = run("experiment mcl --tune sort-max-ip=1 gen:rmat:6");
+  EXPECT_EQ(r.status, 2) << describe(r);
+  EXPECT_TRUE(contains(r.err, "--device cuda")) << r.err;
   r = run("bench spmv --no-such-option");
   EXPECT_EQ(r.status, 2) << describe(r);
   EXPECT_TRUE(contains(r.err, "--no-such-option")) << r.err;

@@ -129,7 +129,23 @@ ContractionTiming time_contraction_cuda(const Csr<double>& a, const Csr<double>&
   return t;
 }
 
-MclPair mcl_both_cuda(Context& ctx, const Graph& g, const MclOptions& options) {
+MclPair mcl_both_cuda(Context& ctx, const Graph& g, const MclOptions& options,
+                      const std::vector<std::string>& tune) {
+  // graphrun's expansion: the loop's own (an empty function) unless --tune
+  // overrides an option, then the same SpGEMM with those options.
+  cuda::MclExpansion by_graphrun;
+  if (!tune.empty()) {
+    cuda::SpgemmOptions spgemm_options = bench::parse_spgemm_tune(tune);
+    spgemm_options.deterministic = ctx.deterministic();
+    by_graphrun = [spgemm_options](const DeviceCsr<float>& rows, const DeviceCsr<float>& m,
+                                   cudaStream_t stream, std::int64_t* products) {
+      cuda::SpgemmStats stats;
+      DeviceCsr<double> e =
+          cuda::spgemm<PlusTimes<double>>(rows, m, spgemm_options, &stats, stream);
+      *products = stats.intermediate_products;
+      return e;
+    };
+  }
   CusparseHandle handle;
   // cuSPARSE multiplies matrices of one type: the float iterand is widened
   // to double (O(nnz), inside the anchor's time) and squared in double, as
@@ -143,7 +159,7 @@ MclPair mcl_both_cuda(Context& ctx, const Graph& g, const MclOptions& options) {
     return cusparse_spgemm(handle, widen_values(rows, stream), wide, stream);
   };
   MclPair p;
-  p.ours = cuda::mcl(ctx, g, options, cuda::MclExpansion());
+  p.ours = cuda::mcl(ctx, g, options, by_graphrun);
   try {
     p.anchor = cuda::mcl(ctx, g, options, by_cusparse);
   } catch (const DeviceError& e) {

@@ -36,12 +36,14 @@ struct ContractionTiming {
 ContractionTiming time_contraction_cuda(const Csr<double>& a, const Csr<double>& s, int reps,
                                         const std::vector<std::string>& tune = {});
 
-// graphrun's MCL on the GPU twice: expansion by graphrun's SpGEMM, then by
+// graphrun's MCL on the GPU twice: expansion by graphrun's SpGEMM (with
+// `tune`'s overrides of its options, as for the contraction), then by
 // cuSPARSE's.
 struct MclPair {
   MclResult ours, anchor;
   std::string anchor_error;  // cuSPARSE failed (out of resources, 32-bit indices)
 };
-MclPair mcl_both_cuda(Context& ctx, const Graph& g, const MclOptions& options);
+MclPair mcl_both_cuda(Context& ctx, const Graph& g, const MclOptions& options,
+                      const std::vector<std::string>& tune = {});
 
 }  // namespace graphrun::cli::experiment

@@ -10,7 +10,7 @@ ContractionTiming time_contraction_cuda(const Csr<double>&, const Csr<double>&, 
   throw DeviceError("experiment contraction: this build has no CUDA backend");
 }
 
-MclPair mcl_both_cuda(Context&, const Graph&, const MclOptions&) {
+MclPair mcl_both_cuda(Context&, const Graph&, const MclOptions&, const std::vector<std::string>&) {
   throw DeviceError("experiment mcl: this build has no CUDA backend");
 }
 
