@@ -20,15 +20,17 @@
 //   1. analysis   IP(i) per row (64-bit) and its group from min(IP(i), n_cols),
 //                 one warp per row; rows listed group by group by a
 //                 counting sort (count, then scatter)
-//   2. sorted     rows of a few hundred to 2,048 products in one pass by
-//                 expand-sort-compress (a block radix sort per row), staged
+//   2. staged     rows of a few hundred to 2,048 products in one pass by
+//                 expand-sort-compress (a block radix sort per row), and the
+//                 other shared hash rows in one pass by the numeric agent,
+//                 its tables sized by the bound (direct); both staged
 //      symbolic   distinct columns of the other rows (hash tables or a
 //                 bitmap), one launch per group; an exclusive scan (CUB)
 //                 gives C's row pointers, and C is allocated exactly
 //   3. numeric    rows regrouped by nnz(C(i,:)); hash insertion with
 //                 accumulation, each shared-memory row sorted in its block
 //                 and written to C; bitmap rows written to C in column order;
-//                 the sorted rows copied in from their staging
+//                 the staged rows copied in from their staging
 //   4. sort       rows with tables in global memory (only where n_cols is too
 //                 large for a bitmap) staged and sorted by a CUB segmented sort
 #include <utility>
@@ -52,8 +54,8 @@ DeviceCsr<typename S::value_type> spgemm_impl(const DeviceCsr<T>& a, const Devic
   SpgemmDispatch<S, T> call(a, b, options, stats != nullptr, stream);  // C's row pointers
   if (call.trivial()) return call.empty(stats);
   call.allocate_workspace();  // plan: the tuning, CUB's scratch, the row workspace
-  call.analyse();             // 1. IP and symbolic (or sorted) group per row
-  call.sort_short_rows();     // 2a. short rows by expand-sort-compress, staged
+  call.analyse();             // 1. IP and symbolic (or staged) group per row
+  call.stage_rows();          // 2a. short rows sorted, shared hash rows direct; staged
   call.symbolic();            // 2b. nnz(C(i,:)) per row, C's row pointers
   call.group_numeric();       // 3. numeric groups, nnz(C)
   call.allocate_c();          //    C's columns and values, exactly

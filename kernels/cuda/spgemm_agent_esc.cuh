@@ -6,7 +6,8 @@
 //                    (A's entries in column order, each B row in order),
 //                    sorts them by column with CUB's stable block radix
 //                    sort, and sums each run of equal columns in order
-//   esc_copy_kernel  once C's row pointers exist, the rows into C
+//   (once C's row pointers exist, staged_copy_kernel moves the rows into C:
+//   spgemm_agent_sort.cuh)
 //
 // Why a second accumulator beside the hash tables: where nearly every
 // product is an entry of its own (S·A of a contraction on an R-MAT graph:
@@ -170,40 +171,5 @@ __global__ void __launch_bounds__(BLOCK)
   }
   if (threadIdx.x == 0) g.row_nnz[row] = runs;
 }
-
-// The staged rows into C, a warp per row: row i is a sorted row where its
-// staging offsets differ (other rows add nothing to the scan that made them).
-template <class V>
-__global__ void __launch_bounds__(256)
-    esc_copy_kernel(vertex_t m, const std::int64_t* __restrict__ stage_off,
-                    const vertex_t* __restrict__ stage_col, const V* __restrict__ stage_val,
-                    const offset_t* __restrict__ c_ptr, vertex_t* __restrict__ c_col,
-                    V* __restrict__ c_val) {
-  const int lane = threadIdx.x % 32;
-  const long long n_warps = static_cast<long long>(gridDim.x) * (blockDim.x / 32);
-  for (long long r = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 32; r < m;
-       r += n_warps) {
-    const std::int64_t s = stage_off[r];
-    if (stage_off[r + 1] == s) continue;
-    const offset_t c0 = c_ptr[r], n = c_ptr[r + 1] - c0;
-    for (offset_t e = lane; e < n; e += 32) {
-      c_col[c0 + e] = stage_col[s + e];
-      c_val[c0 + e] = stage_val[s + e];
-    }
-  }
-}
-
-// IP of the sorted rows, 0 for the others: the scan that places their
-// staging. A row's group is its analysis key (f_.keys), read before any
-// later grouping overwrites it.
-struct EscProducts {
-  const unsigned long long* ip;
-  const std::uint8_t* keys;
-  vertex_t m;
-  __host__ __device__ std::int64_t operator()(std::int64_t r) const {
-    if (r >= m || keys[r] < kFirstEsc) return 0;
-    return static_cast<std::int64_t>(ip[r]);
-  }
-};
 
 }  // namespace graphrun::cuda::spgemm_detail

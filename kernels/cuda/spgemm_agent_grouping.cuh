@@ -31,8 +31,9 @@ struct Gather {
 // ---- grouping ---------------------------------------------------------------
 
 // A row's symbolic group from its products and its entries of A: a hash,
-// bitmap or global group, or an expand-sort-compress bin (done before the
-// symbolic phase; the symbolic launches leave those groups alone).
+// bitmap or global group, or a staged one, done before the symbolic phase
+// (the symbolic launches leave those groups alone): an expand-sort-compress
+// bin, else a direct hash bin. A staged row's bound is its staging's size.
 struct SymbolicKey {
   const unsigned long long* ip;
   const offset_t* a_ptr;
@@ -40,21 +41,24 @@ struct SymbolicKey {
   Tuning tuning;
   __device__ RowGroup of(std::int64_t v, std::int64_t len) const {
     const RowGroup g = symbolic_row_group(v, n_cols, tuning);
-    const int e = esc_group(v, len, g.group, n_cols, tuning);
-    return e < 0 ? g : RowGroup{e, v, 0, 0};
+    if (const int e = esc_group(v, len, g.group, n_cols, tuning); e >= 0)
+      return RowGroup{e, g.bound, 0, 0};
+    if (const int d = direct_group(g.bound, v, g.group, n_cols, tuning); d >= 0)
+      return RowGroup{d, g.bound, 0, 0};
+    return g;
   }
   __device__ RowGroup operator()(vertex_t r) const {
     return of(static_cast<std::int64_t>(ip[r]), a_ptr[r + 1] - a_ptr[r]);
   }
 };
 
-// A row's numeric group from nnz(C(i,:)); the rows the symbolic key sorted
+// A row's numeric group from nnz(C(i,:)); the rows the symbolic key staged
 // are done, and go with the empty ones.
 struct NumericKey {
   SymbolicKey sym;
   const offset_t* c_ptr;
   __device__ RowGroup operator()(vertex_t r) const {
-    if (sym(r).group >= kFirstEsc) return {kEmptyGroup, 0, 0, 0};
+    if (sym(r).group >= kFirstStaged) return {kEmptyGroup, 0, 0, 0};
     const offset_t nnz = c_ptr[r + 1] - c_ptr[r];
     return numeric_row_group(nnz, static_cast<std::int64_t>(sym.ip[r]), sym.n_cols, sym.tuning);
   }
@@ -65,14 +69,14 @@ struct NumericKey {
 struct GroupTally {
   unsigned int count[kMaxGroups];
   unsigned long long max_bound[kMaxGroups];
-  unsigned long long global_slots, global_nnz, ip, esc_ip;
+  unsigned long long global_slots, global_nnz, ip, staged;
 
   __device__ void clear() {
     for (int i = threadIdx.x; i < kMaxGroups; i += blockDim.x) {
       count[i] = 0;
       max_bound[i] = 0;
     }
-    if (threadIdx.x == 0) global_slots = global_nnz = ip = esc_ip = 0;
+    if (threadIdx.x == 0) global_slots = global_nnz = ip = staged = 0;
   }
   __device__ void add(const RowGroup& k, unsigned long long row_ip) {
     atomicAdd(&count[k.group], 1u);
@@ -82,7 +86,8 @@ struct GroupTally {
       atomicAdd(&global_nnz, k.global_nnz);
     }
     if (row_ip) atomicAdd(&ip, row_ip);
-    if (row_ip && k.group >= kFirstEsc) atomicAdd(&esc_ip, row_ip);
+    if (row_ip && k.group >= kFirstStaged)
+      atomicAdd(&staged, static_cast<unsigned long long>(k.bound));
   }
   __device__ void flush(unsigned long long* scalars) const {
     for (int i = threadIdx.x; i < kMaxGroups; i += blockDim.x) {
@@ -94,7 +99,7 @@ struct GroupTally {
       if (global_slots) atomicAdd(&scalars[ScalarsAt::global_slots], global_slots);
       if (global_nnz) atomicAdd(&scalars[ScalarsAt::global_nnz], global_nnz);
       if (ip) atomicAdd(&scalars[ScalarsAt::total_ip], ip);
-      if (esc_ip) atomicAdd(&scalars[ScalarsAt::esc_ip], esc_ip);
+      if (staged) atomicAdd(&scalars[ScalarsAt::staged], staged);
     }
   }
 };

@@ -3,7 +3,9 @@
 //
 //   (row analysis and grouping: spgemm_agent_grouping.cuh)
 //   symbolic_kernel       distinct columns of C(i,:) by hash insertion
-//   numeric_kernel        C(i,:) by hash insertion with accumulation, compacted
+//   numeric_kernel        C(i,:) by hash insertion with accumulation, compacted;
+//                         also, before the symbolic phase, the direct rows
+//                         (tables sized by their bound, rows staged)
 //   (the bitmap rows: spgemm_agent_dense.cuh; the staged rows' copy into C:
 //   spgemm_agent_sort.cuh)
 //
@@ -15,8 +17,9 @@
 // claimed by atomicCAS on its key (never a plain read while other threads
 // insert, so racecheck sees only atomics), values accumulated atomically
 // (spgemm_semiring.cuh). A table is never full: its slots are the power of
-// two at or above twice the row's bound on distinct columns (symbolic) or
-// its exact count (numeric), so it is at most half full and probing ends.
+// two at or above twice the row's bound on distinct columns (symbolic, and
+// numeric direct rows) or its exact count (numeric), so it is at most half
+// full and probing ends.
 #pragma once
 
 #include <cstddef>
@@ -338,20 +341,27 @@ struct NumericArgs : ProductRows<T> {
   vertex_t* c_col;        // C: shared-memory rows are written here, sorted
   V* c_val;
   // Global-memory rows are staged, unsorted, at stage_off[j] for the j-th
-  // row of the group, for a segmented sort afterwards.
+  // row of the group, for a segmented sort afterwards. Direct rows (before
+  // the symbolic phase, no c_ptr yet) are staged sorted at stage_off[i] for
+  // row i, their bound's room, with nnz(C(i,:)) in row_nnz[i].
   const std::int64_t* stage_off;
   vertex_t* stage_col;
   V* stage_val;
-  bool ordered;  // SpgemmOptions::deterministic (see for_each_product)
+  offset_t* row_nnz;  // direct rows
+  vertex_t n_cols;    // direct rows: B's columns, for the bound
+  bool ordered;       // SpgemmOptions::deterministic (see for_each_product)
 };
 
 // C(i,:) for a group of rows. Shared-memory rows: accumulate in the table,
 // compact into C, read the row back into the (now free) table, sort it
 // there and write it out in order. Global-memory rows: accumulate in the
-// global table and compact into the staging buffer.
-template <class S, class T, int BLOCK, int TEAM, bool GLOBAL>
+// global table and compact into the staging buffer. DIRECT (shared-memory
+// rows before the symbolic phase): the table sized by the row's bound, the
+// row compacted, sorted and written to its staging, its count to row_nnz.
+template <class S, class T, int BLOCK, int TEAM, bool GLOBAL, bool DIRECT = false>
 __global__ void __launch_bounds__(BLOCK)
     numeric_kernel(NumericArgs<typename DeviceSemiring<S>::value_type, T> g) {
+  static_assert(!(GLOBAL && DIRECT));
   using Ops = DeviceSemiring<S>;
   using V = typename Ops::value_type;
   using Team = TeamRow<BLOCK, TEAM, GLOBAL>;
@@ -359,8 +369,16 @@ __global__ void __launch_bounds__(BLOCK)
   extern __shared__ __align__(16) unsigned char smem[];
   int* counters = reinterpret_cast<int*>(smem);
   const Team t(g.rows, g.n_rows);
-  const offset_t c0 = t.active ? g.c_ptr[t.row] : 0;
-  const offset_t nnz = t.active ? g.c_ptr[t.row + 1] - c0 : 0;
+  // nnz(C(i,:)), or for a direct row the bound on it until it is counted.
+  offset_t c0 = 0, nnz = 0;
+  if (t.active) {
+    if constexpr (DIRECT) {
+      nnz = static_cast<offset_t>(symbolic_bound(static_cast<std::int64_t>(g.ip[t.row]), g.n_cols));
+    } else {
+      c0 = g.c_ptr[t.row];
+      nnz = g.c_ptr[t.row + 1] - c0;
+    }
+  }
 
   const Slot n_slots = t.active ? static_cast<Slot>(table_slots(nnz)) : 0;
   int* keys;
@@ -408,6 +426,10 @@ __global__ void __launch_bounds__(BLOCK)
   if constexpr (GLOBAL) {
     out_col = g.stage_col + g.stage_off[t.idx];
     out_val = g.stage_val + g.stage_off[t.idx];
+  } else if constexpr (DIRECT) {
+    const std::int64_t at = t.active ? g.stage_off[t.row] : 0;
+    out_col = g.stage_col + at;
+    out_val = g.stage_val + at;
   } else {
     out_col = g.c_col + c0;
     out_val = g.c_val + c0;
@@ -440,6 +462,10 @@ __global__ void __launch_bounds__(BLOCK)
     // largest such power in their warp so that every lane takes the same
     // steps; a block row sorts with block barriers.
     __syncthreads();
+    if constexpr (DIRECT) {
+      nnz = t.active ? counters[t.team] : 0;  // the row's count, now that it is compacted
+      if (t.active && t.lane == 0) g.row_nnz[t.row] = nnz;
+    }
     int P = static_cast<int>(next_pow2(static_cast<std::uint64_t>(nnz > 1 ? nnz : 1)));
     if constexpr (Team::kRows > 1) {
       static_assert(TEAM <= 32, "teams sharing a block sort with warp barriers");

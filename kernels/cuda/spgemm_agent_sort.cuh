@@ -1,10 +1,16 @@
-// The sort step's agent of the GPU SpGEMM: rows whose hash tables live in
-// global memory are staged unsorted by numeric_kernel, sorted by a CUB
-// segmented sort (the dispatch, spgemm_dispatch.cuh), and copied into C here.
+// The agents that move staged rows into C:
+//   - rows whose hash tables live in global memory are staged unsorted by
+//     numeric_kernel, sorted by a CUB segmented sort (the dispatch,
+//     spgemm_dispatch.cuh), and copied into C by scatter_rows_kernel;
+//   - rows computed before the symbolic phase (expand-sort-compress and
+//     direct hash rows, plan/spgemm_gpu_policy.hpp) are staged sorted at
+//     offsets their bounds place, and copied by staged_copy_kernel once
+//     C's row pointers exist.
 #pragma once
 
 #include <cstdint>
 
+#include "../plan/spgemm_gpu_policy.hpp"
 #include "graphrun/engine/types.hpp"
 
 namespace graphrun::cuda::spgemm_detail {
@@ -38,5 +44,42 @@ __global__ void scatter_rows_kernel(const vertex_t* __restrict__ rows, std::int6
     }
   }
 }
+
+// The staged rows into C, a warp per row: row i is a staged row where its
+// staging offsets differ (other rows add nothing to the scan that made them).
+template <class V>
+__global__ void __launch_bounds__(256)
+    staged_copy_kernel(vertex_t m, const std::int64_t* __restrict__ stage_off,
+                       const vertex_t* __restrict__ stage_col, const V* __restrict__ stage_val,
+                       const offset_t* __restrict__ c_ptr, vertex_t* __restrict__ c_col,
+                       V* __restrict__ c_val) {
+  const int lane = threadIdx.x % 32;
+  const long long n_warps = static_cast<long long>(gridDim.x) * (blockDim.x / 32);
+  for (long long r = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 32; r < m;
+       r += n_warps) {
+    const std::int64_t s = stage_off[r];
+    if (stage_off[r + 1] == s) continue;
+    const offset_t c0 = c_ptr[r], n = c_ptr[r + 1] - c0;
+    for (offset_t e = lane; e < n; e += 32) {
+      c_col[c0 + e] = stage_col[s + e];
+      c_val[c0 + e] = stage_val[s + e];
+    }
+  }
+}
+
+// A staged row's bound on its entries (its IP, at most B's columns), 0 for
+// the other rows: the scan that places the staging. A row's group is its
+// analysis key (f_.keys), read before any later grouping overwrites it.
+struct StagedEntries {
+  const unsigned long long* ip;
+  const std::uint8_t* keys;
+  vertex_t m;
+  vertex_t n_cols;
+  __host__ __device__ std::int64_t operator()(std::int64_t r) const {
+    if (r >= m || keys[r] < kFirstStaged) return 0;
+    const auto v = static_cast<std::int64_t>(ip[r]);
+    return v < n_cols ? v : n_cols;
+  }
+};
 
 }  // namespace graphrun::cuda::spgemm_detail

@@ -53,7 +53,8 @@ using NumSlotsIter =
     thrust::transform_iterator<NumericGlobalSlots, thrust::counting_iterator<std::int64_t>>;
 using ListedNnzIter =
     thrust::transform_iterator<ListedRowNnz, thrust::counting_iterator<std::int64_t>>;
-using EscIter = thrust::transform_iterator<EscProducts, thrust::counting_iterator<std::int64_t>>;
+using StagedIter =
+    thrust::transform_iterator<StagedEntries, thrust::counting_iterator<std::int64_t>>;
 
 // A·B needs A's columns to match B's rows, and row pointers for every row.
 template <class T>
@@ -93,7 +94,7 @@ struct Fixed {
 // What the host reads back after a grouping, in one copy.
 struct Fetched {
   Groups groups;
-  std::int64_t global_slots = 0, global_nnz = 0, total_ip = 0, esc_ip = 0;
+  std::int64_t global_slots = 0, global_nnz = 0, total_ip = 0, staged = 0;
   std::array<std::int64_t, 4> extra{};
 };
 
@@ -146,16 +147,18 @@ class SpgemmDispatch {
   // 1. IP per row and its symbolic group, the rows listed group by group;
   // then where each global-memory row's symbolic table starts.
   //
-  // Rows sent to expand-sort-compress stage their products; where that
-  // staging would take more than the caller's limit or a quarter of the
-  // memory free, the analysis runs again with every row in the hash phases.
+  // Rows sent to expand-sort-compress or direct hash tables stage their
+  // entries (their bounds' worth); where that staging would take more than
+  // the caller's limit or a quarter of the memory free, the analysis runs
+  // again with every row in the two hash phases.
   void analyse() {
     Fetched sym_fetched = analysis_pass();
-    if (sym_fetched.esc_ip > 0 && !staging_fits(sym_fetched.esc_ip)) {
+    if (sym_fetched.staged > 0 && !staging_fits(sym_fetched.staged)) {
       tuning_.sort_max_ip = 0;
+      tuning_.direct_max_bound = 0;
       sym_fetched = analysis_pass();
     }
-    esc_ip_ = sym_fetched.esc_ip;
+    staged_ = sym_fetched.staged;
     t_analysis_ = timer_.mark();
     sym_groups_ = sym_fetched.groups;
     sym_slots_ = sym_fetched.global_slots;
@@ -170,39 +173,46 @@ class SpgemmDispatch {
     }
   }
 
-  // 2a. The short rows by expand-sort-compress, into their staging: their
-  // nnz(C(i,:)) lands in row_nnz before the symbolic phase's scan.
-  void sort_short_rows() {
-    if (esc_ip_ == 0) return;
-    const Staging l = staging(esc_ip_);
-    esc_buf_.emplace(l.bytes, stream_, "the staging of the sorted rows");
-    largest_ws_ = std::max(largest_ws_, esc_buf_->bytes());
-    void* base = esc_buf_->data();
+  // 2a. The staged rows, by expand-sort-compress and by direct hash tables,
+  // into their staging: their nnz(C(i,:)) lands in row_nnz before the
+  // symbolic phase's scan.
+  void stage_rows() {
+    if (staged_ == 0) return;
+    const Staging l = staging(staged_);
+    staged_buf_.emplace(l.bytes, stream_, "the staging of the rows done before the symbolic phase");
+    largest_ws_ = std::max(largest_ws_, staged_buf_->bytes());
+    void* base = staged_buf_->data();
     stage_off_ = at<std::int64_t>(base, 0);
     stage_col_ = at<vertex_t>(base, l.col_at);
     stage_val_ = at<V>(base, l.val_at);
     {
-      const EscIter it(thrust::make_counting_iterator<std::int64_t>(0),
-                       EscProducts{f_.ip, f_.keys, m_});
+      const StagedIter it(thrust::make_counting_iterator<std::int64_t>(0),
+                          StagedEntries{f_.ip, f_.keys, m_, n_});
       std::size_t q = cub_bytes_;
       cub_check(cub::DeviceScan::ExclusiveSum(f_.cub_temp, q, it, stage_off_, m_ + 1, stream_),
                 "cub::DeviceScan::ExclusiveSum");
     }
     const CsrView<T> av = a_.view(), bv = b_.view();
+    const ProductRows<T> operands{av.row_ptr, av.col_idx, av.values, bv.row_ptr, bv.col_idx,
+                                  bv.values,  f_.ip,      nullptr,   0};
     const int key_bits = std::bit_width(static_cast<std::uint32_t>(n_));  // n_ < 2^key_bits
-    const EscArgs<V, T> args{
-        {av.row_ptr, av.col_idx, av.values, bv.row_ptr, bv.col_idx, bv.values, f_.ip, nullptr, 0},
-        n_,
-        key_bits,
-        stage_off_,
-        stage_col_,
-        stage_val_,
-        f_.row_nnz};
-    launch_esc<S, T>(std::make_integer_sequence<int, SpgemmPolicy::esc_bins>{}, args, sym_groups_,
-                     f_.sorted_rows, stream_);
-    st_.sorted_rows = 0;
+    const EscArgs<V, T> esc{operands, n_, key_bits, stage_off_, stage_col_, stage_val_, f_.row_nnz};
+    NumericArgs<V, T> direct{};
+    static_cast<ProductRows<T>&>(direct) = operands;
+    direct.stage_off = stage_off_;
+    direct.stage_col = stage_col_;
+    direct.stage_val = stage_val_;
+    direct.row_nnz = f_.row_nnz;
+    direct.n_cols = n_;
+    direct.ordered = options_.deterministic;
+    launch_staged<S, T>(std::make_integer_sequence<int, SpgemmPolicy::esc_bins>{},
+                        std::make_integer_sequence<int, SpgemmPolicy::bins>{}, esc, direct,
+                        sym_groups_, f_.sorted_rows, stream_);
+    st_.sorted_rows = st_.direct_rows = 0;
     for (int e = 0; e < SpgemmPolicy::esc_bins; ++e)
       st_.sorted_rows += sym_groups_.count[kFirstEsc + e];
+    for (int d = 0; d < SpgemmPolicy::bins; ++d)
+      st_.direct_rows += sym_groups_.count[kFirstDirect + d];
   }
 
   // 2b. nnz(C(i,:)) per row, group by group, in the symbolic tables the plan
@@ -396,11 +406,11 @@ class SpgemmDispatch {
                                   f_.sorted_rows, window_chain(), stream_, overlap, global_chain);
       if (g_count > 0 && !overlap) global_chain(stream_);
     }
-    if (esc_buf_) {
-      esc_copy_kernel<V><<<grid_for(std::int64_t{m_} * 32, 256, 8192), 256, 0, stream_>>>(
+    if (staged_buf_) {
+      staged_copy_kernel<V><<<grid_for(std::int64_t{m_} * 32, 256, 8192), 256, 0, stream_>>>(
           m_, stage_off_, stage_col_, stage_val_, c_ptr_.data(), c_col_.data(), c_val_.data());
       GRAPHRUN_CUDA_CHECK(cudaGetLastError());
-      esc_buf_.reset();
+      staged_buf_.reset();
     }
     t_end_ = timer_.mark();
   }
@@ -444,25 +454,25 @@ class SpgemmDispatch {
     return fetch();
   }
 
-  // The sorted rows' staging (offsets, columns, values) fits: within the
+  // The staged rows' staging (offsets, columns, values) fits: within the
   // caller's limit and a quarter of what may be taken now, leaving the rest
   // for C and the hash phases' tables.
-  bool staging_fits(std::int64_t esc_ip) const {
-    const std::size_t bytes = staging(esc_ip).bytes;
+  bool staging_fits(std::int64_t entries) const {
+    const std::size_t bytes = staging(entries).bytes;
     if (limit_ && bytes > limit_) return false;
     return bytes <= budget_now(0) / 4;
   }
 
   // The staging's layout: the offsets (m + 1), then the columns and the
-  // values of esc_ip entries, each array aligned.
+  // values of `entries` entries, each array aligned.
   struct Staging {
     std::size_t col_at, val_at, bytes;
   };
-  Staging staging(std::int64_t esc_ip) const {
+  Staging staging(std::int64_t entries) const {
     auto aligned = [](std::size_t at) {
       return (at + kArrayAlign - 1) / kArrayAlign * kArrayAlign;
     };
-    const auto n = static_cast<std::size_t>(esc_ip);
+    const auto n = static_cast<std::size_t>(entries);
     const std::size_t col_at = aligned((mz_ + 1) * sizeof(std::int64_t));
     const std::size_t val_at = aligned(col_at + n * sizeof(vertex_t));
     return {col_at, val_at, val_at + n * sizeof(V)};
@@ -516,10 +526,10 @@ class SpgemmDispatch {
                                             static_cast<std::int64_t*>(nullptr), m_ + 1, stream_),
               "cub::DeviceScan::ExclusiveSum");
     bytes = std::max(bytes, q);
-    const EscIter esc_it(thrust::make_counting_iterator<std::int64_t>(0),
-                         EscProducts{nullptr, nullptr, m_});
-    cub_check(cub::DeviceScan::ExclusiveSum(nullptr, q, esc_it, static_cast<std::int64_t*>(nullptr),
-                                            m_ + 1, stream_),
+    const StagedIter staged_it(thrust::make_counting_iterator<std::int64_t>(0),
+                               StagedEntries{nullptr, nullptr, m_, n_});
+    cub_check(cub::DeviceScan::ExclusiveSum(nullptr, q, staged_it,
+                                            static_cast<std::int64_t*>(nullptr), m_ + 1, stream_),
               "cub::DeviceScan::ExclusiveSum");
     bytes = std::max(bytes, q);
     return bytes;
@@ -592,7 +602,7 @@ class SpgemmDispatch {
     r.global_slots = static_cast<std::int64_t>(h[ScalarsAt::global_slots]);
     r.global_nnz = static_cast<std::int64_t>(h[ScalarsAt::global_nnz]);
     r.total_ip = static_cast<std::int64_t>(h[ScalarsAt::total_ip]);
-    r.esc_ip = static_cast<std::int64_t>(h[ScalarsAt::esc_ip]);
+    r.staged = static_cast<std::int64_t>(h[ScalarsAt::staged]);
     for (int i = 0; i < 4; ++i) r.extra[i] = static_cast<std::int64_t>(h[ScalarsAt::gather + i]);
     return r;
   }
@@ -631,9 +641,9 @@ class SpgemmDispatch {
   std::int64_t nnz_c_ = 0, num_slots_ = 0, global_nnz_ = 0;
   std::optional<PoolBuffer> numeric_buf_;  // tables, staging and sort scratch
 
-  // The sorted rows' staging, from their kernel to their copy into C.
-  std::int64_t esc_ip_ = 0;
-  std::optional<PoolBuffer> esc_buf_;
+  // The staged rows' staging, from their kernels to their copy into C.
+  std::int64_t staged_ = 0;
+  std::optional<PoolBuffer> staged_buf_;
   std::int64_t* stage_off_ = nullptr;
   vertex_t* stage_col_ = nullptr;
   V* stage_val_ = nullptr;

@@ -114,9 +114,12 @@ inline constexpr const char* kNumericNames[] = {"numeric team 8", "numeric warp"
                                                 "numeric block 1024"};
 inline constexpr const char* kEscNames[] = {"sorted 128", "sorted 256", "sorted 512", "sorted 1024",
                                             "sorted 2048"};
+inline constexpr const char* kDirectNames[] = {"direct team 8", "direct warp", "direct block 256",
+                                               "direct block 512", "direct block 1024"};
 static_assert(std::size(kSymbolicNames) == SpgemmPolicy::bins &&
               std::size(kNumericNames) == SpgemmPolicy::bins &&
-              std::size(kEscNames) == SpgemmPolicy::esc_bins);
+              std::size(kEscNames) == SpgemmPolicy::esc_bins &&
+              std::size(kDirectNames) == SpgemmPolicy::bins);
 
 // How the bitmap groups cut B's n_cols columns (spgemm_agent_dense.cuh):
 // one window where a bitmap of them fits in shared memory, else windows of
@@ -240,22 +243,39 @@ inline void launch_numeric_shared(std::integer_sequence<int, G...>,
   fan.join();
 }
 
-// Launches the expand-sort-compress kernel of every non-empty sorted bin, a
-// block per row, the bins side by side.
-template <class S, class T, int... E>
-inline void launch_esc(std::integer_sequence<int, E...>, EscArgs<typename S::value_type, T> args,
-                       const Groups& groups, const vertex_t* sorted_rows, cudaStream_t main) {
+// Launches the staged rows' kernels, the groups side by side: the
+// expand-sort-compress kernel of every non-empty sorted bin (a block per
+// row) and the direct numeric kernel of every non-empty direct bin.
+template <class S, class T, int... E, int... G>
+inline void launch_staged(std::integer_sequence<int, E...>, std::integer_sequence<int, G...>,
+                          EscArgs<typename S::value_type, T> esc,
+                          NumericArgs<typename S::value_type, T> direct, const Groups& groups,
+                          const vertex_t* sorted_rows, cudaStream_t main) {
+  using V = typename S::value_type;
   int nonempty = 0;
-  for (int e = 0; e < SpgemmPolicy::esc_bins; ++e) nonempty += groups.count[kFirstEsc + e] > 0;
+  for (int g = kFirstStaged; g < kMaxGroups; ++g) nonempty += groups.count[g] > 0;
   Fan fan(main, nonempty);
-  auto bin = [&]<int I>(std::integral_constant<int, I>) {
+  auto sorted = [&]<int I>(std::integral_constant<int, I>) {
     constexpr EscBin b = esc_bin(I);
     const std::int64_t n = groups.count[kFirstEsc + I];
     if (n == 0) return;
     launch_named(kEscNames[I], esc_kernel<S, T, b.block, b.cap / b.block>, n, b.block, 0,
-                 fan.next(), rows_of(args, groups, kFirstEsc + I, sorted_rows));
+                 fan.next(), rows_of(esc, groups, kFirstEsc + I, sorted_rows));
   };
-  (bin(std::integral_constant<int, sizeof...(E) - 1 - E>{}), ...);  // the longest rows first
+  auto hash = [&]<int I>(std::integral_constant<int, I>) {
+    constexpr Bin bin = SpgemmPolicy::numeric(I);
+    const std::int64_t n = groups.count[kFirstDirect + I];
+    if (n == 0) return;
+    constexpr int rows = bin.block / bin.team;
+    auto a = rows_of(direct, groups, kFirstDirect + I, sorted_rows);
+    a.slots = bin.slots;
+    launch_named(kDirectNames[I], numeric_kernel<S, T, bin.block, bin.team, false, true>,
+                 (n + rows - 1) / rows, bin.block,
+                 counter_bytes(rows) + (4 + sizeof(V)) * rows * bin.slots, fan.next(), a);
+  };
+  // The longest rows first, so that their tails start early.
+  (hash(std::integral_constant<int, sizeof...(G) - 1 - G>{}), ...);
+  (sorted(std::integral_constant<int, sizeof...(E) - 1 - E>{}), ...);
   fan.join();
 }
 

@@ -28,6 +28,10 @@ Tuning tuning_for(const SpgemmOptions& options, vertex_t n_cols) {
     tuning.sort_cols_per_product =
         std::min<std::int64_t>(options.sort_cols_per_product, std::int64_t{1} << 31);
   if (!options.sort_rows) tuning.sort_max_ip = 0;
+  if (options.direct_max_bound > 0)
+    tuning.direct_max_bound =
+        std::min<std::int64_t>(options.direct_max_bound, SpgemmPolicy::direct_max_bound);
+  if (!options.direct_rows) tuning.direct_max_bound = 0;
   return tuning;
 }
 

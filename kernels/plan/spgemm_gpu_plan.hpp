@@ -45,8 +45,10 @@ struct ScalarsAt {
   static constexpr int global_slots = cursor + kMaxGroups;
   static constexpr int global_nnz = global_slots + 1;
   static constexpr int total_ip = global_nnz + 1;
-  static constexpr int esc_ip = total_ip + 1;  // Σ IP of the expand-sort-compress rows
-  static constexpr int zeroed = esc_ip + 1;    // [0, zeroed) is cleared before a grouping
+  // Σ of the staged rows' bounds (expand-sort-compress and direct rows):
+  // the entries their staging holds.
+  static constexpr int staged = total_ip + 1;
+  static constexpr int zeroed = staged + 1;  // [0, zeroed) is cleared before a grouping
   static constexpr int gather = zeroed;
   static constexpr int size = gather + 4;
 };

@@ -35,6 +35,12 @@
 //     that would take a team or block hash bin are laid out product by
 //     product, sorted by column (a block radix sort) and summed run by run,
 //     before the symbolic phase and instead of both hash phases.
+// The other rows of the shared hash bins skip the symbolic phase too where
+// their bound fits a numeric bin (`direct`): the numeric agent runs before
+// the symbolic phase with its table sized by the bound, not by nnz(C(i,:)),
+// and stages the row as expand-sort-compress does. The symbolic phase is
+// left to the bitmap and global rows, and to every row when the staging
+// does not fit.
 //
 // Sizes are for the H200 (sm_90: 228 KB shared memory per SM, at most 227 KB
 // per block, 2048 threads per SM).
@@ -151,6 +157,12 @@ struct SpgemmPolicy {
   static constexpr std::int64_t sort_cols_per_product = 64;
   static constexpr int esc_bins = 5;
 
+  // Rows of the shared hash bins whose bound is at most this (the largest
+  // numeric bin's) are computed in one pass, before the symbolic phase: a
+  // numeric table sized by the bound, the row staged. The symbolic phase
+  // inserted every product of these rows once more only to size a table.
+  static constexpr std::int64_t direct_max_bound = 8192;
+
   // Threads of a team that walk one row of B together: a power of two up to
   // this, matched to the mean length of the B rows the row reads.
   static constexpr int max_sub_team = 32;
@@ -175,15 +187,20 @@ GRAPHRUN_HD constexpr EscBin esc_bin(int g) {
   }
 }
 static_assert(esc_bin(SpgemmPolicy::esc_bins - 1).cap == SpgemmPolicy::sort_max_ip);
+static_assert(SpgemmPolicy::direct_max_bound <=
+              SpgemmPolicy::numeric(SpgemmPolicy::bins - 1).max_bound);
 
 // Group ids: the hash bins, the dense bins, the global-memory group, rows
-// with nothing to do (IP = 0, or an empty row of C), then the
-// expand-sort-compress bins (rows done before the symbolic phase).
+// with nothing to do (IP = 0, or an empty row of C), then the rows done
+// before the symbolic phase and staged: the expand-sort-compress bins and
+// the direct hash bins (the numeric bins, one to one).
 inline constexpr int kFirstDense = SpgemmPolicy::bins;
 inline constexpr int kGlobalGroup = kFirstDense + SpgemmPolicy::dense_bins;
 inline constexpr int kEmptyGroup = kGlobalGroup + 1;
 inline constexpr int kFirstEsc = kEmptyGroup + 1;
-inline constexpr int kMaxGroups = kFirstEsc + SpgemmPolicy::esc_bins;
+inline constexpr int kFirstStaged = kFirstEsc;  // every group from here on is staged
+inline constexpr int kFirstDirect = kFirstEsc + SpgemmPolicy::esc_bins;
+inline constexpr int kMaxGroups = kFirstDirect + SpgemmPolicy::bins;
 
 GRAPHRUN_HD constexpr std::uint64_t next_pow2(std::uint64_t v) {
   std::uint64_t p = 1;
@@ -220,6 +237,7 @@ struct Tuning {
   std::int64_t sort_min_ip = SpgemmPolicy::sort_min_ip;
   std::int64_t sort_max_ip = SpgemmPolicy::sort_max_ip;  // 0: no row is sorted
   std::int64_t sort_cols_per_product = SpgemmPolicy::sort_cols_per_product;
+  std::int64_t direct_max_bound = SpgemmPolicy::direct_max_bound;  // 0: no row is direct
 };
 
 // The group of a row with `bound` and `ip`, bins from `bin` (symbolic or
@@ -297,6 +315,18 @@ GRAPHRUN_HD inline int esc_group(std::int64_t ip, std::int64_t len, int group, s
   for (int g = 0; g < SpgemmPolicy::esc_bins; ++g)
     if (need <= esc_bin(g).cap) return kFirstEsc + g;
   return -1;
+}
+
+// The direct group of a row with `bound` and `ip` whose symbolic group is
+// `group`, or -1: rows of the shared hash bins (a bitmap row counts its
+// columns in a bitmap, cheaply; a global row has no shared table to fill)
+// whose bound fits a numeric bin. Their numeric bin is the one a row with
+// that many entries would take.
+GRAPHRUN_HD inline int direct_group(std::int64_t bound, std::int64_t ip, int group,
+                                    std::int32_t n_cols, const Tuning& t) {
+  if (group >= kFirstDense || bound <= 0 || bound > t.direct_max_bound) return -1;
+  const int g = numeric_group(bound, ip, n_cols, t);
+  return g < kFirstDense ? kFirstDirect + g : -1;
 }
 
 }  // namespace graphrun::cuda::spgemm_detail

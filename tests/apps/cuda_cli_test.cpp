@@ -278,23 +278,25 @@ TEST_F(CudaCliTest, BenchSpgemmTuneOverridesRunAndBadOnesAreUsageErrors) {
   ASSERT_EQ(ok.status, 0) << describe(ok);
   EXPECT_NE(ok.out.find("| gen:rmat:9 |"), std::string::npos) << ok.out;
   EXPECT_EQ(ok.out.find("| NO"), std::string::npos) << ok.out;
-  for (const char* bad : {"nope=1", "dense-words=0", "dense-words=x", "warp-max-ip"}) {
+  for (const char* bad :
+       {"nope=1", "dense-words=0", "dense-words=x", "warp-max-ip", "direct-max-bound=-1"}) {
     const Result r =
         run(std::string("bench spgemm gen:rmat:7 --device cuda --reps 1 --tune ") + bad);
     EXPECT_EQ(r.status, 2) << bad << ": " << describe(r);
     EXPECT_NE(r.err.find("--tune"), std::string::npos) << describe(r);
   }
-  // The sorted rows' bounds, and the contraction experiment's --tune (sorting
-  // off): the products agree with cuSPARSE either way. A --tune takes one
-  // KEY=N, so inputs may follow it.
+  // The sorted and direct rows' bounds, and the contraction experiment's
+  // --tune (sorted and direct rows off: both hash phases): the products agree
+  // with cuSPARSE either way. A --tune takes one KEY=N, so inputs may follow.
   const Result sorted =
       run("bench spgemm --tune sort-min-ip=16 gen:rmat:10 --device cuda --reps 1 "
-          "--tune sort-max-ip=512");
+          "--tune sort-max-ip=512 --tune direct-max-bound=300");
   ASSERT_EQ(sorted.status, 0) << describe(sorted);
   EXPECT_NE(sorted.out.find("| gen:rmat:10 |"), std::string::npos) << sorted.out;
   EXPECT_EQ(sorted.out.find("| NO"), std::string::npos) << sorted.out;
   const Result contraction =
-      run("experiment contraction --tune sort-max-ip=1 gen:rmat:10 --device cuda --reps 1");
+      run("experiment contraction --tune sort-max-ip=1 gen:rmat:10 --device cuda --reps 1 "
+          "--tune direct-max-bound=0");
   ASSERT_EQ(contraction.status, 0) << describe(contraction);
   EXPECT_NE(contraction.out.find("| gen:rmat:10 |"), std::string::npos) << contraction.out;
   EXPECT_EQ(contraction.out.find("| NO"), std::string::npos) << contraction.out;

@@ -101,7 +101,9 @@ void expect_equal(const Csr<V>& c, const cuda::SpgemmStats& stats, const Referen
 
 // C = A·B on the device against the reference, with the options given and,
 // where those allow bitmap rows, again with every row in hash tables, so
-// that both accumulators meet every shape. Returns the first call's stats.
+// that both accumulators meet every shape; and once more with every hash row
+// in both phases (no row sorted or direct), so that the symbolic phase's
+// shared-memory tables meet them too. Returns the first call's stats.
 template <class S, class T>
 cuda::SpgemmStats check_product(const Csr<T>& a, const Csr<T>& b, const std::string& what,
                                 const cuda::SpgemmOptions& options = {}) {
@@ -111,19 +113,31 @@ cuda::SpgemmStats check_product(const Csr<T>& a, const Csr<T>& b, const std::str
   std::int64_t ip = 0;
   for (offset_t p = 0; p < a.nnz(); ++p) ip += b.row_length(a.col_idx()[p]);
   cuda::SpgemmStats first;
-  for (const bool dense : {true, false}) {
-    if (dense && !options.dense_rows) continue;
+  bool have_first = false;
+  struct Variant {
+    bool dense, staged;
+    const char* label;
+  };
+  for (const Variant v : {Variant{true, true, ""}, Variant{false, true, " (hash tables only)"},
+                          Variant{false, false, " (hash tables, both phases)"}}) {
+    if (v.dense && !options.dense_rows) continue;
+    if (!v.staged && !options.sort_rows && !options.direct_rows) continue;
     cuda::SpgemmOptions o = options;
-    o.dense_rows = dense;
+    o.dense_rows = v.dense;
+    if (!v.staged) o.sort_rows = o.direct_rows = false;
     cuda::SpgemmStats stats;
     const Csr<V> c = cuda::spgemm<S>(da, db, o, &stats).download();
-    const std::string label = what + (dense ? "" : " (hash tables only)");
+    const std::string label = what + v.label;
     expect_equal(c, stats, ref, label);
     EXPECT_EQ(stats.intermediate_products, ip) << label;
-    if (!dense) {
+    if (!v.dense) {
       EXPECT_EQ(stats.dense_rows, 0) << label;
     }
-    if (dense || !options.dense_rows) first = stats;
+    if (!v.staged) {
+      EXPECT_EQ(stats.sorted_rows + stats.direct_rows, 0) << label;
+    }
+    if (!have_first) first = stats;  // the call with the options given
+    have_first = true;
   }
   return first;
 }
@@ -300,6 +314,44 @@ TEST_F(CudaSpgemm, SortedRowsSumInGustavsonOrder) {
   tight.workspace_limit_bytes = 64 << 10;
   const auto limited = check_product<PlusTimes<double>>(a, b, "staging past the limit", tight);
   EXPECT_EQ(limited.sorted_rows, 0);
+  EXPECT_EQ(limited.direct_rows, 0);
+}
+
+// Rows of the shared hash bins skip the symbolic phase (direct rows): bounds
+// from a few columns to past the largest numeric bin (8,192) over a B too
+// wide for bitmaps, so that every direct bin and the two-phase rows past it
+// meet; with sorting off too (the rows of 129-2,048 products then go direct),
+// A's shapes, pattern inputs and other semirings; and with direct rows off.
+TEST_F(CudaSpgemm, DirectRowsMatchReference) {
+  cuda::SpgemmOptions unsorted, off;
+  unsorted.sort_rows = false;
+  off.direct_rows = false;
+  std::uint64_t seed = 90;
+  for (MatrixShape shape : kShapes)
+    for (double b_per_row : {2.0, 40.0}) {
+      const auto a = random<double>(1500, 20000, shape, 24, ++seed);
+      const auto b = random<double>(20000, 600000, MatrixShape::uniform, b_per_row, ++seed);
+      const std::string what =
+          test::to_string(shape) + " A, B rows of " + std::to_string(static_cast<int>(b_per_row));
+      EXPECT_GT(check_product<PlusTimes<double>>(a, b, what).direct_rows, 0) << what;
+      EXPECT_GT(
+          check_product<PlusTimes<double>>(a, b, what + " (not sorted)", unsorted).direct_rows, 0)
+          << what;
+      EXPECT_EQ(check_product<PlusTimes<double>>(a, b, what + " (not direct)", off).direct_rows, 0)
+          << what;
+    }
+  const auto pa = random<double>(1000, 20000, MatrixShape::power_law, 16, 97, true);
+  const auto pb = random<double>(20000, 600000, MatrixShape::uniform, 30, 98, true);
+  EXPECT_GT(check_product<PlusTimes<double>>(pa, pb, "pattern, direct", unsorted).direct_rows, 0);
+  const auto fa = random<float>(1000, 20000, MatrixShape::power_law, 16, 99);
+  const auto fb = random<float>(20000, 600000, MatrixShape::uniform, 30, 100);
+  EXPECT_GT(check_product<PlusTimes<float>>(fa, fb, "float, direct", unsorted).direct_rows, 0);
+  EXPECT_GT(check_product<MinPlus<float>>(fa, fb, "min-plus float, direct", unsorted).direct_rows,
+            0);
+  // A narrow B: rows whose bound is a large share of its columns take
+  // bitmaps; the short ones still go direct.
+  const auto narrow = random<double>(20000, 3000, MatrixShape::uniform, 4, 101);
+  EXPECT_GT(check_product<PlusTimes<double>>(pa, narrow, "narrow B, direct").direct_rows, 0);
 }
 
 // One row of ~32,000 entries over 40,000 columns: its bound on distinct

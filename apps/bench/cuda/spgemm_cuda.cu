@@ -207,7 +207,9 @@ cuda::SpgemmOptions parse_spgemm_tune(const std::vector<std::string>& tune) {
       std::size_t used = 0;
       if (eq == std::string::npos) throw std::invalid_argument(kv);
       value = std::stoll(kv.substr(eq + 1), &used);
-      if (used != kv.size() - eq - 1 || value <= 0) throw std::invalid_argument(kv);
+      // direct-max-bound=0 turns direct rows off; every other N is positive.
+      const long long least = key == "direct-max-bound" ? 0 : 1;
+      if (used != kv.size() - eq - 1 || value < least) throw std::invalid_argument(kv);
     } catch (const std::exception&) {
       throw ArgumentError("--tune " + kv + ": expected KEY=N with N a positive whole number");
     }
@@ -227,10 +229,13 @@ cuda::SpgemmOptions parse_spgemm_tune(const std::vector<std::string>& tune) {
       o.sort_max_ip = value;
     else if (key == "sort-cols-per-product")
       o.sort_cols_per_product = value;
-    else
+    else if (key == "direct-max-bound") {
+      o.direct_max_bound = value;
+      o.direct_rows = value > 0;
+    } else
       throw ArgumentError("--tune " + kv +
                           ": unknown key (dense-words, dense-shared-products, warp-max-ip, "
-                          "sort-min-ip, sort-max-ip, sort-cols-per-product)");
+                          "sort-min-ip, sort-max-ip, sort-cols-per-product, direct-max-bound)");
   }
   return o;
 }

@@ -34,6 +34,9 @@ inline constexpr const char* kSpgemmTuneHelp =
     "sort-max-ip=N: rows of more than sort-min-ip (128) and at most sort-max-ip\n"
     "(2048, the most) products, where B has at least sort-cols-per-product (64)\n"
     "columns per product, are computed by expand-sort-compress, skipping the\n"
-    "symbolic phase (sort-max-ip=1: none are)";
+    "symbolic phase (sort-max-ip=1: none are); direct-max-bound=N: the other\n"
+    "rows of the shared hash tables whose bound on distinct columns is at most N\n"
+    "(8192, the most) skip it too, their numeric tables sized by the bound\n"
+    "(direct-max-bound=0: none do)";
 
 }  // namespace graphrun::cli::bench

@@ -75,6 +75,7 @@ ContractionTiming time_contraction_cuda(const Csr<double>& a, const Csr<double>&
       t.phase_ms[k][3] = st[k].sort_ms;
       t.global_rows[k] = st[k].global_rows;
       t.sorted_rows[k] = st[k].sorted_rows;
+      t.direct_rows[k] = st[k].direct_rows;
     }
   };
   auto anchor = [&] {

@@ -28,6 +28,7 @@ struct ContractionTiming {
   double phase_ms[2][4] = {};
   std::int64_t global_rows[2] = {};
   std::int64_t sorted_rows[2] = {};  // rows by expand-sort-compress
+  std::int64_t direct_rows[2] = {};  // rows by one hash pass (no symbolic phase)
 };
 
 // Times C = (S·A)·Sᵀ on the GPU both ways (reps runs each after a warm-up,

@@ -23,6 +23,7 @@ struct SpgemmStats {
   std::int64_t global_rows = 0;     // GPU: rows whose symbolic table lives in global memory
   std::int64_t dense_rows = 0;      // GPU: rows of C accumulated in a bitmap (numeric phase)
   std::int64_t sorted_rows = 0;     // GPU: rows by expand-sort-compress (no hash phases)
+  std::int64_t direct_rows = 0;     // GPU: rows by one hash pass, no symbolic phase
   std::size_t workspace_bytes = 0;  // GPU: largest pool allocation of the call
   // Phases, ms. CPU: rows are sorted inside numeric_ms and sort_ms stays 0.
   // GPU: sort_ms is the segmented sort of the rows with global-memory tables

@@ -91,6 +91,12 @@ struct SpgemmOptions {
   // expand-sort-compress, skipping the symbolic phase, when the staging of
   // their products fits; false keeps every row in the two hash phases.
   bool sort_rows = true;
+  // The other rows of the shared-memory hash tables whose bound on distinct
+  // columns is at most direct_max_bound (8,192, the most; 0 keeps it) skip
+  // the symbolic phase too: a table sized by the bound, the row staged. When
+  // the staging does not fit, or direct_rows is false, they take both phases.
+  std::int64_t direct_max_bound = 0;
+  bool direct_rows = true;
 };
 
 using SpgemmStats = graphrun::SpgemmStats;  // one struct for both backends
