@@ -447,8 +447,18 @@ class SpgemmDispatch {
     const CsrView<T> av = a_.view(), bv = b_.view();
     sym_key_ = SymbolicKey{f_.ip, av.row_ptr, n_, tuning_};
     clear_scalars();
+    // B of exactly one entry a row is possible only where nnz(B) is its row
+    // count; then a check, and the analysis reads A's row lengths alone.
+    const unsigned long long* b_not_unit = nullptr;
+    if (b_.nnz() == static_cast<std::int64_t>(b_.n_rows())) {
+      b_not_unit = f_.scalars + ScalarsAt::b_not_unit;
+      unit_rows_check_kernel<<<grid_for(b_.n_rows(), 256, 4096), 256, 0, stream_>>>(
+          bv.row_ptr, b_.n_rows(), f_.scalars + ScalarsAt::b_not_unit);
+      GRAPHRUN_CUDA_CHECK(cudaGetLastError());
+    }
     analysis_kernel<<<grid_for(std::int64_t{m_} * 32, 256, 8192), 256, 0, stream_>>>(
-        av.row_ptr, av.col_idx, m_, bv.row_ptr, sym_key_, f_.ip, f_.keys, f_.row_nnz, f_.scalars);
+        av.row_ptr, av.col_idx, m_, bv.row_ptr, b_not_unit, sym_key_, f_.ip, f_.keys, f_.row_nnz,
+        f_.scalars);
     GRAPHRUN_CUDA_CHECK(cudaGetLastError());
     scatter_rows(0, m_);
     return fetch();

@@ -48,7 +48,10 @@ struct ScalarsAt {
   // Σ of the staged rows' bounds (expand-sort-compress and direct rows):
   // the entries their staging holds.
   static constexpr int staged = total_ip + 1;
-  static constexpr int zeroed = staged + 1;  // [0, zeroed) is cleared before a grouping
+  // Not 0 when some row of B holds other than exactly one entry (the
+  // analysis's shortcut, spgemm_agent_grouping.cuh).
+  static constexpr int b_not_unit = staged + 1;
+  static constexpr int zeroed = b_not_unit + 1;  // [0, zeroed) is cleared before a grouping
   static constexpr int gather = zeroed;
   static constexpr int size = gather + 4;
 };

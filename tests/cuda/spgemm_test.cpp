@@ -354,6 +354,40 @@ TEST_F(CudaSpgemm, DirectRowsMatchReference) {
   EXPECT_GT(check_product<PlusTimes<double>>(pa, narrow, "narrow B, direct").direct_rows, 0);
 }
 
+// B of exactly one entry a row (Sᵀ of a contraction: the analysis counts A's
+// row lengths instead of walking them), and a B of as many entries as rows
+// where one row has two and another none (the walk again): products and
+// intermediate products against the reference, A of every shape.
+TEST_F(CudaSpgemm, OneEntryRowsOfBMatchReference) {
+  test::Rng rng(110);
+  auto selection = [&](vertex_t rows, vertex_t cols, bool uneven) {
+    Coo<double> coo;
+    coo.n_rows = rows;
+    coo.n_cols = cols;
+    for (vertex_t i = 0; i < rows; ++i) {
+      if (uneven && i == 1) continue;  // row 0 takes two entries, row 1 none
+      coo.row.push_back(uneven && i == 0 ? 0 : i);
+      coo.col.push_back(static_cast<vertex_t>(rng.below(cols)));
+      coo.val.push_back(rng.uniform(-1, 1));
+      if (uneven && i == 0) {
+        coo.row.push_back(0);
+        coo.col.push_back((coo.col.back() + 1) % cols);
+        coo.val.push_back(rng.uniform(-1, 1));
+      }
+    }
+    return Csr<double>::from_coo(coo);
+  };
+  std::uint64_t seed = 111;
+  for (MatrixShape shape : kShapes)
+    for (const bool uneven : {false, true}) {
+      const auto a = random<double>(900, 5000, shape, 20, ++seed);
+      const auto b = selection(5000, 300, uneven);
+      ASSERT_EQ(b.nnz(), b.n_rows());
+      check_product<PlusTimes<double>>(
+          a, b, test::to_string(shape) + (uneven ? " A, uneven B" : " A, one entry a row of B"));
+    }
+}
+
 // One row of ~32,000 entries over 40,000 columns: its bound on distinct
 // columns passes every shared-memory group, so its tables live in global
 // memory, in the symbolic and the numeric phase.
