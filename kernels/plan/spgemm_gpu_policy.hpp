@@ -31,7 +31,7 @@
 //     are turned off. Their rows are staged and sorted by a CUB segmented
 //     sort.
 // and one that is not an accumulator:
-//   - expand-sort-compress (`esc`): rows of a few hundred to 2,048 products
+//   - expand-sort-compress (`esc`): rows of 17 to 2,048 products
 //     that would take a team or block hash bin are laid out product by
 //     product, sorted by column (a block radix sort) and summed run by run,
 //     before the symbolic phase and instead of both hash phases.
@@ -143,8 +143,13 @@ struct SpgemmPolicy {
   // column and sums the runs, with no symbolic phase. Bins by products: the
   // smallest whose capacity holds the row, a block of `block` threads of
   // cap / block items each. Past 2,048 products the sort's arrays no longer
-  // fit beside each other in 48 KB of static shared memory.
-  static constexpr std::int64_t sort_min_ip = 128;
+  // fit beside each other in 48 KB of static shared memory. From 17
+  // products: measured on the H100 against 128, the contraction of R-MAT 22
+  // (random labels) 14.5 -> 13.7 ms and of the uniform 1M x 8 graph 1.32 ->
+  // 1.16 ms, A*A of six shared graphs level or better (ca-HepPh 0.745 ->
+  // 0.714 ms); rows that short would otherwise go direct, whose tables cost
+  // more per product than a warp's sort of 128 keys.
+  static constexpr std::int64_t sort_min_ip = 16;
   static constexpr std::int64_t sort_max_ip = 2048;
   // ... and only where B has at least this many columns per product: a row
   // whose products would cover a larger share of B's columns tends to repeat

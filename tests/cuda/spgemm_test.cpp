@@ -230,7 +230,7 @@ TEST_F(CudaSpgemm, FloatAndOtherSemirings) {
   check_product<MinPlus<float>>(af, bf, "min-plus float");
 }
 
-// Rows of 129 to 2,048 products over a B too wide for bitmap rows (and of
+// Rows of 17 to 2,048 products over a B too wide for bitmap rows (and of
 // at least 64 columns a product) go to expand-sort-compress: every bin (a
 // row's products from 12 entries of A times B rows of 6 to 150 entries),
 // A's shapes, A's entries on B's empty rows (a row with more entries than
@@ -320,7 +320,7 @@ TEST_F(CudaSpgemm, SortedRowsSumInGustavsonOrder) {
 // Rows of the shared hash bins skip the symbolic phase (direct rows): bounds
 // from a few columns to past the largest numeric bin (8,192) over a B too
 // wide for bitmaps, so that every direct bin and the two-phase rows past it
-// meet; with sorting off too (the rows of 129-2,048 products then go direct),
+// meet; with sorting off too (the rows of 17-2,048 products then go direct),
 // A's shapes, pattern inputs and other semirings; and with direct rows off.
 TEST_F(CudaSpgemm, DirectRowsMatchReference) {
   cuda::SpgemmOptions unsorted, off;
@@ -328,15 +328,15 @@ TEST_F(CudaSpgemm, DirectRowsMatchReference) {
   off.direct_rows = false;
   std::uint64_t seed = 90;
   for (MatrixShape shape : kShapes)
-    for (double b_per_row : {2.0, 40.0}) {
+    for (double b_per_row : {2.0, 150.0}) {
       const auto a = random<double>(1500, 20000, shape, 24, ++seed);
       const auto b = random<double>(20000, 600000, MatrixShape::uniform, b_per_row, ++seed);
       const std::string what =
           test::to_string(shape) + " A, B rows of " + std::to_string(static_cast<int>(b_per_row));
-      // B rows of 2: ~48 products a row, too few to sort; of 40: most rows
-      // are sorted, and only the longer ones of uneven shapes go direct.
+      // B rows of 2: ~48 products a row, sorted (direct with sorting off);
+      // of 150: ~3,600, past the sorted rows, direct.
       const auto sorted = check_product<PlusTimes<double>>(a, b, what);
-      if (b_per_row < 10) {
+      if (b_per_row > 100) {
         EXPECT_GT(sorted.direct_rows, 0) << what;
       }
       EXPECT_GT(
