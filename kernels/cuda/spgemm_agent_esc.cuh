@@ -44,16 +44,16 @@ struct EscArgs : ProductRows<T> {
   offset_t* row_nnz;  // out: nnz(C(i,:))
 };
 
-template <class S, class T, int BLOCK, int ITEMS>
-__global__ void __launch_bounds__(BLOCK)
-    esc_kernel(EscArgs<typename DeviceSemiring<S>::value_type, T> g) {
-  using Ops = DeviceSemiring<S>;
-  using V = typename Ops::value_type;
-  constexpr int kCap = BLOCK * ITEMS;
+// The shared memory of a block of esc_kernel, in dynamic shared memory (the
+// bins past 2,048 products need more than the 48 KB of static shared
+// memory; the launch sizes it by sizeof): the walk's offsets, the sort's
+// scratch and the sorted row take turns in the same bytes, a barrier
+// between each and the next, beside the scans' scratch.
+template <class V, int BLOCK, int ITEMS>
+struct EscShared {
+  static constexpr int kCap = BLOCK * ITEMS;
   using Scan = cub::BlockScan<int, BLOCK>;
   using Sort = cub::BlockRadixSort<unsigned, BLOCK, ITEMS, V>;
-  // The walk's offsets, the sort's scratch and the sorted row take turns in
-  // the same shared memory, a barrier between each and the next.
   struct Walk {
     int start[kCap];       // the first product of A's entry p, in Gustavson order
     offset_t first[kCap];  // where B's row of entry p starts
@@ -62,12 +62,26 @@ __global__ void __launch_bounds__(BLOCK)
     unsigned key[kCap];
     V val[kCap];
   };
-  __shared__ union {
+  union {
     Walk walk;
     typename Sort::TempStorage sort;
     Sorted sorted;
-  } sh;
-  __shared__ typename Scan::TempStorage scan;
+  };
+  typename Scan::TempStorage scan;
+};
+
+template <class S, class T, int BLOCK, int ITEMS>
+__global__ void __launch_bounds__(BLOCK)
+    esc_kernel(EscArgs<typename DeviceSemiring<S>::value_type, T> g) {
+  using Ops = DeviceSemiring<S>;
+  using V = typename Ops::value_type;
+  using Shared = EscShared<V, BLOCK, ITEMS>;
+  constexpr int kCap = Shared::kCap;
+  using Scan = typename Shared::Scan;
+  using Sort = typename Shared::Sort;
+  extern __shared__ __align__(16) unsigned char esc_smem[];
+  Shared& sh = *reinterpret_cast<Shared*>(esc_smem);
+  auto& scan = sh.scan;
 
   const vertex_t row = g.rows[blockIdx.x];
   const offset_t a0 = g.a_ptr[row];

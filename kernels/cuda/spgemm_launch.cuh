@@ -112,8 +112,9 @@ inline constexpr const char* kSymbolicNames[] = {"symbolic team 8", "symbolic wa
 inline constexpr const char* kNumericNames[] = {"numeric team 8", "numeric warp",
                                                 "numeric block 256", "numeric block 512",
                                                 "numeric block 1024"};
-inline constexpr const char* kEscNames[] = {"sorted 128", "sorted 256", "sorted 512", "sorted 1024",
-                                            "sorted 2048"};
+inline constexpr const char* kEscNames[] = {"sorted 128",  "sorted 256",  "sorted 512",
+                                            "sorted 1024", "sorted 2048", "sorted 4096",
+                                            "sorted 8192"};
 inline constexpr const char* kDirectNames[] = {"direct team 8", "direct warp", "direct block 256",
                                                "direct block 512", "direct block 1024"};
 static_assert(std::size(kSymbolicNames) == SpgemmPolicy::bins &&
@@ -259,8 +260,10 @@ inline void launch_staged(std::integer_sequence<int, E...>, std::integer_sequenc
     constexpr EscBin b = esc_bin(I);
     const std::int64_t n = groups.count[kFirstEsc + I];
     if (n == 0) return;
-    launch_named(kEscNames[I], esc_kernel<S, T, b.block, b.cap / b.block>, n, b.block, 0,
-                 fan.next(), rows_of(esc, groups, kFirstEsc + I, sorted_rows));
+    constexpr int items = b.cap / b.block;
+    launch_named(kEscNames[I], esc_kernel<S, T, b.block, items>, n, b.block,
+                 sizeof(EscShared<V, b.block, items>), fan.next(),
+                 rows_of(esc, groups, kFirstEsc + I, sorted_rows));
   };
   auto hash = [&]<int I>(std::integral_constant<int, I>) {
     constexpr Bin bin = SpgemmPolicy::numeric(I);

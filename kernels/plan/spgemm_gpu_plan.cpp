@@ -23,7 +23,7 @@ Tuning tuning_for(const SpgemmOptions& options, vertex_t n_cols) {
   if (options.warp_max_ip > 0) tuning.warp_max_ip = options.warp_max_ip;
   if (options.sort_min_ip > 0) tuning.sort_min_ip = options.sort_min_ip;
   if (options.sort_max_ip > 0)
-    tuning.sort_max_ip = std::min<std::int64_t>(options.sort_max_ip, SpgemmPolicy::sort_max_ip);
+    tuning.sort_max_ip = std::min<std::int64_t>(options.sort_max_ip, kSortMaxIpLimit);
   if (options.sort_cols_per_product > 0)
     tuning.sort_cols_per_product =
         std::min<std::int64_t>(options.sort_cols_per_product, std::int64_t{1} << 31);

@@ -142,8 +142,10 @@ struct SpgemmPolicy {
   // (spgemm_agent_esc.cuh): a block per row sorts the row's products by
   // column and sums the runs, with no symbolic phase. Bins by products: the
   // smallest whose capacity holds the row, a block of `block` threads of
-  // cap / block items each. Past 2,048 products the sort's arrays no longer
-  // fit beside each other in 48 KB of static shared memory. From 17
+  // cap / block items each. Bins of 4,096 and 8,192 products (their arrays
+  // in ~50 and ~100 KB of dynamic shared memory) are there for --tune
+  // sort-max-ip; by default rows of more than 2,048 products go direct, as
+  // measured best before those bins existed. From 17
   // products: measured on the H100 against 128, the contraction of R-MAT 22
   // (random labels) 14.5 -> 13.7 ms and of the uniform 1M x 8 graph 1.32 ->
   // 1.16 ms, A*A of six shared graphs level or better (ca-HepPh 0.745 ->
@@ -160,7 +162,7 @@ struct SpgemmPolicy {
   // soc-Epinions1 (75,879, 1.9) 9-17% faster sorted, as is every
   // contraction (B of 2^16 columns and more). 64 is the bitmap rows' share.
   static constexpr std::int64_t sort_cols_per_product = 64;
-  static constexpr int esc_bins = 5;
+  static constexpr int esc_bins = 7;
 
   // Rows of the shared hash bins whose bound is at most this (the largest
   // numeric bin's) are computed in one pass, before the symbolic phase: a
@@ -187,11 +189,17 @@ GRAPHRUN_HD constexpr EscBin esc_bin(int g) {
       return {512, 128};
     case 3:
       return {1024, 128};
-    default:
+    case 4:
       return {2048, 256};
+    case 5:
+      return {4096, 512};
+    default:
+      return {8192, 1024};
   }
 }
-static_assert(esc_bin(SpgemmPolicy::esc_bins - 1).cap == SpgemmPolicy::sort_max_ip);
+// The most products a sorted row may have (SpgemmOptions::sort_max_ip).
+inline constexpr std::int64_t kSortMaxIpLimit = esc_bin(SpgemmPolicy::esc_bins - 1).cap;
+static_assert(kSortMaxIpLimit >= SpgemmPolicy::sort_max_ip);
 static_assert(SpgemmPolicy::direct_max_bound <=
               SpgemmPolicy::numeric(SpgemmPolicy::bins - 1).max_bound);
 

@@ -317,6 +317,51 @@ TEST_F(CudaSpgemm, SortedRowsSumInGustavsonOrder) {
   EXPECT_EQ(limited.direct_rows, 0);
 }
 
+// The sorted bins past the default bound (4,096 and 8,192 products, their
+// arrays in dynamic shared memory), reached with sort_max_ip: rows of
+// exactly 3,600 and 7,800 products, every one sorted, every sum the
+// sequential loop's; and min-plus over the same rows.
+TEST_F(CudaSpgemm, LongRowsBySortWhenAsked) {
+  test::Rng rng(120);
+  auto rows_of = [&](vertex_t rows, vertex_t cols, auto per_row, vertex_t step) {
+    Coo<double> coo;
+    coo.n_rows = rows;
+    coo.n_cols = cols;
+    for (vertex_t i = 0; i < rows; ++i) {
+      const auto base = static_cast<vertex_t>(rng.below(cols));
+      for (int t = 0; t < per_row(i); ++t) {
+        coo.row.push_back(i);
+        coo.col.push_back(static_cast<vertex_t>((base + std::int64_t{t} * step) % cols));
+        coo.val.push_back(rng.uniform(-1, 1));
+      }
+    }
+    return Csr<double>::from_coo(coo);
+  };
+  const auto a = rows_of(
+      600, 20000, [](vertex_t i) { return i % 2 == 0 ? 12 : 26; }, 769);
+  const auto b = rows_of(
+      20000, 600000, [](vertex_t) { return 300; }, 1999);
+  cuda::SpgemmOptions o;
+  o.sort_max_ip = 8192;
+  const Csr<double> ref = cpu::spgemm_reference<PlusTimes<double>>(a.view(), b.view());
+  const DeviceCsr<double> da(a), db(b);
+  cuda::SpgemmStats stats;
+  const Csr<double> c = cuda::spgemm<PlusTimes<double>>(da, db, o, &stats).download();
+  ASSERT_EQ(stats.sorted_rows, a.n_rows()) << "the case needs every row sorted";
+  ASSERT_EQ(c.row_ptr(), ref.row_ptr());
+  ASSERT_EQ(c.col_idx(), ref.col_idx());
+  std::int64_t bad = 0;
+  for (std::size_t e = 0; e < c.values().size(); ++e)
+    if (!(c.values()[e] == ref.values()[e]) && ++bad <= 3)
+      ADD_FAILURE() << "entry " << e << " is " << c.values()[e] << ", the sequential loop's "
+                    << ref.values()[e];
+  EXPECT_EQ(bad, 0);
+  EXPECT_EQ(check_product<MinPlus<double>>(a, b, "min-plus, long sorted rows", o).sorted_rows,
+            a.n_rows());
+  // By default these rows are too long to sort: they go direct.
+  EXPECT_EQ(check_product<PlusTimes<double>>(a, b, "long rows, default").sorted_rows, 0);
+}
+
 // Rows of the shared hash bins skip the symbolic phase (direct rows): bounds
 // from a few columns to past the largest numeric bin (8,192) over a B too
 // wide for bitmaps, so that every direct bin and the two-phase rows past it
