@@ -272,34 +272,33 @@ TEST_F(CudaSpgemm, ShortRowsBySortMatchReference) {
   EXPECT_EQ(check_product<PlusTimes<double>>(da, narrow, "narrow B").sorted_rows, 0);
 }
 
-// A sorted row adds each C(i,j)'s products in ascending k, left to right:
-// the sequential loop's sums, equal as numbers, without the deterministic
-// option. A staging that passes the caller's limit sends the rows back to
-// the hash phases.
-TEST_F(CudaSpgemm, SortedRowsSumInGustavsonOrder) {
-  // Every row of A holds 12 entries and every row of B 20 (distinct columns,
-  // random values): 240 products a row, so every row is sorted.
-  test::Rng rng(81);
-  auto fixed_rows = [&](vertex_t rows, vertex_t cols, int per_row, vertex_t step) {
-    Coo<double> coo;
-    coo.n_rows = rows;
-    coo.n_cols = cols;
-    for (vertex_t i = 0; i < rows; ++i) {
-      const auto base = static_cast<vertex_t>(rng.below(cols));
-      for (int t = 0; t < per_row; ++t) {
-        coo.row.push_back(i);
-        coo.col.push_back(static_cast<vertex_t>((base + std::int64_t{t} * step) % cols));
-        coo.val.push_back(rng.uniform(-1, 1));
-      }
+// A matrix whose row i holds per_row(i) entries of distinct columns (base,
+// base + step, ... mod cols, from a random base) and random values.
+template <class PerRow>
+Csr<double> rows_of_lengths(test::Rng& rng, vertex_t rows, vertex_t cols, PerRow per_row,
+                            vertex_t step) {
+  Coo<double> coo;
+  coo.n_rows = rows;
+  coo.n_cols = cols;
+  for (vertex_t i = 0; i < rows; ++i) {
+    const auto base = static_cast<vertex_t>(rng.below(cols));
+    for (int t = 0; t < per_row(i); ++t) {
+      coo.row.push_back(i);
+      coo.col.push_back(static_cast<vertex_t>((base + std::int64_t{t} * step) % cols));
+      coo.val.push_back(rng.uniform(-1, 1));
     }
-    return Csr<double>::from_coo(coo);
-  };
-  const auto a = fixed_rows(1000, 20000, 12, 1601);
-  const auto b = fixed_rows(20000, 80000, 20, 3989);
+  }
+  return Csr<double>::from_coo(coo);
+}
+
+// C = A·B with every row sorted (the case must make it so), each sum equal
+// as a number to the sequential Gustavson loop's.
+void expect_sorted_in_gustavson_order(const Csr<double>& a, const Csr<double>& b,
+                                      const cuda::SpgemmOptions& options) {
   const Csr<double> ref = cpu::spgemm_reference<PlusTimes<double>>(a.view(), b.view());
   const DeviceCsr<double> da(a), db(b);
   cuda::SpgemmStats stats;
-  const Csr<double> c = cuda::spgemm<PlusTimes<double>>(da, db, {}, &stats).download();
+  const Csr<double> c = cuda::spgemm<PlusTimes<double>>(da, db, options, &stats).download();
   ASSERT_EQ(stats.sorted_rows, a.n_rows()) << "the case needs every row sorted";
   ASSERT_EQ(c.row_ptr(), ref.row_ptr());
   ASSERT_EQ(c.col_idx(), ref.col_idx());
@@ -309,6 +308,21 @@ TEST_F(CudaSpgemm, SortedRowsSumInGustavsonOrder) {
       ADD_FAILURE() << "entry " << e << " is " << c.values()[e] << ", the sequential loop's "
                     << ref.values()[e];
   EXPECT_EQ(bad, 0);
+}
+
+// A sorted row adds each C(i,j)'s products in ascending k, left to right:
+// the sequential loop's sums, equal as numbers, without the deterministic
+// option. A staging that passes the caller's limit sends the rows back to
+// the hash phases.
+TEST_F(CudaSpgemm, SortedRowsSumInGustavsonOrder) {
+  // Every row of A holds 12 entries and every row of B 20 (distinct columns,
+  // random values): 240 products a row, so every row is sorted.
+  test::Rng rng(81);
+  const auto a = rows_of_lengths(
+      rng, 1000, 20000, [](vertex_t) { return 12; }, 1601);
+  const auto b = rows_of_lengths(
+      rng, 20000, 80000, [](vertex_t) { return 20; }, 3989);
+  expect_sorted_in_gustavson_order(a, b, {});
 
   cuda::SpgemmOptions tight;
   tight.workspace_limit_bytes = 64 << 10;
@@ -323,39 +337,13 @@ TEST_F(CudaSpgemm, SortedRowsSumInGustavsonOrder) {
 // sequential loop's; and min-plus over the same rows.
 TEST_F(CudaSpgemm, LongRowsBySortWhenAsked) {
   test::Rng rng(120);
-  auto rows_of = [&](vertex_t rows, vertex_t cols, auto per_row, vertex_t step) {
-    Coo<double> coo;
-    coo.n_rows = rows;
-    coo.n_cols = cols;
-    for (vertex_t i = 0; i < rows; ++i) {
-      const auto base = static_cast<vertex_t>(rng.below(cols));
-      for (int t = 0; t < per_row(i); ++t) {
-        coo.row.push_back(i);
-        coo.col.push_back(static_cast<vertex_t>((base + std::int64_t{t} * step) % cols));
-        coo.val.push_back(rng.uniform(-1, 1));
-      }
-    }
-    return Csr<double>::from_coo(coo);
-  };
-  const auto a = rows_of(
-      600, 20000, [](vertex_t i) { return i % 2 == 0 ? 12 : 26; }, 769);
-  const auto b = rows_of(
-      20000, 600000, [](vertex_t) { return 300; }, 1999);
+  const auto a = rows_of_lengths(
+      rng, 600, 20000, [](vertex_t i) { return i % 2 == 0 ? 12 : 26; }, 769);
+  const auto b = rows_of_lengths(
+      rng, 20000, 600000, [](vertex_t) { return 300; }, 1999);
   cuda::SpgemmOptions o;
   o.sort_max_ip = 8192;
-  const Csr<double> ref = cpu::spgemm_reference<PlusTimes<double>>(a.view(), b.view());
-  const DeviceCsr<double> da(a), db(b);
-  cuda::SpgemmStats stats;
-  const Csr<double> c = cuda::spgemm<PlusTimes<double>>(da, db, o, &stats).download();
-  ASSERT_EQ(stats.sorted_rows, a.n_rows()) << "the case needs every row sorted";
-  ASSERT_EQ(c.row_ptr(), ref.row_ptr());
-  ASSERT_EQ(c.col_idx(), ref.col_idx());
-  std::int64_t bad = 0;
-  for (std::size_t e = 0; e < c.values().size(); ++e)
-    if (!(c.values()[e] == ref.values()[e]) && ++bad <= 3)
-      ADD_FAILURE() << "entry " << e << " is " << c.values()[e] << ", the sequential loop's "
-                    << ref.values()[e];
-  EXPECT_EQ(bad, 0);
+  expect_sorted_in_gustavson_order(a, b, o);
   EXPECT_EQ(check_product<MinPlus<double>>(a, b, "min-plus, long sorted rows", o).sorted_rows,
             a.n_rows());
   // By default these rows are too long to sort: they go direct.
