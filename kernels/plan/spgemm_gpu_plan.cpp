@@ -32,6 +32,9 @@ Tuning tuning_for(const SpgemmOptions& options, vertex_t n_cols) {
     tuning.direct_max_bound =
         std::min<std::int64_t>(options.direct_max_bound, SpgemmPolicy::direct_max_bound);
   if (!options.direct_rows) tuning.direct_max_bound = 0;
+  if (options.direct_cols_per_bound > 0)
+    tuning.direct_cols_per_bound =
+        std::min<std::int64_t>(options.direct_cols_per_bound, std::int64_t{1} << 31);
   return tuning;
 }
 

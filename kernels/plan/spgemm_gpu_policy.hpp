@@ -251,6 +251,11 @@ struct Tuning {
   std::int64_t sort_max_ip = SpgemmPolicy::sort_max_ip;  // 0: no row is sorted
   std::int64_t sort_cols_per_product = SpgemmPolicy::sort_cols_per_product;
   std::int64_t direct_max_bound = SpgemmPolicy::direct_max_bound;  // 0: no row is direct
+  // A row goes direct only where B has at least this many columns per entry
+  // of its bound (0: any B). For sweeps: direct rows cost A·A of graphs whose
+  // products repeat their columns (facebook_combined, 4,039 columns) more
+  // than their symbolic phase saved; B's width is the sign known beforehand.
+  std::int64_t direct_cols_per_bound = 0;
 };
 
 // The group of a row with `bound` and `ip`, bins from `bin` (symbolic or
@@ -338,6 +343,7 @@ GRAPHRUN_HD inline int esc_group(std::int64_t ip, std::int64_t len, int group, s
 GRAPHRUN_HD inline int direct_group(std::int64_t bound, std::int64_t ip, int group,
                                     std::int32_t n_cols, const Tuning& t) {
   if (group >= kFirstDense || bound <= 0 || bound > t.direct_max_bound) return -1;
+  if (t.direct_cols_per_bound > 0 && bound * t.direct_cols_per_bound > n_cols) return -1;
   const int g = numeric_group(bound, ip, n_cols, t);
   return g < kFirstDense ? kFirstDirect + g : -1;
 }

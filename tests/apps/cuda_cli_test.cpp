@@ -290,7 +290,7 @@ TEST_F(CudaCliTest, BenchSpgemmTuneOverridesRunAndBadOnesAreUsageErrors) {
   // with cuSPARSE either way. A --tune takes one KEY=N, so inputs may follow.
   const Result sorted =
       run("bench spgemm --tune sort-min-ip=16 gen:rmat:10 --device cuda --reps 1 "
-          "--tune sort-max-ip=512 --tune direct-max-bound=300");
+          "--tune sort-max-ip=512 --tune direct-max-bound=300 --tune direct-cols-per-bound=8");
   ASSERT_EQ(sorted.status, 0) << describe(sorted);
   EXPECT_NE(sorted.out.find("| gen:rmat:10 |"), std::string::npos) << sorted.out;
   EXPECT_EQ(sorted.out.find("| NO"), std::string::npos) << sorted.out;

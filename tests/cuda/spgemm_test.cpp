@@ -386,6 +386,20 @@ TEST_F(CudaSpgemm, DirectRowsMatchReference) {
   EXPECT_GT(check_product<PlusTimes<float>>(fa, fb, "float, direct", unsorted).direct_rows, 0);
   EXPECT_GT(check_product<MinPlus<float>>(fa, fb, "min-plus float, direct", unsorted).direct_rows,
             0);
+  // Direct rows only where B has 300 columns per entry of the bound: the
+  // rows past the sorted ones (bounds over 2,048) of a B of 600,000 columns
+  // take both phases, so fewer rows go direct; with more columns per entry
+  // than B has, none do.
+  const auto wa = random<double>(1500, 20000, MatrixShape::uniform, 24, 105);
+  const auto wb = random<double>(20000, 600000, MatrixShape::uniform, 150, 106);
+  const auto any_width = check_product<PlusTimes<double>>(wa, wb, "direct rows, any B");
+  cuda::SpgemmOptions wide_only;
+  wide_only.direct_cols_per_bound = 300;
+  EXPECT_LT(
+      check_product<PlusTimes<double>>(wa, wb, "direct rows by B's width", wide_only).direct_rows,
+      any_width.direct_rows);
+  wide_only.direct_cols_per_bound = std::int64_t{1} << 20;
+  EXPECT_EQ(check_product<PlusTimes<double>>(wa, wb, "no B wide enough", wide_only).direct_rows, 0);
   // A narrow B: rows whose bound is a large share of its columns take
   // bitmaps; the short ones still go direct.
   const auto narrow = random<double>(20000, 3000, MatrixShape::uniform, 4, 101);

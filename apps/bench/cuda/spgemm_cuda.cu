@@ -232,10 +232,13 @@ cuda::SpgemmOptions parse_spgemm_tune(const std::vector<std::string>& tune) {
     else if (key == "direct-max-bound") {
       o.direct_max_bound = value;
       o.direct_rows = value > 0;
-    } else
+    } else if (key == "direct-cols-per-bound")
+      o.direct_cols_per_bound = value;
+    else
       throw ArgumentError("--tune " + kv +
                           ": unknown key (dense-words, dense-shared-products, warp-max-ip, "
-                          "sort-min-ip, sort-max-ip, sort-cols-per-product, direct-max-bound)");
+                          "sort-min-ip, sort-max-ip, sort-cols-per-product, direct-max-bound, "
+                          "direct-cols-per-bound)");
   }
   return o;
 }

@@ -37,6 +37,7 @@ inline constexpr const char* kSpgemmTuneHelp =
     "symbolic phase (sort-max-ip=1: none are); direct-max-bound=N: the other\n"
     "rows of the shared hash tables whose bound on distinct columns is at most N\n"
     "(8192, the most) skip it too, their numeric tables sized by the bound\n"
-    "(direct-max-bound=0: none do)";
+    "(direct-max-bound=0: none do); direct-cols-per-bound=N: only where B has N\n"
+    "columns per entry of the bound (default: any B)";
 
 }  // namespace graphrun::cli::bench

@@ -96,6 +96,9 @@ struct SpgemmOptions {
   // the symbolic phase too: a table sized by the bound, the row staged. When
   // the staging does not fit, or direct_rows is false, they take both phases.
   std::int64_t direct_max_bound = 0;
+  // ... and, when not 0, only where B has this many columns per entry of the
+  // bound (for sweeps; 0: any B).
+  std::int64_t direct_cols_per_bound = 0;
   bool direct_rows = true;
 };
 
