@@ -192,13 +192,11 @@ class SpgemmDispatch {
       cub_check(cub::DeviceScan::ExclusiveSum(f_.cub_temp, q, it, stage_off_, m_ + 1, stream_),
                 "cub::DeviceScan::ExclusiveSum");
     }
-    const CsrView<T> av = a_.view(), bv = b_.view();
-    const ProductRows<T> operands{av.row_ptr, av.col_idx, av.values, bv.row_ptr, bv.col_idx,
-                                  bv.values,  f_.ip,      nullptr,   0};
     const int key_bits = std::bit_width(static_cast<std::uint32_t>(n_));  // n_ < 2^key_bits
-    const EscArgs<V, T> esc{operands, n_, key_bits, stage_off_, stage_col_, stage_val_, f_.row_nnz};
+    const EscArgs<V, T> esc{operands(), n_,         key_bits,  stage_off_,
+                            stage_col_, stage_val_, f_.row_nnz};
     NumericArgs<V, T> direct{};
-    static_cast<ProductRows<T>&>(direct) = operands;
+    static_cast<ProductRows<T>&>(direct) = operands();
     direct.stage_off = stage_off_;
     direct.stage_col = stage_col_;
     direct.stage_val = stage_val_;
@@ -329,15 +327,8 @@ class SpgemmDispatch {
     largest_ws_ = std::max(largest_ws_, numeric_buf_->bytes());
     void* seg_temp = at<unsigned char>(numeric_buf_->data(), sort_scratch_offset(chunk_bytes));
 
-    const CsrView<T> av = a_.view(), bv = b_.view();
     NumericArgs<V, T> num{};
-    num.a_ptr = av.row_ptr;
-    num.a_col = av.col_idx;
-    num.a_val = av.values;
-    num.b_ptr = bv.row_ptr;
-    num.b_col = bv.col_idx;
-    num.b_val = bv.values;
-    num.ip = f_.ip;
+    static_cast<ProductRows<T>&>(num) = operands();
     num.table_off = f_.num_off;
     num.c_ptr = c_ptr_.data();
     num.c_col = c_col_.data();
@@ -441,6 +432,14 @@ class SpgemmDispatch {
   }
 
  private:
+  // A's and B's arrays with IP, as every product agent reads them; the
+  // rows are each launch's own (spgemm_launch.cuh, rows_of).
+  ProductRows<T> operands() const {
+    const CsrView<T> av = a_.view(), bv = b_.view();
+    return {av.row_ptr, av.col_idx, av.values, bv.row_ptr, bv.col_idx,
+            bv.values,  f_.ip,      nullptr,   0};
+  }
+
   // IP per row and its symbolic (or sorted) group, the rows listed group by
   // group; the scalars brought back.
   Fetched analysis_pass() {

@@ -189,6 +189,23 @@ inline void launch_symbolic(std::integer_sequence<int, G...>, std::integer_seque
   fan.join();
 }
 
+// Launches numeric hash bin I on `stream` over the rows of `group` (bin I
+// itself, or its direct twin before the symbolic phase: DIRECT).
+template <class S, class T, int I, bool DIRECT>
+inline void launch_numeric_bin(const char* name, NumericArgs<typename S::value_type, T> args,
+                               const Groups& groups, int group, const vertex_t* sorted_rows,
+                               cudaStream_t stream) {
+  constexpr Bin bin = SpgemmPolicy::numeric(I);
+  constexpr int rows = bin.block / bin.team;
+  const std::int64_t n = groups.count[group];
+  auto a = rows_of(args, groups, group, sorted_rows);
+  a.slots = bin.slots;
+  launch_named(name, numeric_kernel<S, T, bin.block, bin.team, false, DIRECT>,
+               (n + rows - 1) / rows, bin.block,
+               counter_bytes(rows) + (4 + sizeof(typename S::value_type)) * rows * bin.slots,
+               stream, a);
+}
+
 // Launches the numeric kernel of every non-empty shared-memory and bitmap
 // group (the global-memory group is the caller's). With `apart`, first
 // calls global_chain(stream) with a stream of its own, so that the caller's
@@ -204,15 +221,8 @@ inline void launch_numeric_shared(std::integer_sequence<int, G...>,
   Fan fan(main, nonempty_groups(groups, kGlobalGroup - 1), apart);
   if (apart) global_chain(fan.apart());
   auto hash = [&]<int I>(std::integral_constant<int, I>) {
-    constexpr Bin bin = SpgemmPolicy::numeric(I);
-    const std::int64_t n = groups.count[I];
-    if (n == 0) return;
-    constexpr int rows = bin.block / bin.team;
-    auto a = rows_of(args, groups, I, sorted_rows);
-    a.slots = bin.slots;
-    launch_named(kNumericNames[I], numeric_kernel<S, T, bin.block, bin.team, false>,
-                 (n + rows - 1) / rows, bin.block,
-                 counter_bytes(rows) + (4 + sizeof(V)) * rows * bin.slots, fan.next(), a);
+    if (groups.count[I] == 0) return;
+    launch_numeric_bin<S, T, I, false>(kNumericNames[I], args, groups, I, sorted_rows, fan.next());
   };
   auto dense = [&]<int I>(std::integral_constant<int, I>) {
     constexpr int block = SpgemmPolicy::dense(I).block;
@@ -266,15 +276,9 @@ inline void launch_staged(std::integer_sequence<int, E...>, std::integer_sequenc
                  rows_of(esc, groups, kFirstEsc + I, sorted_rows));
   };
   auto hash = [&]<int I>(std::integral_constant<int, I>) {
-    constexpr Bin bin = SpgemmPolicy::numeric(I);
-    const std::int64_t n = groups.count[kFirstDirect + I];
-    if (n == 0) return;
-    constexpr int rows = bin.block / bin.team;
-    auto a = rows_of(direct, groups, kFirstDirect + I, sorted_rows);
-    a.slots = bin.slots;
-    launch_named(kDirectNames[I], numeric_kernel<S, T, bin.block, bin.team, false, true>,
-                 (n + rows - 1) / rows, bin.block,
-                 counter_bytes(rows) + (4 + sizeof(V)) * rows * bin.slots, fan.next(), a);
+    if (groups.count[kFirstDirect + I] == 0) return;
+    launch_numeric_bin<S, T, I, true>(kDirectNames[I], direct, groups, kFirstDirect + I,
+                                      sorted_rows, fan.next());
   };
   // The longest rows first, so that their tails start early.
   (hash(std::integral_constant<int, sizeof...(G) - 1 - G>{}), ...);

@@ -145,12 +145,13 @@ struct SpgemmPolicy {
   // cap / block items each. Bins of 4,096 and 8,192 products (their arrays
   // in ~50 and ~100 KB of dynamic shared memory) are there for --tune
   // sort-max-ip; by default rows of more than 2,048 products go direct, as
-  // measured best before those bins existed. From 17
-  // products: measured on the H100 against 128, the contraction of R-MAT 22
-  // (random labels) 14.5 -> 13.7 ms and of the uniform 1M x 8 graph 1.32 ->
-  // 1.16 ms, A*A of six shared graphs level or better (ca-HepPh 0.745 ->
-  // 0.714 ms); rows that short would otherwise go direct, whose tables cost
-  // more per product than a warp's sort of 128 keys.
+  // measured best before those bins existed.
+  //
+  // The lower bound, 16, measured on the H100 against 128: the contraction
+  // of R-MAT 22 (random labels) 14.5 -> 13.7 ms and of the uniform 1M x 8
+  // graph 1.32 -> 1.16 ms, A*A of six shared graphs level or better
+  // (ca-HepPh 0.745 -> 0.714 ms). Rows that short would otherwise go direct,
+  // whose tables cost more per product than a warp's sort of 128 keys.
   static constexpr std::int64_t sort_min_ip = 16;
   static constexpr std::int64_t sort_max_ip = 2048;
   // ... and only where B has at least this many columns per product: a row

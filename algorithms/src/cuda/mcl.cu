@@ -499,10 +499,9 @@ class CudaMclSteps final : public MclSteps {
  public:
   CudaMclSteps(Context& ctx, const Graph& g, const MclOptions& options,
                const cuda::MclExpansion& expansion, const cuda::MclBlocking& blocking)
-      : deterministic_(ctx.deterministic()),
-        n_(g.n_vertices()),
+      : n_(g.n_vertices()),
         params_(mcl::PruneParams::from(options)),
-        expansion_(expansion),
+        expansion_(expansion ? expansion : default_expansion(ctx)),
         blocking_(blocking),
         m_(start_matrix_on_device(ctx, g)),
         prune_inflate_(n_, stream_) {
@@ -543,20 +542,18 @@ class CudaMclSteps final : public MclSteps {
   Csr<float> limit() override { return m_.download(); }
 
  private:
+  static cuda::MclExpansion default_expansion(const Context& ctx) {
+    cuda::SpgemmOptions o;
+    o.deterministic = ctx.deterministic();
+    return cuda::spgemm_expansion(o);
+  }
+
   // E = rows·M, by the caller's expansion or graphrun's SpGEMM.
   DeviceCsr<double> expand(const DeviceCsr<float>& rows, std::int64_t* products) {
-    if (expansion_) return expansion_(rows, m_, stream_, products);
-    cuda::SpgemmStats stats;
-    cuda::SpgemmOptions spgemm_options;
-    spgemm_options.deterministic = deterministic_;
-    DeviceCsr<double> e =
-        cuda::spgemm<PlusTimes<double>>(rows, m_, spgemm_options, &stats, stream_);
-    *products = stats.intermediate_products;
-    return e;
+    return expansion_(rows, m_, stream_, products);
   }
 
   cudaStream_t stream_ = nullptr;  // the legacy stream: C of the SpGEMM is freed on it
-  bool deterministic_;
   vertex_t n_;
   mcl::PruneParams params_;
   const cuda::MclExpansion expansion_;
@@ -580,6 +577,16 @@ std::unique_ptr<MclSteps> CudaSteps::mcl(Context& ctx, const Graph& g, const Mcl
 }  // namespace detail
 
 namespace cuda {
+
+MclExpansion spgemm_expansion(const SpgemmOptions& options) {
+  return [options](const DeviceCsr<float>& rows, const DeviceCsr<float>& m, cudaStream_t stream,
+                   std::int64_t* products) {
+    SpgemmStats stats;
+    DeviceCsr<double> e = spgemm<PlusTimes<double>>(rows, m, options, &stats, stream);
+    *products = stats.intermediate_products;
+    return e;
+  };
+}
 
 MclResult mcl(Context& ctx, const Graph& g, const MclOptions& options,
               const MclExpansion& expansion, const MclBlocking& blocking) {

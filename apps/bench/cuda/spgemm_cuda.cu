@@ -211,7 +211,8 @@ cuda::SpgemmOptions parse_spgemm_tune(const std::vector<std::string>& tune) {
       const long long least = key == "direct-max-bound" ? 0 : 1;
       if (used != kv.size() - eq - 1 || value < least) throw std::invalid_argument(kv);
     } catch (const std::exception&) {
-      throw ArgumentError("--tune " + kv + ": expected KEY=N with N a positive whole number");
+      throw ArgumentError("--tune " + kv + ": expected KEY=N with N a positive whole number" +
+                          (key == "direct-max-bound" ? " or 0" : ""));
     }
     auto narrow = [&](int& field) {
       if (value > (1 << 30)) throw ArgumentError("--tune " + kv + ": too large");

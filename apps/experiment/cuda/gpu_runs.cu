@@ -132,21 +132,10 @@ ContractionTiming time_contraction_cuda(const Csr<double>& a, const Csr<double>&
 
 MclPair mcl_both_cuda(Context& ctx, const Graph& g, const MclOptions& options,
                       const std::vector<std::string>& tune) {
-  // graphrun's expansion: the loop's own (an empty function) unless --tune
-  // overrides an option, then the same SpGEMM with those options.
-  cuda::MclExpansion by_graphrun;
-  if (!tune.empty()) {
-    cuda::SpgemmOptions spgemm_options = bench::parse_spgemm_tune(tune);
-    spgemm_options.deterministic = ctx.deterministic();
-    by_graphrun = [spgemm_options](const DeviceCsr<float>& rows, const DeviceCsr<float>& m,
-                                   cudaStream_t stream, std::int64_t* products) {
-      cuda::SpgemmStats stats;
-      DeviceCsr<double> e =
-          cuda::spgemm<PlusTimes<double>>(rows, m, spgemm_options, &stats, stream);
-      *products = stats.intermediate_products;
-      return e;
-    };
-  }
+  // graphrun's expansion with --tune's overrides (none: the loop's own).
+  cuda::SpgemmOptions spgemm_options = bench::parse_spgemm_tune(tune);
+  spgemm_options.deterministic = ctx.deterministic();
+  const cuda::MclExpansion by_graphrun = cuda::spgemm_expansion(spgemm_options);
   CusparseHandle handle;
   // cuSPARSE multiplies matrices of one type: the float iterand is widened
   // to double (O(nnz), inside the anchor's time) and squared in double, as

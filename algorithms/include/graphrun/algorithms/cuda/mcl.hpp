@@ -27,6 +27,14 @@ using MclExpansion =
     std::function<DeviceCsr<double>(const DeviceCsr<float>& rows, const DeviceCsr<float>& m,
                                     CUstream_st* stream, std::int64_t* products)>;
 
+struct SpgemmOptions;  // graphrun/kernels/cuda/spgemm.hpp
+
+// graphrun's hash SpGEMM (cuda::spgemm<PlusTimes<double>> over the float
+// iterand) with `options` as an expansion: the loop's own, with
+// SpgemmOptions::deterministic from the Context, or one with other options
+// (graphrun experiment mcl --tune).
+MclExpansion spgemm_expansion(const SpgemmOptions& options);
+
 // How the GPU loop splits an expansion into column blocks.
 struct MclBlocking {
   // Most entries one block's expansion may produce, bounded by Σ over its
@@ -37,8 +45,7 @@ struct MclBlocking {
 };
 
 // graphrun::mcl on ctx's GPU with `expansion` squaring the iterand; an empty
-// function means graphrun's hash SpGEMM (cuda::spgemm<PlusTimes<double>>
-// over the float iterand).
+// function means spgemm_expansion with the Context's determinism.
 MclResult mcl(Context& ctx, const Graph& g, const MclOptions& options,
               const MclExpansion& expansion, const MclBlocking& blocking = {});
 
