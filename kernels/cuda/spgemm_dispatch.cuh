@@ -150,12 +150,18 @@ class SpgemmDispatch {
   // Rows sent to expand-sort-compress or direct hash tables stage their
   // entries (their bounds' worth); where that staging would take more than
   // the caller's limit or a quarter of the memory free, the analysis runs
-  // again with every row in the two hash phases.
+  // again without direct rows (a direct row stages its bound, a sorted row
+  // at most its products, so the direct rows are the larger share and the
+  // smaller loss), and once more with every row in the two hash phases.
   void analyse() {
     Fetched sym_fetched = analysis_pass();
+    if (sym_fetched.staged > 0 && !staging_fits(sym_fetched.staged) &&
+        tuning_.direct_max_bound > 0) {
+      tuning_.direct_max_bound = 0;
+      sym_fetched = analysis_pass();
+    }
     if (sym_fetched.staged > 0 && !staging_fits(sym_fetched.staged)) {
       tuning_.sort_max_ip = 0;
-      tuning_.direct_max_bound = 0;
       sym_fetched = analysis_pass();
     }
     staged_ = sym_fetched.staged;

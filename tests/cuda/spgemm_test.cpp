@@ -331,6 +331,26 @@ TEST_F(CudaSpgemm, SortedRowsSumInGustavsonOrder) {
   EXPECT_EQ(limited.direct_rows, 0);
 }
 
+// A staging past the caller's limit drops the direct rows first (each
+// stages its bound) and keeps the sorted ones (each stages its products)
+// where they alone fit: rows of 600 products (sorted, about 2 MB staged in
+// all) beside rows of 7,800 (direct, about 28 MB), under an 8 MB limit.
+TEST_F(CudaSpgemm, StagingPastTheLimitDropsDirectRowsFirst) {
+  test::Rng rng(133);
+  const auto a = rows_of_lengths(
+      rng, 600, 20000, [](vertex_t i) { return i % 2 == 0 ? 2 : 26; }, 769);
+  const auto b = rows_of_lengths(
+      rng, 20000, 600000, [](vertex_t) { return 300; }, 1999);
+  const auto free_run = check_product<PlusTimes<double>>(a, b, "sorted and direct rows");
+  ASSERT_EQ(free_run.sorted_rows, 300) << "the case needs the short rows sorted";
+  ASSERT_EQ(free_run.direct_rows, 300) << "the case needs the long rows direct";
+  cuda::SpgemmOptions o;
+  o.workspace_limit_bytes = std::size_t{8} << 20;
+  const auto limited = check_product<PlusTimes<double>>(a, b, "direct rows past the limit", o);
+  EXPECT_EQ(limited.sorted_rows, 300);
+  EXPECT_EQ(limited.direct_rows, 0);
+}
+
 // The sorted bins past the default bound (4,096 and 8,192 products, their
 // arrays in dynamic shared memory), reached with sort_max_ip: rows of
 // exactly 3,600 and 7,800 products, every one sorted, every sum the
