@@ -142,10 +142,15 @@ struct SpgemmPolicy {
   // (spgemm_agent_esc.cuh): a block per row sorts the row's products by
   // column and sums the runs, with no symbolic phase. Bins by products: the
   // smallest whose capacity holds the row, a block of `block` threads of
-  // cap / block items each. Bins of 4,096 and 8,192 products (their arrays
-  // in ~50 and ~100 KB of dynamic shared memory) are there for --tune
-  // sort-max-ip; by default rows of more than 2,048 products go direct, as
-  // measured best before those bins existed.
+  // cap / block items each; the bins of 4,096 and 8,192 products keep their
+  // arrays in ~50 and ~100 KB of dynamic shared memory.
+  //
+  // The upper bound, 8,192, measured on the H100 against 2,048 (rows of
+  // 2,049-8,192 products direct instead), consecutive / random labels: the
+  // contraction of R-MAT 20 (ef 16) 1.46 / 1.64 -> 1.81 / 1.87x cuSPARSE,
+  // R-MAT 22 20.7 / 14.5 -> 17.9 / 12.3 ms, R-MAT 20 ef 5 1.69 / 1.55 ->
+  // 1.90 / 1.52x, the uniform graph level; A*A of four shared graphs and
+  // R-MAT 16/17 within 2% but facebook_combined (0.326 -> 0.346 ms).
   //
   // The lower bound, 16, measured on the H100 against 128: the contraction
   // of R-MAT 22 (random labels) 14.5 -> 13.7 ms and of the uniform 1M x 8
@@ -153,7 +158,7 @@ struct SpgemmPolicy {
   // (ca-HepPh 0.745 -> 0.714 ms). Rows that short would otherwise go direct,
   // whose tables cost more per product than a warp's sort of 128 keys.
   static constexpr std::int64_t sort_min_ip = 16;
-  static constexpr std::int64_t sort_max_ip = 2048;
+  static constexpr std::int64_t sort_max_ip = 8192;
   // ... and only where B has at least this many columns per product: a row
   // whose products would cover a larger share of B's columns tends to repeat
   // them, and its sort then costs its products where the hash numeric phase

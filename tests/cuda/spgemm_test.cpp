@@ -334,49 +334,57 @@ TEST_F(CudaSpgemm, SortedRowsSumInGustavsonOrder) {
 // A staging past the caller's limit drops the direct rows first (each
 // stages its bound) and keeps the sorted ones (each stages its products)
 // where they alone fit: rows of 600 products (sorted, about 2 MB staged in
-// all) beside rows of 7,800 (direct, about 28 MB), under an 8 MB limit.
+// all) beside rows of 7,800 (direct, rows being sorted only up to 2,048
+// products; about 28 MB), under a 16 MB limit (of which the staging may take
+// a quarter).
 TEST_F(CudaSpgemm, StagingPastTheLimitDropsDirectRowsFirst) {
   test::Rng rng(133);
   const auto a = rows_of_lengths(
       rng, 600, 20000, [](vertex_t i) { return i % 2 == 0 ? 2 : 26; }, 769);
   const auto b = rows_of_lengths(
       rng, 20000, 600000, [](vertex_t) { return 300; }, 1999);
-  const auto free_run = check_product<PlusTimes<double>>(a, b, "sorted and direct rows");
+  cuda::SpgemmOptions o;
+  o.sort_max_ip = 2048;
+  const auto free_run = check_product<PlusTimes<double>>(a, b, "sorted and direct rows", o);
   ASSERT_EQ(free_run.sorted_rows, 300) << "the case needs the short rows sorted";
   ASSERT_EQ(free_run.direct_rows, 300) << "the case needs the long rows direct";
-  cuda::SpgemmOptions o;
-  o.workspace_limit_bytes = std::size_t{8} << 20;
+  o.workspace_limit_bytes = std::size_t{16} << 20;
   const auto limited = check_product<PlusTimes<double>>(a, b, "direct rows past the limit", o);
   EXPECT_EQ(limited.sorted_rows, 300);
   EXPECT_EQ(limited.direct_rows, 0);
 }
 
-// The sorted bins past the default bound (4,096 and 8,192 products, their
-// arrays in dynamic shared memory), reached with sort_max_ip: rows of
-// exactly 3,600 and 7,800 products, every one sorted, every sum the
-// sequential loop's; and min-plus over the same rows.
-TEST_F(CudaSpgemm, LongRowsBySortWhenAsked) {
+// The largest sorted bins (4,096 and 8,192 products, their arrays in
+// dynamic shared memory): rows of exactly 3,600 and 7,800 products, every
+// one sorted, every sum the sequential loop's; and min-plus over the same
+// rows. With sort_max_ip at 2,048 they go direct.
+TEST_F(CudaSpgemm, LongRowsBySort) {
   test::Rng rng(120);
   const auto a = rows_of_lengths(
       rng, 600, 20000, [](vertex_t i) { return i % 2 == 0 ? 12 : 26; }, 769);
   const auto b = rows_of_lengths(
       rng, 20000, 600000, [](vertex_t) { return 300; }, 1999);
-  cuda::SpgemmOptions o;
-  o.sort_max_ip = 8192;
-  expect_sorted_in_gustavson_order(a, b, o);
-  EXPECT_EQ(check_product<MinPlus<double>>(a, b, "min-plus, long sorted rows", o).sorted_rows,
+  expect_sorted_in_gustavson_order(a, b, {});
+  EXPECT_EQ(check_product<MinPlus<double>>(a, b, "min-plus, long sorted rows").sorted_rows,
             a.n_rows());
-  // By default these rows are too long to sort: they go direct.
-  EXPECT_EQ(check_product<PlusTimes<double>>(a, b, "long rows, default").sorted_rows, 0);
+  cuda::SpgemmOptions o;
+  o.sort_max_ip = 2048;
+  const auto shorter = check_product<PlusTimes<double>>(a, b, "long rows, sorted to 2,048", o);
+  EXPECT_EQ(shorter.sorted_rows, 0);
+  EXPECT_EQ(shorter.direct_rows, a.n_rows());
 }
 
 // Rows of the shared hash bins skip the symbolic phase (direct rows): bounds
 // from a few columns to past the largest numeric bin (8,192) over a B too
 // wide for bitmaps, so that every direct bin and the two-phase rows past it
-// meet; with sorting off too (the rows of 17-2,048 products then go direct),
-// A's shapes, pattern inputs and other semirings; and with direct rows off.
+// meet (rows sorted only up to 2,048 products, so that longer ones go
+// direct); with sorting off too (the rows of 17-2,048 products then go
+// direct), A's shapes, pattern inputs and other semirings; and with direct
+// rows off.
 TEST_F(CudaSpgemm, DirectRowsMatchReference) {
-  cuda::SpgemmOptions unsorted, off;
+  cuda::SpgemmOptions base;
+  base.sort_max_ip = 2048;
+  cuda::SpgemmOptions unsorted = base, off = base;
   unsorted.sort_rows = false;
   off.direct_rows = false;
   std::uint64_t seed = 90;
@@ -388,7 +396,7 @@ TEST_F(CudaSpgemm, DirectRowsMatchReference) {
           test::to_string(shape) + " A, B rows of " + std::to_string(static_cast<int>(b_per_row));
       // B rows of 2: ~48 products a row, sorted (direct with sorting off);
       // of 150: ~3,600, past the sorted rows, direct.
-      const auto sorted = check_product<PlusTimes<double>>(a, b, what);
+      const auto sorted = check_product<PlusTimes<double>>(a, b, what, base);
       if (b_per_row > 100) {
         EXPECT_GT(sorted.direct_rows, 0) << what;
       }
@@ -412,8 +420,8 @@ TEST_F(CudaSpgemm, DirectRowsMatchReference) {
   // than B has, none do.
   const auto wa = random<double>(1500, 20000, MatrixShape::uniform, 24, 105);
   const auto wb = random<double>(20000, 600000, MatrixShape::uniform, 150, 106);
-  const auto any_width = check_product<PlusTimes<double>>(wa, wb, "direct rows, any B");
-  cuda::SpgemmOptions wide_only;
+  const auto any_width = check_product<PlusTimes<double>>(wa, wb, "direct rows, any B", base);
+  cuda::SpgemmOptions wide_only = base;
   wide_only.direct_cols_per_bound = 300;
   EXPECT_LT(
       check_product<PlusTimes<double>>(wa, wb, "direct rows by B's width", wide_only).direct_rows,

@@ -32,7 +32,7 @@ inline constexpr const char* kSpgemmTuneHelp =
     "per entry accumulates in C rather than shared memory (16); warp-max-ip=N:\n"
     "the most products of a row that one warp takes (1024); sort-min-ip=N and\n"
     "sort-max-ip=N: rows of more than sort-min-ip (16) and at most sort-max-ip\n"
-    "(2048; at most 8192) products, where B has at least sort-cols-per-product (64)\n"
+    "(8192, the most) products, where B has at least sort-cols-per-product (64)\n"
     "columns per product, are computed by expand-sort-compress, skipping the\n"
     "symbolic phase (sort-max-ip=1: none are); direct-max-bound=N: the other\n"
     "rows of the shared hash tables whose bound on distinct columns is at most N\n"
