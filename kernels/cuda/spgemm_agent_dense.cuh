@@ -32,6 +32,7 @@
 
 #include <cub/block/block_scan.cuh>
 #include <cuda/atomic>
+#include <type_traits>
 
 #include "spgemm_agent_hash.cuh"
 
@@ -145,11 +146,36 @@ __global__ void __launch_bounds__(BLOCK) dense_symbolic_kernel(SymbolicArgs g, D
   }
 }
 
+// Sums in 64-bit fixed point, units of 2^-63 (SpgemmOptions::unit_sums): a
+// sum of products in [0, 2) kept as an integer in a double's 8 bytes of
+// shared memory, added with two native 32-bit atomics. The low word's carry
+// is read from that word's own old value, so every carry reaches the high
+// word once and the sum is exact in any order. sm_90 has no shared-memory
+// double atomic (a double add there is a compare-and-swap loop, retried
+// under contention, which is why long rows otherwise accumulate in C).
+template <class S>
+inline constexpr bool kFixedSums = std::is_same_v<S, PlusTimes<double>>;
+
+__device__ inline void fixed_add(unsigned int* words, double x) {
+  const unsigned long long f = __double2ull_rn(x * 0x1p63);
+  const auto lo = static_cast<unsigned int>(f);
+  auto hi = static_cast<unsigned int>(f >> 32);
+  const unsigned int old = atomicAdd(words, lo);
+  hi += old + lo < old ? 1u : 0u;  // the low word wrapped: carry
+  if (hi) atomicAdd(words + 1, hi);
+}
+
+__device__ inline double fixed_value(const unsigned int* words) {
+  const unsigned long long f = static_cast<unsigned long long>(words[1]) << 32 | words[0];
+  return __ull2double_rn(f) * 0x1p-63;
+}
+
 // `value_slots`: entries of a window accumulated in shared memory; longer
 // windows, and windows of rows of more than `shared_max_products_per_entry`
 // products per entry, accumulate in C's values (global atomics, mostly in
-// L2).
-template <class S, class T, int BLOCK>
+// L2). FIXED (kFixedSums, g.unit_sums): sums in shared memory in fixed
+// point, whatever the products per entry.
+template <class S, class T, int BLOCK, bool FIXED = false>
 __global__ void __launch_bounds__(BLOCK)
     dense_numeric_kernel(NumericArgs<typename DeviceSemiring<S>::value_type, T> g, vertex_t n_cols,
                          int value_slots, int shared_max_products_per_entry, DenseWindows dw) {
@@ -190,7 +216,7 @@ __global__ void __launch_bounds__(BLOCK)
   // Products per entry judged on the row as a whole: a window's own count
   // of products is not known.
   const bool in_shared =
-      nnz <= value_slots && ip <= std::int64_t{shared_max_products_per_entry} * row_nnz;
+      nnz <= value_slots && (FIXED || ip <= std::int64_t{shared_max_products_per_entry} * row_nnz);
   // The window's entries within the row (all of them, unless the phases disagree).
   const std::int64_t room = row_nnz - base < nnz ? row_nnz - base : nnz;
   V* acc = in_shared ? shared_vals : g.c_val + c0 + base;
@@ -216,12 +242,24 @@ __global__ void __launch_bounds__(BLOCK)
         const int w = c >> 5;
         const int r = rank0[w] + __popc(bits[w] & ((1u << (c & 31)) - 1u));
         const V bv = b_val ? static_cast<V>(b_val[q]) : V(1);
-        if (r < room) Ops::atomic_add(&acc[r], Ops::mul(av, bv));
+        if (r >= room) return;
+        if constexpr (FIXED) {
+          if (in_shared) {
+            fixed_add(reinterpret_cast<unsigned int*>(acc + r), Ops::mul(av, bv));
+            return;
+          }
+        }
+        Ops::atomic_add(&acc[r], Ops::mul(av, bv));
       },
       g.ordered, window);
   if (in_shared) {
     __syncthreads();
-    for (int i = threadIdx.x; i < room; i += BLOCK) g.c_val[c0 + base + i] = shared_vals[i];
+    for (int i = threadIdx.x; i < room; i += BLOCK) {
+      if constexpr (FIXED)
+        g.c_val[c0 + base + i] = fixed_value(reinterpret_cast<const unsigned int*>(acc + i));
+      else
+        g.c_val[c0 + base + i] = shared_vals[i];
+    }
   }
 }
 

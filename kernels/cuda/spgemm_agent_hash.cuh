@@ -350,6 +350,7 @@ struct NumericArgs : ProductRows<T> {
   offset_t* row_nnz;  // direct rows
   vertex_t n_cols;    // direct rows: B's columns, for the bound
   bool ordered;       // SpgemmOptions::deterministic (see for_each_product)
+  bool unit_sums;     // SpgemmOptions::unit_sums (bitmap rows; spgemm_agent_dense.cuh)
 };
 
 // C(i,:) for a group of rows. Shared-memory rows: accumulate in the table,

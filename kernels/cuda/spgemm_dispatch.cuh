@@ -341,6 +341,7 @@ class SpgemmDispatch {
     num.c_val = c_val_.data();
     num.stage_off = f_.stage_off;
     num.ordered = options_.deterministic;
+    num.unit_sums = options_.unit_sums;
     for (auto [r0, r1] : chunks) {
       Groups groups = num_groups_;
       std::int64_t stage_nnz = global_nnz_, s_base = 0, s_end = num_slots_;

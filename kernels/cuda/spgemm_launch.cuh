@@ -242,11 +242,19 @@ inline void launch_numeric_shared(std::integer_sequence<int, G...>,
     const auto value_slots = static_cast<int>(std::clamp<std::int64_t>(
         std::min<std::int64_t>(groups.max_bound[kFirstDense + I], dw.width), 0,
         std::max<std::int64_t>(room, 0)));
-    launch_named(dw.count > 1 ? "numeric windows" : "numeric bitmap",
-                 dense_numeric_kernel<S, T, block>, blocks, block,
-                 dense_numeric_bytes<V>(dw.width, value_slots), s,
-                 rows_of(args, groups, kFirstDense + I, sorted_rows), n_cols, value_slots,
-                 shared_max_products_per_entry, dw);
+    auto launch = [&](auto kernel, const char* name) {
+      launch_named(name, kernel, blocks, block, dense_numeric_bytes<V>(dw.width, value_slots), s,
+                   rows_of(args, groups, kFirstDense + I, sorted_rows), n_cols, value_slots,
+                   shared_max_products_per_entry, dw);
+    };
+    if constexpr (kFixedSums<S>) {
+      if (args.unit_sums) {
+        launch(dense_numeric_kernel<S, T, block, true>,
+               dw.count > 1 ? "numeric windows, fixed" : "numeric bitmap, fixed");
+        return;
+      }
+    }
+    launch(dense_numeric_kernel<S, T, block>, dw.count > 1 ? "numeric windows" : "numeric bitmap");
   };
   // The groups of longer rows first, so that their tails start early.
   (dense(std::integral_constant<int, sizeof...(D) - 1 - D>{}), ...);

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -508,6 +509,56 @@ TEST_F(CudaSpgemm, HeavyRowInABitmapAccumulatesInC) {
   const auto af = random<float>(40000, 40000, MatrixShape::heavy_row, 1.0, 15);
   stats = check_product<PlusTimes<float>>(af, af, "heavy row float, bitmap");
   EXPECT_GE(stats.dense_rows, 1);
+}
+
+// A row-stochastic copy of m: each value |v| + 0.5 over its row's sum, so
+// that every product of m times another such matrix, and every sum, lies in
+// [0, 1] (SpgemmOptions::unit_sums).
+Csr<double> stochastic(const Csr<double>& m) {
+  std::vector<double> v(m.values().size());
+  for (vertex_t i = 0; i < m.n_rows(); ++i) {
+    double sum = 0;
+    for (offset_t p = m.row_ptr()[i]; p < m.row_ptr()[i + 1]; ++p)
+      sum += v[p] = std::fabs(m.values()[p]) + 0.5;
+    for (offset_t p = m.row_ptr()[i]; p < m.row_ptr()[i + 1]; ++p) v[p] /= sum;
+  }
+  return Csr<double>(m.n_rows(), m.n_cols(), m.row_ptr(), m.col_idx(), std::move(v));
+}
+
+// SpgemmOptions::unit_sums: bitmap rows sum in fixed point in shared memory,
+// rows of many products an entry too (which otherwise accumulate in C), over
+// one bitmap and over windows of a wide B, as in MCL's expansion: every
+// entry within the tolerance of the reference, and each sum exact, so that
+// two calls give the same bits.
+TEST_F(CudaSpgemm, UnitSumsInFixedPointMatchReference) {
+  cuda::SpgemmOptions o;
+  o.unit_sums = true;
+  const vertex_t wide = (vertex_t{1} << 19) + 1;
+  struct Case {
+    Csr<double> a, b;
+    std::string what;
+  };
+  const std::vector<Case> cases = {
+      // 100 entries a row times rows of 100 over 500 columns: ~20 products an entry.
+      {stochastic(random<double>(2000, 500, MatrixShape::uniform, 100, 140)),
+       stochastic(random<double>(500, 500, MatrixShape::uniform, 100, 141)),
+       "20 products an entry"},
+      {stochastic(random<double>(3000, 3000, MatrixShape::power_law, 60, 142)),
+       stochastic(random<double>(3000, 3000, MatrixShape::power_law, 60, 143)), "power law"},
+      {stochastic(random<double>(2000, 2000, MatrixShape::heavy_row, 2.0, 25)),
+       stochastic(random<double>(2000, wide, MatrixShape::uniform, 40, 26)), "windows of 2^19+1"}};
+  for (const Case& k : cases) {
+    const auto stats = check_product<PlusTimes<double>>(k.a, k.b, k.what + ", fixed point", o);
+    EXPECT_GE(stats.dense_rows, 1) << k.what;
+    const DeviceCsr<double> da(k.a), db(k.b);
+    const Csr<double> first = cuda::spgemm<PlusTimes<double>>(da, db, o).download();
+    const Csr<double> again = cuda::spgemm<PlusTimes<double>>(da, db, o).download();
+    ASSERT_EQ(first.col_idx(), again.col_idx()) << k.what;
+    std::int64_t differ = 0;
+    for (std::size_t e = 0; e < first.values().size(); ++e)
+      differ += std::memcmp(&first.values()[e], &again.values()[e], sizeof(double)) != 0;
+    EXPECT_EQ(differ, 0) << k.what << ": fixed-point sums differ between two calls";
+  }
 }
 
 // B with 2^19 + 1 columns is past one bitmap's reach: rows past the shared

@@ -543,9 +543,7 @@ class CudaMclSteps final : public MclSteps {
 
  private:
   static cuda::MclExpansion default_expansion(const Context& ctx) {
-    cuda::SpgemmOptions o;
-    o.deterministic = ctx.deterministic();
-    return cuda::spgemm_expansion(o);
+    return cuda::spgemm_expansion(cuda::mcl_spgemm_options(ctx.deterministic()));
   }
 
   // E = rows·M, by the caller's expansion or graphrun's SpGEMM.
@@ -577,6 +575,16 @@ std::unique_ptr<MclSteps> CudaSteps::mcl(Context& ctx, const Graph& g, const Mcl
 }  // namespace detail
 
 namespace cuda {
+
+SpgemmOptions mcl_spgemm_options(bool deterministic) {
+  SpgemmOptions o;
+  o.deterministic = deterministic;
+  // The iterand is stochastic when it is expanded (normalized after the
+  // start, the inflation and the pruning), so every product and every entry
+  // of its square lie in [0, 1] but for float rounding.
+  o.unit_sums = true;
+  return o;
+}
 
 MclExpansion spgemm_expansion(const SpgemmOptions& options) {
   return [options](const DeviceCsr<float>& rows, const DeviceCsr<float>& m, cudaStream_t stream,

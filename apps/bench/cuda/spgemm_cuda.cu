@@ -197,8 +197,8 @@ void bench_spgemm_cuda(const BenchGraph& g, const SpgemmBenchOptions& o, Table& 
 
 }  // namespace
 
-cuda::SpgemmOptions parse_spgemm_tune(const std::vector<std::string>& tune) {
-  cuda::SpgemmOptions o;
+cuda::SpgemmOptions parse_spgemm_tune(const std::vector<std::string>& tune, cuda::SpgemmOptions o,
+                                      bool stochastic) {
   for (const std::string& kv : tune) {
     const auto eq = kv.find('=');
     const std::string key = kv.substr(0, eq);
@@ -207,12 +207,18 @@ cuda::SpgemmOptions parse_spgemm_tune(const std::vector<std::string>& tune) {
       std::size_t used = 0;
       if (eq == std::string::npos) throw std::invalid_argument(kv);
       value = std::stoll(kv.substr(eq + 1), &used);
-      // direct-max-bound=0 turns direct rows off; every other N is positive.
-      const long long least = key == "direct-max-bound" ? 0 : 1;
-      if (used != kv.size() - eq - 1 || value < least) throw std::invalid_argument(kv);
+      // direct-max-bound=0 turns direct rows off; unit-sums is 0 or 1; every
+      // other N is positive.
+      const bool zero_ok = key == "direct-max-bound" || key == "unit-sums";
+      if (used != kv.size() - eq - 1 || value < (zero_ok ? 0 : 1) ||
+          (key == "unit-sums" && value > 1))
+        throw std::invalid_argument(kv);
     } catch (const std::exception&) {
-      throw ArgumentError("--tune " + kv + ": expected KEY=N with N a positive whole number" +
-                          (key == "direct-max-bound" ? " or 0" : ""));
+      throw ArgumentError("--tune " + kv +
+                          (key == "unit-sums"
+                               ? std::string(": expected unit-sums=0 or unit-sums=1")
+                               : ": expected KEY=N with N a positive whole number" +
+                                     std::string(key == "direct-max-bound" ? " or 0" : "")));
     }
     auto narrow = [&](int& field) {
       if (value > (1 << 30)) throw ArgumentError("--tune " + kv + ": too large");
@@ -235,11 +241,17 @@ cuda::SpgemmOptions parse_spgemm_tune(const std::vector<std::string>& tune) {
       o.direct_rows = value > 0;
     } else if (key == "direct-cols-per-bound")
       o.direct_cols_per_bound = value;
-    else
+    else if (key == "unit-sums") {
+      // Fixed-point sums are right only for products and sums in [0, 2).
+      if (!stochastic)
+        throw ArgumentError("--tune " + kv +
+                            ": unit-sums is for experiment mcl only, whose iterand is stochastic");
+      o.unit_sums = value == 1;
+    } else
       throw ArgumentError("--tune " + kv +
                           ": unknown key (dense-words, dense-shared-products, warp-max-ip, "
                           "sort-min-ip, sort-max-ip, sort-cols-per-product, direct-max-bound, "
-                          "direct-cols-per-bound)");
+                          "direct-cols-per-bound, unit-sums)");
   }
   return o;
 }

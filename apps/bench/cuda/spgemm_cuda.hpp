@@ -18,10 +18,12 @@ namespace graphrun::cli::bench {
 void run_spgemm_cuda(const BenchOptions& inputs, bool transpose_b, bool deterministic,
                      const std::vector<std::string>& tune);
 
-// The GPU SpGEMM's options with `tune`'s KEY=N overrides (--tune of bench
-// spgemm and experiment contraction); an ArgumentError names a bad one.
-// Defined in CUDA builds only.
-cuda::SpgemmOptions parse_spgemm_tune(const std::vector<std::string>& tune);
+// `base` with `tune`'s KEY=N overrides (--tune of bench spgemm, experiment
+// contraction and experiment mcl); an ArgumentError names a bad one.
+// unit-sums only where `stochastic` (MCL's expansion: fixed-point sums are
+// right only for a stochastic matrix squared). Defined in CUDA builds only.
+cuda::SpgemmOptions parse_spgemm_tune(const std::vector<std::string>& tune,
+                                      cuda::SpgemmOptions base = {}, bool stochastic = false);
 
 // --tune's help: the keys and their defaults.
 inline constexpr const char* kSpgemmTuneHelp =
@@ -38,6 +40,8 @@ inline constexpr const char* kSpgemmTuneHelp =
     "rows of the shared hash tables whose bound on distinct columns is at most N\n"
     "(8192, the most) skip it too, their numeric tables sized by the bound\n"
     "(direct-max-bound=0: none do); direct-cols-per-bound=N: only where B has N\n"
-    "columns per entry of the bound (default: any B)";
+    "columns per entry of the bound (default: any B); unit-sums=0|1 (experiment\n"
+    "mcl only, default 1): bitmap rows sum in 64-bit fixed point in shared memory,\n"
+    "which a stochastic matrix squared allows";
 
 }  // namespace graphrun::cli::bench

@@ -133,8 +133,8 @@ ContractionTiming time_contraction_cuda(const Csr<double>& a, const Csr<double>&
 MclPair mcl_both_cuda(Context& ctx, const Graph& g, const MclOptions& options,
                       const std::vector<std::string>& tune) {
   // graphrun's expansion with --tune's overrides (none: the loop's own).
-  cuda::SpgemmOptions spgemm_options = bench::parse_spgemm_tune(tune);
-  spgemm_options.deterministic = ctx.deterministic();
+  cuda::SpgemmOptions spgemm_options =
+      bench::parse_spgemm_tune(tune, cuda::mcl_spgemm_options(ctx.deterministic()), true);
   const cuda::MclExpansion by_graphrun = cuda::spgemm_expansion(spgemm_options);
   CusparseHandle handle;
   // cuSPARSE multiplies matrices of one type: the float iterand is widened

@@ -29,10 +29,15 @@ using MclExpansion =
 
 struct SpgemmOptions;  // graphrun/kernels/cuda/spgemm.hpp
 
+// The SpGEMM options of the MCL loop's own expansion: `deterministic` (the
+// Context's), and SpgemmOptions::unit_sums, which the stochastic iterand
+// allows.
+SpgemmOptions mcl_spgemm_options(bool deterministic);
+
 // graphrun's hash SpGEMM (cuda::spgemm<PlusTimes<double>> over the float
 // iterand) with `options` as an expansion: the loop's own, with
-// SpgemmOptions::deterministic from the Context, or one with other options
-// (graphrun experiment mcl --tune).
+// mcl_spgemm_options, or one with other options (graphrun experiment mcl
+// --tune).
 MclExpansion spgemm_expansion(const SpgemmOptions& options);
 
 // How the GPU loop splits an expansion into column blocks.

@@ -78,6 +78,14 @@ struct SpgemmOptions {
   // floating-point sum may differ in its last bits). Costs idle lanes where
   // B's rows are short; docs/reliability.md measures it. (--deterministic)
   bool deterministic = false;
+  // The caller's promise, for (+, ×) on double only, that every product and
+  // every entry of C lies in [0, 2): a stochastic matrix squared, as MCL's
+  // expansion is. Bitmap rows then sum in shared memory in 64-bit fixed
+  // point (units of 2^-63, two native 32-bit atomics a product) instead of
+  // double atomics, which sm_90 has in global memory only: each sum exact,
+  // so independent of the order of the products, and within 2^-63 a product
+  // of the double sum. Values outside the range give wrong sums.
+  bool unit_sums = false;
   // Overrides of tuning constants of kernels/plan/spgemm_gpu_policy.hpp, for
   // sweeps (graphrun bench spgemm --tune); 0 keeps the default there.
   int dense_words_per_entry =
