@@ -20,7 +20,7 @@
 //   1. analysis   IP(i) per row (64-bit) and its group from min(IP(i), n_cols),
 //                 one warp per row; rows listed group by group by a
 //                 counting sort (count, then scatter)
-//   2. staged     rows of 17 to 2,048 products in one pass by
+//   2. staged     rows of 17 to 8,192 products in one pass by
 //                 expand-sort-compress (a block radix sort per row), and the
 //                 other shared hash rows in one pass by the numeric agent,
 //                 its tables sized by the bound (direct); both staged

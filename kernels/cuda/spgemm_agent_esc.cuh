@@ -1,6 +1,6 @@
 // The expand-sort-compress agent of the GPU SpGEMM (ESC, the scheme of
 // Bell, Dalton and Olson's CUSP SpGEMM, here a block per row), for rows of
-// 17 to 2,048 products (plan/spgemm_gpu_policy.hpp, esc_group):
+// 17 to 8,192 products (plan/spgemm_gpu_policy.hpp, esc_group):
 //
 //   esc_kernel       a block lays its row's products out in Gustavson order
 //                    (A's entries in column order, each B row in order),

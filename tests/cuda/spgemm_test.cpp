@@ -16,6 +16,7 @@
 #include <cstring>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "graphrun/engine/device_array.hpp"
@@ -292,6 +293,17 @@ Csr<double> rows_of_lengths(test::Rng& rng, vertex_t rows, vertex_t cols, PerRow
   return Csr<double>::from_coo(coo);
 }
 
+// A of 600 rows alternating `even` and `odd` entries (20,000 columns) and
+// B of rows of 300 entries over 600,000 columns: rows of exactly 300 even
+// and 300 odd products, a B wide enough for every row to be sorted or direct.
+std::pair<Csr<double>, Csr<double>> rows_of_two_lengths(test::Rng& rng, int even, int odd) {
+  auto a = rows_of_lengths(
+      rng, 600, 20000, [=](vertex_t i) { return i % 2 == 0 ? even : odd; }, 769);
+  auto b = rows_of_lengths(
+      rng, 20000, 600000, [](vertex_t) { return 300; }, 1999);
+  return {std::move(a), std::move(b)};
+}
+
 // C = A·B with every row sorted (the case must make it so), each sum equal
 // as a number to the sequential Gustavson loop's.
 void expect_sorted_in_gustavson_order(const Csr<double>& a, const Csr<double>& b,
@@ -340,10 +352,7 @@ TEST_F(CudaSpgemm, SortedRowsSumInGustavsonOrder) {
 // a quarter).
 TEST_F(CudaSpgemm, StagingPastTheLimitDropsDirectRowsFirst) {
   test::Rng rng(133);
-  const auto a = rows_of_lengths(
-      rng, 600, 20000, [](vertex_t i) { return i % 2 == 0 ? 2 : 26; }, 769);
-  const auto b = rows_of_lengths(
-      rng, 20000, 600000, [](vertex_t) { return 300; }, 1999);
+  const auto [a, b] = rows_of_two_lengths(rng, 2, 26);
   cuda::SpgemmOptions o;
   o.sort_max_ip = 2048;
   const auto free_run = check_product<PlusTimes<double>>(a, b, "sorted and direct rows", o);
@@ -361,10 +370,7 @@ TEST_F(CudaSpgemm, StagingPastTheLimitDropsDirectRowsFirst) {
 // rows. With sort_max_ip at 2,048 they go direct.
 TEST_F(CudaSpgemm, LongRowsBySort) {
   test::Rng rng(120);
-  const auto a = rows_of_lengths(
-      rng, 600, 20000, [](vertex_t i) { return i % 2 == 0 ? 12 : 26; }, 769);
-  const auto b = rows_of_lengths(
-      rng, 20000, 600000, [](vertex_t) { return 300; }, 1999);
+  const auto [a, b] = rows_of_two_lengths(rng, 12, 26);
   expect_sorted_in_gustavson_order(a, b, {});
   EXPECT_EQ(check_product<MinPlus<double>>(a, b, "min-plus, long sorted rows").sorted_rows,
             a.n_rows());
