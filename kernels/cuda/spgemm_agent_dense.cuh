@@ -174,7 +174,8 @@ __device__ inline double fixed_value(const unsigned int* words) {
 // windows, and windows of rows of more than `shared_max_products_per_entry`
 // products per entry, accumulate in C's values (global atomics, mostly in
 // L2). FIXED (kFixedSums, g.unit_sums): sums in shared memory in fixed
-// point, whatever the products per entry.
+// point, whatever the products per entry, and rows of more entries than
+// value_slots in chunks of it.
 template <class S, class T, int BLOCK, bool FIXED = false>
 __global__ void __launch_bounds__(BLOCK)
     dense_numeric_kernel(NumericArgs<typename DeviceSemiring<S>::value_type, T> g, vertex_t n_cols,
@@ -234,6 +235,40 @@ __global__ void __launch_bounds__(BLOCK)
   const vertex_t* __restrict__ b_col = g.b_col;
   const T* __restrict__ a_val = g.a_val;
   const T* __restrict__ b_val = g.b_val;
+  if constexpr (FIXED) {
+    // A row of more entries than the shared values hold, in one window: its
+    // entries in chunks of value_slots, each a range of columns (from the
+    // chunk's first column to the next chunk's, read back from C's columns
+    // just written), each walk of the products narrowed to its range, so
+    // that it still sums in shared memory rather than in C.
+    if (!in_shared && dw.count == 1 && value_slots > 0) {
+      auto* words = reinterpret_cast<unsigned int*>(shared_vals);
+      for (std::int64_t first = 0; first < room; first += value_slots) {
+        const auto count =
+            static_cast<int>(room - first < value_slots ? room - first : value_slots);
+        const ColumnWindow chunk{b_col, g.c_col[c0 + first],
+                                 first + count < room ? g.c_col[c0 + first + count] : n_cols};
+        for (int i = threadIdx.x; i < 2 * count; i += BLOCK) words[i] = 0;
+        __syncthreads();
+        for_each_product<BLOCK>(
+            g.a_ptr, g.a_col, g.b_ptr, t.row, ip, static_cast<int>(threadIdx.x),
+            [&](offset_t p) { return a_val ? static_cast<V>(a_val[p]) : V(1); },
+            [&](V av, offset_t q) {
+              const vertex_t c = b_col[q];
+              const int w = c >> 5;
+              const std::int64_t r = rank0[w] + __popc(bits[w] & ((1u << (c & 31)) - 1u)) - first;
+              const V bv = b_val ? static_cast<V>(b_val[q]) : V(1);
+              if (r >= 0 && r < count) fixed_add(words + 2 * r, Ops::mul(av, bv));
+            },
+            g.ordered, chunk);
+        __syncthreads();
+        for (int i = threadIdx.x; i < count; i += BLOCK)
+          g.c_val[c0 + first + i] = fixed_value(words + 2 * i);
+        __syncthreads();
+      }
+      return;
+    }
+  }
   for_each_product<BLOCK>(
       g.a_ptr, g.a_col, g.b_ptr, t.row, window_ip(ip, dw), static_cast<int>(threadIdx.x),
       [&](offset_t p) { return a_val ? static_cast<V>(a_val[p]) : V(1); },

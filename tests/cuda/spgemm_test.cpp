@@ -533,7 +533,8 @@ Csr<double> stochastic(const Csr<double>& m) {
 
 // SpgemmOptions::unit_sums: bitmap rows sum in fixed point in shared memory,
 // rows of many products an entry too (which otherwise accumulate in C), over
-// one bitmap and over windows of a wide B, as in MCL's expansion: every
+// one bitmap and over windows of a wide B, a row of more entries than the
+// shared values hold in chunks of them, as in MCL's expansion: every
 // entry within the tolerance of the reference, and each sum exact, so that
 // two calls give the same bits.
 TEST_F(CudaSpgemm, UnitSumsInFixedPointMatchReference) {
@@ -552,7 +553,9 @@ TEST_F(CudaSpgemm, UnitSumsInFixedPointMatchReference) {
       {stochastic(random<double>(3000, 3000, MatrixShape::power_law, 60, 142)),
        stochastic(random<double>(3000, 3000, MatrixShape::power_law, 60, 143)), "power law"},
       {stochastic(random<double>(2000, 2000, MatrixShape::heavy_row, 2.0, 25)),
-       stochastic(random<double>(2000, wide, MatrixShape::uniform, 40, 26)), "windows of 2^19+1"}};
+       stochastic(random<double>(2000, wide, MatrixShape::uniform, 40, 26)), "windows of 2^19+1"},
+      // A row of more than 28,000 entries: past the shared values, in chunks.
+      {stochastic(with_global_row()), stochastic(with_global_row()), "a row in chunks"}};
   for (const Case& k : cases) {
     const auto stats = check_product<PlusTimes<double>>(k.a, k.b, k.what + ", fixed point", o);
     EXPECT_GE(stats.dense_rows, 1) << k.what;
