@@ -9,7 +9,11 @@
 //                          before it), writes C's columns in order straight
 //                          from the bitmap, then accumulates each product at
 //                          its column's rank: in shared memory when the row
-//                          fits there, in C's values otherwise
+//                          fits there, in C's values otherwise; staged rows
+//                          (SpgemmOptions::stage_bitmap_rows) run it before
+//                          the symbolic phase, which then leaves them alone,
+//                          into a staging the size of their bound, their
+//                          count of set bits the row's nnz
 //
 // A row whose bound is a sizeable share of n_cols costs less this way than
 // in a hash table: no probing, no collisions, and no sort, since the bitmap
@@ -175,8 +179,10 @@ __device__ inline double fixed_value(const unsigned int* words) {
 // products per entry, accumulate in C's values (global atomics, mostly in
 // L2). FIXED (kFixedSums, g.unit_sums): sums in shared memory in fixed
 // point, whatever the products per entry, and rows of more entries than
-// value_slots in chunks of it.
-template <class S, class T, int BLOCK, bool FIXED = false>
+// value_slots in chunks of it. STAGED (staged_dense_group, one window, before
+// the symbolic phase): the row goes to its staging at g.stage_off[row], its
+// bound's room, and its count of set bits, nnz(C(i,:)), to g.row_nnz[row].
+template <class S, class T, int BLOCK, bool FIXED = false, bool STAGED = false>
 __global__ void __launch_bounds__(BLOCK)
     dense_numeric_kernel(NumericArgs<typename DeviceSemiring<S>::value_type, T> g, vertex_t n_cols,
                          int value_slots, int shared_max_products_per_entry, DenseWindows dw) {
@@ -193,9 +199,22 @@ __global__ void __launch_bounds__(BLOCK)
   int* rank0 = reinterpret_cast<int*>(bits + full_words);  // set bits before each word
   V* shared_vals = reinterpret_cast<V*>(rank0 + full_words);
 
-  const offset_t c0 = g.c_ptr[t.row];
-  const std::int64_t row_nnz = g.c_ptr[t.row + 1] - c0;
   const auto ip = static_cast<std::int64_t>(g.ip[t.row]);
+  // Where the row goes, and its room there: C's row, or (STAGED) its staging.
+  std::int64_t c0, row_room;
+  vertex_t* __restrict__ out_col;
+  V* __restrict__ out_val;
+  if constexpr (STAGED) {
+    c0 = g.stage_off[t.row];
+    row_room = g.stage_off[t.row + 1] - c0;
+    out_col = g.stage_col;
+    out_val = g.stage_val;
+  } else {
+    c0 = g.c_ptr[t.row];
+    row_room = g.c_ptr[t.row + 1] - c0;
+    out_col = g.c_col;
+    out_val = g.c_val;
+  }
   const ColumnWindow window = t.walk_window(g.b_col, dw);
   for (int w = threadIdx.x; w < words; w += BLOCK) bits[w] = 0;
   __syncthreads();
@@ -211,22 +230,27 @@ __global__ void __launch_bounds__(BLOCK)
   for (int w = w0; w < w1; ++w) mine += __popc(bits[w]);
   int at, nnz;
   BlockScan(scan_temp).ExclusiveSum(mine, at, nnz);
-  if (threadIdx.x == 0) window_at = chain_prefix(dw, t, nnz);
+  if (threadIdx.x == 0) {
+    window_at = chain_prefix(dw, t, nnz);
+    if constexpr (STAGED) g.row_nnz[t.row] = static_cast<offset_t>(nnz);  // one window
+  }
   __syncthreads();
   const std::int64_t base = window_at;
+  const std::int64_t row_nnz = STAGED ? nnz : row_room;
   // Products per entry judged on the row as a whole: a window's own count
   // of products is not known.
   const bool in_shared =
       nnz <= value_slots && (FIXED || ip <= std::int64_t{shared_max_products_per_entry} * row_nnz);
-  // The window's entries within the row (all of them, unless the phases disagree).
-  const std::int64_t room = row_nnz - base < nnz ? row_nnz - base : nnz;
-  V* acc = in_shared ? shared_vals : g.c_val + c0 + base;
+  // The window's entries within the row (all of them, unless the phases
+  // disagree or, STAGED, the bound is wrong).
+  const std::int64_t room = row_room - base < nnz ? row_room - base : nnz;
+  V* acc = in_shared ? shared_vals : out_val + c0 + base;
   for (int i = threadIdx.x; i < room; i += BLOCK) acc[i] = Ops::zero();
   for (int w = w0; w < w1; ++w) {
     rank0[w] = at;
     for (unsigned int b = bits[w]; b; b &= b - 1) {
-      if (base + at < row_nnz)  // always, unless the phases disagree
-        g.c_col[c0 + base + at] = t.lo + w * 32 + (__ffs(b) - 1);
+      if (base + at < row_room)  // always, unless the phases disagree
+        out_col[c0 + base + at] = t.lo + w * 32 + (__ffs(b) - 1);
       ++at;
     }
   }
@@ -246,8 +270,8 @@ __global__ void __launch_bounds__(BLOCK)
       for (std::int64_t first = 0; first < room; first += value_slots) {
         const auto count =
             static_cast<int>(room - first < value_slots ? room - first : value_slots);
-        const ColumnWindow chunk{b_col, g.c_col[c0 + first],
-                                 first + count < room ? g.c_col[c0 + first + count] : n_cols};
+        const ColumnWindow chunk{b_col, out_col[c0 + first],
+                                 first + count < room ? out_col[c0 + first + count] : n_cols};
         for (int i = threadIdx.x; i < 2 * count; i += BLOCK) words[i] = 0;
         __syncthreads();
         for_each_product<BLOCK>(
@@ -263,7 +287,7 @@ __global__ void __launch_bounds__(BLOCK)
             g.ordered, chunk);
         __syncthreads();
         for (int i = threadIdx.x; i < count; i += BLOCK)
-          g.c_val[c0 + first + i] = fixed_value(words + 2 * i);
+          out_val[c0 + first + i] = fixed_value(words + 2 * i);
         __syncthreads();
       }
       return;
@@ -291,9 +315,9 @@ __global__ void __launch_bounds__(BLOCK)
     __syncthreads();
     for (int i = threadIdx.x; i < room; i += BLOCK) {
       if constexpr (FIXED)
-        g.c_val[c0 + base + i] = fixed_value(reinterpret_cast<const unsigned int*>(acc + i));
+        out_val[c0 + base + i] = fixed_value(reinterpret_cast<const unsigned int*>(acc + i));
       else
-        g.c_val[c0 + base + i] = shared_vals[i];
+        out_val[c0 + base + i] = shared_vals[i];
     }
   }
 }

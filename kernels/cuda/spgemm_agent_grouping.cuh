@@ -33,7 +33,8 @@ struct Gather {
 // A row's symbolic group from its products and its entries of A: a hash,
 // bitmap or global group, or a staged one, done before the symbolic phase
 // (the symbolic launches leave those groups alone): an expand-sort-compress
-// bin, else a direct hash bin. A staged row's bound is its staging's size.
+// bin, else a direct hash bin, else a staged bitmap bin. A staged row's
+// bound is its staging's size.
 struct SymbolicKey {
   const unsigned long long* ip;
   const offset_t* a_ptr;
@@ -45,6 +46,8 @@ struct SymbolicKey {
       return RowGroup{e, g.bound, 0, 0};
     if (const int d = direct_group(g.bound, v, g.group, n_cols, tuning); d >= 0)
       return RowGroup{d, g.bound, 0, 0};
+    if (const int b = staged_dense_group(g.group, n_cols, tuning); b >= 0)
+      return RowGroup{b, g.bound, 0, 0};
     return g;
   }
   __device__ RowGroup operator()(vertex_t r) const {

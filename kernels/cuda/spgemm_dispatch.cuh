@@ -147,14 +147,19 @@ class SpgemmDispatch {
   // 1. IP per row and its symbolic group, the rows listed group by group;
   // then where each global-memory row's symbolic table starts.
   //
-  // Rows sent to expand-sort-compress or direct hash tables stage their
-  // entries (their bounds' worth); where that staging would take more than
-  // the caller's limit or a quarter of the memory free, the analysis runs
-  // again without direct rows (a direct row stages its bound, a sorted row
+  // Rows sent to expand-sort-compress, direct hash tables or staged bitmaps
+  // stage their entries (their bounds' worth); where that staging would take
+  // more than the caller's limit or a quarter of the memory free, the
+  // analysis runs again without staged bitmap rows (the longest bounds),
+  // then without direct rows (a direct row stages its bound, a sorted row
   // at most its products, so the direct rows are the larger share and the
   // smaller loss), and once more with every row in the two hash phases.
   void analyse() {
     Fetched sym_fetched = analysis_pass();
+    if (sym_fetched.staged > 0 && !staging_fits(sym_fetched.staged) && tuning_.staged_dense) {
+      tuning_.staged_dense = false;
+      sym_fetched = analysis_pass();
+    }
     if (sym_fetched.staged > 0 && !staging_fits(sym_fetched.staged) &&
         tuning_.direct_max_bound > 0) {
       tuning_.direct_max_bound = 0;
@@ -209,14 +214,20 @@ class SpgemmDispatch {
     direct.row_nnz = f_.row_nnz;
     direct.n_cols = n_;
     direct.ordered = options_.deterministic;
+    direct.unit_sums = options_.unit_sums;
     launch_staged<S, T>(std::make_integer_sequence<int, SpgemmPolicy::esc_bins>{},
-                        std::make_integer_sequence<int, SpgemmPolicy::bins>{}, esc, direct,
-                        sym_groups_, f_.sorted_rows, stream_);
+                        std::make_integer_sequence<int, SpgemmPolicy::bins>{},
+                        std::make_integer_sequence<int, SpgemmPolicy::dense_bins>{}, esc, direct,
+                        tuning_.dense_shared_max_products_per_entry, sym_groups_, f_.sorted_rows,
+                        stream_);
     st_.sorted_rows = st_.direct_rows = 0;
     for (int e = 0; e < SpgemmPolicy::esc_bins; ++e)
       st_.sorted_rows += sym_groups_.count[kFirstEsc + e];
     for (int d = 0; d < SpgemmPolicy::bins; ++d)
       st_.direct_rows += sym_groups_.count[kFirstDirect + d];
+    st_.staged_bitmap_rows = 0;
+    for (int d = 0; d < SpgemmPolicy::dense_bins; ++d)
+      st_.staged_bitmap_rows += sym_groups_.count[kFirstStagedDense + d];
   }
 
   // 2b. nnz(C(i,:)) per row, group by group, in the symbolic tables the plan
@@ -301,7 +312,10 @@ class SpgemmDispatch {
   // areas) and copied into C.
   void numeric_and_sort() {
     const std::int64_t global_rows = num_groups_.count[kGlobalGroup];
-    st_.dense_rows = num_groups_.count[kFirstDense] + num_groups_.count[kFirstDense + 1];
+    st_.dense_rows = 0;  // the bitmap rows of both phases, staged or not
+    for (int d = 0; d < SpgemmPolicy::dense_bins; ++d)
+      st_.dense_rows +=
+          num_groups_.count[kFirstDense + d] + sym_groups_.count[kFirstStagedDense + d];
     std::size_t seg_bytes = global_rows ? sort_scratch_bytes(global_nnz_, global_rows) : 0;
     const std::size_t all_bytes =
         numeric_tables_bytes(global_nnz_, num_slots_, sizeof(V)) + kChunkPad;

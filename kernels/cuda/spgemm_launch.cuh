@@ -206,6 +206,53 @@ inline void launch_numeric_bin(const char* name, NumericArgs<typename S::value_t
                stream, a);
 }
 
+// Launches the numeric kernel of bitmap bin I on `stream` over the rows of
+// `group` (bin I itself, or its staged twin before the symbolic phase:
+// STAGED, one window, the rows written to their staging).
+template <class S, class T, int I, bool STAGED>
+inline void launch_dense_numeric(NumericArgs<typename S::value_type, T> args, vertex_t n_cols,
+                                 int shared_max_products_per_entry, const Groups& groups, int group,
+                                 const vertex_t* sorted_rows, unsigned long long* chain,
+                                 cudaStream_t stream) {
+  using V = typename S::value_type;
+  constexpr int block = SpgemmPolicy::dense(I).block;
+  DenseWindows dw = dense_windows(n_cols, chain);
+  if (STAGED && dw.count > 1)
+    throw Error("spgemm: a staged bitmap row of " + std::to_string(dw.count) +
+                " windows (staged rows have one)");
+  const std::int64_t blocks = dense_blocks(dw, groups, group, stream);
+  // Values in shared memory for rows (windows) up to the group's longest,
+  // as far as the bitmap leaves room; longer ones accumulate in C (or, with
+  // fixed-point sums, in chunks of the room).
+  // Windows keep to half an SM's shared memory, so that two blocks share it.
+  const std::int64_t limit = dw.count > 1
+                                 ? std::min<std::int64_t>(shared_limit(), kWindowSharedBytes)
+                                 : std::int64_t{shared_limit()};
+  const std::int64_t room =
+      (limit - static_cast<std::int64_t>(dense_numeric_bytes<V>(dw.width, 0))) /
+      static_cast<std::int64_t>(sizeof(V));
+  const auto value_slots = static_cast<int>(
+      std::clamp<std::int64_t>(std::min<std::int64_t>(groups.max_bound[group], dw.width), 0,
+                               std::max<std::int64_t>(room, 0)));
+  auto launch = [&](auto kernel, const char* name) {
+    launch_named(name, kernel, blocks, block, dense_numeric_bytes<V>(dw.width, value_slots), stream,
+                 rows_of(args, groups, group, sorted_rows), n_cols, value_slots,
+                 shared_max_products_per_entry, dw);
+  };
+  if constexpr (kFixedSums<S>) {
+    if (args.unit_sums) {
+      launch(dense_numeric_kernel<S, T, block, true, STAGED>, STAGED ? "staged bitmap, fixed"
+                                                              : dw.count > 1
+                                                                  ? "numeric windows, fixed"
+                                                                  : "numeric bitmap, fixed");
+      return;
+    }
+  }
+  launch(dense_numeric_kernel<S, T, block, false, STAGED>, STAGED         ? "staged bitmap"
+                                                           : dw.count > 1 ? "numeric windows"
+                                                                          : "numeric bitmap");
+}
+
 // Launches the numeric kernel of every non-empty shared-memory and bitmap
 // group (the global-memory group is the caller's). With `apart`, first
 // calls global_chain(stream) with a stream of its own, so that the caller's
@@ -225,36 +272,9 @@ inline void launch_numeric_shared(std::integer_sequence<int, G...>,
     launch_numeric_bin<S, T, I, false>(kNumericNames[I], args, groups, I, sorted_rows, fan.next());
   };
   auto dense = [&]<int I>(std::integral_constant<int, I>) {
-    constexpr int block = SpgemmPolicy::dense(I).block;
     if (groups.count[kFirstDense + I] == 0) return;
-    DenseWindows dw = dense_windows(n_cols, chain);
-    const cudaStream_t s = fan.next();
-    const std::int64_t blocks = dense_blocks(dw, groups, kFirstDense + I, s);
-    // Values in shared memory for rows (windows) up to the group's longest,
-    // as far as the bitmap leaves room; longer ones accumulate in C.
-    // Windows keep to half an SM's shared memory, so that two blocks share it.
-    const std::int64_t limit = dw.count > 1
-                                   ? std::min<std::int64_t>(shared_limit(), kWindowSharedBytes)
-                                   : std::int64_t{shared_limit()};
-    const std::int64_t room =
-        (limit - static_cast<std::int64_t>(dense_numeric_bytes<V>(dw.width, 0))) /
-        static_cast<std::int64_t>(sizeof(V));
-    const auto value_slots = static_cast<int>(std::clamp<std::int64_t>(
-        std::min<std::int64_t>(groups.max_bound[kFirstDense + I], dw.width), 0,
-        std::max<std::int64_t>(room, 0)));
-    auto launch = [&](auto kernel, const char* name) {
-      launch_named(name, kernel, blocks, block, dense_numeric_bytes<V>(dw.width, value_slots), s,
-                   rows_of(args, groups, kFirstDense + I, sorted_rows), n_cols, value_slots,
-                   shared_max_products_per_entry, dw);
-    };
-    if constexpr (kFixedSums<S>) {
-      if (args.unit_sums) {
-        launch(dense_numeric_kernel<S, T, block, true>,
-               dw.count > 1 ? "numeric windows, fixed" : "numeric bitmap, fixed");
-        return;
-      }
-    }
-    launch(dense_numeric_kernel<S, T, block>, dw.count > 1 ? "numeric windows" : "numeric bitmap");
+    launch_dense_numeric<S, T, I, false>(args, n_cols, shared_max_products_per_entry, groups,
+                                         kFirstDense + I, sorted_rows, chain, fan.next());
   };
   // The groups of longer rows first, so that their tails start early.
   (dense(std::integral_constant<int, sizeof...(D) - 1 - D>{}), ...);
@@ -264,11 +284,13 @@ inline void launch_numeric_shared(std::integer_sequence<int, G...>,
 
 // Launches the staged rows' kernels, the groups side by side: the
 // expand-sort-compress kernel of every non-empty sorted bin (a block per
-// row) and the direct numeric kernel of every non-empty direct bin.
-template <class S, class T, int... E, int... G>
+// row), the direct numeric kernel of every non-empty direct bin and the
+// bitmap numeric kernel of every non-empty staged bitmap bin.
+template <class S, class T, int... E, int... G, int... D>
 inline void launch_staged(std::integer_sequence<int, E...>, std::integer_sequence<int, G...>,
-                          EscArgs<typename S::value_type, T> esc,
-                          NumericArgs<typename S::value_type, T> direct, const Groups& groups,
+                          std::integer_sequence<int, D...>, EscArgs<typename S::value_type, T> esc,
+                          NumericArgs<typename S::value_type, T> direct,
+                          int shared_max_products_per_entry, const Groups& groups,
                           const vertex_t* sorted_rows, cudaStream_t main) {
   using V = typename S::value_type;
   int nonempty = 0;
@@ -288,7 +310,14 @@ inline void launch_staged(std::integer_sequence<int, E...>, std::integer_sequenc
     launch_numeric_bin<S, T, I, true>(kDirectNames[I], direct, groups, kFirstDirect + I,
                                       sorted_rows, fan.next());
   };
+  auto dense = [&]<int I>(std::integral_constant<int, I>) {
+    if (groups.count[kFirstStagedDense + I] == 0) return;
+    launch_dense_numeric<S, T, I, true>(direct, direct.n_cols, shared_max_products_per_entry,
+                                        groups, kFirstStagedDense + I, sorted_rows, nullptr,
+                                        fan.next());
+  };
   // The longest rows first, so that their tails start early.
+  (dense(std::integral_constant<int, sizeof...(D) - 1 - D>{}), ...);
   (hash(std::integral_constant<int, sizeof...(G) - 1 - G>{}), ...);
   (sorted(std::integral_constant<int, sizeof...(E) - 1 - E>{}), ...);
   fan.join();

@@ -35,6 +35,7 @@ Tuning tuning_for(const SpgemmOptions& options, vertex_t n_cols) {
   if (options.direct_cols_per_bound > 0)
     tuning.direct_cols_per_bound =
         std::min<std::int64_t>(options.direct_cols_per_bound, std::int64_t{1} << 31);
+  tuning.staged_dense = options.stage_bitmap_rows && tuning.dense;
   return tuning;
 }
 

@@ -211,15 +211,17 @@ static_assert(SpgemmPolicy::direct_max_bound <=
 
 // Group ids: the hash bins, the dense bins, the global-memory group, rows
 // with nothing to do (IP = 0, or an empty row of C), then the rows done
-// before the symbolic phase and staged: the expand-sort-compress bins and
-// the direct hash bins (the numeric bins, one to one).
+// before the symbolic phase and staged: the expand-sort-compress bins, the
+// direct hash bins (the numeric bins, one to one) and the staged bitmap
+// rows (the dense bins, one to one).
 inline constexpr int kFirstDense = SpgemmPolicy::bins;
 inline constexpr int kGlobalGroup = kFirstDense + SpgemmPolicy::dense_bins;
 inline constexpr int kEmptyGroup = kGlobalGroup + 1;
 inline constexpr int kFirstEsc = kEmptyGroup + 1;
 inline constexpr int kFirstStaged = kFirstEsc;  // every group from here on is staged
 inline constexpr int kFirstDirect = kFirstEsc + SpgemmPolicy::esc_bins;
-inline constexpr int kMaxGroups = kFirstDirect + SpgemmPolicy::bins;
+inline constexpr int kFirstStagedDense = kFirstDirect + SpgemmPolicy::bins;
+inline constexpr int kMaxGroups = kFirstStagedDense + SpgemmPolicy::dense_bins;
 
 GRAPHRUN_HD constexpr std::uint64_t next_pow2(std::uint64_t v) {
   std::uint64_t p = 1;
@@ -262,6 +264,10 @@ struct Tuning {
   // products repeat their columns (facebook_combined, 4,039 columns) more
   // than their symbolic phase saved; B's width is the sign known beforehand.
   std::int64_t direct_cols_per_bound = 0;
+  // Bitmap rows (one window: B within dense_max_cols) skip the symbolic
+  // phase too, their rows staged at their bounds (SpgemmOptions::
+  // stage_bitmap_rows).
+  bool staged_dense = false;
 };
 
 // The group of a row with `bound` and `ip`, bins from `bin` (symbolic or
@@ -352,6 +358,19 @@ GRAPHRUN_HD inline int direct_group(std::int64_t bound, std::int64_t ip, int gro
   if (t.direct_cols_per_bound > 0 && bound * t.direct_cols_per_bound > n_cols) return -1;
   const int g = numeric_group(bound, ip, n_cols, t);
   return g < kFirstDense ? kFirstDirect + g : -1;
+}
+
+// The staged bitmap group of a row whose symbolic group is `group`, or -1:
+// a bitmap row of one window, when Tuning::staged_dense. The numeric phase's
+// own count of the bitmap's bits is the row's nnz, so the symbolic phase's
+// walk of the products, the same bits set once more, is saved; the staging
+// takes the row's bound (min(IP, n_cols)) and the row is copied into C once
+// C's row pointers exist.
+GRAPHRUN_HD inline int staged_dense_group(int group, std::int32_t n_cols, const Tuning& t) {
+  if (!t.staged_dense || group < kFirstDense || group >= kGlobalGroup ||
+      n_cols > SpgemmPolicy::dense_max_cols)
+    return -1;
+  return kFirstStagedDense + (group - kFirstDense);
 }
 
 }  // namespace graphrun::cuda::spgemm_detail

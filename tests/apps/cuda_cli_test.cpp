@@ -279,7 +279,7 @@ TEST_F(CudaCliTest, BenchSpgemmTuneOverridesRunAndBadOnesAreUsageErrors) {
   EXPECT_NE(ok.out.find("| gen:rmat:9 |"), std::string::npos) << ok.out;
   EXPECT_EQ(ok.out.find("| NO"), std::string::npos) << ok.out;
   for (const char* bad : {"nope=1", "dense-words=0", "dense-words=x", "warp-max-ip",
-                          "direct-max-bound=-1", "unit-sums=1"}) {
+                          "direct-max-bound=-1", "unit-sums=1", "stage-bitmap=2"}) {
     const Result r =
         run(std::string("bench spgemm gen:rmat:7 --device cuda --reps 1 --tune ") + bad);
     EXPECT_EQ(r.status, 2) << bad << ": " << describe(r);
@@ -290,7 +290,8 @@ TEST_F(CudaCliTest, BenchSpgemmTuneOverridesRunAndBadOnesAreUsageErrors) {
   // with cuSPARSE either way. A --tune takes one KEY=N, so inputs may follow.
   const Result sorted =
       run("bench spgemm --tune sort-min-ip=16 gen:rmat:10 --device cuda --reps 1 "
-          "--tune sort-max-ip=512 --tune direct-max-bound=300 --tune direct-cols-per-bound=8");
+          "--tune sort-max-ip=512 --tune direct-max-bound=300 --tune direct-cols-per-bound=8 "
+          "--tune stage-bitmap=1");
   ASSERT_EQ(sorted.status, 0) << describe(sorted);
   EXPECT_NE(sorted.out.find("| gen:rmat:10 |"), std::string::npos) << sorted.out;
   EXPECT_EQ(sorted.out.find("| NO"), std::string::npos) << sorted.out;
@@ -312,7 +313,7 @@ TEST_F(CudaCliTest, BenchSpgemmTuneOverridesRunAndBadOnesAreUsageErrors) {
 TEST_F(CudaCliTest, ExperimentMclTuneRunsBothWaysAndBadOnesAreUsageErrors) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
   for (const char* tune : {"--tune sort-min-ip=1 --tune sort-cols-per-product=1",
-                           "--tune sort-max-ip=1", "--tune unit-sums=0"}) {
+                           "--tune sort-max-ip=1", "--tune unit-sums=0", "--tune stage-bitmap=0"}) {
     const Result r = run(std::string("experiment mcl ") + tune + " gen:lfr:3000:0.2:12:40 '" +
                          karate + "' --device cuda --reps 1");
     ASSERT_EQ(r.status, 0) << tune << ": " << describe(r);
@@ -323,7 +324,7 @@ TEST_F(CudaCliTest, ExperimentMclTuneRunsBothWaysAndBadOnesAreUsageErrors) {
       EXPECT_NE(line.find("| yes |"), std::string::npos) << tune << ": " << line;
     }
   }
-  for (const char* tune : {"x=1", "unit-sums=2"}) {
+  for (const char* tune : {"x=1", "unit-sums=2", "stage-bitmap=-1"}) {
     const Result bad = run("experiment mcl '" + karate + "' --device cuda --reps 1 --tune " + tune);
     EXPECT_EQ(bad.status, 2) << describe(bad);
     EXPECT_NE(bad.err.find("--tune"), std::string::npos) << describe(bad);

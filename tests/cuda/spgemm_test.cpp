@@ -570,6 +570,70 @@ TEST_F(CudaSpgemm, UnitSumsInFixedPointMatchReference) {
   }
 }
 
+// SpgemmOptions::stage_bitmap_rows: bitmap rows of one window skip the
+// symbolic phase, computed into their staging and copied into C. The
+// reference's entries with double and fixed-point sums and in min-plus, a
+// row past the shared values included (summed in its staging, or in chunks);
+// with ordered walks, the same bits as the rows of two phases; a B too wide
+// for one bitmap keeps its windows in two phases; and a staging past the
+// limit gives the rows back to the two phases.
+TEST_F(CudaSpgemm, StagedBitmapRowsMatchReference) {
+  cuda::SpgemmOptions o;
+  o.stage_bitmap_rows = true;
+  struct Case {
+    Csr<double> a, b;
+    std::string what;
+  };
+  const std::vector<Case> cases = {
+      {stochastic(random<double>(2000, 500, MatrixShape::uniform, 100, 140)),
+       stochastic(random<double>(500, 500, MatrixShape::uniform, 100, 141)),
+       "20 products an entry"},
+      {stochastic(random<double>(3000, 3000, MatrixShape::power_law, 60, 142)),
+       stochastic(random<double>(3000, 3000, MatrixShape::power_law, 60, 143)), "power law"},
+      {stochastic(with_global_row()), stochastic(with_global_row()),
+       "a row past the shared values"}};
+  for (const Case& k : cases) {
+    for (const bool fixed : {false, true}) {
+      cuda::SpgemmOptions f = o;
+      f.unit_sums = fixed;
+      const std::string what = k.what + (fixed ? ", fixed point" : ", double");
+      const auto stats = check_product<PlusTimes<double>>(k.a, k.b, what + ", staged", f);
+      EXPECT_GE(stats.staged_bitmap_rows, 1) << what;
+      EXPECT_EQ(stats.staged_bitmap_rows, stats.dense_rows) << what;
+    }
+    EXPECT_GE(check_product<MinPlus<double>>(k.a, k.b, k.what + ", min-plus, staged", o)
+                  .staged_bitmap_rows,
+              1)
+        << k.what;
+    cuda::SpgemmOptions ordered = o;
+    ordered.deterministic = true;
+    cuda::SpgemmOptions two_phases = ordered;
+    two_phases.stage_bitmap_rows = false;
+    const DeviceCsr<double> da(k.a), db(k.b);
+    const Csr<double> staged = cuda::spgemm<PlusTimes<double>>(da, db, ordered).download();
+    const Csr<double> phases = cuda::spgemm<PlusTimes<double>>(da, db, two_phases).download();
+    ASSERT_EQ(staged.row_ptr(), phases.row_ptr()) << k.what;
+    ASSERT_EQ(staged.col_idx(), phases.col_idx()) << k.what;
+    std::int64_t differ = 0;
+    for (std::size_t e = 0; e < staged.values().size(); ++e)
+      differ += std::memcmp(&staged.values()[e], &phases.values()[e], sizeof(double)) != 0;
+    EXPECT_EQ(differ, 0) << k.what << ": ordered sums differ between staged and two-phase rows";
+  }
+  const vertex_t wide = (vertex_t{1} << 19) + 1;
+  const auto windows =
+      check_product<PlusTimes<double>>(random<double>(2000, 2000, MatrixShape::heavy_row, 2.0, 25),
+                                       random<double>(2000, wide, MatrixShape::uniform, 40, 26),
+                                       "windows of 2^19+1, staging asked", o);
+  EXPECT_GE(windows.dense_rows, 1);
+  EXPECT_EQ(windows.staged_bitmap_rows, 0);
+  cuda::SpgemmOptions limited = o;
+  limited.workspace_limit_bytes = std::size_t{1} << 20;
+  const auto past = check_product<PlusTimes<double>>(cases[1].a, cases[1].b,
+                                                     "power law, staging past the limit", limited);
+  EXPECT_GE(past.dense_rows, 1);
+  EXPECT_EQ(past.staged_bitmap_rows, 0);
+}
+
 // B with 2^19 + 1 columns is past one bitmap's reach: rows past the shared
 // bins take a bitmap per window of 2^18 columns (three windows, the last
 // of one column), with bitmaps allowed; without, global-memory tables. Past

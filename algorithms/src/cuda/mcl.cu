@@ -583,6 +583,10 @@ SpgemmOptions mcl_spgemm_options(bool deterministic) {
   // start, the inflation and the pruning), so every product and every entry
   // of its square lie in [0, 1] but for float rounding.
   o.unit_sums = true;
+  // Its expanded rows are bitmap rows of tens of products an entry, whose
+  // symbolic phase would walk every product once more to count what the
+  // numeric phase's bitmap counts anyway.
+  o.stage_bitmap_rows = true;
   return o;
 }
 

@@ -43,6 +43,8 @@ inline constexpr const char* kSpgemmTuneHelp =
     "direct-cols-per-bound=N: only where B has N columns per entry of the bound\n"
     "(default: any B); unit-sums=0|1 (experiment mcl only, default 1): bitmap\n"
     "rows sum in 64-bit fixed point in shared memory, which a stochastic matrix\n"
-    "squared allows";
+    "squared allows; stage-bitmap=0|1 (default 1 in experiment mcl, 0\n"
+    "elsewhere): bitmap rows skip the symbolic phase as well, computed into a\n"
+    "staging the size of their bound and copied into C";
 
 }  // namespace graphrun::cli::bench

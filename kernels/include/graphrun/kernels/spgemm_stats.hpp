@@ -20,11 +20,12 @@ struct SpgemmStats {
   int tasks = 0;            // CPU: row tasks handed to the threads
   int chunks = 1;           // GPU: row chunks of the numeric phase
   int symbolic_chunks = 1;  // GPU: row chunks of the symbolic phase
-  std::int64_t global_rows = 0;     // GPU: rows whose symbolic table lives in global memory
-  std::int64_t dense_rows = 0;      // GPU: rows of C accumulated in a bitmap (numeric phase)
-  std::int64_t sorted_rows = 0;     // GPU: rows by expand-sort-compress (no hash phases)
-  std::int64_t direct_rows = 0;     // GPU: rows by one hash pass, no symbolic phase
-  std::size_t workspace_bytes = 0;  // GPU: largest pool allocation of the call
+  std::int64_t global_rows = 0;         // GPU: rows whose symbolic table lives in global memory
+  std::int64_t dense_rows = 0;          // GPU: rows of C accumulated in a bitmap (numeric phase)
+  std::int64_t sorted_rows = 0;         // GPU: rows by expand-sort-compress (no hash phases)
+  std::int64_t direct_rows = 0;         // GPU: rows by one hash pass, no symbolic phase
+  std::int64_t staged_bitmap_rows = 0;  // GPU: of dense_rows, those with no symbolic phase
+  std::size_t workspace_bytes = 0;      // GPU: largest pool allocation of the call
   // Phases, ms. CPU: rows are sorted inside numeric_ms and sort_ms stays 0.
   // GPU: sort_ms is the segmented sort of the rows with global-memory tables
   // (it runs beside the shared-memory rows; numeric_ms is the numeric phase

@@ -108,6 +108,15 @@ struct SpgemmOptions {
   // bound (for sweeps; 0: any B).
   std::int64_t direct_cols_per_bound = 0;
   bool direct_rows = true;
+  // Bitmap rows (B of at most 2^19 columns) skip the symbolic phase as well:
+  // the numeric phase's bitmap counts the row anyway, so the row is computed
+  // into a staging the size of its bound (min(IP, B's columns)) and copied
+  // into C afterwards. Saves a walk of the products where bitmap rows hold
+  // most of them (MCL's expansion, tens of products an entry) at the cost of
+  // the staging and one copy of those rows; off by default, where most
+  // products have few products an entry and the copy would cost more. When
+  // the staging does not fit, the rows take both phases.
+  bool stage_bitmap_rows = false;
 };
 
 using SpgemmStats = graphrun::SpgemmStats;  // one struct for both backends
