@@ -1,9 +1,10 @@
 // Markov clustering on the GPU against the CPU version: the same clusters
 // and the same number of iterations on the shipped graphs (and the shared
 // collection where present), on random graphs, and with tight pruning
-// parameters that send most columns through the ranked (segmented-sort)
-// path; expansions split into column blocks; cuda::mcl with a caller's
-// expansion; the GPU path's errors.
+// parameters that send most columns through the ranked path (the S-th and
+// R-th largest by radix selection, ties included: stars); expansions split
+// into column blocks; cuda::mcl with a caller's expansion; the GPU path's
+// errors.
 #include "graphrun/algorithms/cuda/mcl.hpp"
 
 #include <gtest/gtest.h>

@@ -8,12 +8,11 @@
 //                              expansion, e.g. cuSPARSE in double)
 //   measure_columns            warp per column: rounds E to float (as mcl
 //                              stores it), max, Σv², entries >= cut and
-//                              their mass; decides which columns need ranks
-//   segmented sort             CUB DeviceSegmentedSort, descending, of the
-//                              values of those columns only (the others get
-//                              empty segments)
-//   decide_columns             warp per column: mcl's threshold (cut, S-th
-//                              or R-th largest), kept count, chaos
+//                              their mass
+//   decide_columns             block per column: mcl's threshold (cut, or
+//                              the S-th or R-th largest, found by radix
+//                              selection where selection or recovery asks
+//                              for it: column_select.cuh), kept count, chaos
 //   exclusive scan             CUB DeviceScan over the kept counts → M's
 //                              row pointers
 //   compact_inflate            warp per column: keep v >= threshold in
@@ -36,9 +35,9 @@
 // with blocks as large as memory allows, so that a graph whose expansion
 // fits runs as one block, as before.
 //
-// The rules are those of prune_column in mcl_parts.hpp, evaluated on a
-// column sorted in descending order: the k-th largest below the cut is the
-// (R-1)-th of the sorted column, and so on (see decide_columns). Sums are in
+// The rules are those of prune_column in mcl_parts.hpp, evaluated with
+// order statistics of the column: the k-th largest below the cut is the
+// R-th largest of the column, and so on (see decide_columns). Sums are in
 // double; a warp, and the SpGEMM's atomics, add in a different order than
 // the CPU's serial loops, so a sum can differ from the CPU's in its last
 // bits, which the rounding to float almost always absorbs. (An expansion
@@ -47,10 +46,10 @@
 // PGPgiantcompo it took 33 iterations instead of 18.)
 #include <cstring>
 #include <cub/device/device_scan.cuh>
-#include <cub/device/device_segmented_sort.cuh>
 #include <memory>
 
 #include "../mcl_parts.hpp"
+#include "column_select.cuh"
 #include "cuda_backend.hpp"
 #include "device_util.cuh"
 #include "graphrun/algorithms/cuda/mcl.hpp"
@@ -66,15 +65,16 @@ namespace detail {
 namespace {
 
 constexpr int kBlock = 256;
-// Most entries of one expanded block: CUB's segmented sort counts its items
-// in an int.
+// Most entries of one expanded block (a 32-bit count, kept from when the
+// pruning sorted with CUB; device memory binds first on a 141 GB H200).
 constexpr std::int64_t kMaxBlockEntries = INT32_MAX;
 // Device bytes a block's expansion takes per entry of its bound: C's column
-// and double value (12), the float copy and its sorted copy with their
-// slack (10), and the SpGEMM's tables and staging beside them: an estimate
-// with a margin, not yet checked against measured peaks (the SpGEMM chunks
-// its own tables when they do not fit). Blocks are sized to half of the
-// free memory so that the pruned blocks, and the next iterand, fit beside.
+// and double value (12), the float copy with its slack (5), the staging of
+// the bitmap rows that skip the symbolic phase (12), and the SpGEMM's tables
+// beside them: an estimate with a margin, not yet checked against measured
+// peaks (the SpGEMM chunks its own tables, and gives up the staging, when
+// they do not fit). Blocks are sized to half of the free memory so that the
+// pruned blocks, and the next iterand, fit beside.
 constexpr std::int64_t kBytesPerBlockEntry = 48;
 
 // Per-column results of the measuring pass.
@@ -98,18 +98,8 @@ __device__ float warp_max(float v) {
   return v;
 }
 
-// Does the column need its values ranked (sorted) to find the threshold?
-// Recovery from the whole column when fewer than R entries with less than
-// pct of the mass pass the cut, and more than R entries exist; selection
-// when more than S pass.
-__device__ bool needs_ranks(const ColumnMeasure& m, std::int64_t n, const mcl::PruneParams& p) {
-  if (p.recover > 0 && m.n_cut < p.recover && m.mass < p.pct) return n > p.recover;
-  return p.select > 0 && m.n_cut > p.select;
-}
-
 __global__ void measure_columns(vertex_t n, const offset_t* row_ptr, const double* e_val,
-                                float* val, mcl::PruneParams p, ColumnMeasure* measure,
-                                offset_t* seg_begin, offset_t* seg_end) {
+                                float* val, mcl::PruneParams p, ColumnMeasure* measure) {
   const int lane = threadIdx.x & 31;
   for (vertex_t j = (blockIdx.x * blockDim.x + threadIdx.x) >> 5; j < n;
        j += (gridDim.x * blockDim.x) >> 5) {
@@ -129,70 +119,56 @@ __global__ void measure_columns(vertex_t n, const offset_t* row_ptr, const doubl
       }
     }
     ColumnMeasure m{warp_sum(center), warp_sum(mass), warp_max(maxval), warp_sum(n_cut)};
-    if (lane == 0) {
-      measure[j] = m;
-      seg_begin[j] = b;
-      seg_end[j] = needs_ranks(m, e - b, p) ? e : b;  // empty segment: nothing to sort
-    }
+    if (lane == 0) measure[j] = m;
   }
 }
 
-// Entries of the descending `sorted` column (n of them) that are >= t: the
-// first index whose value is below t, by binary search.
-__device__ std::int64_t count_at_least(const float* sorted, std::int64_t n, double t) {
-  std::int64_t lo = 0, hi = n;
-  while (lo < hi) {
-    const std::int64_t mid = (lo + hi) / 2;
-    if (static_cast<double>(sorted[mid]) >= t)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
-// Warp per column: a few binary searches over the sorted column (every lane
-// does them; they are short) and at most one sum over the selected entries,
-// which the warp shares.
-__global__ void decide_columns(vertex_t n, const offset_t* row_ptr, const float* sorted,
-                               mcl::PruneParams p, const ColumnMeasure* measure, double* threshold,
-                               offset_t* kept, unsigned* chaos_bits) {
-  const int lane = threadIdx.x & 31;
-  for (vertex_t j = (blockIdx.x * blockDim.x + threadIdx.x) >> 5; j < n;
-       j += (gridDim.x * blockDim.x) >> 5) {
+// A block per column: mcl's threshold and kept count (prune_column in
+// mcl_parts.hpp), the order statistics found in the unsorted column by
+// radix selection where selection or recovery needs them (every thread of
+// the block takes the same branches: they depend on the column only), and
+// the column's chaos.
+constexpr int kDecideBlock = 128;
+__global__ void __launch_bounds__(kDecideBlock)
+    decide_columns(vertex_t n, const offset_t* row_ptr, const float* val, mcl::PruneParams p,
+                   const ColumnMeasure* measure, double* threshold, offset_t* kept,
+                   unsigned* chaos_bits) {
+  using Select = ColumnSelect<kDecideBlock>;
+  __shared__ typename Select::Shared sel;
+  for (vertex_t j = blockIdx.x; j < n; j += gridDim.x) {
     const offset_t b = row_ptr[j];
     const std::int64_t len = row_ptr[j + 1] - b;
     const ColumnMeasure m = measure[j];
-    const float* s = sorted + b;
+    const float* v = val + b;
     double t = p.cut;
-    std::int64_t count = m.n_cut;
+    long long count = m.n_cut;
+    double mass_unused = 0;
     if (p.recover > 0 && m.n_cut < p.recover && m.mass < p.pct) {
       if (len > p.recover) {
         // The (R - n_cut)-th largest below the cut is the R-th largest.
-        t = s[p.recover - 1];
-        count = count_at_least(s, len, t);
+        t = Select::kth_largest(v, len, p.recover, sel);
+        Select::at_least(v, len, t, count, mass_unused, sel);
       } else {
         t = 0;  // recovery keeps the whole column
         count = len;
       }
     } else if (p.select > 0 && m.n_cut > p.select) {
-      {
-        const double sbar = s[p.select - 1];
-        const std::int64_t n_select = count_at_least(s, len, sbar);
-        double mass_select = 0;
-        for (std::int64_t k = lane; k < n_select; k += 32) mass_select += s[k];
-        mass_select = warp_sum(mass_select);
-        t = sbar;
-        count = n_select;
-        if (p.recover > 0 && n_select < p.recover && mass_select < p.pct) {
-          // The (R - n_select)-th largest below sbar is the R-th largest,
-          // and only entries that passed the cut come back.
-          t = m.n_cut > p.recover ? fmax(static_cast<double>(s[p.recover - 1]), p.cut) : p.cut;
-          count = count_at_least(s, len, t);
-        }
+      const double sbar = Select::kth_largest(v, len, p.select, sel);
+      long long n_select = 0;
+      double mass_select = 0;
+      Select::at_least(v, len, sbar, n_select, mass_select, sel);
+      t = sbar;
+      count = n_select;
+      if (p.recover > 0 && n_select < p.recover && mass_select < p.pct) {
+        // The (R - n_select)-th largest below sbar is the R-th largest,
+        // and only entries that passed the cut come back.
+        t = m.n_cut > p.recover
+                ? fmax(static_cast<double>(Select::kth_largest(v, len, p.recover, sel)), p.cut)
+                : p.cut;
+        Select::at_least(v, len, t, count, mass_unused, sel);
       }
     }
-    if (lane == 0) {
+    if (threadIdx.x == 0) {
       threshold[j] = t;
       kept[j] = count;
       const float chaos = static_cast<float>((static_cast<double>(m.maxval) - m.center) *
@@ -282,8 +258,6 @@ class PruneInflate {
   PruneInflate(vertex_t n, cudaStream_t stream)
       : stream_(stream),
         measure_(static_cast<std::size_t>(n)),
-        seg_begin_(static_cast<std::size_t>(n)),
-        seg_end_(static_cast<std::size_t>(n)),
         threshold_(static_cast<std::size_t>(n)),
         kept_(static_cast<std::size_t>(n) + 1),
         chaos_(1),
@@ -293,21 +267,17 @@ class PruneInflate {
   DeviceCsr<float> operator()(const DeviceCsr<double>& e, const mcl::PruneParams& p, double r,
                               float* chaos) {
     const offset_t nnz_e = e.nnz();
-    if (sorted_.size() < static_cast<std::size_t>(nnz_e)) {
-      sorted_ = DeviceArray<float>(static_cast<std::size_t>(nnz_e) + nnz_e / 4);
-      e_float_ = DeviceArray<float>(sorted_.size());
-    }
+    if (e_float_.size() < static_cast<std::size_t>(nnz_e))
+      e_float_ = DeviceArray<float>(static_cast<std::size_t>(nnz_e) + nnz_e / 4);
     const vertex_t rows = e.n_rows();
     const unsigned grid = warp_grid(rows);
     GRAPHRUN_CUDA_CHECK(cudaMemsetAsync(chaos_.data(), 0, sizeof(unsigned), stream_));
     measure_columns<<<grid, kBlock, 0, stream_>>>(rows, e.row_ptr().data(), e.values().data(),
-                                                  e_float_.data(), p, measure_.data(),
-                                                  seg_begin_.data(), seg_end_.data());
+                                                  e_float_.data(), p, measure_.data());
     check_launch();
-    sort_ranked_columns(e);
-    decide_columns<<<grid, kBlock, 0, stream_>>>(rows, e.row_ptr().data(), sorted_.data(), p,
-                                                 measure_.data(), threshold_.data(), kept_.data(),
-                                                 chaos_.data());
+    decide_columns<<<grid_for(rows, 1, 16), kDecideBlock, 0, stream_>>>(
+        rows, e.row_ptr().data(), e_float_.data(), p, measure_.data(), threshold_.data(),
+        kept_.data(), chaos_.data());
     check_launch();
     // kept → row pointers of M, in place (the scan reads kept_[0..rows], the
     // last of which it ignores, and writes the rows+1 pointers).
@@ -339,35 +309,15 @@ class PruneInflate {
   }
 
  private:
-  // Sorts, descending, the values of the columns whose segment is not
-  // empty, into sorted_ at the same positions.
-  void sort_ranked_columns(const DeviceCsr<double>& e) {
-    // plan_blocks keeps every block within the sort's 2^31 items.
-    if (e.nnz() > kMaxBlockEntries)
-      throw SizeError("mcl: an expanded block of " + std::to_string(e.nnz()) +
-                      " entries is beyond the segmented sort's 2^31 items");
-    const auto nnz = static_cast<int>(e.nnz());
-    std::size_t bytes = 0;
-    GRAPHRUN_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeysDescending(
-        nullptr, bytes, e_float_.data(), sorted_.data(), nnz, e.n_rows(), seg_begin_.data(),
-        seg_end_.data(), stream_));
-    reserve_temp(bytes);
-    GRAPHRUN_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeysDescending(
-        temp_.data(), bytes, e_float_.data(), sorted_.data(), nnz, e.n_rows(), seg_begin_.data(),
-        seg_end_.data(), stream_));
-  }
-
   void reserve_temp(std::size_t bytes) {
     if (temp_.size() < bytes) temp_ = DeviceArray<unsigned char>(bytes + bytes / 4);
   }
 
   cudaStream_t stream_;
   DeviceArray<ColumnMeasure> measure_;
-  DeviceArray<offset_t> seg_begin_, seg_end_;
   DeviceArray<double> threshold_;
   DeviceArray<offset_t> kept_;
   DeviceArray<unsigned> chaos_;
-  DeviceArray<float> sorted_;   // the ranked columns, descending
   DeviceArray<float> e_float_;  // E's values rounded to float
   DeviceArray<unsigned char> temp_;
   Pinned<std::int64_t> scalars_;
