@@ -76,9 +76,11 @@ constexpr double tolerance() {
   return 0.0;
 }
 
+// `slack`: an absolute error allowed besides the relative one (fixed-point
+// sums round each product to a multiple of their unit).
 template <class S, class V>
 void expect_equal(const Csr<V>& c, const cuda::SpgemmStats& stats, const Reference<S, V>& ref,
-                  const std::string& what) {
+                  const std::string& what, double slack = 0) {
   EXPECT_EQ(c.n_rows(), ref.c.n_rows()) << what;
   EXPECT_EQ(c.n_cols(), ref.c.n_cols()) << what;
   EXPECT_EQ(stats.nnz_c, ref.c.nnz()) << what;
@@ -94,12 +96,18 @@ void expect_equal(const Csr<V>& c, const cuda::SpgemmStats& stats, const Referen
   for (std::size_t e = 0; e < c.values().size(); ++e) {
     const double got = c.values()[e], want = ref.c.values()[e];
     const bool ok = tol == 0 ? (got == want || (std::isnan(got) && std::isnan(want)))
-                             : std::fabs(got - want) <= tol * ref.magnitude[e] + 1e-300;
+                             : std::fabs(got - want) <= tol * ref.magnitude[e] + slack + 1e-300;
     if (!ok && ++bad <= 5)
       ADD_FAILURE() << what << ": entry " << e << " is " << got << ", expected " << want;
   }
   EXPECT_EQ(bad, 0) << what;
 }
+
+// SpgemmOptions::unit_sums rounds each product to a multiple of 2^-63: a sum
+// of a few products of ~10^-9 (the heavy row of with_global_row squared) is
+// then further from the double sum than 1e-12 of it, but never by more than
+// 2^-63 a product. This allows 10^5 products an entry.
+constexpr double kFixedSumSlack = 0x1p-63 * 1e5;
 
 // C = A·B on the device against the reference, with the options given and,
 // where those allow bitmap rows, again with every row in hash tables, so
@@ -130,7 +138,7 @@ cuda::SpgemmStats check_product(const Csr<T>& a, const Csr<T>& b, const std::str
     cuda::SpgemmStats stats;
     const Csr<V> c = cuda::spgemm<S>(da, db, o, &stats).download();
     const std::string label = what + v.label;
-    expect_equal(c, stats, ref, label);
+    expect_equal(c, stats, ref, label, o.unit_sums ? kFixedSumSlack : 0);
     EXPECT_EQ(stats.intermediate_products, ip) << label;
     if (!v.dense) {
       EXPECT_EQ(stats.dense_rows, 0) << label;
@@ -554,7 +562,8 @@ TEST_F(CudaSpgemm, UnitSumsInFixedPointMatchReference) {
        stochastic(random<double>(3000, 3000, MatrixShape::power_law, 60, 143)), "power law"},
       {stochastic(random<double>(2000, 2000, MatrixShape::heavy_row, 2.0, 25)),
        stochastic(random<double>(2000, wide, MatrixShape::uniform, 40, 26)), "windows of 2^19+1"},
-      // A row of more than 28,000 entries: past the shared values, in chunks.
+      // A row of 29,554 entries: past the shared values (~27,300 beside the
+      // bitmap on an H100 or H200), in chunks.
       {stochastic(with_global_row()), stochastic(with_global_row()), "a row in chunks"}};
   for (const Case& k : cases) {
     const auto stats = check_product<PlusTimes<double>>(k.a, k.b, k.what + ", fixed point", o);
@@ -598,8 +607,10 @@ TEST_F(CudaSpgemm, StagedBitmapRowsMatchReference) {
       f.unit_sums = fixed;
       const std::string what = k.what + (fixed ? ", fixed point" : ", double");
       const auto stats = check_product<PlusTimes<double>>(k.a, k.b, what + ", staged", f);
+      // Rows of the global or hash groups by their bound may be bitmap rows by
+      // their nnz, in the numeric phase: dense_rows counts those too.
       EXPECT_GE(stats.staged_bitmap_rows, 1) << what;
-      EXPECT_EQ(stats.staged_bitmap_rows, stats.dense_rows) << what;
+      EXPECT_LE(stats.staged_bitmap_rows, stats.dense_rows) << what;
     }
     EXPECT_GE(check_product<MinPlus<double>>(k.a, k.b, k.what + ", min-plus, staged", o)
                   .staged_bitmap_rows,
