@@ -97,7 +97,7 @@ TEST(ColumnSelectCuda, KthLargestAndMassAtLeastMatchASort) {
   const DeviceArray<float> d_vals(vals);
   DeviceArray<Answer> d_out(static_cast<std::size_t>(n_columns));
   select_kernel<<<std::min(n_columns, 64), kBlock>>>(n_columns, d_ptr.data(), d_vals.data(),
-                                                      d_ks.data(), d_out.data());
+                                                     d_ks.data(), d_out.data());
   GRAPHRUN_CUDA_CHECK(cudaGetLastError());
   const std::vector<Answer> out = d_out.download();
   for (int j = 0; j < n_columns; ++j) {

@@ -539,6 +539,35 @@ Csr<double> stochastic(const Csr<double>& m) {
   return Csr<double>(m.n_rows(), m.n_cols(), m.row_ptr(), m.col_idx(), std::move(v));
 }
 
+// Stochastic products of one bitmap window, as MCL's expansion makes them:
+// ~20 products an entry (100 entries a row times rows of 100 over 500
+// columns), a power law, and a row of 29,554 entries, past the shared values
+// (~27,300 beside the bitmap on an H100 or H200), summed in chunks.
+struct StochasticCase {
+  Csr<double> a, b;
+  std::string what;
+};
+std::vector<StochasticCase> stochastic_cases() {
+  std::vector<StochasticCase> cases;
+  cases.push_back({stochastic(random<double>(2000, 500, MatrixShape::uniform, 100, 140)),
+                   stochastic(random<double>(500, 500, MatrixShape::uniform, 100, 141)),
+                   "20 products an entry"});
+  cases.push_back({stochastic(random<double>(3000, 3000, MatrixShape::power_law, 60, 142)),
+                   stochastic(random<double>(3000, 3000, MatrixShape::power_law, 60, 143)),
+                   "power law"});
+  cases.push_back(
+      {stochastic(with_global_row()), stochastic(with_global_row()), "a row in chunks"});
+  return cases;
+}
+
+// Entries of two products of the same pattern whose bits differ.
+std::int64_t differing_bits(const Csr<double>& x, const Csr<double>& y) {
+  std::int64_t differ = 0;
+  for (std::size_t e = 0; e < x.values().size(); ++e)
+    differ += std::memcmp(&x.values()[e], &y.values()[e], sizeof(double)) != 0;
+  return differ;
+}
+
 // SpgemmOptions::unit_sums: bitmap rows sum in fixed point in shared memory,
 // rows of many products an entry too (which otherwise accumulate in C), over
 // one bitmap and over windows of a wide B, a row of more entries than the
@@ -549,33 +578,19 @@ TEST_F(CudaSpgemm, UnitSumsInFixedPointMatchReference) {
   cuda::SpgemmOptions o;
   o.unit_sums = true;
   const vertex_t wide = (vertex_t{1} << 19) + 1;
-  struct Case {
-    Csr<double> a, b;
-    std::string what;
-  };
-  const std::vector<Case> cases = {
-      // 100 entries a row times rows of 100 over 500 columns: ~20 products an entry.
-      {stochastic(random<double>(2000, 500, MatrixShape::uniform, 100, 140)),
-       stochastic(random<double>(500, 500, MatrixShape::uniform, 100, 141)),
-       "20 products an entry"},
-      {stochastic(random<double>(3000, 3000, MatrixShape::power_law, 60, 142)),
-       stochastic(random<double>(3000, 3000, MatrixShape::power_law, 60, 143)), "power law"},
-      {stochastic(random<double>(2000, 2000, MatrixShape::heavy_row, 2.0, 25)),
-       stochastic(random<double>(2000, wide, MatrixShape::uniform, 40, 26)), "windows of 2^19+1"},
-      // A row of 29,554 entries: past the shared values (~27,300 beside the
-      // bitmap on an H100 or H200), in chunks.
-      {stochastic(with_global_row()), stochastic(with_global_row()), "a row in chunks"}};
-  for (const Case& k : cases) {
+  std::vector<StochasticCase> cases = stochastic_cases();
+  cases.push_back({stochastic(random<double>(2000, 2000, MatrixShape::heavy_row, 2.0, 25)),
+                   stochastic(random<double>(2000, wide, MatrixShape::uniform, 40, 26)),
+                   "windows of 2^19+1"});
+  for (const StochasticCase& k : cases) {
     const auto stats = check_product<PlusTimes<double>>(k.a, k.b, k.what + ", fixed point", o);
     EXPECT_GE(stats.dense_rows, 1) << k.what;
     const DeviceCsr<double> da(k.a), db(k.b);
     const Csr<double> first = cuda::spgemm<PlusTimes<double>>(da, db, o).download();
     const Csr<double> again = cuda::spgemm<PlusTimes<double>>(da, db, o).download();
     ASSERT_EQ(first.col_idx(), again.col_idx()) << k.what;
-    std::int64_t differ = 0;
-    for (std::size_t e = 0; e < first.values().size(); ++e)
-      differ += std::memcmp(&first.values()[e], &again.values()[e], sizeof(double)) != 0;
-    EXPECT_EQ(differ, 0) << k.what << ": fixed-point sums differ between two calls";
+    EXPECT_EQ(differing_bits(first, again), 0)
+        << k.what << ": fixed-point sums differ between two calls";
   }
 }
 
@@ -589,19 +604,8 @@ TEST_F(CudaSpgemm, UnitSumsInFixedPointMatchReference) {
 TEST_F(CudaSpgemm, StagedBitmapRowsMatchReference) {
   cuda::SpgemmOptions o;
   o.stage_bitmap_rows = true;
-  struct Case {
-    Csr<double> a, b;
-    std::string what;
-  };
-  const std::vector<Case> cases = {
-      {stochastic(random<double>(2000, 500, MatrixShape::uniform, 100, 140)),
-       stochastic(random<double>(500, 500, MatrixShape::uniform, 100, 141)),
-       "20 products an entry"},
-      {stochastic(random<double>(3000, 3000, MatrixShape::power_law, 60, 142)),
-       stochastic(random<double>(3000, 3000, MatrixShape::power_law, 60, 143)), "power law"},
-      {stochastic(with_global_row()), stochastic(with_global_row()),
-       "a row past the shared values"}};
-  for (const Case& k : cases) {
+  const std::vector<StochasticCase> cases = stochastic_cases();
+  for (const StochasticCase& k : cases) {
     for (const bool fixed : {false, true}) {
       cuda::SpgemmOptions f = o;
       f.unit_sums = fixed;
@@ -625,10 +629,8 @@ TEST_F(CudaSpgemm, StagedBitmapRowsMatchReference) {
     const Csr<double> phases = cuda::spgemm<PlusTimes<double>>(da, db, two_phases).download();
     ASSERT_EQ(staged.row_ptr(), phases.row_ptr()) << k.what;
     ASSERT_EQ(staged.col_idx(), phases.col_idx()) << k.what;
-    std::int64_t differ = 0;
-    for (std::size_t e = 0; e < staged.values().size(); ++e)
-      differ += std::memcmp(&staged.values()[e], &phases.values()[e], sizeof(double)) != 0;
-    EXPECT_EQ(differ, 0) << k.what << ": ordered sums differ between staged and two-phase rows";
+    EXPECT_EQ(differing_bits(staged, phases), 0)
+        << k.what << ": ordered sums differ between staged and two-phase rows";
   }
   const vertex_t wide = (vertex_t{1} << 19) + 1;
   const auto windows =
