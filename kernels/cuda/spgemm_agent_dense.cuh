@@ -244,8 +244,12 @@ __global__ void __launch_bounds__(BLOCK)
   // The window's entries within the row (all of them, unless the phases
   // disagree or, STAGED, the bound is wrong).
   const std::int64_t room = row_room - base < nnz ? row_room - base : nnz;
+  // FIXED: a row of more entries than the shared values hold, in one window,
+  // sums in chunks of them (below), each written whole.
+  const bool chunked = FIXED && !in_shared && dw.count == 1 && value_slots > 0;
   V* acc = in_shared ? shared_vals : out_val + c0 + base;
-  for (int i = threadIdx.x; i < room; i += BLOCK) acc[i] = Ops::zero();
+  if (!chunked)
+    for (int i = threadIdx.x; i < room; i += BLOCK) acc[i] = Ops::zero();
   for (int w = w0; w < w1; ++w) {
     rank0[w] = at;
     for (unsigned int b = bits[w]; b; b &= b - 1) {
@@ -260,12 +264,12 @@ __global__ void __launch_bounds__(BLOCK)
   const T* __restrict__ a_val = g.a_val;
   const T* __restrict__ b_val = g.b_val;
   if constexpr (FIXED) {
-    // A row of more entries than the shared values hold, in one window: its
-    // entries in chunks of value_slots, each a range of columns (from the
-    // chunk's first column to the next chunk's, read back from C's columns
-    // just written), each walk of the products narrowed to its range, so
-    // that it still sums in shared memory rather than in C.
-    if (!in_shared && dw.count == 1 && value_slots > 0) {
+    // The chunked row: its entries in chunks of value_slots, each a range of
+    // columns (from the chunk's first column to the next chunk's, read back
+    // from the row's columns just written), each walk of the products
+    // narrowed to its range, so that it still sums in shared memory rather
+    // than in C.
+    if (chunked) {
       auto* words = reinterpret_cast<unsigned int*>(shared_vals);
       for (std::int64_t first = 0; first < room; first += value_slots) {
         const auto count =

@@ -312,10 +312,9 @@ class SpgemmDispatch {
   // areas) and copied into C.
   void numeric_and_sort() {
     const std::int64_t global_rows = num_groups_.count[kGlobalGroup];
-    st_.dense_rows = 0;  // the bitmap rows of both phases, staged or not
+    st_.dense_rows = st_.staged_bitmap_rows;  // the bitmap rows of both phases
     for (int d = 0; d < SpgemmPolicy::dense_bins; ++d)
-      st_.dense_rows +=
-          num_groups_.count[kFirstDense + d] + sym_groups_.count[kFirstStagedDense + d];
+      st_.dense_rows += num_groups_.count[kFirstDense + d];
     std::size_t seg_bytes = global_rows ? sort_scratch_bytes(global_nnz_, global_rows) : 0;
     const std::size_t all_bytes =
         numeric_tables_bytes(global_nnz_, num_slots_, sizeof(V)) + kChunkPad;
