@@ -44,6 +44,7 @@
 // summed in float instead moves entries that tie exactly in double, such
 // as the leaves of a star, apart, and with them pruning decisions: on
 // PGPgiantcompo it took 33 iterations instead of 18.)
+#include <cstdio>
 #include <cstring>
 #include <cub/device/device_scan.cuh>
 #include <memory>
@@ -54,6 +55,7 @@
 #include "device_util.cuh"
 #include "graphrun/algorithms/cuda/mcl.hpp"
 #include "graphrun/engine/device_memory.hpp"
+#include "graphrun/engine/env_flag.hpp"
 #include "graphrun/engine/semiring.hpp"
 #include "graphrun/engine/stopwatch.hpp"
 #include "graphrun/kernels/cuda/spgemm.hpp"
@@ -546,6 +548,20 @@ MclExpansion spgemm_expansion(const SpgemmOptions& options) {
     SpgemmStats stats;
     DeviceCsr<double> e = spgemm<PlusTimes<double>>(rows, m, options, &stats, stream);
     *products = stats.intermediate_products;
+    // GRAPHRUN_TRACE: each expansion's phases, to see which one binds.
+    static const bool traced = env_flag("GRAPHRUN_TRACE");
+    if (traced && !trace_muted)
+      std::fprintf(stderr,
+                   "trace: mcl expansion %.3f ms: analysis %.3f, symbolic %.3f, numeric %.3f, "
+                   "sort %.3f; %lld products, %lld entries; bitmap rows %lld (staged %lld), "
+                   "sorted %lld, direct %lld, global %lld\n",
+                   stats.total_ms, stats.analysis_ms, stats.symbolic_ms, stats.numeric_ms,
+                   stats.sort_ms, static_cast<long long>(stats.intermediate_products),
+                   static_cast<long long>(stats.nnz_c), static_cast<long long>(stats.dense_rows),
+                   static_cast<long long>(stats.staged_bitmap_rows),
+                   static_cast<long long>(stats.sorted_rows),
+                   static_cast<long long>(stats.direct_rows),
+                   static_cast<long long>(stats.global_rows));
     return e;
   };
 }
