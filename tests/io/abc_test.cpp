@@ -7,6 +7,8 @@
 #include <zlib.h>
 
 #include <cstdint>
+#include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -208,6 +210,62 @@ TEST(Abc, LinesWithAndWithoutWeightsMix) {
   EXPECT_EQ(a.values()[0], 1.0);  // a -> b
   EXPECT_EQ(a.values()[1], 2.5);  // b -> c
   EXPECT_EQ(a.values()[2], 1.0);  // c -> d
+}
+
+// The parse runs in line chunks on several threads; the numbering must still
+// be the order of first appearance in the whole file, whatever the chunks.
+TEST(Abc, ChunkedParseNumbersNamesAsOneSerialPass) {
+  TempDir dir;
+  std::mt19937_64 rng(7);
+  std::string text;
+  std::vector<std::string> expected;  // first appearance, computed here
+  std::set<std::string> seen;
+  auto name = [&](std::uint64_t k) {
+    std::string v = "p";  // (appended, not "p" + ...: GCC 12 warns falsely on the latter)
+    return v.append(std::to_string(k * 2654435761u % 100003));
+  };
+  for (int line = 0; line < 20000; ++line) {
+    // Skewed choice: a few hubs recur in every chunk, most names are rare.
+    const std::uint64_t a = rng() % (rng() % 2 ? 50 : 30000), b = rng() % 30000;
+    for (const std::string& v : {name(a), name(b)})
+      if (seen.insert(v).second) expected.push_back(v);
+    text.append(name(a)).append(line % 3 ? "\t" : " ").append(name(b));
+    text.append(line % 5 ? "\n" : " 0.5\n");
+    if (line % 97 == 0) text += "# a comment\n\n";
+  }
+  const std::string path = write_file(dir.file("chunks.abc"), text);
+  LoadOptions one = abc_options(false);
+  one.threads = 1;
+  one.chunk_bytes = text.size() + 1;
+  const Graph serial = read_abc(path, one);
+  EXPECT_EQ(names_of(serial), expected);
+  for (const std::size_t chunk : {std::size_t{64}, std::size_t{1000}, std::size_t{40000}}) {
+    LoadOptions o = abc_options(false);
+    o.threads = 3;
+    o.chunk_bytes = chunk;
+    const Graph g = read_abc(path, o);
+    EXPECT_EQ(names_of(g), expected) << chunk;
+    EXPECT_EQ(g.adj().row_ptr(), serial.adj().row_ptr()) << chunk;
+    EXPECT_EQ(g.adj().col_idx(), serial.adj().col_idx()) << chunk;
+    EXPECT_EQ(g.adj().values(), serial.adj().values()) << chunk;
+  }
+}
+
+TEST(AbcErrors, TheEarliestBadLineIsReportedWhateverTheChunks) {
+  TempDir dir;
+  std::string text;
+  for (int line = 1; line <= 3000; ++line)
+    if (line == 1234 || line == 2500)
+      text += "lonely\n";
+    else
+      text.append("u").append(std::to_string(line)).append(" v\n");
+  const std::string path = write_file(dir.file("late.abc"), text);
+  for (const std::size_t chunk : {std::size_t{50}, std::size_t{4096}, text.size() + 1}) {
+    LoadOptions o = abc_options(false);
+    o.threads = 4;
+    o.chunk_bytes = chunk;
+    expect_input_error([&] { read_abc(path, o); }, path, 1234, "found 1");
+  }
 }
 
 // ---------------------------------------------------------------- errors
