@@ -125,9 +125,11 @@ class MclSteps {
 
 // The MCL driver's loop (mcl.cpp) over a backend's steps; t0 started before
 // the steps were made, whose making is the setup phase. cuda::mcl runs it
-// over steps with a chosen expansion.
-MclResult drive_mcl(const Graph& g, const MclOptions& options, MclSteps& steps,
-                    const Stopwatch& t0);
+// over steps with a chosen expansion. `order`: the steps cluster g renumbered
+// by it (MclOptions::reorder; order[new] = old), whose limit is numbered back
+// before it is read off.
+MclResult drive_mcl(const Graph& g, const MclOptions& options, MclSteps& steps, const Stopwatch& t0,
+                    std::span<const vertex_t> order = {});
 
 // ---- Contraction ----------------------------------------------------------
 

@@ -62,6 +62,24 @@ TEST_F(MclCli, SameBytesAsTheMclProgram) {
   }
 }
 
+// --reorder renumbers inside the run only: the same bytes as mcl's on a named
+// graph, the ordering's time in the summary, and an unknown ordering refused.
+TEST_F(MclCli, ReorderKeepsTheOutputAndNamesItsTime) {
+  const fs::path in = fs::path(GRAPHRUN_SOURCE_DIR) / "datasets" / "lesmis" / "lesmis.txt.gz";
+  const auto plain = run("mcl '" + in.string() + "' --abc -q -o plain.txt");
+  ASSERT_EQ(plain.status, 0) << describe(plain);
+  for (const char* order : {"rabbit", "rcm", "degree"}) {
+    const auto r = run("mcl '" + in.string() + "' --abc --reorder " + order + " -o ordered.txt");
+    ASSERT_EQ(r.status, 0) << describe(r);
+    EXPECT_EQ(slurp(work_ / "ordered.txt"), slurp(work_ / "plain.txt")) << order;
+    EXPECT_NE(r.err.find(std::string("ordering ") + order), std::string::npos) << r.err;
+  }
+  const auto bad = run("mcl '" + in.string() + "' --abc --reorder shuffle -o bad.txt");
+  EXPECT_EQ(bad.status, 2) << describe(bad);
+  EXPECT_NE(bad.err.find("--reorder"), std::string::npos) << bad.err;
+  EXPECT_FALSE(fs::exists(work_ / "bad.txt"));
+}
+
 TEST_F(MclCli, NumericEdgeListAndSummary) {
   const fs::path in = fs::path(GRAPHRUN_SOURCE_DIR) / "datasets" / "karate" / "karate.txt.gz";
   const auto r = run("mcl '" + in.string() + "' -o clusters.txt --threads 2");

@@ -40,6 +40,7 @@
 #include "graphrun/algorithms/iteration.hpp"
 #include "graphrun/engine/context.hpp"
 #include "graphrun/engine/graph.hpp"
+#include "graphrun/engine/vertex_order.hpp"
 
 namespace graphrun {
 
@@ -63,10 +64,19 @@ struct MclOptions {
   // Filled during the run when set: the iteration under way and the share
   // of its columns expanded so far (CPU; the GPU reports whole iterations).
   StepProgress* progress = nullptr;
+  // Vertices renumbered by this ordering before the loop (vertex_order.hpp;
+  // automatic: none for now), so that the columns an expansion reads
+  // together lie together in memory: rabbit puts a community's vertices
+  // side by side. The limit is numbered back before it is read off, so the
+  // clusters, their numbering and every result are by input vertex; only
+  // the order of the expansion's floating-point sums changes, which can
+  // move an entry that ties a pruning threshold (as between CPU and GPU).
+  Reorder reorder = Reorder::none;
 };
 
 // Time of each phase of the loop, summed over iterations, in seconds.
 struct MclPhaseSeconds {
+  double reorder = 0;    // MclOptions::reorder: the ordering and the renumbered graph
   double setup = 0;      // loops, normalization, upload
   double expansion = 0;  // the SpGEMMs (CPU: with pruning and inflation, done
                          // row by row as the SpGEMM's rows come out)
