@@ -103,7 +103,7 @@ TEST(Mcl, ReorderingGivesTheSameClustersByInputVertex) {
   for (const Case c :
        {Case{test::GraphShape::power_law, false}, Case{test::GraphShape::erdos_renyi, true},
         Case{test::GraphShape::disconnected, false}, Case{test::GraphShape::star, false}}) {
-    const Graph g = test::flow_graph(c.shape, 1500, 6, c.directed, 91);
+    const Graph g = test::flow_graph(c.shape, 600, 5, c.directed, 91);
     const MclResult plain = run(g);
     for (const Reorder how : {Reorder::rabbit, Reorder::rcm, Reorder::degree, Reorder::dbg,
                               Reorder::hubsort, Reorder::automatic}) {
@@ -116,6 +116,8 @@ TEST(Mcl, ReorderingGivesTheSameClustersByInputVertex) {
       EXPECT_EQ(r.iterations, plain.iterations) << what;
       EXPECT_EQ(r.products, plain.products) << what;
       EXPECT_GE(r.phases.reorder, 0.0) << what;
+      // automatic: too few vertices to renumber.
+      EXPECT_EQ(r.reorder, how == Reorder::automatic ? Reorder::none : how) << what;
     }
   }
   // The overlap cut of a path (the middle vertex to the first cluster) is
@@ -126,6 +128,25 @@ TEST(Mcl, ReorderingGivesTheSameClustersByInputVertex) {
   EXPECT_EQ(run(path, o).cluster, (std::vector<vertex_t>{0, 0, 0, 1, 1}));
   o.reorder = Reorder::degree;
   EXPECT_EQ(run(path, o).cluster, (std::vector<vertex_t>{0, 0, 0, 1, 1}));
+}
+
+// --reorder auto: rabbit where an edge's ids lie far apart (ids unrelated to
+// the graph), none where they already follow it, and none for small graphs.
+TEST(Mcl, AutomaticOrderingReadsHowScatteredTheIdsAre) {
+  const Graph scattered = test::flow_graph(test::GraphShape::erdos_renyi, 6000, 6, false, 5);
+  EXPECT_EQ(mcl_reorder_for(scattered.adj()), Reorder::rabbit);
+  const Graph chain = test::flow_graph(test::GraphShape::chain, 6000, 2, false, 5);
+  EXPECT_EQ(mcl_reorder_for(chain.adj()), Reorder::none);
+  const Graph small = test::flow_graph(test::GraphShape::erdos_renyi, 1000, 6, false, 5);
+  EXPECT_EQ(mcl_reorder_for(small.adj()), Reorder::none);
+  EXPECT_EQ(mcl_reorder_for(Csr<double>()), Reorder::none);
+  // The run reports what it used, and clusters as the unordered run does.
+  MclOptions o;
+  o.reorder = Reorder::automatic;
+  const MclResult r = run(scattered, o);
+  EXPECT_EQ(r.reorder, Reorder::rabbit);
+  EXPECT_EQ(r.cluster, run(scattered).cluster);
+  EXPECT_EQ(run(chain, o).reorder, Reorder::none);
 }
 
 // A directed graph is clustered as mcl reads it: both directions, the

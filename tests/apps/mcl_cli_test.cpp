@@ -74,6 +74,11 @@ TEST_F(MclCli, ReorderKeepsTheOutputAndNamesItsTime) {
     EXPECT_EQ(slurp(work_ / "ordered.txt"), slurp(work_ / "plain.txt")) << order;
     EXPECT_NE(r.err.find(std::string("ordering ") + order), std::string::npos) << r.err;
   }
+  // auto: 77 vertices are too few to renumber.
+  const auto automatic = run("mcl '" + in.string() + "' --abc --reorder auto -o auto.txt");
+  ASSERT_EQ(automatic.status, 0) << describe(automatic);
+  EXPECT_EQ(slurp(work_ / "auto.txt"), slurp(work_ / "plain.txt"));
+  EXPECT_EQ(automatic.err.find("ordering"), std::string::npos) << automatic.err;
   const auto bad = run("mcl '" + in.string() + "' --abc --reorder shuffle -o bad.txt");
   EXPECT_EQ(bad.status, 2) << describe(bad);
   EXPECT_NE(bad.err.find("--reorder"), std::string::npos) << bad.err;

@@ -64,13 +64,13 @@ struct MclOptions {
   // Filled during the run when set: the iteration under way and the share
   // of its columns expanded so far (CPU; the GPU reports whole iterations).
   StepProgress* progress = nullptr;
-  // Vertices renumbered by this ordering before the loop (vertex_order.hpp;
-  // automatic: none for now), so that the columns an expansion reads
-  // together lie together in memory: rabbit puts a community's vertices
-  // side by side. The limit is numbered back before it is read off, so the
-  // clusters, their numbering and every result are by input vertex; only
-  // the order of the expansion's floating-point sums changes, which can
-  // move an entry that ties a pruning threshold (as between CPU and GPU).
+  // Vertices renumbered by this ordering before the loop (vertex_order.hpp),
+  // so that the columns an expansion reads together lie together in memory:
+  // rabbit puts a community's vertices side by side. automatic: rabbit where
+  // the input's ids say little of its structure (mcl_reorder_for). The limit is numbered back
+  // before it is read off, so the clusters, their numbering and every result are by input vertex;
+  // only the order of the expansion's floating-point sums changes, which can move an entry that
+  // ties a pruning threshold (as between CPU and GPU).
   Reorder reorder = Reorder::none;
 };
 
@@ -98,8 +98,19 @@ struct MclResult {
   int max_blocks = 1;                     // GPU: most column blocks an expansion was split into
   std::vector<double> iteration_seconds;  // wall time of each iteration
   MclPhaseSeconds phases;
-  double seconds = 0;  // the whole call
+  Reorder reorder = Reorder::none;  // the ordering the loop ran in (MclOptions::reorder resolved)
+  double seconds = 0;               // the whole call
 };
+
+// The ordering MclOptions::reorder = automatic stands for on `a` (a graph's
+// adjacency): rabbit when the vertices are many (>= 4,096) and the median
+// distance |i - j| / n of an edge's two ids, over a sample of up to 65,536
+// entries spread through the matrix, is above 0.15, as for ids drawn at
+// random (about 0.29) or a citation graph's (0.21); none where the ids
+// already follow the graph (a crawl order: soc-Epinions1 0.06, where
+// renumbering by rabbit cost 10-15% on the CPU). docs/experiments.md has
+// the measurements behind it.
+Reorder mcl_reorder_for(const Csr<double>& a);
 
 // Clusters the undirected version of g (a directed graph is symmetrized:
 // w(u,v) = max(w(u,v), w(v,u)), as mcl reads a graph). ArgumentError for
