@@ -7,7 +7,9 @@
 # column blocks, largest iterand) is kept beside them.
 #
 #   scripts/mcl-at-scale.sh [--build DIR] [--device cuda|cpu] [--data DIR] [--timeout S]
-#                           [--mcl-timeout S] [--deadline S] [FILE...]
+#                           [--mcl-timeout S] [--deadline S] [--args 'ARGS'] [FILE...]
+#
+# --args passes more options to graphrun mcl (e.g. '--reorder auto').
 #
 # FILEs default to the shared graphs of >= 0.4M edges in --data (default
 # .bench-data, else ../shared/datasets), then an R-MAT of scale 20 and edge
@@ -22,6 +24,7 @@ data=.bench-data
 timeout_s=120
 mcl_timeout=120
 deadline=100000
+extra=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build=$2; shift 2 ;;
@@ -30,7 +33,8 @@ while [ $# -gt 0 ]; do
     --timeout) timeout_s=$2; shift 2 ;;
     --mcl-timeout) mcl_timeout=$2; shift 2 ;;
     --deadline) deadline=$2; shift 2 ;;
-    -*) echo "usage: $0 [--build DIR] [--device cuda|cpu] [--data DIR] [--timeout S] [--mcl-timeout S] [--deadline S] [FILE...]" >&2; exit 2 ;;
+    --args) read -r -a extra <<<"$2"; shift 2 ;;
+    -*) echo "usage: $0 [--build DIR] [--device cuda|cpu] [--data DIR] [--timeout S] [--mcl-timeout S] [--deadline S] [--args 'ARGS'] [FILE...]" >&2; exit 2 ;;
     *) break ;;
   esac
 done
@@ -79,7 +83,7 @@ for f in "${inputs[@]}"; do
     fi
   fi
   t0=$(now)
-  if timeout "$timeout_s" "$graphrun" mcl "$work/in.abc" --abc --device "$device" -o /dev/null "${truth[@]}" >"$work/g.log" 2>&1; then
+  if timeout "$timeout_s" "$graphrun" mcl "$work/in.abc" --abc --device "$device" -o /dev/null "${truth[@]}" "${extra[@]}" >"$work/g.log" 2>&1; then
     g_s=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')
   else
     g_s="failed or > $timeout_s"
