@@ -172,7 +172,16 @@ Command add_mcl(CLI::App& root) {
                   "read together lie together: none (default), auto (rabbit where the ids are\n"
                   "scattered), rabbit (communities side by side), rcm, degree, hubsort or dbg.\n"
                   "Clusters and output stay by input vertex (see ORDERING)")
-      ->check(CLI::IsMember({"none", "auto", "rabbit", "rcm", "degree", "hubsort", "dbg"}))
+      ->check(CLI::Validator(
+          [](std::string& name) {
+            try {
+              parse_reorder(name);  // the names vertex_order.hpp knows
+              return std::string();
+            } catch (const ArgumentError& e) {
+              return std::string(e.what());
+            }
+          },
+          ""))
       ->capture_default_str()
       ->type_name("ORDER");
   sub->add_option("--truth", args->truth,

@@ -56,9 +56,6 @@ struct AbcChunk {
   std::int64_t self_loops = 0;
 };
 
-// A name is any run of bytes other than blanks and line ends.
-inline bool ends_name(char c) noexcept { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
 inline std::uint32_t name_hash(std::string_view name) noexcept {
   const std::size_t h = std::hash<std::string_view>{}(name);
   return static_cast<std::uint32_t>(h ^ (h >> 32));
@@ -82,7 +79,7 @@ void parse_chunk(TextChunk& c, AbcChunk& out, const LoadOptions& options) {
       if (*q == '\r')
         return c.fail(line, q, "carriage return (\\r) inside a line; only \\r\\n may end a line");
       const char* s = q;
-      while (!ends_name(*q)) ++q;
+      while (!ends_field(*q)) ++q;  // a name: any bytes but blanks and line ends
       if (found < 3) field[found] = std::string_view(s, static_cast<std::size_t>(q - s));
       ++found;
       q = skip_blanks(q);
