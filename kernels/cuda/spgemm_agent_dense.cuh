@@ -109,14 +109,14 @@ __device__ inline void set_product_bits(const offset_t* __restrict__ a_ptr,
                                         const offset_t* __restrict__ b_ptr,
                                         const vertex_t* __restrict__ b_col, vertex_t row,
                                         std::int64_t ip, unsigned int* bits, ColumnWindow window,
-                                        vertex_t lo) {
+                                        vertex_t lo, bool balanced) {
   for_each_product<BLOCK>(
       a_ptr, a_col, b_ptr, row, ip, static_cast<int>(threadIdx.x), [](offset_t) { return 0; },
       [&](int, offset_t q) {
         const vertex_t c = b_col[q] - lo;
         atomicOr(&bits[c >> 5], 1u << (c & 31));
       },
-      false, window);
+      false, window, balanced);
   __syncthreads();
 }
 
@@ -138,7 +138,7 @@ __global__ void __launch_bounds__(BLOCK) dense_symbolic_kernel(SymbolicArgs g, D
   __syncthreads();
   set_product_bits<BLOCK>(g.a_ptr, g.a_col, g.b_ptr, g.b_col, t.row,
                           window_ip(static_cast<std::int64_t>(g.ip[t.row]), dw), bits,
-                          t.walk_window(g.b_col, dw), t.lo);
+                          t.walk_window(g.b_col, dw), t.lo, g.balanced);
   int local = 0;
   for (int w = threadIdx.x; w < words; w += BLOCK) local += __popc(bits[w]);
   for (int d = 16; d > 0; d >>= 1) local += __shfl_xor_sync(0xffffffffu, local, d);
@@ -219,7 +219,7 @@ __global__ void __launch_bounds__(BLOCK)
   for (int w = threadIdx.x; w < words; w += BLOCK) bits[w] = 0;
   __syncthreads();
   set_product_bits<BLOCK>(g.a_ptr, g.a_col, g.b_ptr, g.b_col, t.row, window_ip(ip, dw), bits,
-                          window, t.lo);
+                          window, t.lo, g.balanced);
 
   // Ranks: each thread counts a contiguous run of words, one block scan
   // places the runs (and counts the window), and the thread writes its
@@ -288,7 +288,7 @@ __global__ void __launch_bounds__(BLOCK)
               const V bv = b_val ? static_cast<V>(b_val[q]) : V(1);
               if (r >= 0 && r < count) fixed_add(words + 2 * r, Ops::mul(av, bv));
             },
-            g.ordered, chunk);
+            g.ordered, chunk, g.balanced);
         __syncthreads();
         for (int i = threadIdx.x; i < count; i += BLOCK)
           out_val[c0 + first + i] = fixed_value(words + 2 * i);
@@ -314,7 +314,7 @@ __global__ void __launch_bounds__(BLOCK)
         }
         Ops::atomic_add(&acc[r], Ops::mul(av, bv));
       },
-      g.ordered, window);
+      g.ordered, window, g.balanced);
   if (in_shared) {
     __syncthreads();
     for (int i = threadIdx.x; i < room; i += BLOCK) {

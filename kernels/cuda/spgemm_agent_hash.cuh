@@ -78,6 +78,16 @@ __device__ inline Slot insert_key(int* table, Slot mask, int col, bool& inserted
 // rows are listed in shared memory and walked by the whole team afterwards
 // (at most kDeferred of them; past that a sub-team walks its row itself).
 //
+// `balanced` (SpgemmOptions::balance_entries; block-wide teams): the
+// sub-teams take A's entries from a counter in shared memory as they finish
+// the last, rather than every n_sub-th entry in turn. A fixed share is as
+// long as its B rows happen to be, and the block waits at its next barrier
+// for the longest: on MCL's expansion of soc-Epinions1 (rows of tens to
+// thousands of entries, B rows of 1 to 1,400) a model of the walk put the
+// longest fixed share at 1.2-1.8x an even split, and the first-come order
+// at 1.07-1.37x. The first two entries of each sub-team are fixed, so that
+// the column of the entry after next is still loaded a step ahead.
+//
 // `ordered` (SpgemmOptions::deterministic) makes sums independent of timing:
 // the whole team walks one B(k,:) at a time, k in A's column order, with a
 // team barrier between consecutive k. The entries of one B row have distinct
@@ -119,17 +129,15 @@ __device__ inline void for_each_product(const offset_t* __restrict__ a_ptr,
                                         const vertex_t* __restrict__ a_col,
                                         const offset_t* __restrict__ b_ptr, vertex_t row,
                                         std::int64_t ip, int lane, OnA on_a, OnB on_b,
-                                        bool ordered = false, ColumnWindow window = {}) {
+                                        bool ordered = false, ColumnWindow window = {},
+                                        bool balanced = false) {
   constexpr int kMaxSub = TEAM < SpgemmPolicy::max_sub_team ? TEAM : SpgemmPolicy::max_sub_team;
   constexpr bool kBlockTeam = TEAM > 32;
   // Called by the whole block when kBlockTeam (plan/spgemm_gpu_policy.hpp), so the
   // barriers below are reached by every thread.
   __shared__ offset_t deferred[kBlockTeam ? kDeferred : 1];
   __shared__ int n_deferred;
-  if constexpr (kBlockTeam) {
-    if (lane == 0) n_deferred = 0;
-    __syncthreads();
-  }
+  __shared__ unsigned int next_entry;  // balanced: the next entry a sub-team takes, from a0
   const offset_t a0 = a_ptr[row], a1 = a_ptr[row + 1];
   const std::int64_t len = a1 - a0;
   int sub = 1;
@@ -138,6 +146,14 @@ __device__ inline void for_each_product(const offset_t* __restrict__ a_ptr,
   else
     while (sub < kMaxSub && static_cast<std::int64_t>(sub) * len < ip) sub <<= 1;
   const int sub_id = lane / sub, sub_lane = lane % sub, n_sub = TEAM / sub;
+  balanced = kBlockTeam && balanced && !ordered;
+  if constexpr (kBlockTeam) {
+    if (lane == 0) {
+      n_deferred = 0;
+      next_entry = 2u * static_cast<unsigned int>(n_sub);
+    }
+    __syncthreads();
+  }
   // A B row is deferred when a sub-team would take more than twice the
   // steps of an even split of the row's products over the team (and more
   // than 8). The lanes of a sub-team share a warp (sub divides 32).
@@ -145,18 +161,26 @@ __device__ inline void for_each_product(const offset_t* __restrict__ a_ptr,
   const std::int64_t defer_above = kBlockTeam && !ordered ? 2 * fair * sub : INT64_MAX;
   const unsigned sub_mask =
       sub >= 32 ? 0xffffffffu : ((1u << sub) - 1u) << (threadIdx.x % 32u / sub * sub);
-  offset_t p = a0 + sub_id;
-  vertex_t k_next = p + n_sub < a1 ? a_col[p + n_sub] : 0;
+  // p: the entry walked now; p1 the next (its column in k_next); p2 the one
+  // after (its column loaded in this step). Each sub-team's entries only
+  // increase, so the walk ends at the first past the row.
+  offset_t p = a0 + sub_id, p1 = p + n_sub;
+  vertex_t k_next = p1 < a1 ? a_col[p1] : 0;
   offset_t q0 = 0, q1 = 0;
   if (p < a1) {
     const vertex_t k = a_col[p];
     q0 = b_ptr[k];
     q1 = b_ptr[k + 1];
   }
-  for (; p < a1; p += n_sub) {
+  while (p < a1) {
     const auto ctx = on_a(p);
     narrow_to(window, q0, q1);
-    const offset_t p1 = p + n_sub, p2 = p1 + n_sub;
+    offset_t p2 = p1 + n_sub;
+    if (balanced) {
+      unsigned int taken = 0;  // a row of A has fewer than 2^31 entries
+      if (sub_lane == 0) taken = atomicAdd(&next_entry, 1u);
+      p2 = a0 + __shfl_sync(sub_mask, taken, 0, sub);
+    }
     const vertex_t k_after = p2 < a1 ? a_col[p2] : 0;
     const offset_t n0 = p1 < a1 ? b_ptr[k_next] : 0, n1 = p1 < a1 ? b_ptr[k_next + 1] : 0;
     bool walk = true;
@@ -177,6 +201,8 @@ __device__ inline void for_each_product(const offset_t* __restrict__ a_ptr,
     q0 = n0;
     q1 = n1;
     k_next = k_after;
+    p = p1;
+    p1 = p2;
   }
   if constexpr (kBlockTeam) {
     __syncthreads();
@@ -216,6 +242,7 @@ struct SymbolicArgs {
   const std::int64_t* table_off;
   std::int64_t table_base;
   offset_t* row_nnz;  // out: nnz(C(i,:))
+  bool balanced;      // SpgemmOptions::balance_entries (see for_each_product)
 };
 
 // The row a team of TEAM threads works on, BLOCK / TEAM teams per block:
@@ -273,7 +300,8 @@ __global__ void __launch_bounds__(BLOCK) symbolic_kernel(SymbolicArgs g) {
           bool inserted;
           insert_key(table, mask, b_col[q], inserted);
           found += inserted;
-        });
+        },
+        false, {}, g.balanced);
   }
   if (found) atomicAdd(&counters[t.team], found);
   __syncthreads();
@@ -351,6 +379,7 @@ struct NumericArgs : ProductRows<T> {
   vertex_t n_cols;    // direct rows: B's columns, for the bound
   bool ordered;       // SpgemmOptions::deterministic (see for_each_product)
   bool unit_sums;     // SpgemmOptions::unit_sums (bitmap rows; spgemm_agent_dense.cuh)
+  bool balanced;      // SpgemmOptions::balance_entries (see for_each_product)
 };
 
 // C(i,:) for a group of rows. Shared-memory rows: accumulate in the table,
@@ -415,7 +444,7 @@ __global__ void __launch_bounds__(BLOCK)
           const Slot s = insert_key(keys, mask, b_col[q], inserted);
           Ops::atomic_add(&vals[s], Ops::mul(av, bv));
         },
-        g.ordered);
+        g.ordered, {}, g.balanced);
   }
   __syncthreads();
 

@@ -215,6 +215,7 @@ class SpgemmDispatch {
     direct.n_cols = n_;
     direct.ordered = options_.deterministic;
     direct.unit_sums = options_.unit_sums;
+    direct.balanced = options_.balance_entries;
     launch_staged<S, T>(std::make_integer_sequence<int, SpgemmPolicy::esc_bins>{},
                         std::make_integer_sequence<int, SpgemmPolicy::bins>{},
                         std::make_integer_sequence<int, SpgemmPolicy::dense_bins>{}, esc, direct,
@@ -235,8 +236,13 @@ class SpgemmDispatch {
   // an exclusive scan gives C's row pointers.
   void symbolic() {
     const CsrView<T> av = a_.view(), bv = b_.view();
-    SymbolicArgs sym{av.row_ptr, av.col_idx, bv.row_ptr, bv.col_idx, f_.ip, n_,        nullptr,
-                     0,          0,          nullptr,    f_.sym_off, 0,     f_.row_nnz};
+    SymbolicArgs sym{av.row_ptr, av.col_idx,
+                     bv.row_ptr, bv.col_idx,
+                     f_.ip,      n_,
+                     nullptr,    0,
+                     0,          nullptr,
+                     f_.sym_off, 0,
+                     f_.row_nnz, options_.balance_entries};
     {
       const std::size_t table_bytes = symbolic_tables_bytes(sym_slots_);
       const bool ask =
@@ -355,6 +361,7 @@ class SpgemmDispatch {
     num.stage_off = f_.stage_off;
     num.ordered = options_.deterministic;
     num.unit_sums = options_.unit_sums;
+    num.balanced = options_.balance_entries;
     for (auto [r0, r1] : chunks) {
       Groups groups = num_groups_;
       std::int64_t stage_nnz = global_nnz_, s_base = 0, s_end = num_slots_;

@@ -752,6 +752,44 @@ TEST_F(CudaSpgemm, LongBRowsAreSharedByTheWholeBlock) {
   check_product<PlusTimes<double>>(sa, b.csr(), "40 deferred B rows in one row", hash_only());
 }
 
+// SpgemmOptions::balance_entries: a block's sub-teams take A's entries as
+// they finish (the default, which every other test runs) or every n-th in
+// turn. Both against the reference on rows of skewed B rows (power law,
+// hubs, a row in chunks, windows of a wide B), in the hash tables, the
+// bitmaps and the staged bitmaps; with fixed-point sums, which are exact
+// whatever the order, the two give the same bits, and so do the ordered
+// walks, which take no entries out of turn.
+TEST_F(CudaSpgemm, EntriesTakenInTurnOrAsSubTeamsFinishGiveTheSameProduct) {
+  std::vector<StochasticCase> cases = stochastic_cases();
+  cases.push_back(
+      {stochastic(random<double>(2000, 2000, MatrixShape::heavy_row, 2.0, 25)),
+       stochastic(random<double>(2000, (vertex_t{1} << 19) + 1, MatrixShape::uniform, 40, 26)),
+       "windows of 2^19+1"});
+  cases.push_back({stochastic(random<double>(3000, 4000, MatrixShape::power_law, 24, 44)),
+                   stochastic(with_hubs(40000, 45)), "power law * hubs"});
+  for (const StochasticCase& k : cases) {
+    for (const bool staged : {false, true}) {
+      cuda::SpgemmOptions in_turn;
+      in_turn.balance_entries = false;
+      in_turn.stage_bitmap_rows = staged;
+      const std::string what = k.what + (staged ? ", staged" : "") + ", entries in turn";
+      check_product<PlusTimes<double>>(k.a, k.b, what, in_turn);
+      cuda::SpgemmOptions fixed_in_turn = in_turn, fixed_balanced = in_turn;
+      fixed_in_turn.unit_sums = fixed_balanced.unit_sums = true;
+      fixed_balanced.balance_entries = true;
+      const DeviceCsr<double> da(k.a), db(k.b);
+      cuda::SpgemmStats stats;
+      const Csr<double> x = cuda::spgemm<PlusTimes<double>>(da, db, fixed_in_turn).download();
+      const Csr<double> y =
+          cuda::spgemm<PlusTimes<double>>(da, db, fixed_balanced, &stats).download();
+      EXPECT_GE(stats.dense_rows, 1) << what;
+      ASSERT_EQ(x.row_ptr(), y.row_ptr()) << what;
+      ASSERT_EQ(x.col_idx(), y.col_idx()) << what;
+      EXPECT_EQ(differing_bits(x, y), 0) << what << ": fixed-point sums differ with the order";
+    }
+  }
+}
+
 // Windowed rows whose products fall in a few of the windows: B's entries
 // only in the first window, the last (a single column) and one in the
 // middle, so that most windows of a row are empty and pass a count of 0

@@ -203,22 +203,21 @@ cuda::SpgemmOptions parse_spgemm_tune(const std::vector<std::string>& tune, cuda
     const auto eq = kv.find('=');
     const std::string key = kv.substr(0, eq);
     long long value = 0;
+    // direct-max-bound=0 turns direct rows off; unit-sums, stage-bitmap and
+    // balance-entries are 0 or 1; every other N is positive.
+    const bool flag = key == "unit-sums" || key == "stage-bitmap" || key == "balance-entries";
     try {
       std::size_t used = 0;
       if (eq == std::string::npos) throw std::invalid_argument(kv);
       value = std::stoll(kv.substr(eq + 1), &used);
-      // direct-max-bound=0 turns direct rows off; unit-sums and stage-bitmap
-      // are 0 or 1; every other N is positive.
-      const bool flag = key == "unit-sums" || key == "stage-bitmap";
       const bool zero_ok = key == "direct-max-bound" || flag;
       if (used != kv.size() - eq - 1 || value < (zero_ok ? 0 : 1) || (flag && value > 1))
         throw std::invalid_argument(kv);
     } catch (const std::exception&) {
       throw ArgumentError("--tune " + kv +
-                          (key == "unit-sums" || key == "stage-bitmap"
-                               ? ": expected " + key + "=0 or " + key + "=1"
-                               : ": expected KEY=N with N a positive whole number" +
-                                     std::string(key == "direct-max-bound" ? " or 0" : "")));
+                          (flag ? ": expected " + key + "=0 or " + key + "=1"
+                                : ": expected KEY=N with N a positive whole number" +
+                                      std::string(key == "direct-max-bound" ? " or 0" : "")));
     }
     auto narrow = [&](int& field) {
       if (value > (1 << 30)) throw ArgumentError("--tune " + kv + ": too large");
@@ -249,11 +248,13 @@ cuda::SpgemmOptions parse_spgemm_tune(const std::vector<std::string>& tune, cuda
       o.unit_sums = value == 1;
     } else if (key == "stage-bitmap")
       o.stage_bitmap_rows = value == 1;
+    else if (key == "balance-entries")
+      o.balance_entries = value == 1;
     else
       throw ArgumentError("--tune " + kv +
                           ": unknown key (dense-words, dense-shared-products, warp-max-ip, "
                           "sort-min-ip, sort-max-ip, sort-cols-per-product, direct-max-bound, "
-                          "direct-cols-per-bound, unit-sums, stage-bitmap)");
+                          "direct-cols-per-bound, unit-sums, stage-bitmap, balance-entries)");
   }
   return o;
 }

@@ -45,6 +45,8 @@ inline constexpr const char* kSpgemmTuneHelp =
     "rows sum in 64-bit fixed point in shared memory, which a stochastic matrix\n"
     "squared allows; stage-bitmap=0|1 (default 1 in experiment mcl, 0\n"
     "elsewhere): bitmap rows skip the symbolic phase as well, computed into a\n"
-    "staging the size of their bound and copied into C";
+    "staging the size of their bound and copied into C; balance-entries=0|1\n"
+    "(default 1): a block walking one row hands A's entries to its sub-teams\n"
+    "as each finishes (0: every n-th entry to each)";
 
 }  // namespace graphrun::cli::bench
