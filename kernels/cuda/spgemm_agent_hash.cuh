@@ -86,7 +86,8 @@ __device__ inline Slot insert_key(int* table, Slot mask, int col, bool& inserted
 // thousands of entries, B rows of 1 to 1,400) a model of the walk put the
 // longest fixed share at 1.2-1.8x an even split, and the first-come order
 // at 1.07-1.37x. The first two entries of each sub-team are fixed, so that
-// the column of the entry after next is still loaded a step ahead.
+// the column of the entry after next is still loaded a step ahead. Only
+// where sub-teams are whole warps (below).
 //
 // `ordered` (SpgemmOptions::deterministic) makes sums independent of timing:
 // the whole team walks one B(k,:) at a time, k in A's column order, with a
@@ -146,7 +147,12 @@ __device__ inline void for_each_product(const offset_t* __restrict__ a_ptr,
   else
     while (sub < kMaxSub && static_cast<std::int64_t>(sub) * len < ip) sub <<= 1;
   const int sub_id = lane / sub, sub_lane = lane % sub, n_sub = TEAM / sub;
-  balanced = kBlockTeam && balanced && !ordered;
+  // Only sub-teams of a whole warp take entries as they finish: their B rows
+  // are long, so one counter update an entry is nothing beside the walk and
+  // at most BLOCK / 32 sub-teams share the counter; where B's rows are short
+  // (S^T in a contraction: one entry a row), fixed shares are even anyway
+  // and a shared counter an entry would cost as much as the products.
+  balanced = kBlockTeam && balanced && !ordered && sub == kMaxSub;
   if constexpr (kBlockTeam) {
     if (lane == 0) {
       n_deferred = 0;
