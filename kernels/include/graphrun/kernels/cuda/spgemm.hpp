@@ -117,12 +117,12 @@ struct SpgemmOptions {
   // products have few products an entry and the copy would cost more. When
   // the staging does not fit, the rows take both phases.
   bool stage_bitmap_rows = false;
-  // A block that walks one row hands A's entries to its sub-teams as each
-  // finishes the last (a counter in shared memory), rather than every
-  // n-th entry to each, so that the block does not wait at its barriers for
-  // the sub-team whose B rows happened to be longest. false: the fixed
-  // shares (for sweeps: --tune balance-entries=0).
-  bool balance_entries = true;
+  // A block that walks one row hands A's entries to its sub-teams of a
+  // whole warp as each finishes the last (a counter in shared memory),
+  // rather than every n-th entry to each, so that the block does not wait at
+  // its barriers for the sub-team whose B rows happened to be longest.
+  // Off until measured on a GPU (--tune balance-entries=1 turns it on).
+  bool balance_entries = false;
 };
 
 using SpgemmStats = graphrun::SpgemmStats;  // one struct for both backends
