@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <exception>
 #include <memory>
 #include <new>
@@ -14,7 +13,6 @@
 #include "cli/heap_policy.hpp"
 #include "cli/phase_trace.hpp"
 #include "graphrun/engine/context.hpp"
-#include "graphrun/engine/env_flag.hpp"
 #include "graphrun/engine/error.hpp"
 
 #ifndef GRAPHRUN_VERSION
@@ -156,16 +154,6 @@ int command_line_main(int argc, char** argv, const CommandLine& spec) {
     if (c.app->parsed()) {
       const int status = run_guarded(c);
       trace_phase("main returns");
-      // GRAPHRUN_QUICK_EXIT (for measuring): end the process here, after
-      // flushing, without the exit handlers and the libraries' destructors,
-      // to see what the CUDA runtime's and driver's teardown costs a
-      // command.
-      static const bool quick = env_flag("GRAPHRUN_QUICK_EXIT");
-      if (quick) {
-        finish_device_warm_up();
-        std::fflush(nullptr);
-        std::_Exit(status);
-      }
       return status;
     }
   return fail(exit_usage, "no subcommand given");

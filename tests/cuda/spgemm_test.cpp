@@ -753,8 +753,8 @@ TEST_F(CudaSpgemm, LongBRowsAreSharedByTheWholeBlock) {
 }
 
 // SpgemmOptions::balance_entries: a block's sub-teams take A's entries as
-// they finish or every n-th in turn (the default, which every other test
-// runs). The balanced walk against the reference on rows of skewed B rows
+// they finish (the default, which every other test runs) or every n-th in
+// turn. The balanced walk against the reference on rows of skewed B rows
 // (power law, hubs, a row in chunks, windows of a wide B), in the hash
 // tables, the bitmaps and the staged bitmaps; with fixed-point sums, which
 // are exact whatever the order, the two walks give the same bits.

@@ -46,7 +46,7 @@ inline constexpr const char* kSpgemmTuneHelp =
     "squared allows; stage-bitmap=0|1 (default 1 in experiment mcl, 0\n"
     "elsewhere): bitmap rows skip the symbolic phase as well, computed into a\n"
     "staging the size of their bound and copied into C; balance-entries=0|1\n"
-    "(default 0): a block walking one row hands A's entries to its sub-teams\n"
+    "(default 1): a block walking one row hands A's entries to its sub-teams\n"
     "of a warp as each finishes (0: every n-th entry to each)";
 
 }  // namespace graphrun::cli::bench

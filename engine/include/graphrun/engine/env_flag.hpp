@@ -1,6 +1,6 @@
 // Switches read from the environment for measuring (GRAPHRUN_TRACE,
-// GRAPHRUN_SPGEMM_PROFILE, GRAPHRUN_NO_PRIMING, GRAPHRUN_QUICK_EXIT): on when the variable is
-// set, not empty and not "0". Callers keep the answer in a function-local
+// GRAPHRUN_SPGEMM_PROFILE, GRAPHRUN_NO_PRIMING): on when the variable is set,
+// not empty and not "0". Callers keep the answer in a function-local
 // static, read once.
 #pragma once
 
