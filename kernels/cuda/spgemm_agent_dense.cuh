@@ -102,21 +102,26 @@ __host__ __device__ constexpr std::size_t dense_numeric_bytes(std::int64_t n_col
 
 // Sets the bits of row `row`'s product columns in [lo, hi) at bit c - lo;
 // bits must be cleared and the block synchronized before, and is
-// synchronized after.
-template <int BLOCK>
+// synchronized after. BATCH: see walk_b_row.
+template <int BLOCK, int BATCH = 1>
 __device__ inline void set_product_bits(const offset_t* __restrict__ a_ptr,
                                         const vertex_t* __restrict__ a_col,
                                         const offset_t* __restrict__ b_ptr,
                                         const vertex_t* __restrict__ b_col, vertex_t row,
                                         std::int64_t ip, unsigned int* bits, ColumnWindow window,
                                         vertex_t lo, bool balanced) {
-  for_each_product<BLOCK>(
-      a_ptr, a_col, b_ptr, row, ip, static_cast<int>(threadIdx.x), [](offset_t) { return 0; },
-      [&](int, offset_t q) {
-        const vertex_t c = b_col[q] - lo;
-        atomicOr(&bits[c >> 5], 1u << (c & 31));
-      },
-      false, window, balanced);
+  auto set_bit = [&](int, vertex_t col) {
+    const vertex_t c = col - lo;
+    atomicOr(&bits[c >> 5], 1u << (c & 31));
+  };
+  if constexpr (BATCH == 1)
+    for_each_product<BLOCK>(
+        a_ptr, a_col, b_ptr, row, ip, static_cast<int>(threadIdx.x), [](offset_t) { return 0; },
+        [&](int, offset_t q) { set_bit(0, b_col[q]); }, false, window, balanced);
+  else
+    for_each_product<BLOCK, BATCH>(
+        a_ptr, a_col, b_ptr, row, ip, static_cast<int>(threadIdx.x), [](offset_t) { return 0; },
+        set_bit, false, window, balanced, [=](offset_t q) { return b_col[q]; });
   __syncthreads();
 }
 
@@ -182,7 +187,11 @@ __device__ inline double fixed_value(const unsigned int* words) {
 // value_slots in chunks of it. STAGED (staged_dense_group, one window, before
 // the symbolic phase): the row goes to its staging at g.stage_off[row], its
 // bound's room, and its count of set bits, nnz(C(i,:)), to g.row_nnz[row].
-template <class S, class T, int BLOCK, bool FIXED = false, bool STAGED = false>
+// BATCH > 1 (FIXED only; SpgemmOptions::batch_b_loads): every walk loads
+// BATCH of B's entries ahead of their use (walk_b_row). BATCH == 1 keeps
+// the walks' code as it is, value loaded after the rank, so that the
+// default kernels do not change with the batched ones beside them.
+template <class S, class T, int BLOCK, bool FIXED = false, bool STAGED = false, int BATCH = 1>
 __global__ void __launch_bounds__(BLOCK)
     dense_numeric_kernel(NumericArgs<typename DeviceSemiring<S>::value_type, T> g, vertex_t n_cols,
                          int value_slots, int shared_max_products_per_entry, DenseWindows dw) {
@@ -218,8 +227,8 @@ __global__ void __launch_bounds__(BLOCK)
   const ColumnWindow window = t.walk_window(g.b_col, dw);
   for (int w = threadIdx.x; w < words; w += BLOCK) bits[w] = 0;
   __syncthreads();
-  set_product_bits<BLOCK>(g.a_ptr, g.a_col, g.b_ptr, g.b_col, t.row, window_ip(ip, dw), bits,
-                          window, t.lo, g.balanced);
+  set_product_bits<BLOCK, BATCH>(g.a_ptr, g.a_col, g.b_ptr, g.b_col, t.row, window_ip(ip, dw), bits,
+                                 window, t.lo, g.balanced);
 
   // Ranks: each thread counts a contiguous run of words, one block scan
   // places the runs (and counts the window), and the thread writes its
@@ -263,6 +272,14 @@ __global__ void __launch_bounds__(BLOCK)
   const vertex_t* __restrict__ b_col = g.b_col;
   const T* __restrict__ a_val = g.a_val;
   const T* __restrict__ b_val = g.b_val;
+  static_assert(BATCH == 1 || FIXED, "B's loads are batched only with fixed-point sums");
+  struct BEntry {  // B's entry as a batched walk loads it
+    vertex_t col;
+    V val;
+  };
+  auto load_entry = [&](offset_t q) {
+    return BEntry{b_col[q], b_val ? static_cast<V>(b_val[q]) : V(1)};
+  };
   if constexpr (FIXED) {
     // The chunked row: its entries in chunks of value_slots, each a range of
     // columns (from the chunk's first column to the next chunk's, read back
@@ -278,17 +295,29 @@ __global__ void __launch_bounds__(BLOCK)
                                  first + count < room ? out_col[c0 + first + count] : n_cols};
         for (int i = threadIdx.x; i < 2 * count; i += BLOCK) words[i] = 0;
         __syncthreads();
-        for_each_product<BLOCK>(
-            g.a_ptr, g.a_col, g.b_ptr, t.row, ip, static_cast<int>(threadIdx.x),
-            [&](offset_t p) { return a_val ? static_cast<V>(a_val[p]) : V(1); },
-            [&](V av, offset_t q) {
-              const vertex_t c = b_col[q];
-              const int w = c >> 5;
-              const std::int64_t r = rank0[w] + __popc(bits[w] & ((1u << (c & 31)) - 1u)) - first;
-              const V bv = b_val ? static_cast<V>(b_val[q]) : V(1);
-              if (r >= 0 && r < count) fixed_add(words + 2 * r, Ops::mul(av, bv));
-            },
-            g.ordered, chunk, g.balanced);
+        if constexpr (BATCH == 1)
+          for_each_product<BLOCK>(
+              g.a_ptr, g.a_col, g.b_ptr, t.row, ip, static_cast<int>(threadIdx.x),
+              [&](offset_t p) { return a_val ? static_cast<V>(a_val[p]) : V(1); },
+              [&](V av, offset_t q) {
+                const vertex_t c = b_col[q];
+                const int w = c >> 5;
+                const std::int64_t r = rank0[w] + __popc(bits[w] & ((1u << (c & 31)) - 1u)) - first;
+                const V bv = b_val ? static_cast<V>(b_val[q]) : V(1);
+                if (r >= 0 && r < count) fixed_add(words + 2 * r, Ops::mul(av, bv));
+              },
+              g.ordered, chunk, g.balanced);
+        else
+          for_each_product<BLOCK, BATCH>(
+              g.a_ptr, g.a_col, g.b_ptr, t.row, ip, static_cast<int>(threadIdx.x),
+              [&](offset_t p) { return a_val ? static_cast<V>(a_val[p]) : V(1); },
+              [&](V av, const BEntry& e) {
+                const int w = e.col >> 5;
+                const std::int64_t r =
+                    rank0[w] + __popc(bits[w] & ((1u << (e.col & 31)) - 1u)) - first;
+                if (r >= 0 && r < count) fixed_add(words + 2 * r, Ops::mul(av, e.val));
+              },
+              g.ordered, chunk, g.balanced, load_entry);
         __syncthreads();
         for (int i = threadIdx.x; i < count; i += BLOCK)
           out_val[c0 + first + i] = fixed_value(words + 2 * i);
@@ -297,24 +326,41 @@ __global__ void __launch_bounds__(BLOCK)
       return;
     }
   }
-  for_each_product<BLOCK>(
-      g.a_ptr, g.a_col, g.b_ptr, t.row, window_ip(ip, dw), static_cast<int>(threadIdx.x),
-      [&](offset_t p) { return a_val ? static_cast<V>(a_val[p]) : V(1); },
-      [&](V av, offset_t q) {
-        const vertex_t c = b_col[q] - t.lo;
-        const int w = c >> 5;
-        const int r = rank0[w] + __popc(bits[w] & ((1u << (c & 31)) - 1u));
-        const V bv = b_val ? static_cast<V>(b_val[q]) : V(1);
-        if (r >= room) return;
-        if constexpr (FIXED) {
-          if (in_shared) {
-            fixed_add(reinterpret_cast<unsigned int*>(acc + r), Ops::mul(av, bv));
-            return;
+  if constexpr (BATCH == 1) {
+    for_each_product<BLOCK>(
+        g.a_ptr, g.a_col, g.b_ptr, t.row, window_ip(ip, dw), static_cast<int>(threadIdx.x),
+        [&](offset_t p) { return a_val ? static_cast<V>(a_val[p]) : V(1); },
+        [&](V av, offset_t q) {
+          const vertex_t c = b_col[q] - t.lo;
+          const int w = c >> 5;
+          const int r = rank0[w] + __popc(bits[w] & ((1u << (c & 31)) - 1u));
+          const V bv = b_val ? static_cast<V>(b_val[q]) : V(1);
+          if (r >= room) return;
+          if constexpr (FIXED) {
+            if (in_shared) {
+              fixed_add(reinterpret_cast<unsigned int*>(acc + r), Ops::mul(av, bv));
+              return;
+            }
           }
-        }
-        Ops::atomic_add(&acc[r], Ops::mul(av, bv));
-      },
-      g.ordered, window, g.balanced);
+          Ops::atomic_add(&acc[r], Ops::mul(av, bv));
+        },
+        g.ordered, window, g.balanced);
+  } else {
+    for_each_product<BLOCK, BATCH>(
+        g.a_ptr, g.a_col, g.b_ptr, t.row, window_ip(ip, dw), static_cast<int>(threadIdx.x),
+        [&](offset_t p) { return a_val ? static_cast<V>(a_val[p]) : V(1); },
+        [&](V av, const BEntry& e) {
+          const vertex_t c = e.col - t.lo;
+          const int w = c >> 5;
+          const int r = rank0[w] + __popc(bits[w] & ((1u << (c & 31)) - 1u));
+          if (r >= room) return;
+          if (in_shared)
+            fixed_add(reinterpret_cast<unsigned int*>(acc + r), Ops::mul(av, e.val));
+          else
+            Ops::atomic_add(&acc[r], Ops::mul(av, e.val));
+        },
+        g.ordered, window, g.balanced, load_entry);
+  }
   if (in_shared) {
     __syncthreads();
     for (int i = threadIdx.x; i < room; i += BLOCK) {

@@ -216,6 +216,7 @@ class SpgemmDispatch {
     direct.ordered = options_.deterministic;
     direct.unit_sums = options_.unit_sums;
     direct.balanced = options_.balance_entries;
+    direct.batch_b_loads = options_.batch_b_loads;
     launch_staged<S, T>(std::make_integer_sequence<int, SpgemmPolicy::esc_bins>{},
                         std::make_integer_sequence<int, SpgemmPolicy::bins>{},
                         std::make_integer_sequence<int, SpgemmPolicy::dense_bins>{}, esc, direct,
@@ -362,6 +363,7 @@ class SpgemmDispatch {
     num.ordered = options_.deterministic;
     num.unit_sums = options_.unit_sums;
     num.balanced = options_.balance_entries;
+    num.batch_b_loads = options_.batch_b_loads;
     for (auto [r0, r1] : chunks) {
       Groups groups = num_groups_;
       std::int64_t stage_nnz = global_nnz_, s_base = 0, s_end = num_slots_;

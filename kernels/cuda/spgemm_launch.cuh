@@ -34,6 +34,11 @@ using Counts = std::array<std::int64_t, kMaxGroups>;
 // half of an H200 SM's 228 KB, less the static shared memory of two blocks.
 inline constexpr std::int64_t kWindowSharedBytes = 110 << 10;
 
+// B's entries a lane loads ahead with SpgemmOptions::batch_b_loads
+// (walk_b_row): four keep the 1,024-thread bitmap block within its 64
+// registers a thread.
+inline constexpr int kBatchedBLoads = 4;
+
 // Largest dynamic shared memory a block may opt in to, less room for the
 // kernels' static shared memory (at most a few hundred bytes).
 inline int shared_limit() {
@@ -241,10 +246,13 @@ inline void launch_dense_numeric(NumericArgs<typename S::value_type, T> args, ve
   };
   if constexpr (kFixedSums<S>) {
     if (args.unit_sums) {
-      launch(dense_numeric_kernel<S, T, block, true, STAGED>, STAGED ? "staged bitmap, fixed"
-                                                              : dw.count > 1
-                                                                  ? "numeric windows, fixed"
-                                                                  : "numeric bitmap, fixed");
+      const char* name = STAGED         ? "staged bitmap, fixed"
+                         : dw.count > 1 ? "numeric windows, fixed"
+                                        : "numeric bitmap, fixed";
+      if (args.batch_b_loads)
+        launch(dense_numeric_kernel<S, T, block, true, STAGED, kBatchedBLoads>, name);
+      else
+        launch(dense_numeric_kernel<S, T, block, true, STAGED>, name);
       return;
     }
   }

@@ -790,6 +790,48 @@ TEST_F(CudaSpgemm, EntriesTakenInTurnOrAsSubTeamsFinishGiveTheSameProduct) {
   }
 }
 
+// SpgemmOptions::batch_b_loads: bitmap rows summed in fixed point load four
+// of B's entries ahead of their use. The walk's order changes, not its
+// products, and the fixed-point sums are exact in any order, so the product
+// must equal the unbatched one bit for bit: on the stochastic cases (a row
+// in chunks, windows), B rows of lengths not a multiple of four (the
+// batch's remainder), two phases and staged, in turn and first come.
+TEST_F(CudaSpgemm, BLoadsBatchedOrOneByOneGiveTheSameBits) {
+  std::vector<StochasticCase> cases = stochastic_cases();
+  cases.push_back(
+      {stochastic(random<double>(2000, 2000, MatrixShape::heavy_row, 2.0, 27)),
+       stochastic(random<double>(2000, (vertex_t{1} << 19) + 1, MatrixShape::uniform, 41, 28)),
+       "windows of 2^19+1"});
+  cases.push_back({stochastic(random<double>(3000, 4000, MatrixShape::power_law, 23, 46)),
+                   stochastic(random<double>(4000, 3000, MatrixShape::power_law, 7, 47)),
+                   "power law, short B rows"});
+  for (const StochasticCase& k : cases) {
+    const DeviceCsr<double> da(k.a), db(k.b);
+    for (const bool staged : {false, true})
+      for (const bool balanced : {false, true}) {
+        cuda::SpgemmOptions one, batched;
+        one.unit_sums = batched.unit_sums = true;
+        one.stage_bitmap_rows = batched.stage_bitmap_rows = staged;
+        one.balance_entries = batched.balance_entries = balanced;
+        batched.batch_b_loads = true;
+        const std::string what =
+            k.what + (staged ? ", staged" : "") + (balanced ? ", first come" : ", in turn");
+        cuda::SpgemmStats stats;
+        const Csr<double> x = cuda::spgemm<PlusTimes<double>>(da, db, one).download();
+        const Csr<double> y = cuda::spgemm<PlusTimes<double>>(da, db, batched, &stats).download();
+        EXPECT_GE(stats.dense_rows, 1) << what;
+        ASSERT_EQ(x.row_ptr(), y.row_ptr()) << what;
+        ASSERT_EQ(x.col_idx(), y.col_idx()) << what;
+        EXPECT_EQ(differing_bits(x, y), 0) << what << ": batched loads changed the sums";
+      }
+    // And against the reference, through the test's usual check.
+    cuda::SpgemmOptions batched;
+    batched.unit_sums = true;
+    batched.batch_b_loads = true;
+    check_product<PlusTimes<double>>(k.a, k.b, k.what + ", B's loads batched", batched);
+  }
+}
+
 // Windowed rows whose products fall in a few of the windows: B's entries
 // only in the first window, the last (a single column) and one in the
 // middle, so that most windows of a row are empty and pass a count of 0
