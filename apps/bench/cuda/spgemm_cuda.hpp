@@ -48,7 +48,7 @@ inline constexpr const char* kSpgemmTuneHelp =
     "staging the size of their bound and copied into C; balance-entries=0|1\n"
     "(default 1): a block walking one row hands A's entries to its sub-teams\n"
     "of a warp as each finishes (0: every n-th entry to each); batch-b-loads=0|1\n"
-    "(default 0): bitmap rows summed in fixed point (unit-sums) load four of\n"
+    "(default 1): bitmap rows summed in fixed point (unit-sums) load four of\n"
     "B's entries ahead of their use";
 
 }  // namespace graphrun::cli::bench
