@@ -13,6 +13,7 @@
 //   agents    spgemm_agent_grouping.cuh  row analysis and grouping
 //             spgemm_agent_hash.cuh      hash-table rows (symbolic, numeric)
 //             spgemm_agent_dense.cuh     bitmap rows (symbolic, numeric)
+//             spgemm_agent_spa.cuh       staged fixed-point rows by a dense accumulator
 //             spgemm_agent_esc.cuh       short rows by expand-sort-compress
 //             spgemm_agent_sort.cuh      staged rows copied into C
 //

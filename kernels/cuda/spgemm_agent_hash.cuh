@@ -161,13 +161,24 @@ __device__ inline void walk_b_row(offset_t q, offset_t q1, int step, const Ctx& 
   }
 }
 
-template <int TEAM, int BATCH = 1, class OnA, class OnB, class LoadB = LoadIndex>
+// SPLIT: B's row k is [b_ptr[k], b_end[k]) rather than [b_ptr[k], b_ptr[k + 1]):
+// one column window's share of each row, cut ahead of the walk
+// (spgemm_agent_spa.cuh), so that no walk searches for its window.
+template <int TEAM, int BATCH = 1, bool SPLIT = false, class OnA, class OnB,
+          class LoadB = LoadIndex>
 __device__ inline void for_each_product(const offset_t* __restrict__ a_ptr,
                                         const vertex_t* __restrict__ a_col,
                                         const offset_t* __restrict__ b_ptr, vertex_t row,
                                         std::int64_t ip, int lane, OnA on_a, OnB on_b,
                                         bool ordered = false, ColumnWindow window = {},
-                                        bool balanced = false, LoadB load_b = {}) {
+                                        bool balanced = false, LoadB load_b = {},
+                                        const offset_t* __restrict__ b_end = nullptr) {
+  auto row_end = [&](vertex_t k) {
+    if constexpr (SPLIT)
+      return b_end[k];
+    else
+      return b_ptr[k + 1];
+  };
   constexpr int kMaxSub = TEAM < SpgemmPolicy::max_sub_team ? TEAM : SpgemmPolicy::max_sub_team;
   constexpr bool kBlockTeam = TEAM > 32;
   // Called by the whole block when kBlockTeam (plan/spgemm_gpu_policy.hpp), so the
@@ -212,7 +223,7 @@ __device__ inline void for_each_product(const offset_t* __restrict__ a_ptr,
   if (p < a1) {
     const vertex_t k = a_col[p];
     q0 = b_ptr[k];
-    q1 = b_ptr[k + 1];
+    q1 = row_end(k);
   }
   while (p < a1) {
     const auto ctx = on_a(p);
@@ -224,7 +235,7 @@ __device__ inline void for_each_product(const offset_t* __restrict__ a_ptr,
       p2 = a0 + __shfl_sync(sub_mask, taken, 0, sub);
     }
     const vertex_t k_after = p2 < a1 ? a_col[p2] : 0;
-    const offset_t n0 = p1 < a1 ? b_ptr[k_next] : 0, n1 = p1 < a1 ? b_ptr[k_next + 1] : 0;
+    const offset_t n0 = p1 < a1 ? b_ptr[k_next] : 0, n1 = p1 < a1 ? row_end(k_next) : 0;
     bool walk = true;
     if (kBlockTeam && q1 - q0 > defer_above) {
       int at = 0;
@@ -250,7 +261,7 @@ __device__ inline void for_each_product(const offset_t* __restrict__ a_ptr,
       const offset_t e = deferred[i];
       const auto ctx = on_a(e);
       const vertex_t k = a_col[e];
-      offset_t r0 = b_ptr[k], r1 = b_ptr[k + 1];
+      offset_t r0 = b_ptr[k], r1 = row_end(k);
       narrow_to(window, r0, r1);
       walk_b_row<BATCH>(r0 + lane, r1, TEAM, ctx, on_b, load_b);
     }

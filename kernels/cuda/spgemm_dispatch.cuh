@@ -217,11 +217,13 @@ class SpgemmDispatch {
     direct.unit_sums = options_.unit_sums;
     direct.balanced = options_.balance_entries;
     direct.batch_b_loads = options_.batch_b_loads;
+    const SpaWindows spa = spa_plan();
     launch_staged<S, T>(std::make_integer_sequence<int, SpgemmPolicy::esc_bins>{},
                         std::make_integer_sequence<int, SpgemmPolicy::bins>{},
                         std::make_integer_sequence<int, SpgemmPolicy::dense_bins>{}, esc, direct,
                         tuning_.dense_shared_max_products_per_entry, sym_groups_, f_.sorted_rows,
-                        stream_);
+                        spa, stream_);
+    splits_buf_.reset();
     st_.sorted_rows = st_.direct_rows = 0;
     for (int e = 0; e < SpgemmPolicy::esc_bins; ++e)
       st_.sorted_rows += sym_groups_.count[kFirstEsc + e];
@@ -230,6 +232,8 @@ class SpgemmDispatch {
     st_.staged_bitmap_rows = 0;
     for (int d = 0; d < SpgemmPolicy::dense_bins; ++d)
       st_.staged_bitmap_rows += sym_groups_.count[kFirstStagedDense + d];
+    st_.spa_rows =
+        spa.splits ? sym_groups_.count[kFirstStagedDense + SpgemmPolicy::dense_bins - 1] : 0;
   }
 
   // 2b. nnz(C(i,:)) per row, group by group, in the symbolic tables the plan
@@ -433,6 +437,37 @@ class SpgemmDispatch {
       staged_buf_.reset();
     }
     t_end_ = timer_.mark();
+  }
+
+  // SpgemmOptions::spa_windows: the SPA's windows and B's rows cut at them,
+  // where the last staged bitmap bin has rows summed in fixed point (not in
+  // a fixed order: the SPA's order is its own) and B's columns take at most
+  // kSpaMaxWindows windows. Where even the cuts (a few words per row of B)
+  // do not fit, the rows stay bitmaps.
+  SpaWindows spa_plan() {
+    const int group = kFirstStagedDense + SpgemmPolicy::dense_bins - 1;
+    if (!kFixedSums<S> || !options_.spa_windows || !options_.unit_sums || options_.deterministic ||
+        sym_groups_.count[group] == 0)
+      return {};
+    SpaWindows sw = spa_windows(n_);
+    if (sw.count > kSpaMaxWindows) return {};
+    const std::int64_t n_b = b_.n_rows();
+    const std::int64_t entries = (std::int64_t{sw.count} + 1) * n_b;
+    try {
+      splits_buf_.emplace(static_cast<std::size_t>(entries) * sizeof(offset_t), stream_,
+                          "B's rows cut at the sparse accumulator's windows");
+    } catch (const DeviceMemoryError&) {
+      return {};
+    }
+    largest_ws_ = std::max(largest_ws_, splits_buf_->bytes());
+    auto* splits = static_cast<offset_t*>(splits_buf_->data());
+    const CsrView<T> bv = b_.view();
+    window_splits_kernel<<<grid_for(entries, 256, 8192), 256, 0, stream_>>>(
+        bv.row_ptr, bv.col_idx, static_cast<vertex_t>(n_b), sw.count, sw.width, splits);
+    GRAPHRUN_CUDA_CHECK(cudaGetLastError());
+    sw.splits = splits;
+    sw.n_b_rows = static_cast<vertex_t>(n_b);
+    return sw;
   }
 
   // The chain words of windowed bitmap rows, a word per row: the global
@@ -682,6 +717,7 @@ class SpgemmDispatch {
   // The staged rows' staging, from their kernels to their copy into C.
   std::int64_t staged_ = 0;
   std::optional<PoolBuffer> staged_buf_;
+  std::optional<PoolBuffer> splits_buf_;  // spa_plan's, for the staged rows' kernels
   std::int64_t* stage_off_ = nullptr;
   vertex_t* stage_col_ = nullptr;
   V* stage_val_ = nullptr;

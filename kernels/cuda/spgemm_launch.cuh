@@ -24,6 +24,7 @@
 #include "spgemm_agent_esc.cuh"
 #include "spgemm_agent_grouping.cuh"
 #include "spgemm_agent_hash.cuh"
+#include "spgemm_agent_spa.cuh"
 #include "spgemm_streams.cuh"
 
 namespace graphrun::cuda::spgemm_detail {
@@ -290,16 +291,40 @@ inline void launch_numeric_shared(std::integer_sequence<int, G...>,
   fan.join();
 }
 
+// The SPA's windows of B's n_cols columns (spgemm_agent_spa.cuh): as few as
+// hold them within a block's shared memory, of equal widths (multiples of
+// 128 columns, so that each window's bits fill whole 16-byte words).
+inline SpaWindows spa_windows(vertex_t n_cols) {
+  const std::int64_t limit = shared_limit();
+  std::int64_t most = limit * 8 / 65 / 128 * 128;  // 8 bytes and a bit a column
+  while (most > 128 && static_cast<std::int64_t>(spa_bytes(most)) > limit) most -= 128;
+  const std::int64_t count = (std::int64_t{n_cols} + most - 1) / most;
+  const std::int64_t width = ((n_cols + count - 1) / count + 127) / 128 * 128;
+  return {static_cast<int>(count), static_cast<vertex_t>(width)};
+}
+
+// Launches the SPA kernel on `stream` over the rows of `group`, a block a row.
+template <class S, class T>
+inline void launch_spa(NumericArgs<typename S::value_type, T> args, const SpaWindows& sw,
+                       const Groups& groups, int group, const vertex_t* sorted_rows,
+                       cudaStream_t stream) {
+  constexpr int block = SpgemmPolicy::dense(SpgemmPolicy::dense_bins - 1).block;
+  launch_named("staged SPA, fixed", spa_numeric_kernel<S, T, block, kBatchedBLoads>,
+               groups.count[group], block, spa_bytes(sw.width), stream,
+               rows_of(args, groups, group, sorted_rows), sw);
+}
+
 // Launches the staged rows' kernels, the groups side by side: the
 // expand-sort-compress kernel of every non-empty sorted bin (a block per
 // row), the direct numeric kernel of every non-empty direct bin and the
-// bitmap numeric kernel of every non-empty staged bitmap bin.
+// bitmap numeric kernel of every non-empty staged bitmap bin; the last
+// bitmap bin's rows by the SPA kernel instead where `spa` has its splits.
 template <class S, class T, int... E, int... G, int... D>
 inline void launch_staged(std::integer_sequence<int, E...>, std::integer_sequence<int, G...>,
                           std::integer_sequence<int, D...>, EscArgs<typename S::value_type, T> esc,
                           NumericArgs<typename S::value_type, T> direct,
                           int shared_max_products_per_entry, const Groups& groups,
-                          const vertex_t* sorted_rows, cudaStream_t main) {
+                          const vertex_t* sorted_rows, const SpaWindows& spa, cudaStream_t main) {
   using V = typename S::value_type;
   int nonempty = 0;
   for (int g = kFirstStaged; g < kMaxGroups; ++g) nonempty += groups.count[g] > 0;
@@ -320,6 +345,12 @@ inline void launch_staged(std::integer_sequence<int, E...>, std::integer_sequenc
   };
   auto dense = [&]<int I>(std::integral_constant<int, I>) {
     if (groups.count[kFirstStagedDense + I] == 0) return;
+    if constexpr (kFixedSums<S> && I == SpgemmPolicy::dense_bins - 1) {
+      if (spa.splits) {
+        launch_spa<S, T>(direct, spa, groups, kFirstStagedDense + I, sorted_rows, fan.next());
+        return;
+      }
+    }
     launch_dense_numeric<S, T, I, true>(direct, direct.n_cols, shared_max_products_per_entry,
                                         groups, kFirstStagedDense + I, sorted_rows, nullptr,
                                         fan.next());

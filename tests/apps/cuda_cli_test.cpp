@@ -280,7 +280,7 @@ TEST_F(CudaCliTest, BenchSpgemmTuneOverridesRunAndBadOnesAreUsageErrors) {
   EXPECT_EQ(ok.out.find("| NO"), std::string::npos) << ok.out;
   for (const char* bad :
        {"nope=1", "dense-words=0", "dense-words=x", "warp-max-ip", "direct-max-bound=-1",
-        "unit-sums=1", "stage-bitmap=2", "balance-entries=2", "batch-b-loads=2"}) {
+        "unit-sums=1", "stage-bitmap=2", "balance-entries=2", "batch-b-loads=2", "spa=2"}) {
     const Result r =
         run(std::string("bench spgemm gen:rmat:7 --device cuda --reps 1 --tune ") + bad);
     EXPECT_EQ(r.status, 2) << bad << ": " << describe(r);
@@ -309,13 +309,14 @@ TEST_F(CudaCliTest, BenchSpgemmTuneOverridesRunAndBadOnesAreUsageErrors) {
 
 // experiment mcl's --tune: graphrun's expansion with every row sorted, then
 // with none, then with double sums (no fixed point), two phases, entries
-// taken in turn, and B's loads one by one, finds the clusters the cuSPARSE expansion finds; a bad
-// key is the command's usage error, not a graph's skipped row.
+// taken in turn, B's loads one by one, and no SPA rows, finds the clusters
+// the cuSPARSE expansion finds; a bad key is the command's usage error, not
+// a graph's skipped row.
 TEST_F(CudaCliTest, ExperimentMclTuneRunsBothWaysAndBadOnesAreUsageErrors) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
   for (const char* tune : {"--tune sort-min-ip=1 --tune sort-cols-per-product=1",
                            "--tune sort-max-ip=1", "--tune unit-sums=0", "--tune stage-bitmap=0",
-                           "--tune balance-entries=0", "--tune batch-b-loads=0"}) {
+                           "--tune balance-entries=0", "--tune batch-b-loads=0", "--tune spa=0"}) {
     const Result r = run(std::string("experiment mcl ") + tune + " gen:lfr:3000:0.2:12:40 '" +
                          karate + "' --device cuda --reps 1");
     ASSERT_EQ(r.status, 0) << tune << ": " << describe(r);

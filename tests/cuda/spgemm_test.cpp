@@ -757,7 +757,10 @@ TEST_F(CudaSpgemm, LongBRowsAreSharedByTheWholeBlock) {
 // turn. The balanced walk against the reference on rows of skewed B rows
 // (power law, hubs, a row in chunks, windows of a wide B), in the hash
 // tables, the bitmaps and the staged bitmaps; with fixed-point sums, which
-// are exact whatever the order, the two walks give the same bits.
+// are exact whatever the order, the two walks give the same bits, except in
+// windows of a wide B whose entries pass the shared values: those add into
+// C with double atomics, whose sums depend on the order (from run to run as
+// well), and are held to the reference's tolerance.
 TEST_F(CudaSpgemm, EntriesTakenInTurnOrAsSubTeamsFinishGiveTheSameProduct) {
   std::vector<StochasticCase> cases = stochastic_cases();
   cases.push_back(
@@ -777,6 +780,11 @@ TEST_F(CudaSpgemm, EntriesTakenInTurnOrAsSubTeamsFinishGiveTheSameProduct) {
       cuda::SpgemmOptions fixed_in_turn = in_turn, fixed_balanced = in_turn;
       fixed_in_turn.unit_sums = fixed_balanced.unit_sums = true;
       fixed_balanced.balance_entries = true;
+      if (k.b.n_cols() > (vertex_t{1} << 19)) {  // windows: see above
+        check_product<PlusTimes<double>>(k.a, k.b, what + ", fixed, in turn", fixed_in_turn);
+        check_product<PlusTimes<double>>(k.a, k.b, what + ", fixed, first come", fixed_balanced);
+        continue;
+      }
       const DeviceCsr<double> da(k.a), db(k.b);
       cuda::SpgemmStats stats;
       const Csr<double> x = cuda::spgemm<PlusTimes<double>>(da, db, fixed_in_turn).download();
@@ -815,6 +823,7 @@ TEST_F(CudaSpgemm, BLoadsBatchedOrOneByOneGiveTheSameBits) {
         one.balance_entries = batched.balance_entries = balanced;
         one.batch_b_loads = false;
         batched.batch_b_loads = true;
+        one.spa_windows = batched.spa_windows = false;  // the bitmap kernels' walks
         const std::string what =
             k.what + (staged ? ", staged" : "") + (balanced ? ", first come" : ", in turn");
         cuda::SpgemmStats stats;
@@ -836,9 +845,74 @@ TEST_F(CudaSpgemm, BLoadsBatchedOrOneByOneGiveTheSameBits) {
       batched.unit_sums = true;
       batched.stage_bitmap_rows = staged;
       batched.batch_b_loads = true;
+      batched.spa_windows = false;
       check_product<PlusTimes<double>>(
           k.a, k.b, k.what + (staged ? ", staged" : "") + ", B's loads batched", batched);
     }
+}
+
+// SpgemmOptions::spa_windows: the longest staged bitmap rows summed in fixed
+// point walk their products once, into a dense accumulator per window of
+// B's columns. Fixed-point sums are exact in any order, so the product must
+// be the bitmap rows' bit for bit: rows of 24,000 products over 60,000
+// columns (several windows on any GPU), columns of B only next to the
+// windows' edges (B's rows cut right at each), power-law rows among hubs,
+// the stochastic cases (one window); and against the reference. Where B has
+// more windows than the SPA takes, its rows stay bitmaps.
+TEST_F(CudaSpgemm, SpaWindowsGiveTheBitmapRowsBits) {
+  std::vector<StochasticCase> cases = stochastic_cases();
+  cases.push_back({stochastic(random<double>(2000, 3000, MatrixShape::uniform, 40, 62)),
+                   stochastic(random<double>(3000, 60000, MatrixShape::uniform, 600, 63)),
+                   "24,000 products a row over 60,000 columns"});
+  {
+    test::Rng rng(64);
+    CooBuilder b(rng, 3000, 60001, 0.1, 1.0);
+    for (vertex_t r = 0; r < 3000; ++r)
+      for (int t = 0; t < 500; ++t) {
+        // Within 8 columns of a multiple of 128 (the SPA's windows are
+        // multiples of 128 wide, so every window edge is one), or the last
+        // column.
+        const auto u = static_cast<vertex_t>(rng.below(17));
+        const vertex_t edge = static_cast<vertex_t>(rng.below(469)) * 128;
+        b.add(r, u == 16 ? 60000 : std::clamp<vertex_t>(edge + u - 8, 0, 60000));
+      }
+    cases.push_back({stochastic(random<double>(2000, 3000, MatrixShape::uniform, 40, 65)),
+                     stochastic(b.csr()), "B near the windows' edges"});
+  }
+  cases.push_back({stochastic(random<double>(3000, 4000, MatrixShape::power_law, 60, 66)),
+                   stochastic(with_hubs(40000, 67)), "power law * hubs"});
+  for (const StochasticCase& k : cases) {
+    const DeviceCsr<double> da(k.a), db(k.b);
+    for (const bool balanced : {false, true}) {
+      cuda::SpgemmOptions bitmap, spa;
+      bitmap.unit_sums = spa.unit_sums = true;
+      bitmap.stage_bitmap_rows = spa.stage_bitmap_rows = true;
+      bitmap.balance_entries = spa.balance_entries = balanced;
+      spa.spa_windows = true;
+      const std::string what = k.what + (balanced ? ", first come" : ", in turn");
+      cuda::SpgemmStats stats;
+      const Csr<double> x = cuda::spgemm<PlusTimes<double>>(da, db, bitmap).download();
+      const Csr<double> y = cuda::spgemm<PlusTimes<double>>(da, db, spa, &stats).download();
+      if (k.b.n_cols() >= 40000) {
+        EXPECT_GE(stats.spa_rows, 1) << what;
+      }
+      EXPECT_LE(stats.spa_rows, stats.staged_bitmap_rows) << what;
+      ASSERT_EQ(x.row_ptr(), y.row_ptr()) << what;
+      ASSERT_EQ(x.col_idx(), y.col_idx()) << what;
+      EXPECT_EQ(differing_bits(x, y), 0) << what << ": the SPA's sums differ from the bitmap's";
+    }
+    cuda::SpgemmOptions spa;
+    spa.unit_sums = spa.stage_bitmap_rows = spa.spa_windows = true;
+    check_product<PlusTimes<double>>(k.a, k.b, k.what + ", SPA", spa);
+  }
+  // 2^19 columns: more windows than the SPA takes on any GPU.
+  const auto a = stochastic(random<double>(500, 2000, MatrixShape::uniform, 40, 68));
+  const auto b = stochastic(random<double>(2000, vertex_t{1} << 19, MatrixShape::uniform, 600, 69));
+  cuda::SpgemmOptions spa;
+  spa.unit_sums = spa.stage_bitmap_rows = spa.spa_windows = true;
+  const auto stats = check_product<PlusTimes<double>>(a, b, "2^19 columns, SPA asked", spa);
+  EXPECT_EQ(stats.spa_rows, 0);
+  EXPECT_GE(stats.staged_bitmap_rows, 1);
 }
 
 // Windowed rows whose products fall in a few of the windows: B's entries

@@ -551,17 +551,17 @@ MclExpansion spgemm_expansion(const SpgemmOptions& options) {
     // GRAPHRUN_TRACE: each expansion's phases, to see which one binds.
     static const bool traced = env_flag("GRAPHRUN_TRACE");
     if (traced && !trace_muted)
-      std::fprintf(stderr,
-                   "trace: mcl expansion %.3f ms: analysis %.3f, symbolic %.3f, numeric %.3f, "
-                   "sort %.3f; %lld products, %lld entries; bitmap rows %lld (staged %lld), "
-                   "sorted %lld, direct %lld, global %lld\n",
-                   stats.total_ms, stats.analysis_ms, stats.symbolic_ms, stats.numeric_ms,
-                   stats.sort_ms, static_cast<long long>(stats.intermediate_products),
-                   static_cast<long long>(stats.nnz_c), static_cast<long long>(stats.dense_rows),
-                   static_cast<long long>(stats.staged_bitmap_rows),
-                   static_cast<long long>(stats.sorted_rows),
-                   static_cast<long long>(stats.direct_rows),
-                   static_cast<long long>(stats.global_rows));
+      std::fprintf(
+          stderr,
+          "trace: mcl expansion %.3f ms: analysis %.3f, symbolic %.3f, numeric %.3f, "
+          "sort %.3f; %lld products, %lld entries; bitmap rows %lld (staged %lld, SPA %lld), "
+          "sorted %lld, direct %lld, global %lld\n",
+          stats.total_ms, stats.analysis_ms, stats.symbolic_ms, stats.numeric_ms, stats.sort_ms,
+          static_cast<long long>(stats.intermediate_products), static_cast<long long>(stats.nnz_c),
+          static_cast<long long>(stats.dense_rows),
+          static_cast<long long>(stats.staged_bitmap_rows), static_cast<long long>(stats.spa_rows),
+          static_cast<long long>(stats.sorted_rows), static_cast<long long>(stats.direct_rows),
+          static_cast<long long>(stats.global_rows));
     return e;
   };
 }

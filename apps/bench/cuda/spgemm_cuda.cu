@@ -204,9 +204,9 @@ cuda::SpgemmOptions parse_spgemm_tune(const std::vector<std::string>& tune, cuda
     const std::string key = kv.substr(0, eq);
     long long value = 0;
     // direct-max-bound=0 turns direct rows off; unit-sums, stage-bitmap,
-    // balance-entries and batch-b-loads are 0 or 1; every other N is positive.
+    // balance-entries, batch-b-loads and spa are 0 or 1; every other N is positive.
     const bool flag = key == "unit-sums" || key == "stage-bitmap" || key == "balance-entries" ||
-                      key == "batch-b-loads";
+                      key == "batch-b-loads" || key == "spa";
     try {
       std::size_t used = 0;
       if (eq == std::string::npos) throw std::invalid_argument(kv);
@@ -253,12 +253,14 @@ cuda::SpgemmOptions parse_spgemm_tune(const std::vector<std::string>& tune, cuda
       o.balance_entries = value == 1;
     else if (key == "batch-b-loads")
       o.batch_b_loads = value == 1;
+    else if (key == "spa")
+      o.spa_windows = value == 1;
     else
       throw ArgumentError("--tune " + kv +
                           ": unknown key (dense-words, dense-shared-products, warp-max-ip, "
                           "sort-min-ip, sort-max-ip, sort-cols-per-product, direct-max-bound, "
                           "direct-cols-per-bound, unit-sums, stage-bitmap, balance-entries, "
-                          "batch-b-loads)");
+                          "batch-b-loads, spa)");
   }
   return o;
 }

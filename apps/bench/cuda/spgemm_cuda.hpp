@@ -49,6 +49,8 @@ inline constexpr const char* kSpgemmTuneHelp =
     "(default 1): a block walking one row hands A's entries to its sub-teams\n"
     "of a warp as each finishes (0: every n-th entry to each); batch-b-loads=0|1\n"
     "(default 1): bitmap rows summed in fixed point (unit-sums) load four of\n"
-    "B's entries ahead of their use";
+    "B's entries ahead of their use; spa=0|1 (default 1): the longest staged\n"
+    "bitmap rows summed in fixed point walk their products once, into a dense\n"
+    "accumulator per window of ~28,000 of B's columns in shared memory";
 
 }  // namespace graphrun::cli::bench

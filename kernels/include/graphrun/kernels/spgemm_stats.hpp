@@ -25,6 +25,7 @@ struct SpgemmStats {
   std::int64_t sorted_rows = 0;         // GPU: rows by expand-sort-compress (no hash phases)
   std::int64_t direct_rows = 0;         // GPU: rows by one hash pass, no symbolic phase
   std::int64_t staged_bitmap_rows = 0;  // GPU: of dense_rows, those with no symbolic phase
+  std::int64_t spa_rows = 0;            // GPU: of staged_bitmap_rows, those by the SPA
   std::size_t workspace_bytes = 0;      // GPU: largest pool allocation of the call
   // Phases, ms. CPU: rows are sorted inside numeric_ms and sort_ms stays 0.
   // GPU: sort_ms is the segmented sort of the rows with global-memory tables

@@ -1,0 +1,149 @@
+// The sparse-accumulator agent of the GPU SpGEMM (SpgemmOptions::spa_windows):
+// the longest staged bitmap rows summed in fixed point (MCL's expansion) in
+// one walk of their products instead of two.
+//
+// A bitmap row (spgemm_agent_dense.cuh) walks its products twice: once to
+// set the bits of its columns, then, the bits ranked, again to add each
+// product at its column's rank, so that its values fit in shared memory
+// at the row's length rather than B's width. Here a block holds a window of
+// B's columns as a dense accumulator, Gilbert, Moler and Schreiber's SPA
+// (SIAM J. Matrix Anal. Appl. 13, 1992): a fixed-point sum (8 bytes) and a
+// bit per column. Each product sets its column's bit and adds at the column
+// itself, in the same walk; the window's entries are then read off in
+// column order. A row's block walks its columns' windows in turn (about
+// 28,000 columns each in 228 KB).
+//
+// A window walks only its own share of each B row. Searching for it
+// would cost two binary searches per entry of A per window; instead B's
+// rows are cut at every window's first column once per product
+// (window_splits_kernel), and a window reads its share's bounds as a row
+// reads its row pointers.
+#pragma once
+
+#include <cub/block/block_scan.cuh>
+
+#include "spgemm_agent_dense.cuh"
+
+namespace graphrun::cuda::spgemm_detail {
+
+// Windows of a SPA row, and B's rows cut at them: splits[w * n_b_rows + k]
+// is the first entry of B's row k at or past window w's first column, for
+// w = 0..count (w = count: the row's end).
+struct SpaWindows {
+  int count = 0;
+  vertex_t width = 0;  // columns of each window, the last's the rest
+  const offset_t* splits = nullptr;
+  vertex_t n_b_rows = 0;
+};
+
+// More windows than this and the row's walk of A's entries, once per
+// window, outweighs the walk of B's saved; the rows then stay bitmaps.
+inline constexpr int kSpaMaxWindows = 8;
+
+// Shared memory of a SPA block of `width` columns: the bits (rounded to 16
+// bytes), then a fixed-point sum (two 32-bit words) per column.
+__host__ __device__ constexpr std::size_t spa_bitmap_bytes(std::int64_t width) {
+  return static_cast<std::size_t>((bitmap_words(width) + 3) / 4 * 16);
+}
+__host__ __device__ constexpr std::size_t spa_bytes(std::int64_t width) {
+  return spa_bitmap_bytes(width) + static_cast<std::size_t>(width) * 8;
+}
+
+// splits (above) for B's n_rows rows and `count` windows of `width` columns.
+__global__ void window_splits_kernel(const offset_t* __restrict__ b_ptr,
+                                     const vertex_t* __restrict__ b_col, vertex_t n_rows, int count,
+                                     vertex_t width, offset_t* __restrict__ splits) {
+  const std::int64_t total = std::int64_t{count + 1} * n_rows;
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < total;
+       i += std::int64_t{gridDim.x} * blockDim.x) {
+    const auto w = static_cast<int>(i / n_rows);
+    const auto k = static_cast<vertex_t>(i % n_rows);
+    const offset_t q0 = b_ptr[k], q1 = b_ptr[k + 1];
+    splits[i] = w == 0       ? q0
+                : w == count ? q1
+                             : first_at_least(b_col, q0, q1, static_cast<vertex_t>(w * width));
+  }
+}
+
+// A staged row (one block), window by window: every product adds at its
+// column in the window's SPA, then the window's entries go to the row's
+// staging after the windows before it, and the SPA is cleared for the next.
+// Sums in 64-bit fixed point (fixed_add: g.unit_sums), exact in any order,
+// so the row is the bitmap kernel's bit for bit. BATCH: see walk_b_row.
+//
+// One block walks all of a row's windows, in turn, rather than a block per
+// window chained for their places (chain_prefix): with a block an SM, a
+// window waiting for the window before it holds an SM idle, and on
+// soc-Epinions1's expansion that wait was 55% of the stalls.
+template <class S, class T, int BLOCK, int BATCH>
+__global__ void __launch_bounds__(BLOCK)
+    spa_numeric_kernel(NumericArgs<typename DeviceSemiring<S>::value_type, T> g, SpaWindows sw) {
+  using Ops = DeviceSemiring<S>;
+  using V = typename Ops::value_type;
+  static_assert(kFixedSums<S>, "SPA rows sum in fixed point");
+  using BlockScan = cub::BlockScan<int, BLOCK, cub::BLOCK_SCAN_WARP_SCANS>;
+  __shared__ typename BlockScan::TempStorage scan_temp;
+  extern __shared__ __align__(16) unsigned char smem[];
+  const vertex_t row = g.rows[blockIdx.x];
+  unsigned int* bits = reinterpret_cast<unsigned int*>(smem);
+  auto* sums = reinterpret_cast<unsigned int*>(smem + spa_bitmap_bytes(sw.width));
+  const vertex_t* __restrict__ b_col = g.b_col;
+  const T* __restrict__ a_val = g.a_val;
+  const T* __restrict__ b_val = g.b_val;
+  struct BEntry {
+    vertex_t col;
+    V val;
+  };
+  const auto n_b = static_cast<std::int64_t>(sw.n_b_rows);
+  // Products per window, as for_each_product sizes its sub-teams by.
+  const std::int64_t ip = static_cast<std::int64_t>(g.ip[row]) / sw.count + 1;
+  const std::int64_t c0 = g.stage_off[row], room = g.stage_off[row + 1] - c0;
+  std::int64_t before = 0;  // the row's entries in the windows done
+  for (int w = 0; w < sw.count; ++w) {
+    const vertex_t lo = static_cast<vertex_t>(std::int64_t{w} * sw.width);
+    const int width =
+        static_cast<int>(w == sw.count - 1 ? std::int64_t{g.n_cols} - lo : std::int64_t{sw.width});
+    const auto words = static_cast<int>(bitmap_words(width));
+    for (int i = threadIdx.x; i < words; i += BLOCK) bits[i] = 0;
+    for (int i = threadIdx.x; i < width / 2; i += BLOCK)  // 16 bytes: two columns' sums
+      reinterpret_cast<uint4*>(sums)[i] = make_uint4(0, 0, 0, 0);
+    if (threadIdx.x == 0 && width % 2) reinterpret_cast<uint2*>(sums)[width - 1] = make_uint2(0, 0);
+    __syncthreads();
+    for_each_product<BLOCK, BATCH, true>(
+        g.a_ptr, g.a_col, sw.splits + w * n_b, row, ip, static_cast<int>(threadIdx.x),
+        [&](offset_t p) { return a_val ? static_cast<V>(a_val[p]) : V(1); },
+        [&](V av, const BEntry& e) {
+          const vertex_t c = e.col - lo;
+          atomicOr(&bits[c >> 5], 1u << (c & 31));
+          fixed_add(sums + 2 * c, Ops::mul(av, e.val));
+        },
+        false, ColumnWindow{}, g.balanced,
+        [=](offset_t q) {
+          return BEntry{b_col[q], b_val ? static_cast<V>(b_val[q]) : V(1)};
+        },
+        sw.splits + (w + 1) * n_b);
+    __syncthreads();
+
+    // Each thread a contiguous run of words; one block scan places the runs.
+    const int per = (words + BLOCK - 1) / BLOCK;
+    const int w0 = min(words, static_cast<int>(threadIdx.x) * per), w1 = min(words, w0 + per);
+    int at = 0;
+    for (int i = w0; i < w1; ++i) at += __popc(bits[i]);
+    int nnz;
+    BlockScan(scan_temp).ExclusiveSum(at, at, nnz);
+    std::int64_t to = before + at;
+    for (int i = w0; i < w1; ++i)
+      for (unsigned int b = bits[i]; b; b &= b - 1, ++to) {
+        const int c = i * 32 + (__ffs(b) - 1);
+        if (to < room) {  // always, unless the bound is wrong
+          g.stage_col[c0 + to] = lo + c;
+          g.stage_val[c0 + to] = fixed_value(sums + 2 * c);
+        }
+      }
+    before += nnz;
+    __syncthreads();  // the SPA and the scan's storage read before they are reused
+  }
+  if (threadIdx.x == 0) g.row_nnz[row] = static_cast<offset_t>(before);
+}
+
+}  // namespace graphrun::cuda::spgemm_detail
