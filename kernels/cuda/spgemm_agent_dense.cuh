@@ -165,13 +165,15 @@ __global__ void __launch_bounds__(BLOCK) dense_symbolic_kernel(SymbolicArgs g, D
 template <class S>
 inline constexpr bool kFixedSums = std::is_same_v<S, PlusTimes<double>>;
 
-__device__ inline void fixed_add(unsigned int* words, double x) {
+// Returns whether x added anything (is at least 2^-64).
+__device__ inline bool fixed_add(unsigned int* words, double x) {
   const unsigned long long f = __double2ull_rn(x * 0x1p63);
   const auto lo = static_cast<unsigned int>(f);
   auto hi = static_cast<unsigned int>(f >> 32);
   const unsigned int old = atomicAdd(words, lo);
   hi += old + lo < old ? 1u : 0u;  // the low word wrapped: carry
   if (hi) atomicAdd(words + 1, hi);
+  return f != 0;
 }
 
 __device__ inline double fixed_value(const unsigned int* words) {

@@ -8,10 +8,11 @@
 // at the row's length rather than B's width. Here a block holds a window of
 // B's columns as a dense accumulator, Gilbert, Moler and Schreiber's SPA
 // (SIAM J. Matrix Anal. Appl. 13, 1992): a fixed-point sum (8 bytes) and a
-// bit per column. Each product sets its column's bit and adds at the column
-// itself, in the same walk; the window's entries are then read off in
-// column order. A row's block walks its columns' windows in turn (about
-// 28,000 columns each in 228 KB).
+// bit per column. Each product adds at its column itself, in one walk, the
+// sum's being nonzero marking the column (the bit only where a product
+// rounds to 0: one shared-memory atomic a product fewer); the window's
+// entries are then read off in column order. A row's block walks its columns' windows in turn
+// (about 28,000 columns each in 228 KB).
 //
 // A window walks only its own share of each B row. Searching for it
 // would cost two binary searches per entry of A per window; instead B's
@@ -35,10 +36,6 @@ struct SpaWindows {
   const offset_t* splits = nullptr;
   vertex_t n_b_rows = 0;
 };
-
-// More windows than this and the row's walk of A's entries, once per
-// window, outweighs the walk of B's saved; the rows then stay bitmaps.
-inline constexpr int kSpaMaxWindows = 8;
 
 // Shared memory of a SPA block of `width` columns: the bits (rounded to 16
 // bytes), then a fixed-point sum (two 32-bit words) per column.
@@ -113,9 +110,12 @@ __global__ void __launch_bounds__(BLOCK)
         g.a_ptr, g.a_col, sw.splits + w * n_b, row, ip, static_cast<int>(threadIdx.x),
         [&](offset_t p) { return a_val ? static_cast<V>(a_val[p]) : V(1); },
         [&](V av, const BEntry& e) {
+          // A column's sum is nonzero once a product has added to it; the
+          // bit marks only columns whose products all round to 0 (below
+          // 2^-64), so that they are entries still, as in a bitmap row.
           const vertex_t c = e.col - lo;
-          atomicOr(&bits[c >> 5], 1u << (c & 31));
-          fixed_add(sums + 2 * c, Ops::mul(av, e.val));
+          if (!fixed_add(sums + 2 * c, Ops::mul(av, e.val)))
+            atomicOr(&bits[c >> 5], 1u << (c & 31));
         },
         false, ColumnWindow{}, g.balanced,
         [=](offset_t q) {
@@ -124,22 +124,40 @@ __global__ void __launch_bounds__(BLOCK)
         sw.splits + (w + 1) * n_b);
     __syncthreads();
 
-    // Each thread a contiguous run of words; one block scan places the runs.
-    const int per = (words + BLOCK - 1) / BLOCK;
-    const int w0 = min(words, static_cast<int>(threadIdx.x) * per), w1 = min(words, w0 + per);
-    int at = 0;
-    for (int i = w0; i < w1; ++i) at += __popc(bits[i]);
-    int nnz;
-    BlockScan(scan_temp).ExclusiveSum(at, at, nnz);
-    std::int64_t to = before + at;
-    for (int i = w0; i < w1; ++i)
-      for (unsigned int b = bits[i]; b; b &= b - 1, ++to) {
-        const int c = i * 32 + (__ffs(b) - 1);
-        if (to < room) {  // always, unless the bound is wrong
-          g.stage_col[c0 + to] = lo + c;
-          g.stage_val[c0 + to] = fixed_value(sums + 2 * c);
+    // The window's entries: the columns with a bit or a nonzero sum. Each
+    // warp takes a run of 32-column words, a lane a column (its sum read
+    // without bank conflicts), and ORs the word's nonzero sums into its bits;
+    // one block scan places the warps' runs, and each word's entries go out
+    // in column order, a lane each.
+    constexpr int kWarps = BLOCK / 32;
+    const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+    const int per = (words + kWarps - 1) / kWarps;
+    const int i0 = min(words, warp * per), i1 = min(words, i0 + per);
+    int mine = 0;
+    for (int i = i0; i < i1; ++i) {
+      const int c = i * 32 + lane;
+      const bool nonzero = c < width && (sums[2 * c] | sums[2 * c + 1]) != 0;
+      const unsigned int m = __ballot_sync(0xffffffffu, nonzero) | bits[i];
+      __syncwarp();  // every lane has read bits[i]
+      if (lane == 0) bits[i] = m;
+      mine += __popc(m);
+    }
+    int at, nnz;
+    BlockScan(scan_temp).ExclusiveSum(lane == 0 ? mine : 0, at, nnz);
+    std::int64_t to = before + __shfl_sync(0xffffffffu, at, 0);
+    __syncwarp();  // lane 0's words written
+    for (int i = i0; i < i1; ++i) {
+      const unsigned int m = bits[i];
+      if (m >> lane & 1u) {
+        const std::int64_t at_c = to + __popc(m & ((1u << lane) - 1u));
+        const int c = i * 32 + lane;
+        if (at_c < room) {  // always, unless the bound is wrong
+          g.stage_col[c0 + at_c] = lo + c;
+          g.stage_val[c0 + at_c] = fixed_value(sums + 2 * c);
         }
       }
+      to += __popc(m);
+    }
     before += nnz;
     __syncthreads();  // the SPA and the scan's storage read before they are reused
   }

@@ -442,7 +442,7 @@ class SpgemmDispatch {
   // SpgemmOptions::spa_windows: the SPA's windows and B's rows cut at them,
   // where the last staged bitmap bin has rows summed in fixed point (not in
   // a fixed order: the SPA's order is its own) and B's columns take at most
-  // kSpaMaxWindows windows. Where even the cuts (a few words per row of B)
+  // spa_max_windows windows. Where even the cuts (a few words per row of B)
   // do not fit, the rows stay bitmaps.
   SpaWindows spa_plan() {
     const int group = kFirstStagedDense + SpgemmPolicy::dense_bins - 1;
@@ -450,7 +450,7 @@ class SpgemmDispatch {
         sym_groups_.count[group] == 0)
       return {};
     SpaWindows sw = spa_windows(n_);
-    if (sw.count > kSpaMaxWindows) return {};
+    if (sw.count > options_.spa_max_windows) return {};
     const std::int64_t n_b = b_.n_rows();
     const std::int64_t entries = (std::int64_t{sw.count} + 1) * n_b;
     try {

@@ -857,8 +857,9 @@ TEST_F(CudaSpgemm, BLoadsBatchedOrOneByOneGiveTheSameBits) {
 // be the bitmap rows' bit for bit: rows of 24,000 products over 60,000
 // columns (several windows on any GPU), columns of B only next to the
 // windows' edges (B's rows cut right at each), power-law rows among hubs,
-// the stochastic cases (one window); and against the reference. Where B has
-// more windows than the SPA takes, its rows stay bitmaps.
+// the stochastic cases (one window); and against the reference; products
+// that round to 0. Where B has more windows than the SPA takes, its rows
+// stay bitmaps.
 TEST_F(CudaSpgemm, SpaWindowsGiveTheBitmapRowsBits) {
   std::vector<StochasticCase> cases = stochastic_cases();
   cases.push_back({stochastic(random<double>(2000, 3000, MatrixShape::uniform, 40, 62)),

@@ -255,12 +255,14 @@ cuda::SpgemmOptions parse_spgemm_tune(const std::vector<std::string>& tune, cuda
       o.batch_b_loads = value == 1;
     else if (key == "spa")
       o.spa_windows = value == 1;
+    else if (key == "spa-max-windows")
+      narrow(o.spa_max_windows);
     else
       throw ArgumentError("--tune " + kv +
                           ": unknown key (dense-words, dense-shared-products, warp-max-ip, "
                           "sort-min-ip, sort-max-ip, sort-cols-per-product, direct-max-bound, "
                           "direct-cols-per-bound, unit-sums, stage-bitmap, balance-entries, "
-                          "batch-b-loads, spa)");
+                          "batch-b-loads, spa, spa-max-windows)");
   }
   return o;
 }

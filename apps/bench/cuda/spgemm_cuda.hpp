@@ -51,6 +51,7 @@ inline constexpr const char* kSpgemmTuneHelp =
     "(default 1): bitmap rows summed in fixed point (unit-sums) load four of\n"
     "B's entries ahead of their use; spa=0|1 (default 1): the longest staged\n"
     "bitmap rows summed in fixed point walk their products once, into a dense\n"
-    "accumulator per window of ~28,000 of B's columns in shared memory";
+    "accumulator per window of ~28,000 of B's columns in shared memory;\n"
+    "spa-max-windows=N (default 16): ... where B's columns make at most N windows";
 
 }  // namespace graphrun::cli::bench
