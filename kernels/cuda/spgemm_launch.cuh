@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <iterator>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -298,6 +299,8 @@ inline SpaWindows spa_windows(vertex_t n_cols) {
   const std::int64_t limit = shared_limit();
   std::int64_t most = limit * 8 / 65 / 128 * 128;  // 8 bytes and a bit a column
   while (most > 128 && static_cast<std::int64_t>(spa_bytes(most)) > limit) most -= 128;
+  if (most < 128 || static_cast<std::int64_t>(spa_bytes(most)) > limit)
+    return {std::numeric_limits<int>::max(), 0};  // no window fits: never taken
   const std::int64_t count = (std::int64_t{n_cols} + most - 1) / most;
   const std::int64_t width = ((n_cols + count - 1) / count + 127) / 128 * 128;
   return {static_cast<int>(count), static_cast<vertex_t>(width)};
