@@ -858,8 +858,8 @@ TEST_F(CudaSpgemm, BLoadsBatchedOrOneByOneGiveTheSameBits) {
 // columns (several windows on any GPU), columns of B only next to the
 // windows' edges (B's rows cut right at each), power-law rows among hubs,
 // the stochastic cases (one window); and against the reference; products
-// that round to 0. Where B has more windows than the SPA takes, its rows
-// stay bitmaps.
+// that round to 0. Where B has more windows than the SPA takes
+// (spa_max_windows), its rows stay bitmaps.
 TEST_F(CudaSpgemm, SpaWindowsGiveTheBitmapRowsBits) {
   std::vector<StochasticCase> cases = stochastic_cases();
   cases.push_back({stochastic(random<double>(2000, 3000, MatrixShape::uniform, 40, 62)),
@@ -906,14 +906,20 @@ TEST_F(CudaSpgemm, SpaWindowsGiveTheBitmapRowsBits) {
     spa.unit_sums = spa.stage_bitmap_rows = spa.spa_windows = true;
     check_product<PlusTimes<double>>(k.a, k.b, k.what + ", SPA", spa);
   }
-  // 2^19 columns: more windows than the SPA takes on any GPU.
-  const auto a = stochastic(random<double>(500, 2000, MatrixShape::uniform, 40, 68));
-  const auto b = stochastic(random<double>(2000, vertex_t{1} << 19, MatrixShape::uniform, 600, 69));
+  // 2^19 columns: more windows than the SPA takes by default (16 of ~28,000
+  // columns in 228 KB of shared memory); and 60,000 columns with one window
+  // allowed (8 bytes a column: more than one window on any GPU).
   cuda::SpgemmOptions spa;
   spa.unit_sums = spa.stage_bitmap_rows = spa.spa_windows = true;
-  const auto stats = check_product<PlusTimes<double>>(a, b, "2^19 columns, SPA asked", spa);
-  EXPECT_EQ(stats.spa_rows, 0);
-  EXPECT_GE(stats.staged_bitmap_rows, 1);
+  for (const vertex_t n_cols : {vertex_t{1} << 19, vertex_t{60000}}) {
+    const auto a = stochastic(random<double>(500, 2000, MatrixShape::uniform, 40, 68));
+    const auto b = stochastic(random<double>(2000, n_cols, MatrixShape::uniform, 600, 69));
+    spa.spa_max_windows = n_cols == 60000 ? 1 : cuda::SpgemmOptions{}.spa_max_windows;
+    const auto stats = check_product<PlusTimes<double>>(
+        a, b, std::to_string(n_cols) + " columns, SPA asked past its windows", spa);
+    EXPECT_EQ(stats.spa_rows, 0) << n_cols;
+    EXPECT_GE(stats.staged_bitmap_rows, 1) << n_cols;
+  }
 }
 
 // Windowed rows whose products fall in a few of the windows: B's entries
