@@ -11,8 +11,8 @@
 // bit per column. Each product adds at its column itself, in one walk, the
 // sum's being nonzero marking the column (the bit only where a product
 // rounds to 0: one shared-memory atomic a product fewer); the window's
-// entries are then read off in column order. A row's block walks its columns' windows in turn
-// (about 28,000 columns each in 228 KB).
+// entries are then read off in column order. A row's block walks its
+// columns' windows in turn (about 28,000 columns each in 228 KB).
 //
 // A window walks only its own share of each B row. Searching for it
 // would cost two binary searches per entry of A per window; instead B's
