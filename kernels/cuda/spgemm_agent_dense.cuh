@@ -127,8 +127,11 @@ __device__ inline void set_product_bits(const offset_t* __restrict__ a_ptr,
 
 // A row's products in one window: IP spread evenly over the windows, the
 // figure for_each_product sizes its sub-teams by.
+__device__ inline std::int64_t window_ip(std::int64_t ip, int windows) {
+  return windows > 1 ? ip / windows + 1 : ip;
+}
 __device__ inline std::int64_t window_ip(std::int64_t ip, const DenseWindows& dw) {
-  return dw.count > 1 ? ip / dw.count + 1 : ip;
+  return window_ip(ip, dw.count);
 }
 
 template <int BLOCK>

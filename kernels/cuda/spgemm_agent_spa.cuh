@@ -30,6 +30,10 @@ namespace graphrun::cuda::spgemm_detail {
 // Windows of a SPA row, and B's rows cut at them: splits[w * n_b_rows + k]
 // is the first entry of B's row k at or past window w's first column, for
 // w = 0..count (w = count: the row's end).
+// The group whose rows the SPA takes: the last staged bitmap bin (MCL's
+// longest rows).
+inline constexpr int kSpaGroup = kFirstStagedDense + SpgemmPolicy::dense_bins - 1;
+
 struct SpaWindows {
   int count = 0;
   vertex_t width = 0;  // columns of each window, the last's the rest
@@ -92,8 +96,7 @@ __global__ void __launch_bounds__(BLOCK)
     V val;
   };
   const auto n_b = static_cast<std::int64_t>(sw.n_b_rows);
-  // Products per window, as for_each_product sizes its sub-teams by.
-  const std::int64_t ip = static_cast<std::int64_t>(g.ip[row]) / sw.count + 1;
+  const std::int64_t ip = window_ip(static_cast<std::int64_t>(g.ip[row]), sw.count);
   const std::int64_t c0 = g.stage_off[row], room = g.stage_off[row + 1] - c0;
   std::int64_t before = 0;  // the row's entries in the windows done
   for (int w = 0; w < sw.count; ++w) {

@@ -232,8 +232,7 @@ class SpgemmDispatch {
     st_.staged_bitmap_rows = 0;
     for (int d = 0; d < SpgemmPolicy::dense_bins; ++d)
       st_.staged_bitmap_rows += sym_groups_.count[kFirstStagedDense + d];
-    st_.spa_rows =
-        spa.splits ? sym_groups_.count[kFirstStagedDense + SpgemmPolicy::dense_bins - 1] : 0;
+    st_.spa_rows = spa.splits ? sym_groups_.count[kSpaGroup] : 0;
   }
 
   // 2b. nnz(C(i,:)) per row, group by group, in the symbolic tables the plan
@@ -445,9 +444,8 @@ class SpgemmDispatch {
   // spa_max_windows windows. Where even the cuts (a few words per row of B)
   // do not fit, the rows stay bitmaps.
   SpaWindows spa_plan() {
-    const int group = kFirstStagedDense + SpgemmPolicy::dense_bins - 1;
     if (!kFixedSums<S> || !options_.spa_windows || !options_.unit_sums || options_.deterministic ||
-        sym_groups_.count[group] == 0)
+        sym_groups_.count[kSpaGroup] == 0)
       return {};
     SpaWindows sw = spa_windows(n_);
     if (sw.count > options_.spa_max_windows) return {};

@@ -311,7 +311,7 @@ template <class S, class T>
 inline void launch_spa(NumericArgs<typename S::value_type, T> args, const SpaWindows& sw,
                        const Groups& groups, int group, const vertex_t* sorted_rows,
                        cudaStream_t stream) {
-  constexpr int block = SpgemmPolicy::dense(SpgemmPolicy::dense_bins - 1).block;
+  constexpr int block = SpgemmPolicy::dense(kSpaGroup - kFirstStagedDense).block;
   launch_named("staged SPA, fixed", spa_numeric_kernel<S, T, block, kBatchedBLoads>,
                groups.count[group], block, spa_bytes(sw.width), stream,
                rows_of(args, groups, group, sorted_rows), sw);
@@ -348,9 +348,9 @@ inline void launch_staged(std::integer_sequence<int, E...>, std::integer_sequenc
   };
   auto dense = [&]<int I>(std::integral_constant<int, I>) {
     if (groups.count[kFirstStagedDense + I] == 0) return;
-    if constexpr (kFixedSums<S> && I == SpgemmPolicy::dense_bins - 1) {
+    if constexpr (kFixedSums<S> && kFirstStagedDense + I == kSpaGroup) {
       if (spa.splits) {
-        launch_spa<S, T>(direct, spa, groups, kFirstStagedDense + I, sorted_rows, fan.next());
+        launch_spa<S, T>(direct, spa, groups, kSpaGroup, sorted_rows, fan.next());
         return;
       }
     }

@@ -568,6 +568,23 @@ std::int64_t differing_bits(const Csr<double>& x, const Csr<double>& y) {
   return differ;
 }
 
+// C = A·B twice, with options `x` and then `y`, and the two products the
+// same bit for bit: the same structure, then the same values. `stats` gets
+// the second call's figures, `second` (where given) its product. Call it
+// under ASSERT_NO_FATAL_FAILURE, so that a structure that differs ends the
+// test.
+void expect_same_bits(const DeviceCsr<double>& da, const DeviceCsr<double>& db,
+                      const cuda::SpgemmOptions& x, const cuda::SpgemmOptions& y,
+                      const std::string& what, cuda::SpgemmStats& stats,
+                      Csr<double>* second = nullptr) {
+  const Csr<double> cx = cuda::spgemm<PlusTimes<double>>(da, db, x).download();
+  Csr<double> cy = cuda::spgemm<PlusTimes<double>>(da, db, y, &stats).download();
+  ASSERT_EQ(cx.row_ptr(), cy.row_ptr()) << what;
+  ASSERT_EQ(cx.col_idx(), cy.col_idx()) << what;
+  EXPECT_EQ(differing_bits(cx, cy), 0) << what;
+  if (second) *second = std::move(cy);
+}
+
 // SpgemmOptions::unit_sums: bitmap rows sum in fixed point in shared memory,
 // rows of many products an entry too (which otherwise accumulate in C), over
 // one bitmap and over windows of a wide B, a row of more entries than the
@@ -787,13 +804,9 @@ TEST_F(CudaSpgemm, EntriesTakenInTurnOrAsSubTeamsFinishGiveTheSameProduct) {
       }
       const DeviceCsr<double> da(k.a), db(k.b);
       cuda::SpgemmStats stats;
-      const Csr<double> x = cuda::spgemm<PlusTimes<double>>(da, db, fixed_in_turn).download();
-      const Csr<double> y =
-          cuda::spgemm<PlusTimes<double>>(da, db, fixed_balanced, &stats).download();
+      ASSERT_NO_FATAL_FAILURE(expect_same_bits(da, db, fixed_in_turn, fixed_balanced,
+                                               what + ": fixed-point sums and the order", stats));
       EXPECT_GE(stats.dense_rows, 1) << what;
-      ASSERT_EQ(x.row_ptr(), y.row_ptr()) << what;
-      ASSERT_EQ(x.col_idx(), y.col_idx()) << what;
-      EXPECT_EQ(differing_bits(x, y), 0) << what << ": fixed-point sums differ with the order";
     }
   }
 }
@@ -827,12 +840,9 @@ TEST_F(CudaSpgemm, BLoadsBatchedOrOneByOneGiveTheSameBits) {
         const std::string what =
             k.what + (staged ? ", staged" : "") + (balanced ? ", first come" : ", in turn");
         cuda::SpgemmStats stats;
-        const Csr<double> x = cuda::spgemm<PlusTimes<double>>(da, db, one).download();
-        const Csr<double> y = cuda::spgemm<PlusTimes<double>>(da, db, batched, &stats).download();
+        ASSERT_NO_FATAL_FAILURE(
+            expect_same_bits(da, db, one, batched, what + ": B's loads batched", stats));
         EXPECT_GE(stats.dense_rows, 1) << what;
-        ASSERT_EQ(x.row_ptr(), y.row_ptr()) << what;
-        ASSERT_EQ(x.col_idx(), y.col_idx()) << what;
-        EXPECT_EQ(differing_bits(x, y), 0) << what << ": batched loads changed the sums";
       }
   }
   cases.push_back(
@@ -892,19 +902,45 @@ TEST_F(CudaSpgemm, SpaWindowsGiveTheBitmapRowsBits) {
       spa.spa_windows = true;
       const std::string what = k.what + (balanced ? ", first come" : ", in turn");
       cuda::SpgemmStats stats;
-      const Csr<double> x = cuda::spgemm<PlusTimes<double>>(da, db, bitmap).download();
-      const Csr<double> y = cuda::spgemm<PlusTimes<double>>(da, db, spa, &stats).download();
+      ASSERT_NO_FATAL_FAILURE(
+          expect_same_bits(da, db, bitmap, spa, what + ": the SPA against bitmap rows", stats));
       if (k.b.n_cols() >= 40000) {
         EXPECT_GE(stats.spa_rows, 1) << what;
       }
       EXPECT_LE(stats.spa_rows, stats.staged_bitmap_rows) << what;
-      ASSERT_EQ(x.row_ptr(), y.row_ptr()) << what;
-      ASSERT_EQ(x.col_idx(), y.col_idx()) << what;
-      EXPECT_EQ(differing_bits(x, y), 0) << what << ": the SPA's sums differ from the bitmap's";
     }
     cuda::SpgemmOptions spa;
     spa.unit_sums = spa.stage_bitmap_rows = spa.spa_windows = true;
     check_product<PlusTimes<double>>(k.a, k.b, k.what + ", SPA", spa);
+  }
+  // Products below 2^-64 add 0 in fixed point: columns 0..999 get only such
+  // products (B's rows r % 5 == 0, of values ~1e-21), and stay entries of
+  // value 0, as in the bitmap rows.
+  {
+    test::Rng rng(70);
+    CooBuilder tiny(rng, 3000, 60000, 1e-21, 2e-21), rest(rng, 3000, 60000, 0.1, 1.0);
+    for (vertex_t r = 0; r < 3000; ++r) {
+      if (r % 5 == 0)
+        for (int t = 0; t < 50; ++t) tiny.add(r, static_cast<vertex_t>(rng.below(1000)));
+      else
+        for (int t = 0; t < 500; ++t) rest.add(r, 1000 + static_cast<vertex_t>(rng.below(59000)));
+    }
+    Coo<double> coo = tiny.coo;
+    coo.row.insert(coo.row.end(), rest.coo.row.begin(), rest.coo.row.end());
+    coo.col.insert(coo.col.end(), rest.coo.col.begin(), rest.coo.col.end());
+    coo.val.insert(coo.val.end(), rest.coo.val.begin(), rest.coo.val.end());
+    const auto a = stochastic(random<double>(2000, 3000, MatrixShape::uniform, 40, 71));
+    const DeviceCsr<double> da(a), db(Csr<double>::from_coo(coo));
+    cuda::SpgemmOptions bitmap, spa;
+    bitmap.unit_sums = spa.unit_sums = bitmap.stage_bitmap_rows = spa.stage_bitmap_rows = true;
+    bitmap.spa_windows = false;
+    cuda::SpgemmStats stats;
+    Csr<double> y;
+    ASSERT_NO_FATAL_FAILURE(
+        expect_same_bits(da, db, bitmap, spa, "products that round to 0", stats, &y));
+    EXPECT_GE(stats.spa_rows, 1);
+    EXPECT_GT(std::count(y.values().begin(), y.values().end(), 0.0), 0)
+        << "no product rounded to 0: the case does not test the bits";
   }
   // 2^19 columns: more windows than the SPA takes by default (16 of ~28,000
   // columns in 228 KB of shared memory); and 60,000 columns with one window
