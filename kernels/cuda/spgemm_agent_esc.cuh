@@ -1,5 +1,5 @@
 // The expand-sort-compress agent of the GPU SpGEMM (ESC, the scheme of
-// Bell, Dalton and Olson's CUSP SpGEMM, here a block per row), for rows of
+// Bell, Dalton and Olson's CUSP SpGEMM, here a row to a block or to a slice of one), for rows of
 // 17 to 8,192 products (plan/spgemm_gpu_policy.hpp, esc_group):
 //
 //   esc_kernel       a block lays its row's products out in Gustavson order
@@ -70,8 +70,8 @@ struct EscShared {
   typename Scan::TempStorage scan;
 };
 
-template <class S, class T, int BLOCK, int ITEMS>
-__global__ void __launch_bounds__(BLOCK)
+template <class S, class T, int BLOCK, int ITEMS, int ROWS, int MIN_BLOCKS>
+__global__ void __launch_bounds__(BLOCK* ROWS, MIN_BLOCKS)
     esc_kernel(EscArgs<typename DeviceSemiring<S>::value_type, T> g) {
   using Ops = DeviceSemiring<S>;
   using V = typename Ops::value_type;
@@ -80,13 +80,19 @@ __global__ void __launch_bounds__(BLOCK)
   using Scan = typename Shared::Scan;
   using Sort = typename Shared::Sort;
   extern __shared__ __align__(16) unsigned char esc_smem[];
-  Shared& sh = *reinterpret_cast<Shared*>(esc_smem);
+  Shared& sh = reinterpret_cast<Shared*>(esc_smem)[threadIdx.y];
   auto& scan = sh.scan;
 
-  const vertex_t row = g.rows[blockIdx.x];
-  const offset_t a0 = g.a_ptr[row];
-  const int len = static_cast<int>(g.a_ptr[row + 1] - a0);  // <= kCap: the group says so
-  const int ip = static_cast<int>(g.ip[row]);               // <= kCap too
+  // A block of ROWS rows, one to each threadIdx.y. CUB's collectives see
+  // threadIdx.x alone (their BLOCK_DIM_Y is 1) and each row has its own
+  // storage; their barriers are the whole block's, so a slot past the
+  // group's end still takes every step, as a row of no products.
+  const std::int64_t slot = std::int64_t{blockIdx.x} * ROWS + threadIdx.y;
+  const bool live = slot < g.n_rows;
+  const vertex_t row = live ? g.rows[slot] : 0;
+  const offset_t a0 = live ? g.a_ptr[row] : 0;
+  const int len = live ? static_cast<int>(g.a_ptr[row + 1] - a0) : 0;  // <= kCap: the group says so
+  const int ip = live ? static_cast<int>(g.ip[row]) : 0;               // <= kCap too
 
   // 1. Each entry's B row and where its products start: a scan of the B
   // rows' lengths, entries held ITEMS to a thread in order.
@@ -170,8 +176,9 @@ __global__ void __launch_bounds__(BLOCK)
   }
   int at = 0, runs = 0;
   Scan(scan).ExclusiveSum(heads, at, runs);
-  vertex_t* out_col = g.stage_col + g.stage_off[row];
-  V* out_val = g.stage_val + g.stage_off[row];
+  const std::int64_t out_at = live ? g.stage_off[row] : 0;
+  vertex_t* out_col = g.stage_col + out_at;
+  V* out_val = g.stage_val + out_at;
 #pragma unroll
   for (int j = 0; j < ITEMS; ++j) {
     const int i = threadIdx.x * ITEMS + j;
@@ -183,7 +190,7 @@ __global__ void __launch_bounds__(BLOCK)
     out_val[at] = sum;
     ++at;
   }
-  if (threadIdx.x == 0) g.row_nnz[row] = runs;
+  if (live && threadIdx.x == 0) g.row_nnz[row] = runs;
 }
 
 }  // namespace graphrun::cuda::spgemm_detail

@@ -65,7 +65,7 @@ inline bool profile_groups() {
 // where that and the kernel's static shared memory may pass the default
 // 48 KB.
 template <class Kernel, class... Args>
-inline void launch_named(const char* what, Kernel* k, std::int64_t blocks, int threads,
+inline void launch_named(const char* what, Kernel* k, std::int64_t blocks, dim3 threads,
                          std::size_t smem, cudaStream_t stream, Args... args) {
   if (smem > (std::size_t{44} << 10))  // 48 KB less the static shared memory
     GRAPHRUN_CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -83,7 +83,7 @@ inline void launch_named(const char* what, Kernel* k, std::int64_t blocks, int t
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     std::fprintf(stderr, "spgemm %-22s %9lld blocks of %4d, %6zu B shared: %9.3f ms\n", what,
-                 static_cast<long long>(blocks), threads, smem, ms);
+                 static_cast<long long>(blocks), static_cast<int>(threads.x * threads.y), smem, ms);
   }
 }
 
@@ -337,8 +337,9 @@ inline void launch_staged(std::integer_sequence<int, E...>, std::integer_sequenc
     const std::int64_t n = groups.count[kFirstEsc + I];
     if (n == 0) return;
     constexpr int items = b.cap / b.block;
-    launch_named(kEscNames[I], esc_kernel<S, T, b.block, items>, n, b.block,
-                 sizeof(EscShared<V, b.block, items>), fan.next(),
+    launch_named(kEscNames[I], esc_kernel<S, T, b.block, items, b.rows, b.min_blocks>,
+                 (n + b.rows - 1) / b.rows, dim3(b.block, b.rows),
+                 sizeof(EscShared<V, b.block, items>) * b.rows, fan.next(),
                  rows_of(esc, groups, kFirstEsc + I, sorted_rows));
   };
   auto hash = [&]<int I>(std::integral_constant<int, I>) {

@@ -181,26 +181,40 @@ struct SpgemmPolicy {
   static constexpr int max_sub_team = 32;
 };
 
+// The sorted bins' shapes. A row of up to 128 products is a warp's work and
+// one of up to 256 two warps': four and two such rows share a block, since
+// an SM holds at most 32 blocks and a block of one warp left half its warp
+// slots empty. min_blocks caps the registers (64 for the bins of 8 items a
+// thread, which took 80-92 and so ran 16-24 warps an SM; 40 for the bins
+// of 4 items, which took 47-52): with a few spilled words, 32 and 48 warps
+// an SM. Measured on the H100 (Nsight Compute: the bins bound by L1, 89-94%
+// of its throughput, at 45-72% achieved occupancy), the contraction against
+// cuSPARSE, two alternated runs each: R-MAT 20 ef 5 random labels 1.47 /
+// 1.51 -> 1.56 / 1.58x, consecutive 1.73 / 1.91 -> 1.94 / 2.02x, R-MAT 22
+// random 1.65 / 1.62 -> 1.71 / 1.75x, R-MAT 20 random 1.86 / 1.85 -> 1.95 /
+// 1.99x; A*A of soc-Epinions1, cit-HepPh and R-MAT 16/17 level.
 struct EscBin {
-  int cap;    // most products (and entries of A) of a row
-  int block;  // threads per block, a row per block
+  int cap;         // most products (and entries of A) of a row
+  int block;       // threads per row
+  int rows;        // rows per block, a row to each `block` threads
+  int min_blocks;  // blocks an SM should hold: caps the registers a thread
 };
 GRAPHRUN_HD constexpr EscBin esc_bin(int g) {
   switch (g) {
     case 0:
-      return {128, 32};
+      return {128, 32, 4, 12};
     case 1:
-      return {256, 64};
+      return {256, 64, 2, 12};
     case 2:
-      return {512, 128};
+      return {512, 128, 1, 12};
     case 3:
-      return {1024, 128};
+      return {1024, 128, 1, 8};
     case 4:
-      return {2048, 256};
+      return {2048, 256, 1, 4};
     case 5:
-      return {4096, 512};
+      return {4096, 512, 1, 2};
     default:
-      return {8192, 1024};
+      return {8192, 1024, 1, 1};
   }
 }
 // The most products a sorted row may have (SpgemmOptions::sort_max_ip).

@@ -352,6 +352,25 @@ TEST_F(CudaSpgemm, SortedRowsSumInGustavsonOrder) {
   EXPECT_EQ(limited.direct_rows, 0);
 }
 
+// The short sorted bins share a block among rows (four rows of up to 128
+// products, two of up to 256): groups of 1 to 9 rows leave every number of
+// a block's slots idle, and a row beside an idle slot still sums as the
+// sequential loop does.
+TEST_F(CudaSpgemm, SortedRowsSharingABlock) {
+  test::Rng rng(82);
+  const auto b = rows_of_lengths(
+      rng, 20000, 80000, [](vertex_t) { return 20; }, 3989);
+  for (vertex_t m = 1; m <= 9; ++m) {
+    // 4 entries of A a row: 80 products (the 128 bin); 10: 200 (the 256 bin).
+    const auto short_rows = rows_of_lengths(
+        rng, m, 20000, [](vertex_t) { return 4; }, 1601);
+    expect_sorted_in_gustavson_order(short_rows, b, {});
+    const auto mixed = rows_of_lengths(
+        rng, m, 20000, [](vertex_t i) { return i % 3 == 0 ? 10 : 4; }, 1601);
+    expect_sorted_in_gustavson_order(mixed, b, {});
+  }
+}
+
 // A staging past the caller's limit drops the direct rows first (each
 // stages its bound) and keeps the sorted ones (each stages its products)
 // where they alone fit: rows of 600 products (sorted, about 2 MB staged in
