@@ -187,12 +187,13 @@ struct SpgemmPolicy {
 // slots empty. min_blocks caps the registers (64 for the bins of 8 items a
 // thread, which took 80-92 and so ran 16-24 warps an SM; 40 for the bins
 // of 4 items, which took 47-52): with a few spilled words, 32 and 48 warps
-// an SM. Measured on the H100 (Nsight Compute: the bins bound by L1, 89-94%
-// of its throughput, at 45-72% achieved occupancy), the contraction against
-// cuSPARSE, two alternated runs each: R-MAT 20 ef 5 random labels 1.47 /
-// 1.51 -> 1.56 / 1.58x, consecutive 1.73 / 1.91 -> 1.94 / 2.02x, R-MAT 22
-// random 1.65 / 1.62 -> 1.71 / 1.75x, R-MAT 20 random 1.86 / 1.85 -> 1.95 /
-// 1.99x; A*A of soc-Epinions1, cit-HepPh and R-MAT 16/17 level.
+// an SM. Measured on the H100 (Nsight Compute after the change: 44-73%
+// achieved occupancy, the longer bins bound by L1 at 89-95% of its
+// throughput), the contraction against cuSPARSE, two alternated runs each:
+// R-MAT 20 ef 5 random labels 1.47 / 1.51 -> 1.56 / 1.58x, consecutive
+// 1.73 / 1.91 -> 1.94 / 2.02x, R-MAT 22 random 1.65 / 1.62 -> 1.71 / 1.75x,
+// R-MAT 20 random 1.86 / 1.85 -> 1.95 / 1.99x; A*A of soc-Epinions1,
+// cit-HepPh and R-MAT 16/17 level.
 struct EscBin {
   int cap;         // most products (and entries of A) of a row
   int block;       // threads per row
