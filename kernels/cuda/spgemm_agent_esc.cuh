@@ -1,8 +1,9 @@
 // The expand-sort-compress agent of the GPU SpGEMM (ESC, the scheme of
-// Bell, Dalton and Olson's CUSP SpGEMM, here a row to a block or to a slice of one), for rows of
-// 17 to 8,192 products (plan/spgemm_gpu_policy.hpp, esc_group):
+// Bell, Dalton and Olson's CUSP SpGEMM, here a row to a block or to a slice
+// of one), for rows of 17 to 8,192 products (plan/spgemm_gpu_policy.hpp,
+// esc_group):
 //
-//   esc_kernel       a block lays its row's products out in Gustavson order
+//   esc_kernel       a block (or a slice) lays its row's products out in Gustavson order
 //                    (A's entries in column order, each B row in order),
 //                    sorts them by column with CUB's stable block radix
 //                    sort, and sums each run of equal columns in order

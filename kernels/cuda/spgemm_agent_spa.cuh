@@ -27,13 +27,13 @@
 
 namespace graphrun::cuda::spgemm_detail {
 
-// Windows of a SPA row, and B's rows cut at them: splits[w * n_b_rows + k]
-// is the first entry of B's row k at or past window w's first column, for
-// w = 0..count (w = count: the row's end).
 // The group whose rows the SPA takes: the last staged bitmap bin (MCL's
 // longest rows).
 inline constexpr int kSpaGroup = kFirstStagedDense + SpgemmPolicy::dense_bins - 1;
 
+// Windows of a SPA row, and B's rows cut at them: splits[w * n_b_rows + k]
+// is the first entry of B's row k at or past window w's first column, for
+// w = 0..count (w = count: the row's end).
 struct SpaWindows {
   int count = 0;
   vertex_t width = 0;  // columns of each window, the last's the rest

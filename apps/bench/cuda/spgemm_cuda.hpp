@@ -52,6 +52,7 @@ inline constexpr const char* kSpgemmTuneHelp =
     "B's entries ahead of their use; spa=0|1 (default 1): the longest staged\n"
     "bitmap rows summed in fixed point walk their products once, into a dense\n"
     "accumulator per window of ~28,000 of B's columns in shared memory;\n"
-    "spa-max-windows=N (default 16): ... where B's columns make at most N windows";
+    "spa-max-windows=N (default 16): the SPA only where B's columns make at\n"
+    "most N windows (past it the rows stay bitmaps)";
 
 }  // namespace graphrun::cli::bench
