@@ -204,8 +204,11 @@ class SpgemmDispatch {
                 "cub::DeviceScan::ExclusiveSum");
     }
     const int key_bits = std::bit_width(static_cast<std::uint32_t>(n_));  // n_ < 2^key_bits
-    const EscArgs<V, T> esc{operands(), n_,         key_bits,  stage_off_,
-                            stage_col_, stage_val_, f_.row_nnz};
+    const unsigned long long* b_not_unit = b_.nnz() == static_cast<std::int64_t>(b_.n_rows())
+                                               ? f_.scalars + ScalarsAt::b_not_unit
+                                               : nullptr;
+    const EscArgs<V, T> esc{operands(), n_,         key_bits,   stage_off_,
+                            stage_col_, stage_val_, f_.row_nnz, b_not_unit};
     NumericArgs<V, T> direct{};
     static_cast<ProductRows<T>&>(direct) = operands();
     direct.stage_off = stage_off_;

@@ -491,15 +491,25 @@ TEST_F(CudaSpgemm, OneEntryRowsOfBMatchReference) {
     }
     return Csr<double>::from_coo(coo);
   };
+  // B of 300 columns: the rows hash; of 600,000 (a contraction's Sᵀ is as
+  // wide as its clusters are many): rows of 17 or more products are sorted,
+  // and the sorted rows read B's row k as entry k only where every row holds
+  // one.
   std::uint64_t seed = 111;
   for (MatrixShape shape : kShapes)
-    for (const bool uneven : {false, true}) {
-      const auto a = random<double>(900, 5000, shape, 20, ++seed);
-      const auto b = selection(5000, 300, uneven);
-      ASSERT_EQ(b.nnz(), b.n_rows());
-      check_product<PlusTimes<double>>(
-          a, b, test::to_string(shape) + (uneven ? " A, uneven B" : " A, one entry a row of B"));
-    }
+    for (const vertex_t b_cols : {300, 600000})
+      for (const bool uneven : {false, true}) {
+        const auto a = random<double>(900, 5000, shape, 20, ++seed);
+        const auto b = selection(5000, b_cols, uneven);
+        ASSERT_EQ(b.nnz(), b.n_rows());
+        const std::string what = test::to_string(shape) +
+                                 (uneven ? " A, uneven B" : " A, one entry a row of B") + " of " +
+                                 std::to_string(b_cols) + " columns";
+        const auto stats = check_product<PlusTimes<double>>(a, b, what);
+        if (b_cols > 300 && shape == MatrixShape::uniform) {
+          EXPECT_GT(stats.sorted_rows, 0) << what;
+        }
+      }
 }
 
 // One row of ~32,000 entries over 40,000 columns: its bound on distinct
