@@ -41,8 +41,15 @@ inline constexpr bool kEscStripedLoads = true;
 
 template <class V, class T>
 struct EscArgs : ProductRows<T> {
-  vertex_t n_cols;  // B's columns: n_cols itself is the padding key, after every column
-  int key_bits;     // bits the sort looks at: enough for n_cols
+  vertex_t n_cols;  // B's columns
+  // Bits the sort looks at: those of the last column, n_cols - 1. A slot
+  // past the row's products takes the largest key of that many bits and is
+  // told apart by its position (past the products), not by a key past every
+  // column: that would cost a bit where n_cols is a power of two, and a
+  // radix pass of 4 bits where the power is a multiple of 4 (the
+  // contraction of R-MAT 20 into 2^16 clusters: S·A over 2^20 columns in 5
+  // passes rather than 6, (S·A)·Sᵀ over 2^16 in 4 rather than 5).
+  int key_bits;
   const std::int64_t* stage_off;  // where row i's products (a bound on its entries) start
   vertex_t* stage_col;            // out: the rows, sorted and summed
   V* stage_val;
@@ -157,7 +164,9 @@ __global__ void __launch_bounds__(BLOCK* ROWS, MIN_BLOCKS)
   // consecutive addresses, each product's entry by binary search from the
   // last one's, then the keys exchanged into the blocked order. Keys and
   // positions stay in registers for the sort, values go to shared memory.
-  const unsigned pad = static_cast<unsigned>(g.n_cols);
+  // The padding key: a slot past the products sorts after every product of
+  // its key (the sort is stable, the slot's position is past them all).
+  const unsigned pad = (1u << g.key_bits) - 1u;
   unsigned key[ITEMS];
   Position pos[ITEMS];
   auto product = [&](int x, int p) {
@@ -226,7 +235,7 @@ __global__ void __launch_bounds__(BLOCK* ROWS, MIN_BLOCKS)
 #pragma unroll
   for (int j = 0; j < ITEMS; ++j) {
     const int i = threadIdx.x * ITEMS + j;
-    heads += key[j] != pad && (i == 0 || sh.sorted.key[i - 1] != key[j]);
+    heads += pos[j] < ip && (i == 0 || sh.sorted.key[i - 1] != key[j]);
   }
   int at = 0, runs = 0;
   Scan(scan).ExclusiveSum(heads, at, runs);
@@ -236,9 +245,9 @@ __global__ void __launch_bounds__(BLOCK* ROWS, MIN_BLOCKS)
 #pragma unroll
   for (int j = 0; j < ITEMS; ++j) {
     const int i = threadIdx.x * ITEMS + j;
-    if (key[j] == pad || (i > 0 && sh.sorted.key[i - 1] == key[j])) continue;
+    if (pos[j] >= ip || (i > 0 && sh.sorted.key[i - 1] == key[j])) continue;
     V sum = sh.val[pos[j]];
-    for (int r = i + 1; r < kCap && sh.sorted.key[r] == key[j]; ++r)
+    for (int r = i + 1; r < kCap && sh.sorted.key[r] == key[j] && sh.sorted.at[r] < ip; ++r)
       sum = Ops::add(sum, sh.val[sh.sorted.at[r]]);
     out_col[at] = static_cast<vertex_t>(key[j]);
     out_val[at] = sum;

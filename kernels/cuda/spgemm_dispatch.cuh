@@ -203,7 +203,8 @@ class SpgemmDispatch {
       cub_check(cub::DeviceScan::ExclusiveSum(f_.cub_temp, q, it, stage_off_, m_ + 1, stream_),
                 "cub::DeviceScan::ExclusiveSum");
     }
-    const int key_bits = std::bit_width(static_cast<std::uint32_t>(n_));  // n_ < 2^key_bits
+    // The last column's bits (esc_kernel tells padding apart by position).
+    const int key_bits = std::bit_width(static_cast<std::uint32_t>(n_ - 1));
     const unsigned long long* b_not_unit = b_.nnz() == static_cast<std::int64_t>(b_.n_rows())
                                                ? f_.scalars + ScalarsAt::b_not_unit
                                                : nullptr;

@@ -371,6 +371,36 @@ TEST_F(CudaSpgemm, SortedRowsSharingABlock) {
   }
 }
 
+// A sorted row's padding slots take the largest key of the last column's
+// bits and are told apart by position: where B's width is a power of two
+// they tie with its last column. Every row of B holds that column (and of
+// 2^16 + 1 columns, the last one), so every row of C ends in a run of it
+// right before the padding: summed in order, with nothing of the padding.
+TEST_F(CudaSpgemm, SortedRowsEndingInTheLastColumn) {
+  test::Rng rng(83);
+  for (const vertex_t b_cols : {vertex_t{1} << 16, (vertex_t{1} << 16) + 1, vertex_t{1} << 20}) {
+    Coo<double> coo;
+    coo.n_rows = 20000;
+    coo.n_cols = b_cols;
+    for (vertex_t k = 0; k < coo.n_rows; ++k) {
+      const auto base = static_cast<vertex_t>(rng.below(b_cols - 40));
+      for (vertex_t t = 0; t < 19; ++t) {  // 19 distinct columns below the last
+        coo.row.push_back(k);
+        coo.col.push_back(base + 2 * t);
+        coo.val.push_back(rng.uniform(-1, 1));
+      }
+      coo.row.push_back(k);
+      coo.col.push_back(b_cols - 1);
+      coo.val.push_back(rng.uniform(-1, 1));
+    }
+    const auto b = Csr<double>::from_coo(coo);
+    // 6 entries of A a row: 120 products, 6 of them in the last column.
+    const auto a = rows_of_lengths(
+        rng, 500, 20000, [](vertex_t) { return 6; }, 1601);
+    expect_sorted_in_gustavson_order(a, b, {});
+  }
+}
+
 // A staging past the caller's limit drops the direct rows first (each
 // stages its bound) and keeps the sorted ones (each stages its products)
 // where they alone fit: rows of 600 products (sorted, about 2 MB staged in
