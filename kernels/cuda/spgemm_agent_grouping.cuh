@@ -124,52 +124,137 @@ __global__ void __launch_bounds__(256)
     }
 }
 
-// Row analysis and the symbolic grouping in one pass, a warp per row:
-// IP(i) = Σ_{k ∈ A(i,:)} nnz(B(k,:)) (64-bit), the row's group, the group
-// sizes and Σ IP; rows with no products get nnz(C(i,:)) = 0 here, as does
-// the scan's extra last entry. The scalars must be cleared. `b_not_unit`:
+// A's rows of at most this many entries are summed by one lane each in
+// analysis_kernel; longer ones by the whole warp.
+inline constexpr int kLaneRowEntries = 32;
+
+// IP of A's row [a0, a1) by one lane, eight entries in flight.
+__device__ inline long long lane_row_ip(const vertex_t* __restrict__ a_col,
+                                        const offset_t* __restrict__ b_ptr, offset_t a0,
+                                        offset_t a1) {
+  long long w = 0;
+  offset_t p = a0;
+  for (; p + 8 <= a1; p += 8) {
+    vertex_t k[8];
+#pragma unroll
+    for (int u = 0; u < 8; ++u) k[u] = a_col[p + u];
+#pragma unroll
+    for (int u = 0; u < 8; ++u) w += b_ptr[k[u] + 1] - b_ptr[k[u]];
+  }
+  for (; p < a1; ++p) w += b_ptr[a_col[p] + 1] - b_ptr[a_col[p]];
+  return w;
+}
+
+// IP of A's row [a0, a1) by the whole warp (every lane passes the same row),
+// eight entries a lane in flight: a hub's row of S·A (contraction,
+// consecutive labels) holds a million entries, and one warp walking it a
+// load chain at a time took 7.6 ms on R-MAT 22.
+__device__ inline long long warp_row_ip(const vertex_t* __restrict__ a_col,
+                                        const offset_t* __restrict__ b_ptr, offset_t a0,
+                                        offset_t a1, int lane) {
+  long long w = 0;
+  offset_t p = a0 + lane;
+  for (; p + 7 * 32 < a1; p += 8 * 32) {
+    vertex_t k[8];
+#pragma unroll
+    for (int u = 0; u < 8; ++u) k[u] = a_col[p + u * 32];
+#pragma unroll
+    for (int u = 0; u < 8; ++u) w += b_ptr[k[u] + 1] - b_ptr[k[u]];
+  }
+  for (; p < a1; p += 32) w += b_ptr[a_col[p] + 1] - b_ptr[a_col[p]];
+  for (int d = 16; d > 0; d >>= 1) w += __shfl_xor_sync(0xffffffffu, w, d);
+  return w;
+}
+
+template <class U>
+__device__ inline U warp_sum(U v) {
+  for (int d = 16; d > 0; d >>= 1) v += __shfl_xor_sync(0xffffffffu, v, d);
+  return v;
+}
+
+// Row analysis and the symbolic grouping in one pass: IP(i) = Σ_{k ∈
+// A(i,:)} nnz(B(k,:)) (64-bit), the row's group, the group sizes and Σ IP;
+// rows with no products get nnz(C(i,:)) = 0 here, as does the scan's extra
+// last entry. The scalars must be cleared. `b_not_unit`:
 // unit_rows_check_kernel's verdict, or nullptr where B cannot have a row of
 // exactly one entry each (nnz(B) is not its row count).
+//
+// A warp takes 32 consecutive rows, a lane each; a lane sums its own row
+// where it holds at most kLaneRowEntries entries, and the rows past that are
+// summed by the whole warp, one after another. The rows' groups go into the
+// block's tally a group at a time (one shared atomic for all the warp's rows
+// of a group), the totals once per lane at the end. A warp per row, as this
+// was, left 31 lanes idle on S's rows of 16 entries and on B of one entry a
+// row (the two products of a contraction), and with a block's tally for
+// every 8 rows, 8,192 blocks' flushes met on the same global words: 31 us
+// for the 65,536 rows of R-MAT 20's contraction, in each of its products.
 __global__ void __launch_bounds__(256)
     analysis_kernel(const offset_t* __restrict__ a_ptr, const vertex_t* __restrict__ a_col,
                     vertex_t m, const offset_t* __restrict__ b_ptr,
                     const unsigned long long* __restrict__ b_not_unit, SymbolicKey key,
                     unsigned long long* __restrict__ ip, std::uint8_t* __restrict__ keys,
                     offset_t* __restrict__ row_nnz, unsigned long long* __restrict__ scalars) {
+  constexpr unsigned kAll = 0xffffffffu;
   __shared__ GroupTally tally;
   tally.clear();
   __syncthreads();
   const bool unit_b = b_not_unit != nullptr && *b_not_unit == 0;
   const int lane = threadIdx.x % 32;
   const long long n_warps = static_cast<long long>(gridDim.x) * (blockDim.x / 32);
-  for (long long r = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 32; r < m;
-       r += n_warps) {
-    // Eight entries a lane in flight on long rows: a hub's row of S·A
-    // (contraction, consecutive labels) holds a million entries, and one
-    // warp walking it a load chain at a time took 7.6 ms on R-MAT 22.
+  unsigned long long ip_sum = 0, staged_sum = 0, slots_sum = 0, nnz_sum = 0;
+  for (long long base = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 32 * 32;
+       base < m; base += n_warps * 32) {
+    const long long r = base + lane;
+    const bool live = r < m;
+    const offset_t a0 = live ? a_ptr[r] : 0, a1 = live ? a_ptr[r + 1] : 0;
     long long w = 0;
-    const offset_t a0 = a_ptr[r], a1 = a_ptr[r + 1];
-    offset_t p = unit_b ? a1 : a0 + lane;  // unit rows of B: IP is A's row length
-    if (unit_b && lane == 0) w = a1 - a0;
-    for (; p + 7 * 32 < a1; p += 8 * 32) {
-      vertex_t k[8];
-#pragma unroll
-      for (int u = 0; u < 8; ++u) k[u] = a_col[p + u * 32];
-#pragma unroll
-      for (int u = 0; u < 8; ++u) w += b_ptr[k[u] + 1] - b_ptr[k[u]];
+    const bool by_warp = !unit_b && a1 - a0 > kLaneRowEntries;
+    if (unit_b)
+      w = a1 - a0;  // unit rows of B: IP is A's row length
+    else if (!by_warp)
+      w = lane_row_ip(a_col, b_ptr, a0, a1);
+    for (unsigned long_rows = __ballot_sync(kAll, by_warp); long_rows != 0;
+         long_rows &= long_rows - 1) {
+      const int src = __ffs(long_rows) - 1;
+      const long long s =
+          warp_row_ip(a_col, b_ptr, __shfl_sync(kAll, a0, src), __shfl_sync(kAll, a1, src), lane);
+      if (lane == src) w = s;
     }
-    for (; p < a1; p += 32) {
-      const vertex_t k = a_col[p];
-      w += b_ptr[k + 1] - b_ptr[k];
-    }
-    for (int d = 16; d > 0; d >>= 1) w += __shfl_xor_sync(0xffffffffu, w, d);
-    if (lane == 0) {
+    RowGroup g{-1, 0, 0, 0};
+    if (live) {
       ip[r] = static_cast<unsigned long long>(w);
-      const RowGroup g = key.of(w, a1 - a0);
+      g = key.of(w, a1 - a0);
       keys[r] = static_cast<std::uint8_t>(g.group);
-      tally.add(g, static_cast<unsigned long long>(w));
       if (w == 0) row_nnz[r] = 0;
+      ip_sum += static_cast<unsigned long long>(w);
+      if (w != 0 && g.group >= kFirstStaged) staged_sum += static_cast<unsigned long long>(g.bound);
+      slots_sum += g.global_slots;
+      nnz_sum += g.global_nnz;
     }
+    // The warp's rows by group: the first remaining lane's group, its rows'
+    // count and largest bound, added by that lane.
+    for (unsigned todo = __ballot_sync(kAll, live); todo != 0;) {
+      const int leader = __ffs(todo) - 1;
+      const int group = __shfl_sync(kAll, g.group, leader);
+      const unsigned same = __ballot_sync(kAll, g.group == group);
+      unsigned long long bound = g.group == group ? static_cast<unsigned long long>(g.bound) : 0;
+      for (int d = 16; d > 0; d >>= 1) bound = max(bound, __shfl_xor_sync(kAll, bound, d));
+      if (lane == leader) {
+        atomicAdd(&tally.count[group], static_cast<unsigned>(__popc(same)));
+        atomicMax(&tally.max_bound[group], bound);
+      }
+      todo &= ~same;
+    }
+  }
+  ip_sum = warp_sum(ip_sum);
+  staged_sum = warp_sum(staged_sum);
+  slots_sum = warp_sum(slots_sum);
+  nnz_sum = warp_sum(nnz_sum);
+  if (lane == 0) {
+    if (ip_sum) atomicAdd(&tally.ip, ip_sum);
+    if (staged_sum) atomicAdd(&tally.staged, staged_sum);
+    if (slots_sum) atomicAdd(&tally.global_slots, slots_sum);
+    if (nnz_sum) atomicAdd(&tally.global_nnz, nnz_sum);
   }
   if (blockIdx.x == 0 && threadIdx.x == 0) row_nnz[m] = 0;
   __syncthreads();

@@ -45,25 +45,57 @@ __global__ void scatter_rows_kernel(const vertex_t* __restrict__ rows, std::int6
   }
 }
 
-// The staged rows into C, a warp per row: row i is a staged row where its
-// staging offsets differ (other rows add nothing to the scan that made them).
+// The last row r in [lo, hi] with stage_off[r] <= s (stage_off[lo] <= s):
+// the row whose staging holds slot s, rows of no staging passed by.
+__device__ inline vertex_t staged_row_of(const std::int64_t* __restrict__ stage_off, vertex_t lo,
+                                         vertex_t hi, std::int64_t s) {
+  while (lo < hi) {
+    const vertex_t mid = lo + (hi - lo + 1) / 2;
+    if (stage_off[mid] <= s)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
+// The staged rows into C, a thread per slot of the staging: slot s is in
+// the row whose staging [stage_off[r], stage_off[r + 1]) holds it (rows not
+// staged have none), and a row's first nnz(C(r,:)) slots are its entries.
+// A block takes a tile of kStagedCopyTile slots, finds the rows of its
+// first and last by binary search over all rows, then each slot's between
+// those two. A warp per row, as this was, left a hub's row to one warp: the
+// copy of R-MAT 20's S·A (contraction, random labels; one row of a staged
+// bitmap bin) took 84 us, that of (S·A)·Sᵀ, as many entries in short rows,
+// 47.
+inline constexpr int kStagedCopyBlock = 256;
+inline constexpr int kStagedCopyTile = kStagedCopyBlock * 4;
+
 template <class V>
-__global__ void __launch_bounds__(256)
+__global__ void __launch_bounds__(kStagedCopyBlock)
     staged_copy_kernel(vertex_t m, const std::int64_t* __restrict__ stage_off,
                        const vertex_t* __restrict__ stage_col, const V* __restrict__ stage_val,
                        const offset_t* __restrict__ c_ptr, vertex_t* __restrict__ c_col,
                        V* __restrict__ c_val) {
-  const int lane = threadIdx.x % 32;
-  const long long n_warps = static_cast<long long>(gridDim.x) * (blockDim.x / 32);
-  for (long long r = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 32; r < m;
-       r += n_warps) {
-    const std::int64_t s = stage_off[r];
-    if (stage_off[r + 1] == s) continue;
-    const offset_t c0 = c_ptr[r], n = c_ptr[r + 1] - c0;
-    for (offset_t e = lane; e < n; e += 32) {
-      c_col[c0 + e] = stage_col[s + e];
-      c_val[c0 + e] = stage_val[s + e];
+  __shared__ vertex_t span[2];
+  const std::int64_t total = stage_off[m];
+  for (std::int64_t t0 = std::int64_t{blockIdx.x} * kStagedCopyTile; t0 < total;
+       t0 += std::int64_t{gridDim.x} * kStagedCopyTile) {
+    const std::int64_t t1 = t0 + kStagedCopyTile < total ? t0 + kStagedCopyTile : total;
+    if (threadIdx.x < 2)
+      span[threadIdx.x] = staged_row_of(stage_off, 0, m - 1, threadIdx.x == 0 ? t0 : t1 - 1);
+    __syncthreads();
+    const vertex_t lo = span[0], hi = span[1];
+    for (std::int64_t s = t0 + threadIdx.x; s < t1; s += kStagedCopyBlock) {
+      const vertex_t r = staged_row_of(stage_off, lo, hi, s);
+      const std::int64_t e = s - stage_off[r];
+      const offset_t c0 = c_ptr[r];
+      if (e < c_ptr[r + 1] - c0) {
+        c_col[c0 + e] = stage_col[s];
+        c_val[c0 + e] = stage_val[s];
+      }
     }
+    __syncthreads();  // the span is the next tile's
   }
 }
 

@@ -434,8 +434,9 @@ class SpgemmDispatch {
       if (g_count > 0 && !overlap) global_chain(stream_);
     }
     if (staged_buf_) {
-      staged_copy_kernel<V><<<grid_for(std::int64_t{m_} * 32, 256, 8192), 256, 0, stream_>>>(
-          m_, stage_off_, stage_col_, stage_val_, c_ptr_.data(), c_col_.data(), c_val_.data());
+      staged_copy_kernel<V>
+          <<<grid_for(staged_, kStagedCopyTile, 8192), kStagedCopyBlock, 0, stream_>>>(
+              m_, stage_off_, stage_col_, stage_val_, c_ptr_.data(), c_col_.data(), c_val_.data());
       GRAPHRUN_CUDA_CHECK(cudaGetLastError());
       staged_buf_.reset();
     }
@@ -521,7 +522,7 @@ class SpgemmDispatch {
           bv.row_ptr, b_.n_rows(), f_.scalars + ScalarsAt::b_not_unit);
       GRAPHRUN_CUDA_CHECK(cudaGetLastError());
     }
-    analysis_kernel<<<grid_for(std::int64_t{m_} * 32, 256, 8192), 256, 0, stream_>>>(
+    analysis_kernel<<<grid_for(m_, 256, 8192), 256, 0, stream_>>>(
         av.row_ptr, av.col_idx, m_, bv.row_ptr, b_not_unit, sym_key_, f_.ip, f_.keys, f_.row_nnz,
         f_.scalars);
     GRAPHRUN_CUDA_CHECK(cudaGetLastError());

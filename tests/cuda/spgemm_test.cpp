@@ -401,6 +401,35 @@ TEST_F(CudaSpgemm, SortedRowsEndingInTheLastColumn) {
   }
 }
 
+// The analysis sums a row of A of at most 32 entries in one lane and a
+// longer one with the whole warp; the staged rows are copied into C a tile
+// of staging slots at a time, rows crossing tiles and rows of no staging
+// (hash, bitmap, empty) among them. Rows of A of 0-40 entries, every 50th
+// of 100-250 and every 97th of 2,000, in no order of length, over B rows of
+// 1-60 entries and every 1,000th a hub of 3,000 (600,000 columns, wide
+// enough for rows of up to 8,192 products to be sorted): empty, direct,
+// sorted and hash rows side by side in one C, and check_product compares
+// IP's total too.
+TEST_F(CudaSpgemm, RowsOfEveryLengthAnalysedAndCopied) {
+  test::Rng rng(211);
+  const auto spread = [](vertex_t i) { return static_cast<int>((i * 2654435761u) >> 20); };
+  const auto a = rows_of_lengths(
+      rng, 3000, 20000,
+      [&](vertex_t i) {
+        if (i % 97 == 0) return 2000;
+        if (i % 50 == 0) return 100 + spread(i) % 151;
+        return spread(i) % 41;
+      },
+      769);
+  const auto b = rows_of_lengths(
+      rng, 20000, 600000, [&](vertex_t k) { return k % 1000 == 0 ? 3000 : 1 + spread(k) % 60; },
+      1999);
+  const auto stats = check_product<PlusTimes<double>>(a, b, "rows of every length");
+  EXPECT_GE(stats.sorted_rows, 100);
+  EXPECT_GE(stats.direct_rows, 1);
+  EXPECT_LT(stats.sorted_rows + stats.direct_rows, a.n_rows() - 30) << "hash rows among them";
+}
+
 // A staging past the caller's limit drops the direct rows first (each
 // stages its bound) and keeps the sorted ones (each stages its products)
 // where they alone fit: rows of 600 products (sorted, about 2 MB staged in
