@@ -261,6 +261,39 @@ __global__ void __launch_bounds__(256)
   tally.flush(scalars);
 }
 
+// analysis_kernel's work a warp per row, each warp's row added to the
+// block's tally by its lane 0 (SpgemmOptions::lane_analysis off), for
+// comparison.
+__global__ void __launch_bounds__(256)
+    analysis_warp_kernel(const offset_t* __restrict__ a_ptr, const vertex_t* __restrict__ a_col,
+                         vertex_t m, const offset_t* __restrict__ b_ptr,
+                         const unsigned long long* __restrict__ b_not_unit, SymbolicKey key,
+                         unsigned long long* __restrict__ ip, std::uint8_t* __restrict__ keys,
+                         offset_t* __restrict__ row_nnz, unsigned long long* __restrict__ scalars) {
+  __shared__ GroupTally tally;
+  tally.clear();
+  __syncthreads();
+  const bool unit_b = b_not_unit != nullptr && *b_not_unit == 0;
+  const int lane = threadIdx.x % 32;
+  const long long n_warps = static_cast<long long>(gridDim.x) * (blockDim.x / 32);
+  for (long long r = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 32; r < m;
+       r += n_warps) {
+    const offset_t a0 = a_ptr[r], a1 = a_ptr[r + 1];
+    // unit rows of B: IP is A's row length
+    const long long w = unit_b ? a1 - a0 : warp_row_ip(a_col, b_ptr, a0, a1, lane);
+    if (lane == 0) {
+      ip[r] = static_cast<unsigned long long>(w);
+      const RowGroup g = key.of(w, a1 - a0);
+      keys[r] = static_cast<std::uint8_t>(g.group);
+      tally.add(g, static_cast<unsigned long long>(w));
+      if (w == 0) row_nnz[r] = 0;
+    }
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) row_nnz[m] = 0;
+  __syncthreads();
+  tally.flush(scalars);
+}
+
 // keys[r - r0] = group of row r for r in [r0, r1), the group sizes and
 // totals in the scalars (cleared by the caller), and the gather.
 template <class KeyFn>

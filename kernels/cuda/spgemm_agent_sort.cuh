@@ -99,6 +99,29 @@ __global__ void __launch_bounds__(kStagedCopyBlock)
   }
 }
 
+// staged_copy_kernel's work a warp per row (SpgemmOptions::copy_by_slots
+// off), for comparison: row i is a staged row where its staging offsets
+// differ (other rows add nothing to the scan that made them).
+template <class V>
+__global__ void __launch_bounds__(256)
+    staged_copy_rows_kernel(vertex_t m, const std::int64_t* __restrict__ stage_off,
+                            const vertex_t* __restrict__ stage_col, const V* __restrict__ stage_val,
+                            const offset_t* __restrict__ c_ptr, vertex_t* __restrict__ c_col,
+                            V* __restrict__ c_val) {
+  const int lane = threadIdx.x % 32;
+  const long long n_warps = static_cast<long long>(gridDim.x) * (blockDim.x / 32);
+  for (long long r = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 32; r < m;
+       r += n_warps) {
+    const std::int64_t s = stage_off[r];
+    if (stage_off[r + 1] == s) continue;
+    const offset_t c0 = c_ptr[r], n = c_ptr[r + 1] - c0;
+    for (offset_t e = lane; e < n; e += 32) {
+      c_col[c0 + e] = stage_col[s + e];
+      c_val[c0 + e] = stage_val[s + e];
+    }
+  }
+}
+
 // A staged row's bound on its entries (its IP, at most B's columns), 0 for
 // the other rows: the scan that places the staging. A row's group is its
 // analysis key (f_.keys), read before any later grouping overwrites it.

@@ -434,9 +434,14 @@ class SpgemmDispatch {
       if (g_count > 0 && !overlap) global_chain(stream_);
     }
     if (staged_buf_) {
-      staged_copy_kernel<V>
-          <<<grid_for(staged_, kStagedCopyTile, 8192), kStagedCopyBlock, 0, stream_>>>(
-              m_, stage_off_, stage_col_, stage_val_, c_ptr_.data(), c_col_.data(), c_val_.data());
+      if (options_.copy_by_slots)
+        staged_copy_kernel<V>
+            <<<grid_for(staged_, kStagedCopyTile, 8192), kStagedCopyBlock, 0, stream_>>>(
+                m_, stage_off_, stage_col_, stage_val_, c_ptr_.data(), c_col_.data(),
+                c_val_.data());
+      else
+        staged_copy_rows_kernel<V><<<grid_for(std::int64_t{m_} * 32, 256, 8192), 256, 0, stream_>>>(
+            m_, stage_off_, stage_col_, stage_val_, c_ptr_.data(), c_col_.data(), c_val_.data());
       GRAPHRUN_CUDA_CHECK(cudaGetLastError());
       staged_buf_.reset();
     }
@@ -522,9 +527,14 @@ class SpgemmDispatch {
           bv.row_ptr, b_.n_rows(), f_.scalars + ScalarsAt::b_not_unit);
       GRAPHRUN_CUDA_CHECK(cudaGetLastError());
     }
-    analysis_kernel<<<grid_for(m_, 256, 8192), 256, 0, stream_>>>(
-        av.row_ptr, av.col_idx, m_, bv.row_ptr, b_not_unit, sym_key_, f_.ip, f_.keys, f_.row_nnz,
-        f_.scalars);
+    if (options_.lane_analysis)
+      analysis_kernel<<<grid_for(m_, 256, 8192), 256, 0, stream_>>>(
+          av.row_ptr, av.col_idx, m_, bv.row_ptr, b_not_unit, sym_key_, f_.ip, f_.keys, f_.row_nnz,
+          f_.scalars);
+    else
+      analysis_warp_kernel<<<grid_for(std::int64_t{m_} * 32, 256, 8192), 256, 0, stream_>>>(
+          av.row_ptr, av.col_idx, m_, bv.row_ptr, b_not_unit, sym_key_, f_.ip, f_.keys, f_.row_nnz,
+          f_.scalars);
     GRAPHRUN_CUDA_CHECK(cudaGetLastError());
     scatter_rows(0, m_);
     return fetch();

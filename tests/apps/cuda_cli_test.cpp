@@ -280,7 +280,8 @@ TEST_F(CudaCliTest, BenchSpgemmTuneOverridesRunAndBadOnesAreUsageErrors) {
   EXPECT_EQ(ok.out.find("| NO"), std::string::npos) << ok.out;
   for (const char* bad :
        {"nope=1", "dense-words=0", "dense-words=x", "warp-max-ip", "direct-max-bound=-1",
-        "unit-sums=1", "stage-bitmap=2", "balance-entries=2", "batch-b-loads=2", "spa=2"}) {
+        "unit-sums=1", "stage-bitmap=2", "balance-entries=2", "batch-b-loads=2", "spa=2",
+        "lane-analysis=2", "copy-by-slots=-1"}) {
     const Result r =
         run(std::string("bench spgemm gen:rmat:7 --device cuda --reps 1 --tune ") + bad);
     EXPECT_EQ(r.status, 2) << bad << ": " << describe(r);

@@ -409,7 +409,8 @@ TEST_F(CudaSpgemm, SortedRowsEndingInTheLastColumn) {
 // 1-60 entries and every 1,000th a hub of 3,000 (600,000 columns, wide
 // enough for rows of up to 8,192 products to be sorted): empty, direct,
 // sorted and hash rows side by side in one C, and check_product compares
-// IP's total too.
+// IP's total too; both ways of each (SpgemmOptions::lane_analysis,
+// copy_by_slots).
 TEST_F(CudaSpgemm, RowsOfEveryLengthAnalysedAndCopied) {
   test::Rng rng(211);
   const auto spread = [](vertex_t i) { return static_cast<int>((i * 2654435761u) >> 20); };
@@ -424,10 +425,20 @@ TEST_F(CudaSpgemm, RowsOfEveryLengthAnalysedAndCopied) {
   const auto b = rows_of_lengths(
       rng, 20000, 600000, [&](vertex_t k) { return k % 1000 == 0 ? 3000 : 1 + spread(k) % 60; },
       1999);
-  const auto stats = check_product<PlusTimes<double>>(a, b, "rows of every length");
-  EXPECT_GE(stats.sorted_rows, 100);
-  EXPECT_GE(stats.direct_rows, 1);
-  EXPECT_LT(stats.sorted_rows + stats.direct_rows, a.n_rows() - 30) << "hash rows among them";
+  for (const bool lanes : {true, false})
+    for (const bool slots : {true, false}) {
+      cuda::SpgemmOptions o;
+      o.lane_analysis = lanes;
+      o.copy_by_slots = slots;
+      const std::string what = std::string("rows of every length, analysis by ") +
+                               (lanes ? "lanes" : "warps") + ", copy by " +
+                               (slots ? "slots" : "rows");
+      const auto stats = check_product<PlusTimes<double>>(a, b, what, o);
+      EXPECT_GE(stats.sorted_rows, 100) << what;
+      EXPECT_GE(stats.direct_rows, 1) << what;
+      EXPECT_LT(stats.sorted_rows + stats.direct_rows, a.n_rows() - 30)
+          << what << ": hash rows among them";
+    }
 }
 
 // A staging past the caller's limit drops the direct rows first (each

@@ -204,9 +204,11 @@ cuda::SpgemmOptions parse_spgemm_tune(const std::vector<std::string>& tune, cuda
     const std::string key = kv.substr(0, eq);
     long long value = 0;
     // direct-max-bound=0 turns direct rows off; unit-sums, stage-bitmap,
-    // balance-entries, batch-b-loads and spa are 0 or 1; every other N is positive.
+    // balance-entries, batch-b-loads, spa, lane-analysis and copy-by-slots
+    // are 0 or 1; every other N is positive.
     const bool flag = key == "unit-sums" || key == "stage-bitmap" || key == "balance-entries" ||
-                      key == "batch-b-loads" || key == "spa";
+                      key == "batch-b-loads" || key == "spa" || key == "lane-analysis" ||
+                      key == "copy-by-slots";
     try {
       std::size_t used = 0;
       if (eq == std::string::npos) throw std::invalid_argument(kv);
@@ -257,12 +259,16 @@ cuda::SpgemmOptions parse_spgemm_tune(const std::vector<std::string>& tune, cuda
       o.spa_windows = value == 1;
     else if (key == "spa-max-windows")
       narrow(o.spa_max_windows);
+    else if (key == "lane-analysis")
+      o.lane_analysis = value == 1;
+    else if (key == "copy-by-slots")
+      o.copy_by_slots = value == 1;
     else
       throw ArgumentError("--tune " + kv +
                           ": unknown key (dense-words, dense-shared-products, warp-max-ip, "
                           "sort-min-ip, sort-max-ip, sort-cols-per-product, direct-max-bound, "
                           "direct-cols-per-bound, unit-sums, stage-bitmap, balance-entries, "
-                          "batch-b-loads, spa, spa-max-windows)");
+                          "batch-b-loads, spa, spa-max-windows, lane-analysis, copy-by-slots)");
   }
   return o;
 }

@@ -142,6 +142,15 @@ struct SpgemmOptions {
   // web-NotreDame's 325,729 columns make 12 windows, and its expansions take
   // 46% less time with the SPA than with bitmap rows (H100).
   int spa_max_windows = 16;
+  // The analysis gives a row of A to a lane, and rows of more than 32
+  // entries to the whole warp, one after another, rather than every row to a
+  // warp; a warp's rows enter the block's tally a group at a time.
+  bool lane_analysis = true;
+  // Rows computed before the symbolic phase (sorted, direct, staged bitmap)
+  // go into C by slots of their staging, a tile to a block, rather than a
+  // row to a warp, whose longest row (up to 8,192 entries) a single warp
+  // copied while the rest of the device waited.
+  bool copy_by_slots = true;
 };
 
 using SpgemmStats = graphrun::SpgemmStats;  // one struct for both backends
