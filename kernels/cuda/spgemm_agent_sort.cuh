@@ -68,6 +68,14 @@ __device__ inline vertex_t staged_row_of(const std::int64_t* __restrict__ stage_
 // copy of R-MAT 20's S·A (contraction, random labels; one row of a staged
 // bitmap bin) took 84 us, that of (S·A)·Sᵀ, as many entries in short rows,
 // 47.
+//
+// Used where the longest staged row's bound is at least kSlotCopyMinBound
+// (the dispatch's copy_by_slots): Nsight Compute on an H100, kernel times
+// a row to a warp / by slots: R-MAT 20's S·A (random labels, rows up to
+// 8,192) 84 / 44 us, A·A of R-MAT 17 277 / 243 us; but (S·A)·Sᵀ (rows up to
+// 1,024) 47 / 61 us and A·A of soc-Epinions1 78 / 87 us, where a row's bound
+// leaves unused slots that the threads still search.
+inline constexpr std::int64_t kSlotCopyMinBound = 4096;
 inline constexpr int kStagedCopyBlock = 256;
 inline constexpr int kStagedCopyTile = kStagedCopyBlock * 4;
 

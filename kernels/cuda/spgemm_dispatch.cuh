@@ -434,7 +434,7 @@ class SpgemmDispatch {
       if (g_count > 0 && !overlap) global_chain(stream_);
     }
     if (staged_buf_) {
-      if (options_.copy_by_slots)
+      if (copy_by_slots())
         staged_copy_kernel<V>
             <<<grid_for(staged_, kStagedCopyTile, 8192), kStagedCopyBlock, 0, stream_>>>(
                 m_, stage_off_, stage_col_, stage_val_, c_ptr_.data(), c_col_.data(),
@@ -527,7 +527,10 @@ class SpgemmDispatch {
           bv.row_ptr, b_.n_rows(), f_.scalars + ScalarsAt::b_not_unit);
       GRAPHRUN_CUDA_CHECK(cudaGetLastError());
     }
-    if (options_.lane_analysis)
+    // A row to a lane where B may hold one entry a row (the IP of a row is
+    // then its length, no walk at all); elsewhere a row to a warp, which
+    // keeps the long rows of a skewed A apart (see analysis_kernel).
+    if (options_.lane_analysis && b_not_unit != nullptr)
       analysis_kernel<<<grid_for(m_, 256, 8192), 256, 0, stream_>>>(
           av.row_ptr, av.col_idx, m_, bv.row_ptr, b_not_unit, sym_key_, f_.ip, f_.keys, f_.row_nnz,
           f_.scalars);
@@ -538,6 +541,17 @@ class SpgemmDispatch {
     GRAPHRUN_CUDA_CHECK(cudaGetLastError());
     scatter_rows(0, m_);
     return fetch();
+  }
+
+  // Staged rows into C by slots (staged_copy_kernel) where the longest of
+  // them would keep a warp copying long after the rest (see there); a row
+  // to a warp otherwise, which wastes no thread on a bound's unused slots.
+  bool copy_by_slots() const {
+    if (!options_.copy_by_slots) return false;
+    std::int64_t longest = 0;
+    for (int g = kFirstStaged; g < kMaxGroups; ++g)
+      if (sym_groups_.count[g] > 0) longest = std::max(longest, sym_groups_.max_bound[g]);
+    return longest >= kSlotCopyMinBound;
   }
 
   // The staged rows' staging (offsets, columns, values) fits: within the

@@ -401,16 +401,17 @@ TEST_F(CudaSpgemm, SortedRowsEndingInTheLastColumn) {
   }
 }
 
-// The analysis sums a row of A of at most 32 entries in one lane and a
-// longer one with the whole warp; the staged rows are copied into C a tile
-// of staging slots at a time, rows crossing tiles and rows of no staging
-// (hash, bitmap, empty) among them. Rows of A of 0-40 entries, every 50th
-// of 100-250 and every 97th of 2,000, in no order of length, over B rows of
-// 1-60 entries and every 1,000th a hub of 3,000 (600,000 columns, wide
-// enough for rows of up to 8,192 products to be sorted): empty, direct,
-// sorted and hash rows side by side in one C, and check_product compares
-// IP's total too; both ways of each (SpgemmOptions::lane_analysis,
-// copy_by_slots).
+// The staged rows go into C a tile of staging slots at a time where the
+// longest has a bound of 4,096 or more (else a row to a warp): rows crossing
+// tiles, and rows of no staging (hash, bitmap, empty) among them. Rows of A
+// of 0-40 entries, every 50th of 100-250 and every 97th of 2,000, in no
+// order of length, over B rows of 1-60 entries and every 1,000th a hub of
+// 3,000 (600,000 columns, wide enough for rows of up to 8,192 products to
+// be sorted): empty, direct, sorted and hash rows side by side in one C,
+// copied both ways (SpgemmOptions::copy_by_slots). check_product compares
+// IP's total too: the analysis a warp a row meets rows on either side of
+// 32 entries (the lane analysis, for B of one entry a row, meets every
+// shape of A in OneEntryRowsOfBMatchReference).
 TEST_F(CudaSpgemm, RowsOfEveryLengthAnalysedAndCopied) {
   test::Rng rng(211);
   const auto spread = [](vertex_t i) { return static_cast<int>((i * 2654435761u) >> 20); };
@@ -425,20 +426,17 @@ TEST_F(CudaSpgemm, RowsOfEveryLengthAnalysedAndCopied) {
   const auto b = rows_of_lengths(
       rng, 20000, 600000, [&](vertex_t k) { return k % 1000 == 0 ? 3000 : 1 + spread(k) % 60; },
       1999);
-  for (const bool lanes : {true, false})
-    for (const bool slots : {true, false}) {
-      cuda::SpgemmOptions o;
-      o.lane_analysis = lanes;
-      o.copy_by_slots = slots;
-      const std::string what = std::string("rows of every length, analysis by ") +
-                               (lanes ? "lanes" : "warps") + ", copy by " +
-                               (slots ? "slots" : "rows");
-      const auto stats = check_product<PlusTimes<double>>(a, b, what, o);
-      EXPECT_GE(stats.sorted_rows, 100) << what;
-      EXPECT_GE(stats.direct_rows, 1) << what;
-      EXPECT_LT(stats.sorted_rows + stats.direct_rows, a.n_rows() - 30)
-          << what << ": hash rows among them";
-    }
+  for (const bool slots : {true, false}) {
+    cuda::SpgemmOptions o;
+    o.copy_by_slots = slots;
+    const std::string what =
+        std::string("rows of every length, copied by ") + (slots ? "slots" : "rows");
+    const auto stats = check_product<PlusTimes<double>>(a, b, what, o);
+    EXPECT_GE(stats.sorted_rows, 100) << what;
+    EXPECT_GE(stats.direct_rows, 1) << what;
+    EXPECT_LT(stats.sorted_rows + stats.direct_rows, a.n_rows() - 30)
+        << what << ": hash rows among them";
+  }
 }
 
 // A staging past the caller's limit drops the direct rows first (each

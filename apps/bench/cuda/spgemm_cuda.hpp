@@ -54,9 +54,10 @@ inline constexpr const char* kSpgemmTuneHelp =
     "accumulator per window of ~28,000 of B's columns in shared memory;\n"
     "spa-max-windows=N (default 16): the SPA only where B's columns make at\n"
     "most N windows (past it the rows stay bitmaps); lane-analysis=0|1 (default\n"
-    "1): the analysis sums a row of A in one lane (rows past 32 entries in the\n"
-    "whole warp), 0: every row in a warp; copy-by-slots=0|1 (default 1): rows\n"
-    "computed before the symbolic phase go into C a tile of staging slots to a\n"
-    "block, 0: a row to a warp";
+    "1): where nnz(B) equals B's rows, the analysis sums a row of A in one lane\n"
+    "(rows past 32 entries in the whole warp), 0: every row in a warp;\n"
+    "copy-by-slots=0|1 (default 1): where the longest row computed before the\n"
+    "symbolic phase has a bound of 4,096 or more, those rows go into C a tile\n"
+    "of staging slots to a block, 0: always a row to a warp";
 
 }  // namespace graphrun::cli::bench
