@@ -267,8 +267,9 @@ __global__ void __launch_bounds__(256)
 }
 
 // analysis_kernel's work a warp per row, each warp's row added to the
-// block's tally by its lane 0 (SpgemmOptions::lane_analysis off), for
-// comparison.
+// block's tally by its lane 0: the analysis wherever B's rows may be longer
+// than one entry (and with SpgemmOptions::lane_analysis off), since a warp
+// to each row keeps a skewed A's long rows apart.
 __global__ void __launch_bounds__(256)
     analysis_warp_kernel(const offset_t* __restrict__ a_ptr, const vertex_t* __restrict__ a_col,
                          vertex_t m, const offset_t* __restrict__ b_ptr,

@@ -12,6 +12,7 @@
 
 #include "../plan/spgemm_gpu_policy.hpp"
 #include "graphrun/engine/types.hpp"
+#include "graphrun/kernels/cuda/search.cuh"
 
 namespace graphrun::cuda::spgemm_detail {
 
@@ -43,20 +44,6 @@ __global__ void scatter_rows_kernel(const vertex_t* __restrict__ rows, std::int6
       c_val[dst + e] = s_val[src + e];
     }
   }
-}
-
-// The last row r in [lo, hi] with stage_off[r] <= s (stage_off[lo] <= s):
-// the row whose staging holds slot s, rows of no staging passed by.
-__device__ inline vertex_t staged_row_of(const std::int64_t* __restrict__ stage_off, vertex_t lo,
-                                         vertex_t hi, std::int64_t s) {
-  while (lo < hi) {
-    const vertex_t mid = lo + (hi - lo + 1) / 2;
-    if (stage_off[mid] <= s)
-      lo = mid;
-    else
-      hi = mid - 1;
-  }
-  return lo;
 }
 
 // The staged rows into C, a thread per slot of the staging: slot s is in
@@ -91,11 +78,12 @@ __global__ void __launch_bounds__(kStagedCopyBlock)
        t0 += std::int64_t{gridDim.x} * kStagedCopyTile) {
     const std::int64_t t1 = t0 + kStagedCopyTile < total ? t0 + kStagedCopyTile : total;
     if (threadIdx.x < 2)
-      span[threadIdx.x] = staged_row_of(stage_off, 0, m - 1, threadIdx.x == 0 ? t0 : t1 - 1);
+      span[threadIdx.x] =
+          last_at_most(stage_off, vertex_t{0}, m - 1, threadIdx.x == 0 ? t0 : t1 - 1);
     __syncthreads();
     const vertex_t lo = span[0], hi = span[1];
     for (std::int64_t s = t0 + threadIdx.x; s < t1; s += kStagedCopyBlock) {
-      const vertex_t r = staged_row_of(stage_off, lo, hi, s);
+      const vertex_t r = last_at_most(stage_off, lo, hi, s);  // the row whose staging holds s
       const std::int64_t e = s - stage_off[r];
       const offset_t c0 = c_ptr[r];
       if (e < c_ptr[r + 1] - c0) {

@@ -23,6 +23,7 @@
 
 #include "graphrun/engine/cuda_check.hpp"
 #include "graphrun/kernels/cuda/frontier.hpp"
+#include "graphrun/kernels/cuda/search.cuh"
 #include "graphrun/kernels/frontier.hpp"
 
 namespace graphrun::cuda::frontier {
@@ -65,15 +66,7 @@ __device__ inline void append(vertex_t v, vertex_t* queue, unsigned long long* t
 // degrees; entries of degree 0 share their successor's start and lose).
 template <class Index>
 __device__ Index source_of_edge(const offset_t* first, Index count, offset_t e) {
-  Index lo = 0, hi = count - 1;
-  while (lo < hi) {
-    const Index mid = lo + (hi - lo + 1) / 2;
-    if (first[mid] <= e)
-      lo = mid;
-    else
-      hi = mid - 1;
-  }
-  return lo;
+  return last_at_most(first, Index{0}, static_cast<Index>(count - 1), e);
 }
 
 // Where an advance puts the vertices it reaches: the next queue, its
