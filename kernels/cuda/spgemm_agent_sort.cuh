@@ -51,10 +51,10 @@ __global__ void scatter_rows_kernel(const vertex_t* __restrict__ rows, std::int6
 // staged have none), and a row's first nnz(C(r,:)) slots are its entries.
 // A block takes a tile of kStagedCopyTile slots, finds the rows of its
 // first and last by binary search over all rows, then each slot's between
-// those two. A warp per row, as this was, left a hub's row to one warp: the
-// copy of R-MAT 20's S·A (contraction, random labels; one row of a staged
-// bitmap bin) took 84 us, that of (S·A)·Sᵀ, as many entries in short rows,
-// 47.
+// those two. A warp per row (staged_copy_rows_kernel) leaves the longest
+// row to one warp: R-MAT 20's S·A (contraction, random labels), whose sorted
+// rows reach 8,192 entries, took 84 us to copy, (S·A)·Sᵀ, as many entries
+// in rows of at most 1,024, 47.
 //
 // Used where the longest staged row's bound is at least kSlotCopyMinBound
 // (the dispatch's copy_by_slots): Nsight Compute on an H100, kernel times
