@@ -36,9 +36,6 @@
 
 namespace graphrun::cuda::spgemm_detail {
 
-// How a block reads its row's products (step 2 of esc_kernel).
-inline constexpr bool kEscStripedLoads = true;
-
 template <class V, class T>
 struct EscArgs : ProductRows<T> {
   vertex_t n_cols;  // B's columns
@@ -157,15 +154,16 @@ __global__ void __launch_bounds__(BLOCK* ROWS, MIN_BLOCKS)
   }
   __syncthreads();
 
-  // 2. The products. Blocked: ITEMS consecutive ones to a thread (the order
-  // the sort ranks by, so equal columns keep Gustavson order), the entry of
-  // the first by binary search, the rest by stepping on. Striped: product
-  // x = j * BLOCK + t to thread t, so that a warp's loads of a B row are
-  // consecutive addresses, each product's entry by binary search from the
-  // last one's, then the keys exchanged into the blocked order. Keys and
-  // positions stay in registers for the sort, values go to shared memory.
-  // The padding key: a slot past the products sorts after every product of
-  // its key (the sort is stable, the slot's position is past them all).
+  // 2. The products, striped: product x = j * BLOCK + t to thread t, so that
+  // a warp's loads of a B row are consecutive addresses (a thread's
+  // products consecutive, as they were, put a sector under every lane's
+  // load: Nsight Compute had the bins bound by L1), each product's entry by
+  // binary search from the last one's, then the keys exchanged into the
+  // blocked order the sort ranks by, so equal columns keep Gustavson order.
+  // Keys and positions stay in registers for the sort, values go to shared
+  // memory. The padding key: a slot past the products sorts after every
+  // product of its key (the sort is stable, the slot's position is past
+  // them all).
   const unsigned pad = (1u << g.key_bits) - 1u;
   unsigned key[ITEMS];
   Position pos[ITEMS];
@@ -188,7 +186,7 @@ __global__ void __launch_bounds__(BLOCK* ROWS, MIN_BLOCKS)
     }
     return p;
   };
-  if constexpr (kEscStripedLoads) {
+  {
     int p = 0;
 #pragma unroll
     for (int j = 0; j < ITEMS; ++j) {
@@ -203,21 +201,8 @@ __global__ void __launch_bounds__(BLOCK* ROWS, MIN_BLOCKS)
     typename Shared::Exchange(sh.exchange).StripedToBlocked(key);
 #pragma unroll
     for (int j = 0; j < ITEMS; ++j) pos[j] = static_cast<Position>(threadIdx.x * ITEMS + j);
-  } else {
-    const int x0 = threadIdx.x * ITEMS;
-    int p = x0 < ip ? entry_of(x0, 0) : 0;
-#pragma unroll
-    for (int j = 0; j < ITEMS; ++j) {
-      const int x = x0 + j;
-      key[j] = pad;
-      pos[j] = static_cast<Position>(x);
-      if (x < ip) {
-        while (p + 1 < len && sh.walk.start[p + 1] <= x) ++p;
-        key[j] = product(x, p);
-      }
-    }
   }
-  __syncthreads();  // the walk's arrays (or the exchange's) become the sort's scratch
+  __syncthreads();  // the exchange's scratch becomes the sort's
 
   // 3. Sorted by column, stably, then laid out in shared memory in order.
   Sort(sh.sort).Sort(key, pos, 0, g.key_bits);

@@ -205,11 +205,8 @@ class SpgemmDispatch {
     }
     // The last column's bits (esc_kernel tells padding apart by position).
     const int key_bits = std::bit_width(static_cast<std::uint32_t>(n_ - 1));
-    const unsigned long long* b_not_unit = b_.nnz() == static_cast<std::int64_t>(b_.n_rows())
-                                               ? f_.scalars + ScalarsAt::b_not_unit
-                                               : nullptr;
     const EscArgs<V, T> esc{operands(), n_,         key_bits,   stage_off_,
-                            stage_col_, stage_val_, f_.row_nnz, b_not_unit};
+                            stage_col_, stage_val_, f_.row_nnz, b_not_unit()};
     NumericArgs<V, T> direct{};
     static_cast<ProductRows<T>&>(direct) = operands();
     direct.stage_off = stage_off_;
@@ -518,11 +515,10 @@ class SpgemmDispatch {
     const CsrView<T> av = a_.view(), bv = b_.view();
     sym_key_ = SymbolicKey{f_.ip, av.row_ptr, n_, tuning_};
     clear_scalars();
-    // B of exactly one entry a row is possible only where nnz(B) is its row
-    // count; then a check, and the analysis reads A's row lengths alone.
-    const unsigned long long* b_not_unit = nullptr;
-    if (b_.nnz() == static_cast<std::int64_t>(b_.n_rows())) {
-      b_not_unit = f_.scalars + ScalarsAt::b_not_unit;
+    // Where B may hold one entry a row, a check, and the analysis reads
+    // A's row lengths alone if it does.
+    const unsigned long long* b_not_unit = this->b_not_unit();
+    if (b_not_unit) {
       unit_rows_check_kernel<<<grid_for(b_.n_rows(), 256, 4096), 256, 0, stream_>>>(
           bv.row_ptr, b_.n_rows(), f_.scalars + ScalarsAt::b_not_unit);
       GRAPHRUN_CUDA_CHECK(cudaGetLastError());
@@ -552,6 +548,14 @@ class SpgemmDispatch {
     for (int g = kFirstStaged; g < kMaxGroups; ++g)
       if (sym_groups_.count[g] > 0) longest = std::max(longest, sym_groups_.max_bound[g]);
     return longest >= kSlotCopyMinBound;
+  }
+
+  // unit_rows_check_kernel's verdict (zero: every row of B holds one entry),
+  // where B can have one entry a row at all: nnz(B) equal to its rows;
+  // nullptr elsewhere, and then no check runs.
+  const unsigned long long* b_not_unit() const {
+    return b_.nnz() == static_cast<std::int64_t>(b_.n_rows()) ? f_.scalars + ScalarsAt::b_not_unit
+                                                              : nullptr;
   }
 
   // The staged rows' staging (offsets, columns, values) fits: within the
