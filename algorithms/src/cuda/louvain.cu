@@ -27,14 +27,12 @@
 // The arithmetic is written with the _rn intrinsics where a product meets a
 // sum, so that nvcc does not fuse them into an FMA the CPU does not do.
 #include <cooperative_groups.h>
-#include <thrust/iterator/counting_iterator.h>
 
 #include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
-#include <cub/device/device_select.cuh>
 #include <vector>
 
 #include "cuda_backend.hpp"
@@ -92,7 +90,9 @@ __global__ void make_keys(const vertex_t* neighbour, const std::uint32_t* owner,
 struct Decide {
   const vertex_t* members;
   vertex_t count;
-  const offset_t* at;  // the members' runs of sorted keys: at[i] .. at[i + 1]
+  // The members' runs of sorted keys: at[i] - base .. at[i + 1] - base.
+  const offset_t* at;
+  offset_t base;
   const Key* keys;
   const double* weight;  // the sorted keys' weights
   const double* k;
@@ -102,7 +102,6 @@ struct Decide {
   Key community_mask;
   double two_m, gamma;
   vertex_t* target;
-  std::uint8_t* moves;
 };
 
 // A lane's best community so far: the larger gain wins, the lower id among
@@ -131,7 +130,7 @@ __global__ void decide(Decide d) {
     const double kv = d.k[v];
     const double gamma_kv = __dmul_rn(d.gamma, kv);
     const bool alone = d.size[own] == 1;
-    const offset_t begin = d.at[i], end = d.at[i + 1];
+    const offset_t begin = d.at[i] - d.base, end = d.at[i + 1] - d.base;
     double w_own = 0;
     bool has_own = false;
     Best best{0, -1};
@@ -163,7 +162,6 @@ __global__ void decide(Decide d) {
           __dsub_rn(w_own, __ddiv_rn(__dmul_rn(gamma_kv, __dsub_rn(d.tot[own], kv)), d.two_m));
       const vertex_t to = best.community >= 0 && best.gain > own_gain ? best.community : own;
       d.target[i] = to;
-      d.moves[i] = to != own;
     }
   }
 }
@@ -176,71 +174,82 @@ int tile_for(double mean) {
   return tile;
 }
 
-void launch_decide(int tile, vertex_t count, const Decide& d) {
+void launch_decide(int tile, vertex_t count, const Decide& d, cudaStream_t stream) {
   const auto grid = [&](int t) { return grid_for(count, block_size / t); };
   switch (tile) {
     case 1:
-      decide<1><<<grid(1), block_size>>>(d);
+      decide<1><<<grid(1), block_size, 0, stream>>>(d);
       break;
     case 2:
-      decide<2><<<grid(2), block_size>>>(d);
+      decide<2><<<grid(2), block_size, 0, stream>>>(d);
       break;
     case 4:
-      decide<4><<<grid(4), block_size>>>(d);
+      decide<4><<<grid(4), block_size, 0, stream>>>(d);
       break;
     case 8:
-      decide<8><<<grid(8), block_size>>>(d);
+      decide<8><<<grid(8), block_size, 0, stream>>>(d);
       break;
     case 16:
-      decide<16><<<grid(16), block_size>>>(d);
+      decide<16><<<grid(16), block_size, 0, stream>>>(d);
       break;
     default:
-      decide<32><<<grid(32), block_size>>>(d);
+      decide<32><<<grid(32), block_size, 0, stream>>>(d);
       break;
   }
   check_launch();
 }
 
-// Two events per moved member j (its place in the group: moved[j]), in
-// member order: leaving its community, joining the new one.
-__global__ void move_events(const std::uint32_t* moved, vertex_t n_moved, const vertex_t* members,
-                            const vertex_t* target, const vertex_t* community, Key* keys,
-                            std::uint32_t* events) {
-  for (vertex_t j = blockIdx.x * blockDim.x + threadIdx.x; j < n_moved;
-       j += gridDim.x * blockDim.x) {
-    const std::uint32_t i = moved[j];
-    keys[2 * j] = static_cast<Key>(static_cast<std::uint32_t>(community[members[i]]));
-    keys[2 * j + 1] = static_cast<Key>(static_cast<std::uint32_t>(target[i]));
-    events[2 * j] = 2 * static_cast<std::uint32_t>(j);
-    events[2 * j + 1] = 2 * static_cast<std::uint32_t>(j) + 1;
+// Two events per member i of the group (events 2i and 2i + 1, in member
+// order): leaving its community, joining the new one; a member that stays
+// gets the key `stays`, above every community, so that its events sort
+// last and are passed over. Keeping every member's place (no compaction)
+// leaves the sizes fixed, so that a sweep needs no count read back; the
+// moves are counted on the device for the sweep's end.
+__global__ void move_events(const vertex_t* members, vertex_t count, const vertex_t* target,
+                            const vertex_t* community, Key stays, Key* keys, std::uint32_t* events,
+                            unsigned long long* moved) {
+  const vertex_t stride = gridDim.x * blockDim.x;
+  // Whole warps walk the loop together, so that the ballot below counts.
+  const vertex_t rounds = (count + stride - 1) / stride;
+  for (vertex_t r = 0; r < rounds; ++r) {
+    const vertex_t i = r * stride + blockIdx.x * blockDim.x + threadIdx.x;
+    bool moves = false;
+    if (i < count) {
+      const vertex_t from = community[members[i]];
+      moves = target[i] != from;
+      keys[2 * i] = moves ? static_cast<Key>(static_cast<std::uint32_t>(from)) : stays;
+      keys[2 * i + 1] = moves ? static_cast<Key>(static_cast<std::uint32_t>(target[i])) : stays;
+      events[2 * i] = 2 * static_cast<std::uint32_t>(i);
+      events[2 * i + 1] = 2 * static_cast<std::uint32_t>(i) + 1;
+    }
+    const unsigned ballot = __ballot_sync(0xffffffffu, moves);
+    if (threadIdx.x % 32 == 0 && ballot != 0) atomicAdd(moved, __popc(ballot));
   }
 }
 
 // A thread per community run of the sorted events: its total, changed in
 // vertex order.
 __global__ void apply_totals(const Key* keys, const std::uint32_t* events, vertex_t n_events,
-                             const std::uint32_t* moved, const vertex_t* members, const double* k,
-                             double* tot) {
+                             Key stays, const vertex_t* members, const double* k, double* tot) {
   for (vertex_t p = blockIdx.x * blockDim.x + threadIdx.x; p < n_events;
        p += gridDim.x * blockDim.x) {
-    if (p > 0 && keys[p - 1] == keys[p]) continue;
+    if (keys[p] == stays || (p > 0 && keys[p - 1] == keys[p])) continue;
     const auto c = static_cast<vertex_t>(keys[p]);
     double t = tot[c];
     for (vertex_t q = p; q < n_events && keys[q] == keys[p]; ++q) {
       const std::uint32_t event = events[q];
-      const double kv = k[members[moved[event / 2]]];
+      const double kv = k[members[event / 2]];
       t = event % 2 == 0 ? __dsub_rn(t, kv) : __dadd_rn(t, kv);
     }
     tot[c] = t;
   }
 }
 
-__global__ void apply_moves(const std::uint32_t* moved, vertex_t n_moved, const vertex_t* members,
-                            const vertex_t* target, vertex_t* community, vertex_t* size) {
-  for (vertex_t j = blockIdx.x * blockDim.x + threadIdx.x; j < n_moved;
-       j += gridDim.x * blockDim.x) {
-    const std::uint32_t i = moved[j];
+__global__ void apply_moves(const vertex_t* members, vertex_t count, const vertex_t* target,
+                            vertex_t* community, vertex_t* size) {
+  for (vertex_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x) {
     const vertex_t v = members[i];
+    if (target[i] == community[v]) continue;
     atomicSub(size + community[v], 1);
     atomicAdd(size + target[i], 1);
     community[v] = target[i];
@@ -276,13 +285,76 @@ __global__ void block_sums(const double* inner, const double* tot, vertex_t n, d
   }
 }
 
+// bounds[g] = at[firsts[g]]: where each group's edges start.
+__global__ void gather_offsets(const offset_t* at, const vertex_t* firsts, int count,
+                               offset_t* bounds) {
+  const int g = blockIdx.x * blockDim.x + threadIdx.x;
+  if (g < count) bounds[g] = at[firsts[g]];
+}
+
+// Q from the block sums, added in block order as the CPU adds them, and
+// the sweep's result for the host in one piece.
+struct SweepResult {
+  double q;
+  unsigned long long moved;
+};
+
+__global__ void sum_blocks(const double* in_sum, const double* out_sum, vertex_t blocks,
+                           SweepResult* result) {
+  double q = 0;
+  for (vertex_t b = 0; b < blocks; ++b) q = __dadd_rn(q, in_sum[b]);
+  for (vertex_t b = 0; b < blocks; ++b) q = __dsub_rn(q, out_sum[b]);
+  result->q = q;
+}
+
+// A group of a sweep: its members are members[first .. first + count),
+// their edges entries[base .. base + m) of the level's edge list.
 struct Group {
-  vertex_t first = 0, count = 0;    // its members: members[first .. first + count)
-  DeviceArray<offset_t> at;         // count + 1: where each member's edges start
-  DeviceArray<vertex_t> neighbour;  // its members' edges
-  DeviceArray<double> weight;
-  DeviceArray<std::uint32_t> owner;
-  offset_t m = 0;
+  vertex_t first = 0, count = 0;
+  offset_t base = 0, m = 0;
+};
+
+// A stream, and the sweep captured on it as a CUDA graph: one launch and one
+// read-back a sweep, where the sweep's 16 groups would otherwise cost ~100
+// launches and a round trip each.
+class SweepGraph {
+ public:
+  SweepGraph() { GRAPHRUN_CUDA_CHECK(cudaStreamCreate(&stream_)); }
+  ~SweepGraph() {
+    if (exec_ != nullptr) cudaGraphExecDestroy(exec_);
+    if (graph_ != nullptr) cudaGraphDestroy(graph_);
+    cudaStreamDestroy(stream_);
+  }
+  SweepGraph(const SweepGraph&) = delete;
+  SweepGraph& operator=(const SweepGraph&) = delete;
+
+  cudaStream_t stream() const noexcept { return stream_; }
+
+  // Records what enqueue(stream) puts on the stream.
+  template <class Enqueue>
+  void capture(Enqueue&& enqueue) {
+    GRAPHRUN_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
+    try {
+      enqueue(stream_);
+    } catch (...) {
+      cudaGraph_t partial = nullptr;
+      cudaStreamEndCapture(stream_, &partial);
+      if (partial != nullptr) cudaGraphDestroy(partial);
+      throw;
+    }
+    GRAPHRUN_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph_));
+    GRAPHRUN_CUDA_CHECK(cudaGraphInstantiate(&exec_, graph_, 0));
+  }
+
+  void launch_and_wait() {
+    GRAPHRUN_CUDA_CHECK(cudaGraphLaunch(exec_, stream_));
+    GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+  cudaGraph_t graph_ = nullptr;
+  cudaGraphExec_t exec_ = nullptr;
 };
 
 int bits_for(std::uint64_t x) { return std::max(1, static_cast<int>(std::bit_width(x))); }
@@ -300,15 +372,16 @@ LouvainMoves CudaSteps::louvain_moves(Context& ctx, const LouvainLevel& level,
 
   // The start, on the host as the CPU makes it (the same sums in order).
   const LouvainStart start = louvain_start(level, options.seed);
-  const std::vector<std::vector<vertex_t>>& group_members = start.group;
   std::vector<vertex_t> members;
   members.reserve(size_n);
   std::vector<Group> groups(louvain_batches);
+  std::vector<vertex_t> firsts(louvain_batches + 1);
   for (int g = 0; g < louvain_batches; ++g) {
-    groups[g].first = static_cast<vertex_t>(members.size());
-    groups[g].count = static_cast<vertex_t>(group_members[g].size());
-    members.insert(members.end(), group_members[g].begin(), group_members[g].end());
+    groups[g].first = firsts[g] = static_cast<vertex_t>(members.size());
+    groups[g].count = static_cast<vertex_t>(start.group[g].size());
+    members.insert(members.end(), start.group[g].begin(), start.group[g].end());
   }
+  firsts[louvain_batches] = n;
 
   const DeviceCsr<double> w = upload(level.w, true);
   const offset_t* row_ptr = w.row_ptr().data();
@@ -319,32 +392,45 @@ LouvainMoves CudaSteps::louvain_moves(Context& ctx, const LouvainLevel& level,
   DeviceArray<vertex_t> d_size{std::span<const vertex_t>(start.size)};
   DeviceArray<vertex_t> d_community{std::span<const vertex_t>(start.community)};
   const DeviceArray<vertex_t> d_members{std::span<const vertex_t>(members)};
-  CubScratch scratch;
 
-  // Each group's edge list, once.
+  // The level's edge list, once: every member's edges (loops left out) in
+  // group order, member by member in storage order; at[i] where member i's
+  // start, from one scan, and the groups' bounds in one read-back.
+  DeviceArray<offset_t> at(size_n + 1);
+  GRAPHRUN_CUDA_CHECK(cudaMemset(at.data(), 0, at.size() * sizeof(offset_t)));
+  member_lengths<<<grid_for(n, block_size), block_size>>>(d_members.data(), n, row_ptr, col_idx,
+                                                          at.data());
+  check_launch();
+  with_scratch([&](void* p, std::size_t& bytes) {
+    return cub::DeviceScan::ExclusiveSum(p, bytes, at.data(), at.data(), n + 1);
+  });
+  {
+    const DeviceArray<vertex_t> d_firsts{std::span<const vertex_t>(firsts)};
+    DeviceArray<offset_t> d_bounds(firsts.size());
+    gather_offsets<<<1, louvain_batches + 1>>>(at.data(), d_firsts.data(), louvain_batches + 1,
+                                               d_bounds.data());
+    check_launch();
+    const std::vector<offset_t> bounds = d_bounds.download();
+    for (int g = 0; g < louvain_batches; ++g) {
+      groups[g].base = bounds[g];
+      groups[g].m = bounds[g + 1] - bounds[g];
+      if (groups[g].m > static_cast<offset_t>(UINT32_MAX))
+        throw DeviceError("louvain: a group of " + std::to_string(groups[g].m) +
+                          " edges is beyond the GPU version's 2^32 per group");
+    }
+  }
+  const auto entries = static_cast<std::size_t>(groups.back().base + groups.back().m);
+  DeviceArray<vertex_t> neighbour(entries);
+  DeviceArray<double> weight(entries);
+  DeviceArray<std::uint32_t> owner(entries);
   offset_t most_edges = 0;
   vertex_t most_members = 0;
-  for (Group& grp : groups) {
+  for (const Group& grp : groups) {
     if (grp.count == 0) continue;
-    const vertex_t* mem = d_members.data() + grp.first;
-    const unsigned grid = grid_for(grp.count, block_size);
-    grp.at = DeviceArray<offset_t>(static_cast<std::size_t>(grp.count) + 1);
-    GRAPHRUN_CUDA_CHECK(cudaMemset(grp.at.data(), 0, grp.at.size() * sizeof(offset_t)));
-    member_lengths<<<grid, block_size>>>(mem, grp.count, row_ptr, col_idx, grp.at.data());
-    check_launch();
-    scratch.run([&](void* p, std::size_t& bytes) {
-      return cub::DeviceScan::ExclusiveSum(p, bytes, grp.at.data(), grp.at.data(), grp.count + 1);
-    });
-    GRAPHRUN_CUDA_CHECK(
-        cudaMemcpy(&grp.m, grp.at.data() + grp.count, sizeof(offset_t), cudaMemcpyDeviceToHost));
-    if (grp.m > static_cast<offset_t>(UINT32_MAX))
-      throw DeviceError("louvain: a group of " + std::to_string(grp.m) +
-                        " edges is beyond the GPU version's 2^32 per group");
-    grp.neighbour = DeviceArray<vertex_t>(static_cast<std::size_t>(grp.m));
-    grp.weight = DeviceArray<double>(static_cast<std::size_t>(grp.m));
-    grp.owner = DeviceArray<std::uint32_t>(static_cast<std::size_t>(grp.m));
-    member_entries<<<grid, block_size>>>(mem, grp.count, row_ptr, col_idx, values, grp.at.data(),
-                                         grp.neighbour.data(), grp.weight.data(), grp.owner.data());
+    // owner: the member's place in its group, which keeps the sort's keys short.
+    member_entries<<<grid_for(grp.count, block_size), block_size>>>(
+        d_members.data() + grp.first, grp.count, row_ptr, col_idx, values, at.data() + grp.first,
+        neighbour.data(), weight.data(), owner.data());
     check_launch();
     most_edges = std::max(most_edges, grp.m);
     most_members = std::max(most_members, grp.count);
@@ -353,53 +439,69 @@ LouvainMoves CudaSteps::louvain_moves(Context& ctx, const LouvainLevel& level,
   const int community_bits = bits_for(static_cast<std::uint64_t>(n - 1));
   const int key_bits = community_bits + bits_for(static_cast<std::uint64_t>(most_members));
   const Key community_mask = (Key{1} << community_bits) - 1;
+  const Key stays = Key{1} << community_bits;  // above every community
   const auto edges_size = static_cast<std::size_t>(most_edges);
   DeviceArray<Key> keys(edges_size), sorted_keys(edges_size);
   DeviceArray<double> sorted_weight(edges_size);
   const auto members_size = static_cast<std::size_t>(most_members);
   DeviceArray<vertex_t> target(members_size);
-  DeviceArray<std::uint8_t> moves(members_size);
-  DeviceArray<std::uint32_t> moved(members_size);
   DeviceArray<Key> event_keys(2 * members_size), sorted_event_keys(2 * members_size);
   DeviceArray<std::uint32_t> events(2 * members_size), sorted_events(2 * members_size);
-  DeviceArray<int> n_moved(1);
-  Pinned<int> host_moved(1);
 
   const vertex_t blocks = (n + louvain_sum_block - 1) / louvain_sum_block;
   DeviceArray<double> inner(size_n), in_sum(static_cast<std::size_t>(blocks)),
       out_sum(static_cast<std::size_t>(blocks));
-  auto modularity = [&] {
-    inner_weights<<<grid_for(n, block_size), block_size>>>(row_ptr, col_idx, values,
-                                                           d_community.data(), n, inner.data());
+  DeviceArray<SweepResult> d_result(1);
+  Pinned<SweepResult> result(1);
+
+  // The sorts' scratch, sized before the capture (no allocation inside it).
+  std::size_t scratch_bytes = 0;
+  for (const Group& grp : groups) {
+    if (grp.m == 0) continue;
+    std::size_t bytes = 0;
+    GRAPHRUN_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys.data(),
+                                                        sorted_keys.data(), weight.data(),
+                                                        sorted_weight.data(), grp.m, 0, key_bits));
+    scratch_bytes = std::max(scratch_bytes, bytes);
+    GRAPHRUN_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+        nullptr, bytes, event_keys.data(), sorted_event_keys.data(), events.data(),
+        sorted_events.data(), 2 * grp.count, 0, community_bits + 1));
+    scratch_bytes = std::max(scratch_bytes, bytes);
+  }
+  DeviceBuffer scratch(std::max<std::size_t>(scratch_bytes, 1));
+
+  // Q of the communities as they stand, into d_result.
+  auto modularity = [&](cudaStream_t stream) {
+    inner_weights<<<grid_for(n, block_size), block_size, 0, stream>>>(
+        row_ptr, col_idx, values, d_community.data(), n, inner.data());
     check_launch();
-    block_sums<<<grid_for(blocks, block_size), block_size>>>(inner.data(), d_tot.data(), n, two_m,
-                                                             gamma, in_sum.data(), out_sum.data());
+    block_sums<<<grid_for(blocks, block_size), block_size, 0, stream>>>(
+        inner.data(), d_tot.data(), n, two_m, gamma, in_sum.data(), out_sum.data());
     check_launch();
-    double q = 0;
-    for (double x : in_sum.download()) q += x;
-    for (double x : out_sum.download()) q -= x;
-    return q;
+    sum_blocks<<<1, 1, 0, stream>>>(in_sum.data(), out_sum.data(), blocks, d_result.data());
+    check_launch();
   };
 
-  double q = modularity();
-  for (;;) {
-    offset_t moved_in_sweep = 0;
-    for (Group& grp : groups) {
+  // One sweep: the groups in order, then Q; the moves counted on the device.
+  auto sweep = [&](cudaStream_t stream) {
+    GRAPHRUN_CUDA_CHECK(
+        cudaMemsetAsync(&d_result.data()->moved, 0, sizeof(unsigned long long), stream));
+    for (const Group& grp : groups) {
       if (grp.m == 0) continue;  // members with no edges but loops stay
       const vertex_t* mem = d_members.data() + grp.first;
-      make_keys<<<grid_for(grp.m, block_size), block_size>>>(grp.neighbour.data(), grp.owner.data(),
-                                                             grp.m, d_community.data(),
-                                                             community_bits, keys.data());
+      make_keys<<<grid_for(grp.m, block_size), block_size, 0, stream>>>(
+          neighbour.data() + grp.base, owner.data() + grp.base, grp.m, d_community.data(),
+          community_bits, keys.data());
       check_launch();
-      scratch.run([&](void* p, std::size_t& bytes) {
-        return cub::DeviceRadixSort::SortPairs(p, bytes, keys.data(), sorted_keys.data(),
-                                               grp.weight.data(), sorted_weight.data(), grp.m, 0,
-                                               key_bits);
-      });
+      std::size_t bytes = scratch.bytes();
+      GRAPHRUN_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+          scratch.data(), bytes, keys.data(), sorted_keys.data(), weight.data() + grp.base,
+          sorted_weight.data(), grp.m, 0, key_bits, stream));
       launch_decide(tile_for(static_cast<double>(grp.m) / grp.count), grp.count,
                     {.members = mem,
                      .count = grp.count,
-                     .at = grp.at.data(),
+                     .at = at.data() + grp.first,
+                     .base = grp.base,
                      .keys = sorted_keys.data(),
                      .weight = sorted_weight.data(),
                      .k = d_k.data(),
@@ -409,37 +511,43 @@ LouvainMoves CudaSteps::louvain_moves(Context& ctx, const LouvainLevel& level,
                      .community_mask = community_mask,
                      .two_m = two_m,
                      .gamma = gamma,
-                     .target = target.data(),
-                     .moves = moves.data()});
-      scratch.run([&](void* p, std::size_t& bytes) {
-        return cub::DeviceSelect::Flagged(p, bytes, thrust::counting_iterator<std::uint32_t>(0),
-                                          moves.data(), moved.data(), n_moved.data(), grp.count);
-      });
-      GRAPHRUN_CUDA_CHECK(
-          cudaMemcpy(host_moved.data(), n_moved.data(), sizeof(int), cudaMemcpyDeviceToHost));
-      const vertex_t count = host_moved[0];
-      if (count == 0) continue;
-      const unsigned move_grid = grid_for(count, block_size);
-      move_events<<<move_grid, block_size>>>(moved.data(), count, mem, target.data(),
-                                             d_community.data(), event_keys.data(), events.data());
+                     .target = target.data()},
+                    stream);
+      const unsigned member_grid = grid_for(grp.count, block_size);
+      move_events<<<member_grid, block_size, 0, stream>>>(
+          mem, grp.count, target.data(), d_community.data(), stays, event_keys.data(),
+          events.data(), &d_result.data()->moved);
       check_launch();
-      scratch.run([&](void* p, std::size_t& bytes) {
-        return cub::DeviceRadixSort::SortPairs(p, bytes, event_keys.data(),
-                                               sorted_event_keys.data(), events.data(),
-                                               sorted_events.data(), 2 * count, 0, community_bits);
-      });
-      apply_totals<<<grid_for(2 * count, block_size), block_size>>>(
-          sorted_event_keys.data(), sorted_events.data(), 2 * count, moved.data(), mem, d_k.data(),
+      bytes = scratch.bytes();
+      GRAPHRUN_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+          scratch.data(), bytes, event_keys.data(), sorted_event_keys.data(), events.data(),
+          sorted_events.data(), 2 * grp.count, 0, community_bits + 1, stream));
+      apply_totals<<<grid_for(2 * grp.count, block_size), block_size, 0, stream>>>(
+          sorted_event_keys.data(), sorted_events.data(), 2 * grp.count, stays, mem, d_k.data(),
           d_tot.data());
       check_launch();
-      apply_moves<<<move_grid, block_size>>>(moved.data(), count, mem, target.data(),
-                                             d_community.data(), d_size.data());
+      apply_moves<<<member_grid, block_size, 0, stream>>>(mem, grp.count, target.data(),
+                                                          d_community.data(), d_size.data());
       check_launch();
-      moved_in_sweep += count;
     }
+    modularity(stream);
+    GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(result.data(), d_result.data(), sizeof(SweepResult),
+                                        cudaMemcpyDeviceToHost, stream));
+  };
+
+  SweepGraph graph;
+  modularity(graph.stream());
+  GRAPHRUN_CUDA_CHECK(cudaMemcpyAsync(result.data(), d_result.data(), sizeof(SweepResult),
+                                      cudaMemcpyDeviceToHost, graph.stream()));
+  GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(graph.stream()));
+  double q = result[0].q;
+  graph.capture(sweep);
+  for (;;) {
+    graph.launch_and_wait();
+    const offset_t moved_in_sweep = static_cast<offset_t>(result[0].moved);
     ++r.sweeps;
     r.moves += moved_in_sweep;
-    const double next = modularity();
+    const double next = result[0].q;
     const double gained = next - q;
     q = next;
     if (moved_in_sweep == 0 || gained < options.tolerance) break;
