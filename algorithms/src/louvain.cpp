@@ -12,6 +12,7 @@
 #include "backend.hpp"
 #include "graphrun/algorithms/contract.hpp"
 #include "graphrun/engine/error.hpp"
+#include "graphrun/engine/host_trace.hpp"
 #include "graphrun/engine/stopwatch.hpp"
 #include "iteration_report.hpp"
 #include "louvain_modularity.hpp"
@@ -119,9 +120,32 @@ LouvainResult louvain(Context& ctx, const Graph& g, const LouvainOptions& option
   detail::backend_for(ctx, "louvain");
   if (ctx.device() == Device::cuda && cuda_device_count() == 0)
     throw DeviceError("louvain: no CUDA device found");
+  HostTrace trace("louvain");  // GRAPHRUN_TRACE: each level's moves and contraction
+  // The step's name with the level's figures, built only when traced.
+  const auto traced = [&](const char* what, int level, const Csr<double>& w, int sweeps) {
+    if (!HostTrace::enabled()) return;
+    // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on
+    // "literal" + std::string.
+    std::string name = what;
+    const auto add = [&](const char* text, long long x) {
+      name += text;
+      name += std::to_string(x);
+    };
+    if (level > 0) add(" ", level);
+    add(" (", w.n_rows());
+    add(" vertices, ", w.nnz());
+    name += " entries";
+    if (sweeps >= 0) {
+      add(", ", sweeps);
+      name += " sweeps";
+    }
+    name += context_for(w).device() == Device::cpu ? ", cpu)" : ", gpu)";
+    trace.step(name.c_str());
+  };
   const Csr<double> w0 = weighted_undirected(g, threads);
   const std::vector<double> k0 = row_sums(w0, threads);
   const double two_m = std::accumulate(k0.begin(), k0.end(), 0.0);
+  trace.step("weighted graph and degrees");
 
   // of[v]: the vertex of the current level that input vertex v is in.
   std::vector<vertex_t> of(static_cast<std::size_t>(n));
@@ -134,6 +158,7 @@ LouvainResult louvain(Context& ctx, const Graph& g, const LouvainOptions& option
       const detail::LouvainMoves moves =
           moves_for(w).louvain_moves(context_for(w), {w, k, two_m}, options);
       r.sweeps += moves.sweeps;
+      traced("moves of level", level, w, moves.sweeps);
       if (moves.moves == 0) break;
       // The communities numbered by first appearance in vertex order.
       std::vector<vertex_t> label(static_cast<std::size_t>(level_n), -1);
@@ -157,6 +182,7 @@ LouvainResult louvain(Context& ctx, const Graph& g, const LouvainOptions& option
       const Graph lg(std::move(w), {}, false, true);
       aggregate.set_deterministic(true);
       ContractResult c = contract(aggregate, lg, next, count, {.keep_loops = true});
+      traced("contraction of level", level, c.quotient, -1);
       w = std::move(c.quotient);
       k = row_sums(w, threads);
     }
@@ -170,6 +196,7 @@ LouvainResult louvain(Context& ctx, const Graph& g, const LouvainOptions& option
         moves_for(w0).louvain_moves(context_for(w0), {w0, k0, two_m, of}, options);
     r.sweeps += moves.sweeps;
     of = moves.community;
+    traced("refinement", 0, w0, moves.sweeps);  // no level: the input graph
   }
 
   // Largest first; ties by the smallest input vertex (the first seen).
@@ -190,6 +217,7 @@ LouvainResult louvain(Context& ctx, const Graph& g, const LouvainOptions& option
   for (vertex_t v = 0; v < n; ++v) r.community[v] = rank[of[v]];
   r.n_communities = static_cast<vertex_t>(used.size());
   r.modularity = modularity_of(w0, k0, two_m, r.community, options.resolution, threads);
+  trace.step("numbering and modularity");
   r.seconds = t0.seconds();
   return r;
 }

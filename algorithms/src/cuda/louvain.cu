@@ -44,6 +44,7 @@
 #include "device_util.cuh"
 #include "edge_keys.cuh"
 #include "graphrun/engine/device_array.hpp"
+#include "graphrun/engine/host_trace.hpp"
 
 namespace graphrun::detail {
 
@@ -374,6 +375,7 @@ LouvainMoves CudaSteps::louvain_moves(Context& ctx, const LouvainLevel& level,
   const double two_m = level.two_m, gamma = options.resolution;
   LouvainMoves r;
   if (n == 0) return r;
+  HostTrace trace("louvain gpu");  // GRAPHRUN_TRACE: the level's set-up and its sweeps
 
   // The start, on the host as the CPU makes it (the same sums in order).
   const LouvainStart start = louvain_start(level, options.seed);
@@ -388,6 +390,7 @@ LouvainMoves CudaSteps::louvain_moves(Context& ctx, const LouvainLevel& level,
   }
   firsts[louvain_batches] = n;
 
+  trace.step("start on the host");
   const DeviceCsr<double> w = upload(level.w, true);
   const offset_t* row_ptr = w.row_ptr().data();
   const vertex_t* col_idx = w.col_idx().data();
@@ -441,6 +444,7 @@ LouvainMoves CudaSteps::louvain_moves(Context& ctx, const LouvainLevel& level,
     most_members = std::max(most_members, grp.count);
   }
 
+  trace.step("upload and edge list");
   const int community_bits = bits_for(static_cast<std::uint64_t>(n - 1));
   const int key_bits = community_bits + bits_for(static_cast<std::uint64_t>(most_members));
   const Key community_mask = (Key{1} << community_bits) - 1;
@@ -546,7 +550,9 @@ LouvainMoves CudaSteps::louvain_moves(Context& ctx, const LouvainLevel& level,
                                       cudaMemcpyDeviceToHost, graph.stream()));
   GRAPHRUN_CUDA_CHECK(cudaStreamSynchronize(graph.stream()));
   double q = result[0].q;
+  trace.step("buffers and first Q");
   graph.capture(sweep);
+  trace.step("capture");
   for (;;) {
     graph.launch_and_wait();
     const offset_t moved_in_sweep = static_cast<offset_t>(result[0].moved);
@@ -557,6 +563,7 @@ LouvainMoves CudaSteps::louvain_moves(Context& ctx, const LouvainLevel& level,
     q = next;
     if (moved_in_sweep == 0 || gained < options.tolerance) break;
   }
+  trace.step("sweeps");
   r.modularity = q;
   r.community = d_community.download();
   return r;
