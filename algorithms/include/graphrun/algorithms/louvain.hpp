@@ -49,10 +49,10 @@ struct LouvainOptions {
   int max_levels = 100;
   // On Device::cuda, a level (or the final refinement) whose graph has
   // fewer stored entries is moved and contracted on the CPU, on the
-  // context's threads: a GPU sweep has a fixed cost (16 groups of sorts,
-  // launches and a host round trip each, ~5 ms on an H200) that a CPU
-  // sweep of a small level beats, and the CPU's cost per entry falls with
-  // its threads. < 0 (the default): 65536 entries per thread (2^20 on 16
+  // context's threads: a GPU level has fixed costs (its upload and edge
+  // list, its sweep captured as a CUDA graph, 16 groups of sorts and
+  // kernels a sweep) that the CPU beats on a small level, and the CPU's
+  // cost per entry falls with its threads. < 0 (the default): 65536 entries per thread (2^20 on 16
   // threads: soc-Slashdot0902's 1.0M-entry first level ran faster on 16
   // cores, the 2-20M-entry levels of a 1M-vertex LFR graph faster on the
   // H200). The steps are the same on both, so the result does not change.
