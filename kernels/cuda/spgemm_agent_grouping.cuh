@@ -187,10 +187,9 @@ __device__ inline U warp_sum(U v) {
 // (analysis_warp_kernel) leaves 31 lanes idle on S's rows of 16 entries and
 // on B of one entry a row (the two products of a contraction), and with a
 // block's tally for every 8 rows, 8,192 blocks' flushes meet on the same
-// global words. Nsight
-// Compute on an H100, a warp a row / a lane a row: R-MAT 20's contraction
-// (random labels, 65,536 rows) 31 / 19-22 us for S·A and 31 / 7 us for
-// (S·A)·Sᵀ; but A·A of R-MAT 17 136 / 532 us and of soc-Epinions1 31 / 73
+// global words. Nsight Compute on an H100, a warp a row / a lane a row:
+// R-MAT 20's contraction (random labels, 65,536 rows) 31 / 19-22 us for S·A
+// and 31 / 7 us for (S·A)·Sᵀ; but A·A of R-MAT 17 136 / 532 us and of soc-Epinions1 31 / 73
 // us, whose long rows a warp then takes one after another. So the dispatch
 // runs it only where B may hold one entry a row (analysis_warp_kernel
 // elsewhere).

@@ -402,8 +402,8 @@ LouvainMoves CudaSteps::louvain_moves(Context& ctx, const LouvainLevel& level,
   const DeviceArray<vertex_t> d_members{std::span<const vertex_t>(members)};
 
   // The level's edge list, once: every member's edges (loops left out) in
-  // group order, member by member in storage order; at[i] where member i's
-  // start, from one scan, and the groups' bounds in one read-back.
+  // group order, member by member in storage order; at[i], where member i's
+  // edges start, from one scan, and the groups' bounds in one read-back.
   DeviceArray<offset_t> at(size_n + 1);
   GRAPHRUN_CUDA_CHECK(cudaMemset(at.data(), 0, at.size() * sizeof(offset_t)));
   member_lengths<<<grid_for(n, block_size), block_size>>>(d_members.data(), n, row_ptr, col_idx,
