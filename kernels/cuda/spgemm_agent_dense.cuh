@@ -258,9 +258,10 @@ __global__ void __launch_bounds__(BLOCK)
   // The window's entries within the row (all of them, unless the phases
   // disagree or, STAGED, the bound is wrong).
   const std::int64_t room = row_room - base < nnz ? row_room - base : nnz;
-  // FIXED: a row of more entries than the shared values hold, in one window,
-  // sums in chunks of them (below), each written whole.
-  const bool chunked = FIXED && !in_shared && dw.count == 1 && value_slots > 0;
+  // FIXED: a window of more entries than the shared values hold (a row's
+  // only window, or one of a wide B's) sums in chunks of them (below), each
+  // written whole, so that every sum stays exact.
+  const bool chunked = FIXED && !in_shared && value_slots > 0;
   V* acc = in_shared ? shared_vals : out_val + c0 + base;
   if (!chunked)
     for (int i = threadIdx.x; i < room; i += BLOCK) acc[i] = Ops::zero();
@@ -296,16 +297,20 @@ __global__ void __launch_bounds__(BLOCK)
       for (std::int64_t first = 0; first < room; first += value_slots) {
         const auto count =
             static_cast<int>(room - first < value_slots ? room - first : value_slots);
-        const ColumnWindow chunk{b_col, out_col[c0 + first],
-                                 first + count < room ? out_col[c0 + first + count] : n_cols};
+        // The window's entries are out_col[c0 + base ..]; the last chunk
+        // runs to the window's end. The walks size their sub-teams by the
+        // window's share of the row's products, as the bitmap's walk does.
+        const std::int64_t at0 = c0 + base + first;
+        const ColumnWindow chunk{b_col, out_col[at0],
+                                 first + count < room ? out_col[at0 + count] : t.hi};
         for (int i = threadIdx.x; i < 2 * count; i += BLOCK) words[i] = 0;
         __syncthreads();
         if constexpr (BATCH == 1)
           for_each_product<BLOCK>(
-              g.a_ptr, g.a_col, g.b_ptr, t.row, ip, static_cast<int>(threadIdx.x),
+              g.a_ptr, g.a_col, g.b_ptr, t.row, window_ip(ip, dw), static_cast<int>(threadIdx.x),
               [&](offset_t p) { return a_val ? static_cast<V>(a_val[p]) : V(1); },
               [&](V av, offset_t q) {
-                const vertex_t c = b_col[q];
+                const vertex_t c = b_col[q] - t.lo;
                 const int w = c >> 5;
                 const std::int64_t r = rank0[w] + __popc(bits[w] & ((1u << (c & 31)) - 1u)) - first;
                 const V bv = b_val ? static_cast<V>(b_val[q]) : V(1);
@@ -314,18 +319,18 @@ __global__ void __launch_bounds__(BLOCK)
               g.ordered, chunk, g.balanced);
         else
           for_each_product<BLOCK, BATCH>(
-              g.a_ptr, g.a_col, g.b_ptr, t.row, ip, static_cast<int>(threadIdx.x),
+              g.a_ptr, g.a_col, g.b_ptr, t.row, window_ip(ip, dw), static_cast<int>(threadIdx.x),
               [&](offset_t p) { return a_val ? static_cast<V>(a_val[p]) : V(1); },
               [&](V av, const BEntry& e) {
-                const int w = e.col >> 5;
-                const std::int64_t r =
-                    rank0[w] + __popc(bits[w] & ((1u << (e.col & 31)) - 1u)) - first;
+                const vertex_t c = e.col - t.lo;
+                const int w = c >> 5;
+                const std::int64_t r = rank0[w] + __popc(bits[w] & ((1u << (c & 31)) - 1u)) - first;
                 if (r >= 0 && r < count) fixed_add(words + 2 * r, Ops::mul(av, e.val));
               },
               g.ordered, chunk, g.balanced, load_entry);
         __syncthreads();
         for (int i = threadIdx.x; i < count; i += BLOCK)
-          out_val[c0 + first + i] = fixed_value(words + 2 * i);
+          out_val[at0 + i] = fixed_value(words + 2 * i);
         __syncthreads();
       }
       return;

@@ -687,8 +687,8 @@ void expect_same_bits(const DeviceCsr<double>& da, const DeviceCsr<double>& db,
 // one bitmap and over windows of a wide B, a row of more entries than the
 // shared values hold in chunks of them, as in MCL's expansion: every
 // entry within the tolerance of the reference, and each sum exact, so that
-// two calls give the same bits (but in the windows that pass the shared
-// values, below).
+// two calls give the same bits (the windows of a wide B that pass the
+// shared values too, in chunks of them).
 TEST_F(CudaSpgemm, UnitSumsInFixedPointMatchReference) {
   cuda::SpgemmOptions o;
   o.unit_sums = true;
@@ -704,11 +704,6 @@ TEST_F(CudaSpgemm, UnitSumsInFixedPointMatchReference) {
     const Csr<double> first = cuda::spgemm<PlusTimes<double>>(da, db, o).download();
     const Csr<double> again = cuda::spgemm<PlusTimes<double>>(da, db, o).download();
     ASSERT_EQ(first.col_idx(), again.col_idx()) << k.what;
-    // Windows of a wide B whose entries pass the shared values add into C
-    // with double atomics (SpgemmOptions::unit_sums says so): their sums
-    // depend on the order of the adds, from run to run too, and are held to
-    // the reference's tolerance above only.
-    if (k.b.n_cols() > (vertex_t{1} << 19)) continue;
     EXPECT_EQ(differing_bits(first, again), 0)
         << k.what << ": fixed-point sums differ between two calls";
   }

@@ -84,11 +84,8 @@ struct SpgemmOptions {
   // point (units of 2^-63, two native 32-bit atomics a product) instead of
   // double atomics, which sm_90 has in global memory only: each sum exact,
   // so independent of the order of the products, and within 2^-63 a product
-  // of the double sum. Values outside the range give wrong sums. Not yet
-  // the windows of a B wider than 2^19 columns that hold more entries than
-  // the shared values beside their bitmap: those still add into C with
-  // double atomics, whose sums may differ in their last bits from run to
-  // run; `deterministic` (below) is what promises the same bits.
+  // of the double sum (a window of more entries than the shared values
+  // hold, in chunks of them). Values outside the range give wrong sums.
   bool unit_sums = false;
   // Overrides of tuning constants of kernels/plan/spgemm_gpu_policy.hpp, for
   // sweeps (graphrun bench spgemm --tune); 0 keeps the default there.
