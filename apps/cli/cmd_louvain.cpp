@@ -1,7 +1,10 @@
 // graphrun louvain: communities by modularity (algorithms/louvain.hpp).
+#include <omp.h>
+
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "common.hpp"
@@ -22,22 +25,41 @@ struct LouvainArgs {
   std::string output;
 };
 
+// With --device cuda, whether to make the CUDA context while the input loads.
+// Only levels of at least louvain_gpu_min_entries entries run on the GPU, and
+// the first level, the input made undirected without its loops, is the
+// largest. A cache's header bounds it: its stored entries less the loops, up
+// to twice as many for a directed graph. Under the rule the context is left
+// to the first GPU call. Most such runs then make none: a context made beside
+// a run on every core took a core from its first trial for ~0.2 s, and its
+// teardown as long again at exit. The few that do need one have a first
+// level only just past the rule. An edge list is assembled on the GPU as it
+// loads, so it needs the context in any case.
+DeviceCheck context_ahead(const CommonOptions& o, const LouvainOptions& options) {
+  if (o.device != "cuda" || o.abc) return DeviceCheck::at_load;
+  const std::optional<io::CacheHeader> h = io::read_cache_header(o.input);
+  if (!h) return DeviceCheck::at_load;
+  const int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
+  return h->entries >= louvain_gpu_min_entries(options, threads) ? DeviceCheck::at_load
+                                                                 : DeviceCheck::at_load_on_demand;
+}
+
 void run_louvain(LouvainArgs a) {
   // Modularity needs weights >= 0: the loader refuses a negative one at
   // its line.
   a.common.non_negative_weights = true;
   a.common.negative_weight_hint = "modularity needs weights >= 0";
-  Context ctx = make_context(a.common, "louvain", DeviceCheck::at_load);
+  LouvainOptions options;
+  options.resolution = a.resolution;
+  options.seed = a.seed;
+  options.gpu_min_entries = a.gpu_min_entries;
+  Context ctx = make_context(a.common, "louvain", context_ahead(a.common, options));
   const std::string output = a.output.empty() ? std::string("-") : a.output;
   check_output_path(output);
   const Loaded in = load_input(a.common, DeviceCheck::at_load);
   const Graph& g = in.graph;
   if (ctx.device() == Device::cpu) g.adj();  // a cache file may defer it
 
-  LouvainOptions options;
-  options.resolution = a.resolution;
-  options.seed = a.seed;
-  options.gpu_min_entries = a.gpu_min_entries;
   ProgressBar bar("louvain", !a.common.quiet);
   const auto trials = run_trials(a.trials, [&] { return louvain(ctx, g, options); });
   const LouvainResult& r = trials.last;

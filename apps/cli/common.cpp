@@ -233,14 +233,14 @@ Context make_context(const CommonOptions& o, std::string_view command, DeviceChe
           "this build of graphrun has no CUDA backend (configured without CUDA), "
           "so " +
           std::string(command) + " cannot run with --device cuda; use --device cpu");
-    if (check == DeviceCheck::at_load) {
+    if (check != DeviceCheck::now) {
       // The driver starts on the warm-up thread while the input loads;
       // load_input() makes sure it found a device. Asking the driver here
       // would load it on this thread first (0.1 s on an H200's host), so
       // it is asked only where the NVIDIA driver's device node is missing:
       // there the answer is quick, and most likely no.
       // The command line runs on device 0 (Context's default).
-      warm_up_device(0, std::move(prime));
+      if (check == DeviceCheck::at_load) warm_up_device(0, std::move(prime));
       std::error_code unknown;
       if (!std::filesystem::exists("/dev/nvidiactl", unknown) && !cuda_driver_found())
         throw ArgumentError(
@@ -264,7 +264,8 @@ Context make_context(const CommonOptions& o, std::string_view command, DeviceChe
   Context ctx(device, o.threads);
   if (const std::size_t cap = max_device_memory_option(o); cap > 0) ctx.set_max_device_memory(cap);
   // The context is made while the input loads (0.2-0.3 s on an H200).
-  if (device == Device::cuda) warm_up_device(ctx.device_id(), std::move(prime));
+  if (device == Device::cuda && check != DeviceCheck::at_load_on_demand)
+    warm_up_device(ctx.device_id(), std::move(prime));
   ctx.set_deterministic(o.deterministic);
   trace_phase("context made");
   return ctx;
@@ -300,7 +301,7 @@ Loaded load_input(const CommonOptions& o, DeviceCheck check) {
   Stopwatch sw;
   out.graph = io::load_graph(o.input, options, &out.stats);
   out.seconds = sw.seconds();
-  if (check == DeviceCheck::at_load && o.device == "cuda" && cuda_device_count() == 0)
+  if (check != DeviceCheck::now && o.device == "cuda" && cuda_device_count() == 0)
     throw ArgumentError(
         "--device cuda: no CUDA device found (no GPU or no driver); use --device cpu");
   trace_phase("input loaded");

@@ -89,8 +89,13 @@ struct CommonOptions {
 // When make_context() makes sure a CUDA device exists: now, or (for commands
 // that call load_input() right after it) while the input loads, so that the
 // CUDA driver's start (0.2 s on an H200's host) is off the critical path;
-// load_input() then refuses where there is no device.
-enum class DeviceCheck { now, at_load };
+// load_input() then refuses where there is no device. at_load_on_demand checks
+// as at_load but makes no context ahead: the first CUDA call makes it, and a
+// run that turns out not to need the GPU never does (louvain on a graph whose
+// levels all fall under --gpu-min-entries). A context made beside a run on
+// every core slows that run's first trial (a core of 16 busy in the driver),
+// and tearing it down at exit takes as long again.
+enum class DeviceCheck { now, at_load, at_load_on_demand };
 
 // INPUT (required positional), --undirected, --abc, --device, --threads, --quiet.
 void add_common_options(CLI::App& sub, CommonOptions& o);

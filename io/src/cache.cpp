@@ -156,6 +156,20 @@ std::string repeated_name(std::FILE* f, std::uint64_t at, const std::vector<offs
 
 }  // namespace
 
+std::optional<CacheHeader> read_cache_header(const std::string& path) noexcept {
+  // A regular file only: opening a FIFO would wait for a writer, and reading
+  // a pipe would take its first bytes from the load that follows.
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  const std::unique_ptr<std::FILE, detail::FileCloser> f(std::fopen(path.c_str(), "rb"));
+  Header h{};
+  if (!f || std::fread(&h, sizeof h, 1, f.get()) != 1 ||
+      std::memcmp(h.magic, magic, sizeof magic) != 0 || h.version < version_1 ||
+      h.version > version_3 || crc(0, &h, header_crc_bytes) != h.header_crc || h.n < 0 || h.nnz < 0)
+    return std::nullopt;
+  return CacheHeader{h.n, h.nnz, (h.flags & flag_directed) != 0};
+}
+
 void write_cache(const std::string& path, const Graph& g) {
   const Csr<double>& a = g.adj();
   Header h{};

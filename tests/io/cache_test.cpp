@@ -2,12 +2,14 @@
 
 #include <gtest/gtest.h>
 #include <omp.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <numeric>
+#include <optional>
 #include <vector>
 
 #include "graphrun/io/load.hpp"
@@ -64,6 +66,31 @@ TEST(Cache, UndirectedOptionSymmetrizesADirectedCache) {
   const Graph g = load_graph(dir.file("d.grb"), opt);
   EXPECT_FALSE(g.directed());
   EXPECT_EQ(arrays(g), arrays(sample(dir, true)));
+}
+
+TEST(Cache, HeaderAloneGivesTheSizesAndDirection) {
+  TempDir dir;
+  for (bool undirected : {false, true}) {
+    const Graph g = sample(dir, undirected);
+    write_cache(dir.file("g.grb"), g);
+    const std::optional<CacheHeader> h = read_cache_header(dir.file("g.grb"));
+    ASSERT_TRUE(h.has_value());
+    EXPECT_EQ(h->vertices, g.n_vertices());
+    EXPECT_EQ(h->entries, g.adj().nnz());
+    EXPECT_EQ(h->directed, g.directed());
+  }
+  // Not a cache, damaged, or missing: no header, and no exception.
+  const std::string cache = read_file(dir.file("g.grb"));
+  std::string flipped = cache;
+  flipped[24] = static_cast<char>(flipped[24] ^ 0x01);  // the entries, under the header's crc
+  for (const std::string& bytes : {std::string(weighted_text), cache.substr(0, 40), flipped})
+    EXPECT_FALSE(read_cache_header(write_file(dir.file("x.grb"), bytes)).has_value());
+  EXPECT_FALSE(read_cache_header(dir.file("missing.grb")).has_value());
+  EXPECT_FALSE(read_cache_header(dir.path().string()).has_value());
+  // A FIFO is not opened: that would wait for a writer that never comes.
+  const std::string fifo = dir.file("fifo.grb");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_FALSE(read_cache_header(fifo).has_value());
 }
 
 class CacheDamage : public ::testing::Test {

@@ -5,7 +5,9 @@
 // gzip when the path ends in ".gz".
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "graphrun/engine/csr.hpp"
@@ -74,5 +76,18 @@ void write_edge_list(const std::string& path, const Graph& g);
 // anything is allocated (LoadOptions::max_input_bytes).
 void write_cache(const std::string& path, const Graph& g);
 Graph read_cache(const std::string& path, std::size_t max_bytes = 0);
+
+// What a cache's header declares, read without the arrays: for a command that
+// sizes its work before it loads (louvain decides from the entries whether a
+// level can reach the GPU before it makes a CUDA context). nullopt where PATH
+// is not a regular file (a pipe is left unread), cannot be opened, or its
+// header is not a valid one of a version this build reads; read_cache() then
+// says why. The arrays are not checked here.
+struct CacheHeader {
+  std::int64_t vertices = 0;
+  std::int64_t entries = 0;  // stored entries: both directions of an undirected edge
+  bool directed = false;
+};
+std::optional<CacheHeader> read_cache_header(const std::string& path) noexcept;
 
 }  // namespace graphrun::io
