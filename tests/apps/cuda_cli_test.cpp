@@ -242,6 +242,26 @@ TEST_F(CudaCliTest, BfsOnTheGpuGivesTheCpuLevels) {
   }
 }
 
+// From a .grb cache whose stored entries are under --gpu-min-entries, no CUDA
+// context is made ahead (cmd_louvain.cpp): by default these levels all run on
+// the CPU; with the rule between the directed cache's entries (2,345) and its
+// first level's (the graph made undirected: 4,296), that level runs on the
+// GPU, the context made by its first call. The CPU's communities either way.
+TEST_F(CudaCliTest, LouvainFromACacheUnderTheRuleMakesTheContextOnDemand) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  const Result convert = run("convert '" + celegans + "' c.grb --quiet");
+  ASSERT_EQ(convert.status, 0) << describe(convert);
+  const Result cpu = run("louvain c.grb --device cpu");
+  ASSERT_EQ(cpu.status, 0) << describe(cpu);
+  for (const char* min : {"-1", "3000"}) {
+    const std::string rule =
+        std::string(min) == "-1" ? "" : std::string(" --gpu-min-entries ") + min;
+    const Result gpu = run("louvain c.grb --device cuda --threads 2" + rule);
+    ASSERT_EQ(gpu.status, 0) << describe(gpu);
+    EXPECT_EQ(gpu.out, cpu.out) << min;
+  }
+}
+
 // Louvain on the GPU, every level there (--gpu-min-entries 0) or only the
 // large ones (none here: the default puts these graphs on the CPU), gives the
 // CPU's communities line for line on these integer-weighted graphs.
